@@ -23,13 +23,12 @@ pub struct AbortedTxn {
     /// Versions 0+.
     pub last_stable_offset: i64,
 }
-impl enc::Wire for AbortedTxn {
+impl enc::EncodeStruct for AbortedTxn {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut run = [0u8; 32];
         run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
@@ -40,7 +39,7 @@ impl enc::Wire for AbortedTxn {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 8;
@@ -49,13 +48,13 @@ impl enc::Wire for AbortedTxn {
         size
     }
 }
-impl enc::Decode for AbortedTxn {
+impl enc::Struct for AbortedTxn {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 32] = enc::field::read_run(
             r,
@@ -73,14 +72,13 @@ impl enc::Decode for AbortedTxn {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.producer_id = 0;
         self.first_offset = 0;
         self.last_offset = 0;
         self.last_stable_offset = 0;
     }
 }
-impl enc::Struct for AbortedTxn {}
 impl crate::message::Message for AbortedTxn {
     const NAME: &'static str = "AbortedTxn";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

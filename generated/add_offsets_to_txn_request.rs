@@ -26,13 +26,12 @@ pub struct AddOffsetsToTxnRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AddOffsetsToTxnRequest {
+impl enc::EncodeStruct for AddOffsetsToTxnRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let group_id_text = self.group_id.as_str();
@@ -66,25 +65,25 @@ impl enc::Wire for AddOffsetsToTxnRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.transactional_id, version, version >= 3);
+        size += enc::Encode::value_size(&self.transactional_id, version, version >= 3);
         size += 8;
         size += 2;
-        size += enc::Wire::value_size(&self.group_id, version, version >= 3);
+        size += enc::Encode::value_size(&self.group_id, version, version >= 3);
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AddOffsetsToTxnRequest {
+impl enc::Struct for AddOffsetsToTxnRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
@@ -113,7 +112,7 @@ impl enc::Decode for AddOffsetsToTxnRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactional_id.clear();
         self.producer_id = 0;
         self.producer_epoch = 0;
@@ -121,7 +120,6 @@ impl enc::Decode for AddOffsetsToTxnRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AddOffsetsToTxnRequest {}
 impl crate::entity::Entities for AddOffsetsToTxnRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);

@@ -17,13 +17,12 @@ pub struct AddOffsetsToTxnResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AddOffsetsToTxnResponse {
+impl enc::EncodeStruct for AddOffsetsToTxnResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
@@ -48,7 +47,7 @@ impl enc::Wire for AddOffsetsToTxnResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -58,13 +57,13 @@ impl enc::Wire for AddOffsetsToTxnResponse {
         size
     }
 }
-impl enc::Decode for AddOffsetsToTxnResponse {
+impl enc::Struct for AddOffsetsToTxnResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -79,13 +78,12 @@ impl enc::Decode for AddOffsetsToTxnResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AddOffsetsToTxnResponse {}
 impl crate::entity::Entities for AddOffsetsToTxnResponse {}
 impl crate::message::Message for AddOffsetsToTxnResponse {
     const NAME: &'static str = "AddOffsetsToTxnResponse";

@@ -30,12 +30,11 @@ pub struct AddPartitionsToTxnRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AddPartitionsToTxnRequest {
-    fn encode_value(
+impl enc::EncodeStruct for AddPartitionsToTxnRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 4 && !self.transactions.is_empty() {
             return Err(enc::field::non_default("transactions"));
@@ -99,14 +98,14 @@ impl enc::Wire for AddPartitionsToTxnRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 4 {
-            size += enc::Wire::value_size(&self.transactions, version, true);
+            size += enc::Encode::value_size(&self.transactions, version, true);
         }
         if version <= 3 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.v3_and_below_transactional_id,
                     version,
                     version >= 3,
@@ -120,7 +119,7 @@ impl enc::Wire for AddPartitionsToTxnRequest {
         }
         if version <= 3 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.v3_and_below_topics,
                     version,
                     version >= 3,
@@ -132,12 +131,12 @@ impl enc::Wire for AddPartitionsToTxnRequest {
         size
     }
 }
-impl enc::Decode for AddPartitionsToTxnRequest {
-    fn decode_value_into(
+impl enc::Struct for AddPartitionsToTxnRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 4 {
             enc::field::decode_into(
@@ -190,7 +189,7 @@ impl enc::Decode for AddPartitionsToTxnRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactions.clear();
         self.v3_and_below_transactional_id.clear();
         self.v3_and_below_producer_id = 0;
@@ -199,7 +198,6 @@ impl enc::Decode for AddPartitionsToTxnRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AddPartitionsToTxnRequest {}
 impl crate::entity::Entities for AddPartitionsToTxnRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 4 {
@@ -268,13 +266,12 @@ pub struct AddPartitionsToTxnTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AddPartitionsToTxnTopic {
+impl enc::EncodeStruct for AddPartitionsToTxnTopic {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partitions.len() * 4);
@@ -303,23 +300,23 @@ impl enc::Wire for AddPartitionsToTxnTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 3);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 3);
+        size += enc::Encode::value_size(&self.name, version, version >= 3);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 3);
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AddPartitionsToTxnTopic {
+impl enc::Struct for AddPartitionsToTxnTopic {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
         enc::field::decode_fixed_array_into(
@@ -335,13 +332,12 @@ impl enc::Decode for AddPartitionsToTxnTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AddPartitionsToTxnTopic {}
 impl crate::entity::Entities for AddPartitionsToTxnTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -376,12 +372,11 @@ pub struct AddPartitionsToTxnTransaction {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AddPartitionsToTxnTransaction {
-    fn encode_value(
+impl enc::EncodeStruct for AddPartitionsToTxnTransaction {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let mut s = buf.segment(21 + transactional_id_text.len());
@@ -398,23 +393,23 @@ impl enc::Wire for AddPartitionsToTxnTransaction {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.transactional_id, version, true);
+        size += enc::Encode::value_size(&self.transactional_id, version, true);
         size += 8;
         size += 2;
         size += 1;
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AddPartitionsToTxnTransaction {
-    fn decode_value_into(
+impl enc::Struct for AddPartitionsToTxnTransaction {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
@@ -436,7 +431,7 @@ impl enc::Decode for AddPartitionsToTxnTransaction {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactional_id.clear();
         self.producer_id = 0;
         self.producer_epoch = 0;
@@ -445,7 +440,6 @@ impl enc::Decode for AddPartitionsToTxnTransaction {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AddPartitionsToTxnTransaction {}
 impl crate::entity::Entities for AddPartitionsToTxnTransaction {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);

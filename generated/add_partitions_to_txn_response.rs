@@ -26,12 +26,11 @@ pub struct AddPartitionsToTxnResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AddPartitionsToTxnResponse {
-    fn encode_value(
+impl enc::EncodeStruct for AddPartitionsToTxnResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 4 && !self.results_by_transaction.is_empty() {
             return Err(enc::field::non_default("results_by_transaction"));
@@ -83,18 +82,18 @@ impl enc::Wire for AddPartitionsToTxnResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 4 {
             size += 2;
         }
         if version >= 4 {
-            size += enc::Wire::value_size(&self.results_by_transaction, version, true);
+            size += enc::Encode::value_size(&self.results_by_transaction, version, true);
         }
         if version <= 3 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.results_by_topic_v3_and_below,
                     version,
                     version >= 3,
@@ -106,12 +105,12 @@ impl enc::Wire for AddPartitionsToTxnResponse {
         size
     }
 }
-impl enc::Decode for AddPartitionsToTxnResponse {
-    fn decode_value_into(
+impl enc::Struct for AddPartitionsToTxnResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 4 {
             let run: [u8; 6] = enc::field::read_run(
@@ -154,7 +153,7 @@ impl enc::Decode for AddPartitionsToTxnResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.results_by_transaction.clear();
@@ -162,7 +161,6 @@ impl enc::Decode for AddPartitionsToTxnResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AddPartitionsToTxnResponse {}
 impl crate::entity::Entities for AddPartitionsToTxnResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 4 {
@@ -211,12 +209,11 @@ pub struct AddPartitionsToTxnTopicResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AddPartitionsToTxnTopicResult {
-    fn encode_value(
+impl enc::EncodeStruct for AddPartitionsToTxnTopicResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -243,22 +240,27 @@ impl enc::Wire for AddPartitionsToTxnTopicResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 3);
-        size += enc::Wire::value_size(&self.results_by_partition, version, version >= 3);
+        size += enc::Encode::value_size(&self.name, version, version >= 3);
+        size
+            += enc::Encode::value_size(
+                &self.results_by_partition,
+                version,
+                version >= 3,
+            );
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AddPartitionsToTxnTopicResult {
-    fn decode_value_into(
+impl enc::Struct for AddPartitionsToTxnTopicResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
         enc::field::decode_into(
@@ -275,13 +277,12 @@ impl enc::Decode for AddPartitionsToTxnTopicResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.results_by_partition.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AddPartitionsToTxnTopicResult {}
 impl crate::entity::Entities for AddPartitionsToTxnTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -304,13 +305,12 @@ pub struct AddPartitionsToTxnPartitionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AddPartitionsToTxnPartitionResult {
+impl enc::EncodeStruct for AddPartitionsToTxnPartitionResult {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
@@ -335,7 +335,7 @@ impl enc::Wire for AddPartitionsToTxnPartitionResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -345,13 +345,13 @@ impl enc::Wire for AddPartitionsToTxnPartitionResult {
         size
     }
 }
-impl enc::Decode for AddPartitionsToTxnPartitionResult {
+impl enc::Struct for AddPartitionsToTxnPartitionResult {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -366,13 +366,12 @@ impl enc::Decode for AddPartitionsToTxnPartitionResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.partition_error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AddPartitionsToTxnPartitionResult {}
 /// Versions 4-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AddPartitionsToTxnResult {
@@ -387,12 +386,11 @@ pub struct AddPartitionsToTxnResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AddPartitionsToTxnResult {
-    fn encode_value(
+impl enc::EncodeStruct for AddPartitionsToTxnResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let mut s = buf.segment(10 + transactional_id_text.len());
@@ -410,20 +408,20 @@ impl enc::Wire for AddPartitionsToTxnResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.transactional_id, version, true);
-        size += enc::Wire::value_size(&self.topic_results, version, true);
+        size += enc::Encode::value_size(&self.transactional_id, version, true);
+        size += enc::Encode::value_size(&self.topic_results, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AddPartitionsToTxnResult {
-    fn decode_value_into(
+impl enc::Struct for AddPartitionsToTxnResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
@@ -444,13 +442,12 @@ impl enc::Decode for AddPartitionsToTxnResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactional_id.clear();
         self.topic_results.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AddPartitionsToTxnResult {}
 impl crate::entity::Entities for AddPartitionsToTxnResult {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);

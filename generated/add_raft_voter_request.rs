@@ -47,12 +47,11 @@ impl Default for AddRaftVoterRequest {
         }
     }
 }
-impl enc::Wire for AddRaftVoterRequest {
-    fn encode_value(
+impl enc::EncodeStruct for AddRaftVoterRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.ack_when_committed {
             return Err(enc::field::non_default("ack_when_committed"));
@@ -82,13 +81,13 @@ impl enc::Wire for AddRaftVoterRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.cluster_id, version, true);
+        size += enc::Encode::value_size(&self.cluster_id, version, true);
         size += 4;
         size += 4;
         size += 16;
-        size += enc::Wire::value_size(&self.listeners, version, true);
+        size += enc::Encode::value_size(&self.listeners, version, true);
         if version >= 1 {
             size += 1;
         }
@@ -96,12 +95,12 @@ impl enc::Wire for AddRaftVoterRequest {
         size
     }
 }
-impl enc::Decode for AddRaftVoterRequest {
-    fn decode_value_into(
+impl enc::Struct for AddRaftVoterRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
         let run: [u8; 24] = enc::field::read_run(
@@ -128,7 +127,7 @@ impl enc::Decode for AddRaftVoterRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.cluster_id = Some(CompactString::const_new(""));
         self.timeout_ms = 0;
         self.voter_id = 0;
@@ -138,7 +137,6 @@ impl enc::Decode for AddRaftVoterRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AddRaftVoterRequest {}
 impl crate::entity::Entities for AddRaftVoterRequest {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -158,13 +156,12 @@ pub struct Listener {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Listener {
+impl enc::EncodeStruct for Listener {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
@@ -182,22 +179,22 @@ impl enc::Wire for Listener {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Listener {
+impl enc::Struct for Listener {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -207,14 +204,13 @@ impl enc::Decode for Listener {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.host.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Listener {}
 impl crate::message::Message for AddRaftVoterRequest {
     const NAME: &'static str = "AddRaftVoterRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

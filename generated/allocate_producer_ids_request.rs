@@ -26,13 +26,12 @@ impl Default for AllocateProducerIdsRequest {
         }
     }
 }
-impl enc::Wire for AllocateProducerIdsRequest {
+impl enc::EncodeStruct for AllocateProducerIdsRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -49,7 +48,7 @@ impl enc::Wire for AllocateProducerIdsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -57,13 +56,13 @@ impl enc::Wire for AllocateProducerIdsRequest {
         size
     }
 }
-impl enc::Decode for AllocateProducerIdsRequest {
+impl enc::Struct for AllocateProducerIdsRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -76,13 +75,12 @@ impl enc::Decode for AllocateProducerIdsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.broker_epoch = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AllocateProducerIdsRequest {}
 impl crate::entity::Entities for AllocateProducerIdsRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

@@ -25,13 +25,12 @@ pub struct AllocateProducerIdsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AllocateProducerIdsResponse {
+impl enc::EncodeStruct for AllocateProducerIdsResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(19);
         let mut run = [0u8; 18];
@@ -50,7 +49,7 @@ impl enc::Wire for AllocateProducerIdsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -60,13 +59,13 @@ impl enc::Wire for AllocateProducerIdsResponse {
         size
     }
 }
-impl enc::Decode for AllocateProducerIdsResponse {
+impl enc::Struct for AllocateProducerIdsResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 18] = enc::field::read_run(
             r,
@@ -86,7 +85,7 @@ impl enc::Decode for AllocateProducerIdsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.producer_id_start = 0;
@@ -94,7 +93,6 @@ impl enc::Decode for AllocateProducerIdsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AllocateProducerIdsResponse {}
 impl crate::entity::Entities for AllocateProducerIdsResponse {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::producer_id(&self.producer_id_start, "ProducerIdStart", f);

@@ -18,12 +18,11 @@ pub struct AlterClientQuotasRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterClientQuotasRequest {
-    fn encode_value(
+impl enc::EncodeStruct for AlterClientQuotasRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.entries, buf, version, version >= 1, "entries")?;
         let mut s = buf.segment(2);
@@ -46,9 +45,9 @@ impl enc::Wire for AlterClientQuotasRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.entries, version, version >= 1);
+        size += enc::Encode::value_size(&self.entries, version, version >= 1);
         size += 1;
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -56,12 +55,12 @@ impl enc::Wire for AlterClientQuotasRequest {
         size
     }
 }
-impl enc::Decode for AlterClientQuotasRequest {
-    fn decode_value_into(
+impl enc::Struct for AlterClientQuotasRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.entries, r, version, version >= 1, "entries")?;
         enc::field::decode_into(
@@ -78,13 +77,12 @@ impl enc::Decode for AlterClientQuotasRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.entries.clear();
         self.validate_only = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterClientQuotasRequest {}
 impl crate::entity::Entities for AlterClientQuotasRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -100,12 +98,11 @@ pub struct EntryData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for EntryData {
-    fn encode_value(
+impl enc::EncodeStruct for EntryData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.entity, buf, version, version >= 1, "entity")?;
         enc::field::encode(&self.ops, buf, version, version >= 1, "ops")?;
@@ -117,22 +114,22 @@ impl enc::Wire for EntryData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.entity, version, version >= 1);
-        size += enc::Wire::value_size(&self.ops, version, version >= 1);
+        size += enc::Encode::value_size(&self.entity, version, version >= 1);
+        size += enc::Encode::value_size(&self.ops, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for EntryData {
-    fn decode_value_into(
+impl enc::Struct for EntryData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.entity, r, version, version >= 1, "entity")?;
         enc::field::decode_into(&mut self.ops, r, version, version >= 1, "ops")?;
@@ -143,13 +140,12 @@ impl enc::Decode for EntryData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.entity.clear();
         self.ops.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EntryData {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntityData {
@@ -173,13 +169,12 @@ impl Default for EntityData {
         }
     }
 }
-impl enc::Wire for EntityData {
+impl enc::EncodeStruct for EntityData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let entity_type_text = self.entity_type.as_str();
         let entity_name_text = self.entity_name.as_deref();
@@ -210,23 +205,23 @@ impl enc::Wire for EntityData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.entity_type, version, version >= 1);
-        size += enc::Wire::value_size(&self.entity_name, version, version >= 1);
+        size += enc::Encode::value_size(&self.entity_type, version, version >= 1);
+        size += enc::Encode::value_size(&self.entity_name, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for EntityData {
+impl enc::Struct for EntityData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.entity_type,
@@ -249,13 +244,12 @@ impl enc::Decode for EntityData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.entity_type.clear();
         self.entity_name = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EntityData {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OpData {
@@ -274,13 +268,12 @@ pub struct OpData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OpData {
+impl enc::EncodeStruct for OpData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let key_text = self.key.as_str();
         let mut s = buf.segment(15 + key_text.len());
@@ -307,9 +300,9 @@ impl enc::Wire for OpData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.key, version, version >= 1);
+        size += enc::Encode::value_size(&self.key, version, version >= 1);
         size += 8;
         size += 1;
         if version >= 1 {
@@ -318,13 +311,13 @@ impl enc::Wire for OpData {
         size
     }
 }
-impl enc::Decode for OpData {
+impl enc::Struct for OpData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, version >= 1, "key")?;
         let run: [u8; 9] = enc::field::read_run(r, &[("value", 8), ("remove", 1)])?;
@@ -337,14 +330,13 @@ impl enc::Decode for OpData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.key.clear();
         self.value = 0.0;
         self.remove = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OpData {}
 impl crate::message::Message for AlterClientQuotasRequest {
     const NAME: &'static str = "AlterClientQuotasRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

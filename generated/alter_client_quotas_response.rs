@@ -18,12 +18,11 @@ pub struct AlterClientQuotasResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterClientQuotasResponse {
-    fn encode_value(
+impl enc::EncodeStruct for AlterClientQuotasResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -44,22 +43,22 @@ impl enc::Wire for AlterClientQuotasResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.entries, version, version >= 1);
+        size += enc::Encode::value_size(&self.entries, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AlterClientQuotasResponse {
-    fn decode_value_into(
+impl enc::Struct for AlterClientQuotasResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -76,13 +75,12 @@ impl enc::Decode for AlterClientQuotasResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.entries.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterClientQuotasResponse {}
 impl crate::entity::Entities for AlterClientQuotasResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,12 +110,11 @@ impl Default for EntryData {
         }
     }
 }
-impl enc::Wire for EntryData {
-    fn encode_value(
+impl enc::EncodeStruct for EntryData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
@@ -139,23 +136,23 @@ impl enc::Wire for EntryData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, version >= 1);
-        size += enc::Wire::value_size(&self.entity, version, version >= 1);
+        size += enc::Encode::value_size(&self.error_message, version, version >= 1);
+        size += enc::Encode::value_size(&self.entity, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for EntryData {
-    fn decode_value_into(
+impl enc::Struct for EntryData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -173,14 +170,13 @@ impl enc::Decode for EntryData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.entity.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EntryData {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntityData {
@@ -204,13 +200,12 @@ impl Default for EntityData {
         }
     }
 }
-impl enc::Wire for EntityData {
+impl enc::EncodeStruct for EntityData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let entity_type_text = self.entity_type.as_str();
         let entity_name_text = self.entity_name.as_deref();
@@ -241,23 +236,23 @@ impl enc::Wire for EntityData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.entity_type, version, version >= 1);
-        size += enc::Wire::value_size(&self.entity_name, version, version >= 1);
+        size += enc::Encode::value_size(&self.entity_type, version, version >= 1);
+        size += enc::Encode::value_size(&self.entity_name, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for EntityData {
+impl enc::Struct for EntityData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.entity_type,
@@ -280,13 +275,12 @@ impl enc::Decode for EntityData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.entity_type.clear();
         self.entity_name = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EntityData {}
 impl crate::message::Message for AlterClientQuotasResponse {
     const NAME: &'static str = "AlterClientQuotasResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

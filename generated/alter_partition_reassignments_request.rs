@@ -32,12 +32,11 @@ impl Default for AlterPartitionReassignmentsRequest {
         }
     }
 }
-impl enc::Wire for AlterPartitionReassignmentsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for AlterPartitionReassignmentsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.allow_replication_factor_change {
             return Err(enc::field::non_default("allow_replication_factor_change"));
@@ -58,23 +57,23 @@ impl enc::Wire for AlterPartitionReassignmentsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 1 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AlterPartitionReassignmentsRequest {
-    fn decode_value_into(
+impl enc::Struct for AlterPartitionReassignmentsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             let run: [u8; 5] = enc::field::read_run(
@@ -94,14 +93,13 @@ impl enc::Decode for AlterPartitionReassignmentsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.timeout_ms = 60000;
         self.allow_replication_factor_change = true;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterPartitionReassignmentsRequest {}
 impl crate::entity::Entities for AlterPartitionReassignmentsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -124,12 +122,11 @@ pub struct ReassignableTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ReassignableTopic {
-    fn encode_value(
+impl enc::EncodeStruct for ReassignableTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -141,20 +138,20 @@ impl enc::Wire for ReassignableTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ReassignableTopic {
-    fn decode_value_into(
+impl enc::Struct for ReassignableTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -163,13 +160,12 @@ impl enc::Decode for ReassignableTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReassignableTopic {}
 impl crate::entity::Entities for ReassignableTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -194,13 +190,12 @@ pub struct ReassignablePartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ReassignablePartition {
+impl enc::EncodeStruct for ReassignablePartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::Fixed::put(self.partition_index, buf);
         enc::field::encode(&self.replicas, buf, version, true, "replicas")?;
@@ -208,21 +203,21 @@ impl enc::Wire for ReassignablePartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.replicas, version, true);
+        size += enc::Encode::value_size(&self.replicas, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ReassignablePartition {
+impl enc::Struct for ReassignablePartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
@@ -237,13 +232,12 @@ impl enc::Decode for ReassignablePartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.replicas = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReassignablePartition {}
 impl crate::entity::Entities for ReassignablePartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.replicas, "Replicas", f);

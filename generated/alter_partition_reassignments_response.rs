@@ -42,12 +42,11 @@ impl Default for AlterPartitionReassignmentsResponse {
         }
     }
 }
-impl enc::Wire for AlterPartitionReassignmentsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for AlterPartitionReassignmentsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(17 + error_message_text.map_or(0, str::len));
@@ -68,25 +67,25 @@ impl enc::Wire for AlterPartitionReassignmentsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 1 {
             size += 1;
         }
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
-        size += enc::Wire::value_size(&self.responses, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.responses, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AlterPartitionReassignmentsResponse {
-    fn decode_value_into(
+impl enc::Struct for AlterPartitionReassignmentsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             let run: [u8; 5] = enc::field::read_run(
@@ -114,7 +113,7 @@ impl enc::Decode for AlterPartitionReassignmentsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.allow_replication_factor_change = true;
         self.error_code = 0;
@@ -123,7 +122,6 @@ impl enc::Decode for AlterPartitionReassignmentsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterPartitionReassignmentsResponse {}
 impl crate::entity::Entities for AlterPartitionReassignmentsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.responses, version, f);
@@ -146,12 +144,11 @@ pub struct ReassignableTopicResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ReassignableTopicResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ReassignableTopicResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -163,20 +160,20 @@ impl enc::Wire for ReassignableTopicResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ReassignableTopicResponse {
-    fn decode_value_into(
+impl enc::Struct for ReassignableTopicResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -185,13 +182,12 @@ impl enc::Decode for ReassignableTopicResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReassignableTopicResponse {}
 impl crate::entity::Entities for ReassignableTopicResponse {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -228,13 +224,12 @@ impl Default for ReassignablePartitionResponse {
         }
     }
 }
-impl enc::Wire for ReassignablePartitionResponse {
+impl enc::EncodeStruct for ReassignablePartitionResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
@@ -253,22 +248,22 @@ impl enc::Wire for ReassignablePartitionResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ReassignablePartitionResponse {
+impl enc::Struct for ReassignablePartitionResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -288,14 +283,13 @@ impl enc::Decode for ReassignablePartitionResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReassignablePartitionResponse {}
 impl crate::message::Message for AlterPartitionReassignmentsResponse {
     const NAME: &'static str = "AlterPartitionReassignmentsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -32,12 +32,11 @@ impl Default for AlterPartitionRequest {
         }
     }
 }
-impl enc::Wire for AlterPartitionRequest {
-    fn encode_value(
+impl enc::EncodeStruct for AlterPartitionRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(17);
         let mut run = [0u8; 12];
@@ -51,21 +50,21 @@ impl enc::Wire for AlterPartitionRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AlterPartitionRequest {
-    fn decode_value_into(
+impl enc::Struct for AlterPartitionRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -79,14 +78,13 @@ impl enc::Decode for AlterPartitionRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.broker_epoch = -1;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterPartitionRequest {}
 impl crate::entity::Entities for AlterPartitionRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
@@ -115,12 +113,11 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicData {
-    fn encode_value(
+impl enc::EncodeStruct for TopicData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(26 + topic_name_text.len());
@@ -137,25 +134,25 @@ impl enc::Wire for TopicData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 1 {
-            size += enc::Wire::value_size(&self.topic_name, version, true);
+            size += enc::Encode::value_size(&self.topic_name, version, true);
         }
         if version >= 2 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicData {
-    fn decode_value_into(
+impl enc::Struct for TopicData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 1 {
             enc::field::decode_into(
@@ -179,14 +176,13 @@ impl enc::Decode for TopicData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 1 {
@@ -231,12 +227,11 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionData {
-    fn encode_value(
+impl enc::EncodeStruct for PartitionData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 2 && !self.new_isr.is_empty() {
             return Err(enc::field::non_default("new_isr"));
@@ -288,15 +283,15 @@ impl enc::Wire for PartitionData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
         if version <= 2 {
-            size += enc::Wire::value_size(&self.new_isr, version, true);
+            size += enc::Encode::value_size(&self.new_isr, version, true);
         }
         if version >= 3 {
-            size += enc::Wire::value_size(&self.new_isr_with_epochs, version, true);
+            size += enc::Encode::value_size(&self.new_isr_with_epochs, version, true);
         }
         if version >= 1 {
             size += 1;
@@ -306,12 +301,12 @@ impl enc::Wire for PartitionData {
         size
     }
 }
-impl enc::Decode for PartitionData {
-    fn decode_value_into(
+impl enc::Struct for PartitionData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -358,7 +353,7 @@ impl enc::Decode for PartitionData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.leader_epoch = 0;
         self.new_isr.clear();
@@ -368,7 +363,6 @@ impl enc::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 2 {
@@ -418,13 +412,12 @@ impl Default for BrokerState {
         }
     }
 }
-impl enc::Wire for BrokerState {
+impl enc::EncodeStruct for BrokerState {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -441,7 +434,7 @@ impl enc::Wire for BrokerState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -449,13 +442,13 @@ impl enc::Wire for BrokerState {
         size
     }
 }
-impl enc::Decode for BrokerState {
+impl enc::Struct for BrokerState {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -468,13 +461,12 @@ impl enc::Decode for BrokerState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.broker_epoch = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for BrokerState {}
 impl crate::entity::Entities for BrokerState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

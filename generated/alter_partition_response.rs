@@ -22,12 +22,11 @@ pub struct AlterPartitionResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterPartitionResponse {
-    fn encode_value(
+impl enc::EncodeStruct for AlterPartitionResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 6];
@@ -41,21 +40,21 @@ impl enc::Wire for AlterPartitionResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AlterPartitionResponse {
-    fn decode_value_into(
+impl enc::Struct for AlterPartitionResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -69,14 +68,13 @@ impl enc::Decode for AlterPartitionResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterPartitionResponse {}
 impl crate::entity::Entities for AlterPartitionResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -103,12 +101,11 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicData {
-    fn encode_value(
+impl enc::EncodeStruct for TopicData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(26 + topic_name_text.len());
@@ -125,25 +122,25 @@ impl enc::Wire for TopicData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 1 {
-            size += enc::Wire::value_size(&self.topic_name, version, true);
+            size += enc::Encode::value_size(&self.topic_name, version, true);
         }
         if version >= 2 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicData {
-    fn decode_value_into(
+impl enc::Struct for TopicData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 1 {
             enc::field::decode_into(
@@ -167,14 +164,13 @@ impl enc::Decode for TopicData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 1 {
@@ -223,13 +219,12 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionData {
+impl enc::EncodeStruct for PartitionData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(25 + self.isr.len() * 4);
         let mut run = [0u8; 14];
@@ -253,13 +248,13 @@ impl enc::Wire for PartitionData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.isr, version, true);
+        size += enc::Encode::value_size(&self.isr, version, true);
         if version >= 1 {
             size += 1;
         }
@@ -268,13 +263,13 @@ impl enc::Wire for PartitionData {
         size
     }
 }
-impl enc::Decode for PartitionData {
+impl enc::Struct for PartitionData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 14] = enc::field::read_run(
             r,
@@ -313,7 +308,7 @@ impl enc::Decode for PartitionData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.leader_id = 0;
@@ -324,7 +319,6 @@ impl enc::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);

@@ -14,12 +14,11 @@ pub struct AlterReplicaLogDirsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterReplicaLogDirsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for AlterReplicaLogDirsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.dirs, buf, version, version >= 2, "dirs")?;
         if version >= 2 {
@@ -30,21 +29,21 @@ impl enc::Wire for AlterReplicaLogDirsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.dirs, version, version >= 2);
+        size += enc::Encode::value_size(&self.dirs, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AlterReplicaLogDirsRequest {
-    fn decode_value_into(
+impl enc::Struct for AlterReplicaLogDirsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.dirs, r, version, version >= 2, "dirs")?;
         self.unknown_tagged_fields.clear();
@@ -54,12 +53,11 @@ impl enc::Decode for AlterReplicaLogDirsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.dirs.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterReplicaLogDirsRequest {}
 impl crate::entity::Entities for AlterReplicaLogDirsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.dirs, version, f);
@@ -82,12 +80,11 @@ pub struct AlterReplicaLogDir {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterReplicaLogDir {
-    fn encode_value(
+impl enc::EncodeStruct for AlterReplicaLogDir {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let path_text = self.path.as_str();
         let mut s = buf.segment(10 + path_text.len());
@@ -103,22 +100,22 @@ impl enc::Wire for AlterReplicaLogDir {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.path, version, version >= 2);
-        size += enc::Wire::value_size(&self.topics, version, version >= 2);
+        size += enc::Encode::value_size(&self.path, version, version >= 2);
+        size += enc::Encode::value_size(&self.topics, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AlterReplicaLogDir {
-    fn decode_value_into(
+impl enc::Struct for AlterReplicaLogDir {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.path, r, version, version >= 2, "path")?;
         enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
@@ -129,13 +126,12 @@ impl enc::Decode for AlterReplicaLogDir {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.path.clear();
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterReplicaLogDir {}
 impl crate::entity::Entities for AlterReplicaLogDir {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -158,13 +154,12 @@ pub struct AlterReplicaLogDirTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterReplicaLogDirTopic {
+impl enc::EncodeStruct for AlterReplicaLogDirTopic {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partitions.len() * 4);
@@ -193,23 +188,23 @@ impl enc::Wire for AlterReplicaLogDirTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 2);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 2);
+        size += enc::Encode::value_size(&self.name, version, version >= 2);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AlterReplicaLogDirTopic {
+impl enc::Struct for AlterReplicaLogDirTopic {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_fixed_array_into(
@@ -225,13 +220,12 @@ impl enc::Decode for AlterReplicaLogDirTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterReplicaLogDirTopic {}
 impl crate::entity::Entities for AlterReplicaLogDirTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

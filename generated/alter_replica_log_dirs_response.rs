@@ -18,12 +18,11 @@ pub struct AlterReplicaLogDirsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterReplicaLogDirsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for AlterReplicaLogDirsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -44,22 +43,22 @@ impl enc::Wire for AlterReplicaLogDirsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.results, version, version >= 2);
+        size += enc::Encode::value_size(&self.results, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AlterReplicaLogDirsResponse {
-    fn decode_value_into(
+impl enc::Struct for AlterReplicaLogDirsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -76,13 +75,12 @@ impl enc::Decode for AlterReplicaLogDirsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.results.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterReplicaLogDirsResponse {}
 impl crate::entity::Entities for AlterReplicaLogDirsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.results, version, f);
@@ -105,12 +103,11 @@ pub struct AlterReplicaLogDirTopicResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterReplicaLogDirTopicResult {
-    fn encode_value(
+impl enc::EncodeStruct for AlterReplicaLogDirTopicResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
@@ -137,22 +134,22 @@ impl enc::Wire for AlterReplicaLogDirTopicResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, version >= 2);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 2);
+        size += enc::Encode::value_size(&self.topic_name, version, version >= 2);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AlterReplicaLogDirTopicResult {
-    fn decode_value_into(
+impl enc::Struct for AlterReplicaLogDirTopicResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
@@ -175,13 +172,12 @@ impl enc::Decode for AlterReplicaLogDirTopicResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterReplicaLogDirTopicResult {}
 impl crate::entity::Entities for AlterReplicaLogDirTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -204,13 +200,12 @@ pub struct AlterReplicaLogDirPartitionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterReplicaLogDirPartitionResult {
+impl enc::EncodeStruct for AlterReplicaLogDirPartitionResult {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
@@ -235,7 +230,7 @@ impl enc::Wire for AlterReplicaLogDirPartitionResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -245,13 +240,13 @@ impl enc::Wire for AlterReplicaLogDirPartitionResult {
         size
     }
 }
-impl enc::Decode for AlterReplicaLogDirPartitionResult {
+impl enc::Struct for AlterReplicaLogDirPartitionResult {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -266,13 +261,12 @@ impl enc::Decode for AlterReplicaLogDirPartitionResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterReplicaLogDirPartitionResult {}
 impl crate::message::Message for AlterReplicaLogDirsResponse {
     const NAME: &'static str = "AlterReplicaLogDirsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,12 +18,11 @@ pub struct AlterShareGroupOffsetsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterShareGroupOffsetsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for AlterShareGroupOffsetsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
@@ -35,20 +34,20 @@ impl enc::Wire for AlterShareGroupOffsetsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AlterShareGroupOffsetsRequest {
-    fn decode_value_into(
+impl enc::Struct for AlterShareGroupOffsetsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
@@ -57,13 +56,12 @@ impl enc::Decode for AlterShareGroupOffsetsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterShareGroupOffsetsRequest {}
 impl crate::entity::Entities for AlterShareGroupOffsetsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -88,12 +86,11 @@ pub struct AlterShareGroupOffsetsRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterShareGroupOffsetsRequestTopic {
-    fn encode_value(
+impl enc::EncodeStruct for AlterShareGroupOffsetsRequestTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
@@ -105,20 +102,20 @@ impl enc::Wire for AlterShareGroupOffsetsRequestTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AlterShareGroupOffsetsRequestTopic {
-    fn decode_value_into(
+impl enc::Struct for AlterShareGroupOffsetsRequestTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -127,13 +124,12 @@ impl enc::Decode for AlterShareGroupOffsetsRequestTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterShareGroupOffsetsRequestTopic {}
 impl crate::entity::Entities for AlterShareGroupOffsetsRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -156,13 +152,12 @@ pub struct AlterShareGroupOffsetsRequestPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterShareGroupOffsetsRequestPartition {
+impl enc::EncodeStruct for AlterShareGroupOffsetsRequestPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -179,7 +174,7 @@ impl enc::Wire for AlterShareGroupOffsetsRequestPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -187,13 +182,13 @@ impl enc::Wire for AlterShareGroupOffsetsRequestPartition {
         size
     }
 }
-impl enc::Decode for AlterShareGroupOffsetsRequestPartition {
+impl enc::Struct for AlterShareGroupOffsetsRequestPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -206,13 +201,12 @@ impl enc::Decode for AlterShareGroupOffsetsRequestPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.start_offset = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterShareGroupOffsetsRequestPartition {}
 impl crate::message::Message for AlterShareGroupOffsetsRequest {
     const NAME: &'static str = "AlterShareGroupOffsetsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

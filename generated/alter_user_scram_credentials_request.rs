@@ -18,12 +18,11 @@ pub struct AlterUserScramCredentialsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterUserScramCredentialsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for AlterUserScramCredentialsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.deletions, buf, version, true, "deletions")?;
         enc::field::encode(&self.upsertions, buf, version, true, "upsertions")?;
@@ -31,20 +30,20 @@ impl enc::Wire for AlterUserScramCredentialsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.deletions, version, true);
-        size += enc::Wire::value_size(&self.upsertions, version, true);
+        size += enc::Encode::value_size(&self.deletions, version, true);
+        size += enc::Encode::value_size(&self.upsertions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AlterUserScramCredentialsRequest {
-    fn decode_value_into(
+impl enc::Struct for AlterUserScramCredentialsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.deletions, r, version, true, "deletions")?;
         enc::field::decode_into(&mut self.upsertions, r, version, true, "upsertions")?;
@@ -53,13 +52,12 @@ impl enc::Decode for AlterUserScramCredentialsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.deletions.clear();
         self.upsertions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterUserScramCredentialsRequest {}
 impl crate::entity::Entities for AlterUserScramCredentialsRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -75,13 +73,12 @@ pub struct ScramCredentialDeletion {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ScramCredentialDeletion {
+impl enc::EncodeStruct for ScramCredentialDeletion {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(7 + name_text.len());
@@ -97,21 +94,21 @@ impl enc::Wire for ScramCredentialDeletion {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 1;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ScramCredentialDeletion {
+impl enc::Struct for ScramCredentialDeletion {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
@@ -120,13 +117,12 @@ impl enc::Decode for ScramCredentialDeletion {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.mechanism = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ScramCredentialDeletion {}
 /// Versions 0; flexible 0.
 #[derive(Clone, PartialEq, Default)]
 pub struct ScramCredentialUpsertion {
@@ -169,13 +165,12 @@ impl ::core::fmt::Debug for ScramCredentialUpsertion {
             .finish()
     }
 }
-impl enc::Wire for ScramCredentialUpsertion {
+impl enc::EncodeStruct for ScramCredentialUpsertion {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -197,24 +192,24 @@ impl enc::Wire for ScramCredentialUpsertion {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 1;
         size += 4;
-        size += enc::Wire::value_size(&self.salt, version, true);
-        size += enc::Wire::value_size(&self.salted_password, version, true);
+        size += enc::Encode::value_size(&self.salt, version, true);
+        size += enc::Encode::value_size(&self.salted_password, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ScramCredentialUpsertion {
+impl enc::Struct for ScramCredentialUpsertion {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 5] = enc::field::read_run(
@@ -236,7 +231,7 @@ impl enc::Decode for ScramCredentialUpsertion {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.mechanism = 0;
         self.iterations = 0;
@@ -245,7 +240,6 @@ impl enc::Decode for ScramCredentialUpsertion {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ScramCredentialUpsertion {}
 impl crate::message::Message for AlterUserScramCredentialsRequest {
     const NAME: &'static str = "AlterUserScramCredentialsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,12 +18,11 @@ pub struct AlterUserScramCredentialsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterUserScramCredentialsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for AlterUserScramCredentialsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -34,20 +33,20 @@ impl enc::Wire for AlterUserScramCredentialsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.results, version, true);
+        size += enc::Encode::value_size(&self.results, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AlterUserScramCredentialsResponse {
-    fn decode_value_into(
+impl enc::Struct for AlterUserScramCredentialsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -62,13 +61,12 @@ impl enc::Decode for AlterUserScramCredentialsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.results.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterUserScramCredentialsResponse {}
 impl crate::entity::Entities for AlterUserScramCredentialsResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,13 +96,12 @@ impl Default for AlterUserScramCredentialsResult {
         }
     }
 }
-impl enc::Wire for AlterUserScramCredentialsResult {
+impl enc::EncodeStruct for AlterUserScramCredentialsResult {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let user_text = self.user.as_str();
         let error_message_text = self.error_message.as_deref();
@@ -123,22 +120,22 @@ impl enc::Wire for AlterUserScramCredentialsResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.user, version, true);
+        size += enc::Encode::value_size(&self.user, version, true);
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AlterUserScramCredentialsResult {
+impl enc::Struct for AlterUserScramCredentialsResult {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.user, r, version, true, "user")?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
@@ -154,14 +151,13 @@ impl enc::Decode for AlterUserScramCredentialsResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.user.clear();
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterUserScramCredentialsResult {}
 impl crate::message::Message for AlterUserScramCredentialsResponse {
     const NAME: &'static str = "AlterUserScramCredentialsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

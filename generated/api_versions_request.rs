@@ -37,13 +37,12 @@ impl Default for ApiVersionsRequest {
         }
     }
 }
-impl enc::Wire for ApiVersionsRequest {
+impl enc::EncodeStruct for ApiVersionsRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let client_software_name_text = self.client_software_name.as_str();
         let client_software_version_text = self.client_software_version.as_str();
@@ -93,16 +92,17 @@ impl enc::Wire for ApiVersionsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 3 {
-            size += enc::Wire::value_size(&self.client_software_name, version, true);
+            size += enc::Encode::value_size(&self.client_software_name, version, true);
         }
         if version >= 3 {
-            size += enc::Wire::value_size(&self.client_software_version, version, true);
+            size
+                += enc::Encode::value_size(&self.client_software_version, version, true);
         }
         if version >= 5 {
-            size += enc::Wire::value_size(&self.cluster_id, version, true);
+            size += enc::Encode::value_size(&self.cluster_id, version, true);
         }
         if version >= 5 {
             size += 4;
@@ -113,13 +113,13 @@ impl enc::Wire for ApiVersionsRequest {
         size
     }
 }
-impl enc::Decode for ApiVersionsRequest {
+impl enc::Struct for ApiVersionsRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
@@ -166,7 +166,7 @@ impl enc::Decode for ApiVersionsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.client_software_name.clear();
         self.client_software_version.clear();
         self.cluster_id = None;
@@ -174,7 +174,6 @@ impl enc::Decode for ApiVersionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ApiVersionsRequest {}
 impl crate::entity::Entities for ApiVersionsRequest {}
 impl crate::message::Message for ApiVersionsRequest {
     const NAME: &'static str = "ApiVersionsRequest";

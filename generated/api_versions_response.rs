@@ -52,12 +52,11 @@ impl Default for ApiVersionsResponse {
         }
     }
 }
-impl enc::Wire for ApiVersionsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ApiVersionsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
@@ -140,10 +139,10 @@ impl enc::Wire for ApiVersionsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.api_keys, version, version >= 3);
+        size += enc::Encode::value_size(&self.api_keys, version, version >= 3);
         if version >= 1 {
             size += 4;
         }
@@ -181,12 +180,12 @@ impl enc::Wire for ApiVersionsResponse {
         size
     }
 }
-impl enc::Decode for ApiVersionsResponse {
-    fn decode_value_into(
+impl enc::Struct for ApiVersionsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -256,7 +255,7 @@ impl enc::Decode for ApiVersionsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.api_keys.clear();
         self.throttle_time_ms = 0;
@@ -267,7 +266,6 @@ impl enc::Decode for ApiVersionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ApiVersionsResponse {}
 impl crate::entity::Entities for ApiVersionsResponse {}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -287,13 +285,12 @@ pub struct ApiVersion {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ApiVersion {
+impl enc::EncodeStruct for ApiVersion {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
@@ -319,7 +316,7 @@ impl enc::Wire for ApiVersion {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 2;
@@ -330,13 +327,13 @@ impl enc::Wire for ApiVersion {
         size
     }
 }
-impl enc::Decode for ApiVersion {
+impl enc::Struct for ApiVersion {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -352,14 +349,13 @@ impl enc::Decode for ApiVersion {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.api_key = 0;
         self.min_version = 0;
         self.max_version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ApiVersion {}
 /// Versions 3-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SupportedFeatureKey {
@@ -378,13 +374,12 @@ pub struct SupportedFeatureKey {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for SupportedFeatureKey {
+impl enc::EncodeStruct for SupportedFeatureKey {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -403,22 +398,22 @@ impl enc::Wire for SupportedFeatureKey {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 2;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for SupportedFeatureKey {
+impl enc::Struct for SupportedFeatureKey {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
@@ -432,14 +427,13 @@ impl enc::Decode for SupportedFeatureKey {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.min_version = 0;
         self.max_version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SupportedFeatureKey {}
 /// Versions 3-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FinalizedFeatureKey {
@@ -458,13 +452,12 @@ pub struct FinalizedFeatureKey {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for FinalizedFeatureKey {
+impl enc::EncodeStruct for FinalizedFeatureKey {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -483,22 +476,22 @@ impl enc::Wire for FinalizedFeatureKey {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 2;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for FinalizedFeatureKey {
+impl enc::Struct for FinalizedFeatureKey {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
@@ -512,14 +505,13 @@ impl enc::Decode for FinalizedFeatureKey {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.max_version_level = 0;
         self.min_version_level = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FinalizedFeatureKey {}
 impl crate::message::Message for ApiVersionsResponse {
     const NAME: &'static str = "ApiVersionsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

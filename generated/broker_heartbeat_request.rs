@@ -51,13 +51,12 @@ impl Default for BrokerHeartbeatRequest {
         }
     }
 }
-impl enc::Wire for BrokerHeartbeatRequest {
+impl enc::EncodeStruct for BrokerHeartbeatRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.offline_log_dirs.is_empty() {
             return Err(enc::field::non_default("offline_log_dirs"));
@@ -111,7 +110,7 @@ impl enc::Wire for BrokerHeartbeatRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -135,13 +134,13 @@ impl enc::Wire for BrokerHeartbeatRequest {
         size
     }
 }
-impl enc::Decode for BrokerHeartbeatRequest {
+impl enc::Struct for BrokerHeartbeatRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 22] = enc::field::read_run(
             r,
@@ -189,7 +188,7 @@ impl enc::Decode for BrokerHeartbeatRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.broker_epoch = -1;
         self.current_metadata_offset = 0;
@@ -200,7 +199,6 @@ impl enc::Decode for BrokerHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for BrokerHeartbeatRequest {}
 impl crate::entity::Entities for BrokerHeartbeatRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

@@ -41,13 +41,12 @@ impl Default for BrokerHeartbeatResponse {
         }
     }
 }
-impl enc::Wire for BrokerHeartbeatResponse {
+impl enc::EncodeStruct for BrokerHeartbeatResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10);
         let mut run = [0u8; 9];
@@ -67,7 +66,7 @@ impl enc::Wire for BrokerHeartbeatResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -78,13 +77,13 @@ impl enc::Wire for BrokerHeartbeatResponse {
         size
     }
 }
-impl enc::Decode for BrokerHeartbeatResponse {
+impl enc::Struct for BrokerHeartbeatResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 9] = enc::field::read_run(
             r,
@@ -106,7 +105,7 @@ impl enc::Decode for BrokerHeartbeatResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.is_caught_up = false;
@@ -115,7 +114,6 @@ impl enc::Decode for BrokerHeartbeatResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for BrokerHeartbeatResponse {}
 impl crate::entity::Entities for BrokerHeartbeatResponse {}
 impl crate::message::Message for BrokerHeartbeatResponse {
     const NAME: &'static str = "BrokerHeartbeatResponse";

@@ -62,12 +62,11 @@ impl Default for BrokerRegistrationRequest {
         }
     }
 }
-impl enc::Wire for BrokerRegistrationRequest {
-    fn encode_value(
+impl enc::EncodeStruct for BrokerRegistrationRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.is_migrating_zk_broker {
             return Err(enc::field::non_default("is_migrating_zk_broker"));
@@ -104,19 +103,19 @@ impl enc::Wire for BrokerRegistrationRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.cluster_id, version, true);
+        size += enc::Encode::value_size(&self.cluster_id, version, true);
         size += 16;
-        size += enc::Wire::value_size(&self.listeners, version, true);
-        size += enc::Wire::value_size(&self.features, version, true);
-        size += enc::Wire::value_size(&self.rack, version, true);
+        size += enc::Encode::value_size(&self.listeners, version, true);
+        size += enc::Encode::value_size(&self.features, version, true);
+        size += enc::Encode::value_size(&self.rack, version, true);
         if version >= 1 {
             size += 1;
         }
         if version >= 2 {
-            size += enc::Wire::value_size(&self.log_dirs, version, true);
+            size += enc::Encode::value_size(&self.log_dirs, version, true);
         }
         if version >= 3 {
             size += 8;
@@ -125,12 +124,12 @@ impl enc::Wire for BrokerRegistrationRequest {
         size
     }
 }
-impl enc::Decode for BrokerRegistrationRequest {
-    fn decode_value_into(
+impl enc::Struct for BrokerRegistrationRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.broker_id, r, version, false, "broker_id")?;
         enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
@@ -181,7 +180,7 @@ impl enc::Decode for BrokerRegistrationRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.cluster_id.clear();
         self.incarnation_id = crate::primitives::Uuid::NIL;
@@ -194,7 +193,6 @@ impl enc::Decode for BrokerRegistrationRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for BrokerRegistrationRequest {}
 impl crate::entity::Entities for BrokerRegistrationRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
@@ -225,13 +223,12 @@ pub struct Listener {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Listener {
+impl enc::EncodeStruct for Listener {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
@@ -252,23 +249,23 @@ impl enc::Wire for Listener {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Listener {
+impl enc::Struct for Listener {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -283,7 +280,7 @@ impl enc::Decode for Listener {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.host.clear();
         self.port = 0;
@@ -291,7 +288,6 @@ impl enc::Decode for Listener {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Listener {}
 /// Versions 0-4; flexible 0-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Feature {
@@ -310,13 +306,12 @@ pub struct Feature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Feature {
+impl enc::EncodeStruct for Feature {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -335,22 +330,22 @@ impl enc::Wire for Feature {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 2;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Feature {
+impl enc::Struct for Feature {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
@@ -364,14 +359,13 @@ impl enc::Decode for Feature {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Feature {}
 impl crate::message::Message for BrokerRegistrationRequest {
     const NAME: &'static str = "BrokerRegistrationRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -31,13 +31,12 @@ impl Default for BrokerRegistrationResponse {
         }
     }
 }
-impl enc::Wire for BrokerRegistrationResponse {
+impl enc::EncodeStruct for BrokerRegistrationResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(15);
         let mut run = [0u8; 14];
@@ -55,7 +54,7 @@ impl enc::Wire for BrokerRegistrationResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -64,13 +63,13 @@ impl enc::Wire for BrokerRegistrationResponse {
         size
     }
 }
-impl enc::Decode for BrokerRegistrationResponse {
+impl enc::Struct for BrokerRegistrationResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 14] = enc::field::read_run(
             r,
@@ -84,14 +83,13 @@ impl enc::Decode for BrokerRegistrationResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.broker_epoch = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for BrokerRegistrationResponse {}
 impl crate::entity::Entities for BrokerRegistrationResponse {}
 impl crate::message::Message for BrokerRegistrationResponse {
     const NAME: &'static str = "BrokerRegistrationResponse";

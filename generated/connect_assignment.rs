@@ -49,12 +49,11 @@ impl Default for ConnectAssignment {
         }
     }
 }
-impl enc::Wire for ConnectAssignment {
-    fn encode_value(
+impl enc::EncodeStruct for ConnectAssignment {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.revoked.as_ref().is_none_or(|v| !v.is_empty()) {
             return Err(enc::field::non_default("revoked"));
@@ -83,15 +82,15 @@ impl enc::Wire for ConnectAssignment {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.leader, version, false);
-        size += enc::Wire::value_size(&self.leader_url, version, false);
+        size += enc::Encode::value_size(&self.leader, version, false);
+        size += enc::Encode::value_size(&self.leader_url, version, false);
         size += 8;
-        size += enc::Wire::value_size(&self.assignment, version, false);
+        size += enc::Encode::value_size(&self.assignment, version, false);
         if version >= 1 {
-            size += enc::Wire::value_size(&self.revoked, version, false);
+            size += enc::Encode::value_size(&self.revoked, version, false);
         }
         if version >= 1 {
             size += 4;
@@ -99,12 +98,12 @@ impl enc::Wire for ConnectAssignment {
         size
     }
 }
-impl enc::Decode for ConnectAssignment {
-    fn decode_value_into(
+impl enc::Struct for ConnectAssignment {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error, r, version, false, "error")?;
         enc::field::decode_into(&mut self.leader, r, version, false, "leader")?;
@@ -146,7 +145,7 @@ impl enc::Decode for ConnectAssignment {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error = 0;
         self.leader.clear();
         self.leader_url.clear();
@@ -156,7 +155,6 @@ impl enc::Decode for ConnectAssignment {
         self.delay = 0;
     }
 }
-impl enc::Struct for ConnectAssignment {}
 /// Versions 0-1; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ConnectorAssignment {
@@ -169,13 +167,12 @@ pub struct ConnectorAssignment {
     /// Versions 0+.
     pub tasks: Vec<i32>,
 }
-impl enc::Wire for ConnectorAssignment {
+impl enc::EncodeStruct for ConnectorAssignment {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let connector_text = self.connector.as_str();
         let mut s = buf.segment(10 + connector_text.len() + self.tasks.len() * 4);
@@ -185,32 +182,31 @@ impl enc::Wire for ConnectorAssignment {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.connector, version, false);
-        size += enc::Wire::value_size(&self.tasks, version, false);
+        size += enc::Encode::value_size(&self.connector, version, false);
+        size += enc::Encode::value_size(&self.tasks, version, false);
         size
     }
 }
-impl enc::Decode for ConnectorAssignment {
+impl enc::Struct for ConnectorAssignment {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.connector, r, version, false, "connector")?;
         enc::field::decode_fixed_array_into(&mut self.tasks, r, false, "tasks")?;
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.connector.clear();
         self.tasks.clear();
     }
 }
-impl enc::Struct for ConnectorAssignment {}
 impl crate::message::Message for ConnectAssignment {
     const NAME: &'static str = "ConnectAssignment";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

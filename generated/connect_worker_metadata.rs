@@ -20,13 +20,12 @@ pub struct ConnectWorkerMetadata {
     /// Versions 1+; nullable 1+; default null.
     pub allocation: Option<crate::Bytes>,
 }
-impl enc::Wire for ConnectWorkerMetadata {
+impl enc::EncodeStruct for ConnectWorkerMetadata {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.allocation.is_some() {
             return Err(enc::field::non_default("allocation"));
@@ -42,23 +41,23 @@ impl enc::Wire for ConnectWorkerMetadata {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.url, version, false);
+        size += enc::Encode::value_size(&self.url, version, false);
         size += 8;
         if version >= 1 {
-            size += enc::Wire::value_size(&self.allocation, version, false);
+            size += enc::Encode::value_size(&self.allocation, version, false);
         }
         size
     }
 }
-impl enc::Decode for ConnectWorkerMetadata {
+impl enc::Struct for ConnectWorkerMetadata {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.url, r, version, false, "url")?;
         enc::field::decode_into(
@@ -82,13 +81,12 @@ impl enc::Decode for ConnectWorkerMetadata {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.url.clear();
         self.config_offset = 0;
         self.allocation = None;
     }
 }
-impl enc::Struct for ConnectWorkerMetadata {}
 impl crate::message::Message for ConnectWorkerMetadata {
     const NAME: &'static str = "ConnectWorkerMetadata";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

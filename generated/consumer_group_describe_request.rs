@@ -18,13 +18,12 @@ pub struct ConsumerGroupDescribeRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ConsumerGroupDescribeRequest {
+impl enc::EncodeStruct for ConsumerGroupDescribeRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.group_ids, buf, version, true, "group_ids")?;
         let mut s = buf.segment(2);
@@ -39,21 +38,21 @@ impl enc::Wire for ConsumerGroupDescribeRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_ids, version, true);
+        size += enc::Encode::value_size(&self.group_ids, version, true);
         size += 1;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ConsumerGroupDescribeRequest {
+impl enc::Struct for ConsumerGroupDescribeRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_ids, r, version, true, "group_ids")?;
         enc::field::decode_into(
@@ -68,13 +67,12 @@ impl enc::Decode for ConsumerGroupDescribeRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_ids.clear();
         self.include_authorized_operations = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ConsumerGroupDescribeRequest {}
 impl crate::entity::Entities for ConsumerGroupDescribeRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_ids, "GroupIds", f);

@@ -18,12 +18,11 @@ pub struct ConsumerGroupDescribeResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ConsumerGroupDescribeResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ConsumerGroupDescribeResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -34,20 +33,20 @@ impl enc::Wire for ConsumerGroupDescribeResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.groups, version, true);
+        size += enc::Encode::value_size(&self.groups, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ConsumerGroupDescribeResponse {
-    fn decode_value_into(
+impl enc::Struct for ConsumerGroupDescribeResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -62,13 +61,12 @@ impl enc::Decode for ConsumerGroupDescribeResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.groups.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ConsumerGroupDescribeResponse {}
 impl crate::entity::Entities for ConsumerGroupDescribeResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -95,13 +93,12 @@ pub struct TopicPartitions {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicPartitions {
+impl enc::EncodeStruct for TopicPartitions {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(27 + topic_name_text.len() + self.partitions.len() * 4);
@@ -118,22 +115,22 @@ impl enc::Wire for TopicPartitions {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicPartitions {
+impl enc::Struct for TopicPartitions {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
@@ -148,14 +145,13 @@ impl enc::Decode for TopicPartitions {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.topic_name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicPartitions {}
 impl crate::entity::Entities for TopicPartitions {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -174,12 +170,11 @@ pub struct Assignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Assignment {
-    fn encode_value(
+impl enc::EncodeStruct for Assignment {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.topic_partitions,
@@ -192,19 +187,19 @@ impl enc::Wire for Assignment {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_partitions, version, true);
+        size += enc::Encode::value_size(&self.topic_partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Assignment {
-    fn decode_value_into(
+impl enc::Struct for Assignment {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_partitions,
@@ -218,12 +213,11 @@ impl enc::Decode for Assignment {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Assignment {}
 impl crate::entity::Entities for Assignment {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topic_partitions, version, f);
@@ -294,12 +288,11 @@ impl Default for DescribedGroup {
         }
     }
 }
-impl enc::Wire for DescribedGroup {
-    fn encode_value(
+impl enc::EncodeStruct for DescribedGroup {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let group_id_text = self.group_id.as_str();
@@ -334,27 +327,27 @@ impl enc::Wire for DescribedGroup {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.group_state, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.group_state, version, true);
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.assignor_name, version, true);
-        size += enc::Wire::value_size(&self.members, version, true);
+        size += enc::Encode::value_size(&self.assignor_name, version, true);
+        size += enc::Encode::value_size(&self.members, version, true);
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribedGroup {
-    fn decode_value_into(
+impl enc::Struct for DescribedGroup {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -392,7 +385,7 @@ impl enc::Decode for DescribedGroup {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = None;
         self.group_id.clear();
@@ -405,7 +398,6 @@ impl enc::Decode for DescribedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribedGroup {}
 impl crate::entity::Entities for DescribedGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -484,12 +476,11 @@ impl Default for Member {
         }
     }
 }
-impl enc::Wire for Member {
-    fn encode_value(
+impl enc::EncodeStruct for Member {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let instance_id_text = self.instance_id.as_deref();
@@ -553,18 +544,18 @@ impl enc::Wire for Member {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.member_id, version, true);
-        size += enc::Wire::value_size(&self.instance_id, version, true);
-        size += enc::Wire::value_size(&self.rack_id, version, true);
+        size += enc::Encode::value_size(&self.member_id, version, true);
+        size += enc::Encode::value_size(&self.instance_id, version, true);
+        size += enc::Encode::value_size(&self.rack_id, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.client_id, version, true);
-        size += enc::Wire::value_size(&self.client_host, version, true);
-        size += enc::Wire::value_size(&self.subscribed_topic_names, version, true);
-        size += enc::Wire::value_size(&self.subscribed_topic_regex, version, true);
-        size += enc::Wire::value_size(&self.assignment, version, false);
-        size += enc::Wire::value_size(&self.target_assignment, version, false);
+        size += enc::Encode::value_size(&self.client_id, version, true);
+        size += enc::Encode::value_size(&self.client_host, version, true);
+        size += enc::Encode::value_size(&self.subscribed_topic_names, version, true);
+        size += enc::Encode::value_size(&self.subscribed_topic_regex, version, true);
+        size += enc::Encode::value_size(&self.assignment, version, false);
+        size += enc::Encode::value_size(&self.target_assignment, version, false);
         if version >= 1 {
             size += 1;
         }
@@ -572,12 +563,12 @@ impl enc::Wire for Member {
         size
     }
 }
-impl enc::Decode for Member {
-    fn decode_value_into(
+impl enc::Struct for Member {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
         enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
@@ -629,7 +620,7 @@ impl enc::Decode for Member {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_id.clear();
         self.instance_id = None;
         self.rack_id = None;
@@ -644,7 +635,6 @@ impl enc::Decode for Member {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Member {}
 impl crate::entity::Entities for Member {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.subscribed_topic_names, "SubscribedTopicNames", f);

@@ -67,12 +67,11 @@ impl Default for ConsumerGroupHeartbeatRequest {
         }
     }
 }
-impl enc::Wire for ConsumerGroupHeartbeatRequest {
-    fn encode_value(
+impl enc::EncodeStruct for ConsumerGroupHeartbeatRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.subscribed_topic_regex.is_some() {
             return Err(enc::field::non_default("subscribed_topic_regex"));
@@ -134,30 +133,30 @@ impl enc::Wire for ConsumerGroupHeartbeatRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.member_id, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.member_id, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.instance_id, version, true);
-        size += enc::Wire::value_size(&self.rack_id, version, true);
+        size += enc::Encode::value_size(&self.instance_id, version, true);
+        size += enc::Encode::value_size(&self.rack_id, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.subscribed_topic_names, version, true);
+        size += enc::Encode::value_size(&self.subscribed_topic_names, version, true);
         if version >= 1 {
-            size += enc::Wire::value_size(&self.subscribed_topic_regex, version, true);
+            size += enc::Encode::value_size(&self.subscribed_topic_regex, version, true);
         }
-        size += enc::Wire::value_size(&self.server_assignor, version, true);
-        size += enc::Wire::value_size(&self.topic_partitions, version, true);
+        size += enc::Encode::value_size(&self.server_assignor, version, true);
+        size += enc::Encode::value_size(&self.topic_partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ConsumerGroupHeartbeatRequest {
-    fn decode_value_into(
+impl enc::Struct for ConsumerGroupHeartbeatRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
@@ -214,7 +213,7 @@ impl enc::Decode for ConsumerGroupHeartbeatRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.member_id.clear();
         self.member_epoch = 0;
@@ -228,7 +227,6 @@ impl enc::Decode for ConsumerGroupHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ConsumerGroupHeartbeatRequest {}
 impl crate::entity::Entities for ConsumerGroupHeartbeatRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -253,13 +251,12 @@ pub struct TopicPartitions {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicPartitions {
+impl enc::EncodeStruct for TopicPartitions {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
@@ -274,21 +271,21 @@ impl enc::Wire for TopicPartitions {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicPartitions {
+impl enc::Struct for TopicPartitions {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_fixed_array_into(
@@ -302,13 +299,12 @@ impl enc::Decode for TopicPartitions {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicPartitions {}
 impl crate::message::Message for ConsumerGroupHeartbeatRequest {
     const NAME: &'static str = "ConsumerGroupHeartbeatRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,12 +16,11 @@ pub struct ConsumerProtocolAssignment {
     /// Versions 0+; nullable 0+; default null.
     pub user_data: Option<crate::Bytes>,
 }
-impl enc::Wire for ConsumerProtocolAssignment {
-    fn encode_value(
+impl enc::EncodeStruct for ConsumerProtocolAssignment {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.assigned_partitions,
@@ -34,19 +33,19 @@ impl enc::Wire for ConsumerProtocolAssignment {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.assigned_partitions, version, false);
-        size += enc::Wire::value_size(&self.user_data, version, false);
+        size += enc::Encode::value_size(&self.assigned_partitions, version, false);
+        size += enc::Encode::value_size(&self.user_data, version, false);
         size
     }
 }
-impl enc::Decode for ConsumerProtocolAssignment {
-    fn decode_value_into(
+impl enc::Struct for ConsumerProtocolAssignment {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.assigned_partitions,
@@ -59,12 +58,11 @@ impl enc::Decode for ConsumerProtocolAssignment {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.assigned_partitions.clear();
         self.user_data = None;
     }
 }
-impl enc::Struct for ConsumerProtocolAssignment {}
 impl crate::entity::Entities for ConsumerProtocolAssignment {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.assigned_partitions, version, f);
@@ -89,13 +87,12 @@ pub struct TopicPartition {
     /// Versions 0+.
     pub partitions: Vec<i32>,
 }
-impl enc::Wire for TopicPartition {
+impl enc::EncodeStruct for TopicPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(10 + topic_text.len() + self.partitions.len() * 4);
@@ -105,20 +102,20 @@ impl enc::Wire for TopicPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic, version, false);
-        size += enc::Wire::value_size(&self.partitions, version, false);
+        size += enc::Encode::value_size(&self.topic, version, false);
+        size += enc::Encode::value_size(&self.partitions, version, false);
         size
     }
 }
-impl enc::Decode for TopicPartition {
+impl enc::Struct for TopicPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, false, "topic")?;
         enc::field::decode_fixed_array_into(
@@ -130,12 +127,11 @@ impl enc::Decode for TopicPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
     }
 }
-impl enc::Struct for TopicPartition {}
 impl crate::entity::Entities for TopicPartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);

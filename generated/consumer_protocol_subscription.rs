@@ -39,12 +39,11 @@ impl Default for ConsumerProtocolSubscription {
         }
     }
 }
-impl enc::Wire for ConsumerProtocolSubscription {
-    fn encode_value(
+impl enc::EncodeStruct for ConsumerProtocolSubscription {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.topics, buf, version, false, "topics")?;
         enc::field::encode(&self.user_data, buf, version, false, "user_data")?;
@@ -69,28 +68,28 @@ impl enc::Wire for ConsumerProtocolSubscription {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topics, version, false);
-        size += enc::Wire::value_size(&self.user_data, version, false);
+        size += enc::Encode::value_size(&self.topics, version, false);
+        size += enc::Encode::value_size(&self.user_data, version, false);
         if version >= 1 {
-            size += enc::Wire::value_size(&self.owned_partitions, version, false);
+            size += enc::Encode::value_size(&self.owned_partitions, version, false);
         }
         if version >= 2 {
             size += 4;
         }
         if version >= 3 {
-            size += enc::Wire::value_size(&self.rack_id, version, false);
+            size += enc::Encode::value_size(&self.rack_id, version, false);
         }
         size
     }
 }
-impl enc::Decode for ConsumerProtocolSubscription {
-    fn decode_value_into(
+impl enc::Struct for ConsumerProtocolSubscription {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, false, "topics")?;
         enc::field::decode_into(&mut self.user_data, r, version, false, "user_data")?;
@@ -124,7 +123,7 @@ impl enc::Decode for ConsumerProtocolSubscription {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topics.clear();
         self.user_data = None;
         self.owned_partitions.clear();
@@ -132,7 +131,6 @@ impl enc::Decode for ConsumerProtocolSubscription {
         self.rack_id = None;
     }
 }
-impl enc::Struct for ConsumerProtocolSubscription {}
 impl crate::entity::Entities for ConsumerProtocolSubscription {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 1 {
@@ -161,13 +159,12 @@ pub struct TopicPartition {
     /// Versions 1+.
     pub partitions: Vec<i32>,
 }
-impl enc::Wire for TopicPartition {
+impl enc::EncodeStruct for TopicPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(10 + topic_text.len() + self.partitions.len() * 4);
@@ -177,20 +174,20 @@ impl enc::Wire for TopicPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic, version, false);
-        size += enc::Wire::value_size(&self.partitions, version, false);
+        size += enc::Encode::value_size(&self.topic, version, false);
+        size += enc::Encode::value_size(&self.partitions, version, false);
         size
     }
 }
-impl enc::Decode for TopicPartition {
+impl enc::Struct for TopicPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, false, "topic")?;
         enc::field::decode_fixed_array_into(
@@ -202,12 +199,11 @@ impl enc::Decode for TopicPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
     }
 }
-impl enc::Struct for TopicPartition {}
 impl crate::entity::Entities for TopicPartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);

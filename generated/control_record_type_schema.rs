@@ -11,41 +11,39 @@ pub struct ControlRecordTypeSchema {
     /// Versions 0+.
     pub r#type: i16,
 }
-impl enc::Wire for ControlRecordTypeSchema {
+impl enc::EncodeStruct for ControlRecordTypeSchema {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::Fixed::put(self.r#type, buf);
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size
     }
 }
-impl enc::Decode for ControlRecordTypeSchema {
+impl enc::Struct for ControlRecordTypeSchema {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.r#type, r, version, false, "type")?;
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.r#type = 0;
     }
 }
-impl enc::Struct for ControlRecordTypeSchema {}
 impl crate::message::Message for ControlRecordTypeSchema {
     const NAME: &'static str = "ControlRecordTypeSchema";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

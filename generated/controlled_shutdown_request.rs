@@ -26,13 +26,12 @@ impl Default for ControlledShutdownRequest {
         }
     }
 }
-impl enc::Wire for ControlledShutdownRequest {
+impl enc::EncodeStruct for ControlledShutdownRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         if version >= 2 {
@@ -61,7 +60,7 @@ impl enc::Wire for ControlledShutdownRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 2 {
@@ -73,13 +72,13 @@ impl enc::Wire for ControlledShutdownRequest {
         size
     }
 }
-impl enc::Decode for ControlledShutdownRequest {
+impl enc::Struct for ControlledShutdownRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             let run: [u8; 12] = enc::field::read_run(
@@ -100,13 +99,12 @@ impl enc::Decode for ControlledShutdownRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.broker_epoch = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ControlledShutdownRequest {}
 impl crate::entity::Entities for ControlledShutdownRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

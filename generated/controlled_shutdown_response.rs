@@ -18,12 +18,11 @@ pub struct ControlledShutdownResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ControlledShutdownResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ControlledShutdownResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
@@ -49,22 +48,27 @@ impl enc::Wire for ControlledShutdownResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.remaining_partitions, version, version >= 3);
+        size
+            += enc::Encode::value_size(
+                &self.remaining_partitions,
+                version,
+                version >= 3,
+            );
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for ControlledShutdownResponse {
-    fn decode_value_into(
+impl enc::Struct for ControlledShutdownResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -81,13 +85,12 @@ impl enc::Decode for ControlledShutdownResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.remaining_partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ControlledShutdownResponse {}
 impl crate::entity::Entities for ControlledShutdownResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.remaining_partitions, version, f);
@@ -114,13 +117,12 @@ pub struct RemainingPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for RemainingPartition {
+impl enc::EncodeStruct for RemainingPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
@@ -144,9 +146,9 @@ impl enc::Wire for RemainingPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, version >= 3);
+        size += enc::Encode::value_size(&self.topic_name, version, version >= 3);
         size += 4;
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -154,13 +156,13 @@ impl enc::Wire for RemainingPartition {
         size
     }
 }
-impl enc::Decode for RemainingPartition {
+impl enc::Struct for RemainingPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
@@ -183,13 +185,12 @@ impl enc::Decode for RemainingPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RemainingPartition {}
 impl crate::entity::Entities for RemainingPartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

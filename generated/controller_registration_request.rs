@@ -30,12 +30,11 @@ pub struct ControllerRegistrationRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ControllerRegistrationRequest {
-    fn encode_value(
+impl enc::EncodeStruct for ControllerRegistrationRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26);
         let mut run = [0u8; 21];
@@ -51,23 +50,23 @@ impl enc::Wire for ControllerRegistrationRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 16;
         size += 1;
-        size += enc::Wire::value_size(&self.listeners, version, true);
-        size += enc::Wire::value_size(&self.features, version, true);
+        size += enc::Encode::value_size(&self.listeners, version, true);
+        size += enc::Encode::value_size(&self.features, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ControllerRegistrationRequest {
-    fn decode_value_into(
+impl enc::Struct for ControllerRegistrationRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 21] = enc::field::read_run(
             r,
@@ -83,7 +82,7 @@ impl enc::Decode for ControllerRegistrationRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.controller_id = 0;
         self.incarnation_id = crate::primitives::Uuid::NIL;
         self.zk_migration_ready = false;
@@ -92,7 +91,6 @@ impl enc::Decode for ControllerRegistrationRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ControllerRegistrationRequest {}
 impl crate::entity::Entities for ControllerRegistrationRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -116,13 +114,12 @@ pub struct Listener {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Listener {
+impl enc::EncodeStruct for Listener {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
@@ -143,23 +140,23 @@ impl enc::Wire for Listener {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Listener {
+impl enc::Struct for Listener {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -174,7 +171,7 @@ impl enc::Decode for Listener {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.host.clear();
         self.port = 0;
@@ -182,7 +179,6 @@ impl enc::Decode for Listener {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Listener {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Feature {
@@ -201,13 +197,12 @@ pub struct Feature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Feature {
+impl enc::EncodeStruct for Feature {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -226,22 +221,22 @@ impl enc::Wire for Feature {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 2;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Feature {
+impl enc::Struct for Feature {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
@@ -255,14 +250,13 @@ impl enc::Decode for Feature {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Feature {}
 impl crate::message::Message for ControllerRegistrationRequest {
     const NAME: &'static str = "ControllerRegistrationRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

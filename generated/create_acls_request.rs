@@ -14,12 +14,11 @@ pub struct CreateAclsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for CreateAclsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for CreateAclsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.creations, buf, version, version >= 2, "creations")?;
         if version >= 2 {
@@ -30,21 +29,21 @@ impl enc::Wire for CreateAclsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.creations, version, version >= 2);
+        size += enc::Encode::value_size(&self.creations, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for CreateAclsRequest {
-    fn decode_value_into(
+impl enc::Struct for CreateAclsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.creations,
@@ -60,12 +59,11 @@ impl enc::Decode for CreateAclsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.creations.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreateAclsRequest {}
 impl crate::entity::Entities for CreateAclsRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,13 +113,12 @@ impl Default for AclCreation {
         }
     }
 }
-impl enc::Wire for AclCreation {
+impl enc::EncodeStruct for AclCreation {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.resource_pattern_type != 3 {
             return Err(enc::field::non_default("resource_pattern_type"));
@@ -162,15 +159,15 @@ impl enc::Wire for AclCreation {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name, version, version >= 2);
+        size += enc::Encode::value_size(&self.resource_name, version, version >= 2);
         if version >= 1 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.principal, version, version >= 2);
-        size += enc::Wire::value_size(&self.host, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal, version, version >= 2);
+        size += enc::Encode::value_size(&self.host, version, version >= 2);
         size += 1;
         size += 1;
         if version >= 2 {
@@ -179,13 +176,13 @@ impl enc::Wire for AclCreation {
         size
     }
 }
-impl enc::Decode for AclCreation {
+impl enc::Struct for AclCreation {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
@@ -233,7 +230,7 @@ impl enc::Decode for AclCreation {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resource_type = 0;
         self.resource_name.clear();
         self.resource_pattern_type = 3;
@@ -244,7 +241,6 @@ impl enc::Decode for AclCreation {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AclCreation {}
 impl crate::message::Message for CreateAclsRequest {
     const NAME: &'static str = "CreateAclsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

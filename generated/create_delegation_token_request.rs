@@ -37,12 +37,11 @@ impl Default for CreateDelegationTokenRequest {
         }
     }
 }
-impl enc::Wire for CreateDelegationTokenRequest {
-    fn encode_value(
+impl enc::EncodeStruct for CreateDelegationTokenRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3
             && self.owner_principal_type.as_ref().is_none_or(|v| !v.is_empty())
@@ -106,15 +105,15 @@ impl enc::Wire for CreateDelegationTokenRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 3 {
-            size += enc::Wire::value_size(&self.owner_principal_type, version, true);
+            size += enc::Encode::value_size(&self.owner_principal_type, version, true);
         }
         if version >= 3 {
-            size += enc::Wire::value_size(&self.owner_principal_name, version, true);
+            size += enc::Encode::value_size(&self.owner_principal_name, version, true);
         }
-        size += enc::Wire::value_size(&self.renewers, version, version >= 2);
+        size += enc::Encode::value_size(&self.renewers, version, version >= 2);
         size += 8;
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -122,12 +121,12 @@ impl enc::Wire for CreateDelegationTokenRequest {
         size
     }
 }
-impl enc::Decode for CreateDelegationTokenRequest {
-    fn decode_value_into(
+impl enc::Struct for CreateDelegationTokenRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
@@ -172,7 +171,7 @@ impl enc::Decode for CreateDelegationTokenRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.owner_principal_type = Some(CompactString::const_new(""));
         self.owner_principal_name = Some(CompactString::const_new(""));
         self.renewers.clear();
@@ -180,7 +179,6 @@ impl enc::Decode for CreateDelegationTokenRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreateDelegationTokenRequest {}
 impl crate::entity::Entities for CreateDelegationTokenRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -196,13 +194,12 @@ pub struct CreatableRenewers {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for CreatableRenewers {
+impl enc::EncodeStruct for CreatableRenewers {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let principal_type_text = self.principal_type.as_str();
         let principal_name_text = self.principal_name.as_str();
@@ -238,23 +235,23 @@ impl enc::Wire for CreatableRenewers {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.principal_type, version, version >= 2);
-        size += enc::Wire::value_size(&self.principal_name, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_type, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_name, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for CreatableRenewers {
+impl enc::Struct for CreatableRenewers {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.principal_type,
@@ -277,13 +274,12 @@ impl enc::Decode for CreatableRenewers {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.principal_type.clear();
         self.principal_name.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreatableRenewers {}
 impl crate::message::Message for CreateDelegationTokenRequest {
     const NAME: &'static str = "CreateDelegationTokenRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -80,13 +80,12 @@ impl ::core::fmt::Debug for CreateDelegationTokenResponse {
             .finish()
     }
 }
-impl enc::Wire for CreateDelegationTokenResponse {
+impl enc::EncodeStruct for CreateDelegationTokenResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && !self.token_requester_principal_type.is_empty() {
             return Err(enc::field::non_default("token_requester_principal_type"));
@@ -166,14 +165,14 @@ impl enc::Wire for CreateDelegationTokenResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.principal_type, version, version >= 2);
-        size += enc::Wire::value_size(&self.principal_name, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_type, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_name, version, version >= 2);
         if version >= 3 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.token_requester_principal_type,
                     version,
                     true,
@@ -181,7 +180,7 @@ impl enc::Wire for CreateDelegationTokenResponse {
         }
         if version >= 3 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.token_requester_principal_name,
                     version,
                     true,
@@ -190,8 +189,8 @@ impl enc::Wire for CreateDelegationTokenResponse {
         size += 8;
         size += 8;
         size += 8;
-        size += enc::Wire::value_size(&self.token_id, version, version >= 2);
-        size += enc::Wire::value_size(&self.hmac, version, version >= 2);
+        size += enc::Encode::value_size(&self.token_id, version, version >= 2);
+        size += enc::Encode::value_size(&self.hmac, version, version >= 2);
         size += 4;
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -199,13 +198,13 @@ impl enc::Wire for CreateDelegationTokenResponse {
         size
     }
 }
-impl enc::Decode for CreateDelegationTokenResponse {
+impl enc::Struct for CreateDelegationTokenResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -277,7 +276,7 @@ impl enc::Decode for CreateDelegationTokenResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.principal_type.clear();
         self.principal_name.clear();
@@ -292,7 +291,6 @@ impl enc::Decode for CreateDelegationTokenResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreateDelegationTokenResponse {}
 impl crate::entity::Entities for CreateDelegationTokenResponse {}
 impl crate::message::Message for CreateDelegationTokenResponse {
     const NAME: &'static str = "CreateDelegationTokenResponse";

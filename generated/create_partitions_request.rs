@@ -22,12 +22,11 @@ pub struct CreatePartitionsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for CreatePartitionsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for CreatePartitionsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.topics, buf, version, version >= 2, "topics")?;
         let mut s = buf.segment(6);
@@ -53,9 +52,9 @@ impl enc::Wire for CreatePartitionsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topics, version, version >= 2);
+        size += enc::Encode::value_size(&self.topics, version, version >= 2);
         size += 4;
         size += 1;
         if version >= 2 {
@@ -64,12 +63,12 @@ impl enc::Wire for CreatePartitionsRequest {
         size
     }
 }
-impl enc::Decode for CreatePartitionsRequest {
-    fn decode_value_into(
+impl enc::Struct for CreatePartitionsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
         let run: [u8; 5] = enc::field::read_run(
@@ -85,14 +84,13 @@ impl enc::Decode for CreatePartitionsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topics.clear();
         self.timeout_ms = 0;
         self.validate_only = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreatePartitionsRequest {}
 impl crate::entity::Entities for CreatePartitionsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -129,12 +127,11 @@ impl Default for CreatePartitionsTopic {
         }
     }
 }
-impl enc::Wire for CreatePartitionsTopic {
-    fn encode_value(
+impl enc::EncodeStruct for CreatePartitionsTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(9 + name_text.len());
@@ -156,23 +153,23 @@ impl enc::Wire for CreatePartitionsTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 2);
+        size += enc::Encode::value_size(&self.name, version, version >= 2);
         size += 4;
-        size += enc::Wire::value_size(&self.assignments, version, version >= 2);
+        size += enc::Encode::value_size(&self.assignments, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for CreatePartitionsTopic {
-    fn decode_value_into(
+impl enc::Struct for CreatePartitionsTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_into(&mut self.count, r, version, false, "count")?;
@@ -190,14 +187,13 @@ impl enc::Decode for CreatePartitionsTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.count = 0;
         self.assignments = Some(Vec::new());
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreatePartitionsTopic {}
 impl crate::entity::Entities for CreatePartitionsTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -218,13 +214,12 @@ pub struct CreatePartitionsAssignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for CreatePartitionsAssignment {
+impl enc::EncodeStruct for CreatePartitionsAssignment {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(6 + self.broker_ids.len() * 4);
         enc::field::put_fixed_array(
@@ -251,22 +246,22 @@ impl enc::Wire for CreatePartitionsAssignment {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.broker_ids, version, version >= 2);
+        size += enc::Encode::value_size(&self.broker_ids, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for CreatePartitionsAssignment {
+impl enc::Struct for CreatePartitionsAssignment {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_fixed_array_into(
             &mut self.broker_ids,
@@ -281,12 +276,11 @@ impl enc::Decode for CreatePartitionsAssignment {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_ids.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreatePartitionsAssignment {}
 impl crate::entity::Entities for CreatePartitionsAssignment {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_ids, "BrokerIds", f);

@@ -32,12 +32,11 @@ impl Default for CreateTopicsRequest {
         }
     }
 }
-impl enc::Wire for CreateTopicsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for CreateTopicsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.validate_only {
             return Err(enc::field::non_default("validate_only"));
@@ -70,9 +69,9 @@ impl enc::Wire for CreateTopicsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topics, version, version >= 5);
+        size += enc::Encode::value_size(&self.topics, version, version >= 5);
         size += 4;
         if version >= 1 {
             size += 1;
@@ -83,12 +82,12 @@ impl enc::Wire for CreateTopicsRequest {
         size
     }
 }
-impl enc::Decode for CreateTopicsRequest {
-    fn decode_value_into(
+impl enc::Struct for CreateTopicsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, version >= 5, "topics")?;
         if version >= 1 {
@@ -110,14 +109,13 @@ impl enc::Decode for CreateTopicsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topics.clear();
         self.timeout_ms = 60000;
         self.validate_only = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreateTopicsRequest {}
 impl crate::entity::Entities for CreateTopicsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -152,12 +150,11 @@ pub struct CreatableTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for CreatableTopic {
-    fn encode_value(
+impl enc::EncodeStruct for CreatableTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(16 + name_text.len());
@@ -189,25 +186,25 @@ impl enc::Wire for CreatableTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 5);
+        size += enc::Encode::value_size(&self.name, version, version >= 5);
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.assignments, version, version >= 5);
-        size += enc::Wire::value_size(&self.configs, version, version >= 5);
+        size += enc::Encode::value_size(&self.assignments, version, version >= 5);
+        size += enc::Encode::value_size(&self.configs, version, version >= 5);
         if version >= 5 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for CreatableTopic {
-    fn decode_value_into(
+impl enc::Struct for CreatableTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 5, "name")?;
         let run: [u8; 6] = enc::field::read_run(
@@ -231,7 +228,7 @@ impl enc::Decode for CreatableTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.num_partitions = 0;
         self.replication_factor = 0;
@@ -240,7 +237,6 @@ impl enc::Decode for CreatableTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreatableTopic {}
 impl crate::entity::Entities for CreatableTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -265,13 +261,12 @@ pub struct CreatableReplicaAssignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for CreatableReplicaAssignment {
+impl enc::EncodeStruct for CreatableReplicaAssignment {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.broker_ids.len() * 4);
         s.put_fixed(self.partition_index)?;
@@ -299,23 +294,23 @@ impl enc::Wire for CreatableReplicaAssignment {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.broker_ids, version, version >= 5);
+        size += enc::Encode::value_size(&self.broker_ids, version, version >= 5);
         if version >= 5 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for CreatableReplicaAssignment {
+impl enc::Struct for CreatableReplicaAssignment {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
@@ -337,13 +332,12 @@ impl enc::Decode for CreatableReplicaAssignment {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.broker_ids.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreatableReplicaAssignment {}
 impl crate::entity::Entities for CreatableReplicaAssignment {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_ids, "BrokerIds", f);
@@ -375,13 +369,12 @@ impl Default for CreatableTopicConfig {
         }
     }
 }
-impl enc::Wire for CreatableTopicConfig {
+impl enc::EncodeStruct for CreatableTopicConfig {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let value_text = self.value.as_deref();
@@ -406,23 +399,23 @@ impl enc::Wire for CreatableTopicConfig {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 5);
-        size += enc::Wire::value_size(&self.value, version, version >= 5);
+        size += enc::Encode::value_size(&self.name, version, version >= 5);
+        size += enc::Encode::value_size(&self.value, version, version >= 5);
         if version >= 5 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for CreatableTopicConfig {
+impl enc::Struct for CreatableTopicConfig {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 5, "name")?;
         enc::field::decode_into(&mut self.value, r, version, version >= 5, "value")?;
@@ -433,13 +426,12 @@ impl enc::Decode for CreatableTopicConfig {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.value = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreatableTopicConfig {}
 impl crate::message::Message for CreateTopicsRequest {
     const NAME: &'static str = "CreateTopicsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,12 +18,11 @@ pub struct CreateTopicsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for CreateTopicsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for CreateTopicsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 2 {
@@ -40,24 +39,24 @@ impl enc::Wire for CreateTopicsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 2 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.topics, version, version >= 5);
+        size += enc::Encode::value_size(&self.topics, version, version >= 5);
         if version >= 5 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for CreateTopicsResponse {
-    fn decode_value_into(
+impl enc::Struct for CreateTopicsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             enc::field::decode_into(
@@ -78,13 +77,12 @@ impl enc::Decode for CreateTopicsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreateTopicsResponse {}
 impl crate::entity::Entities for CreateTopicsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -146,12 +144,11 @@ impl Default for CreatableTopicResult {
         }
     }
 }
-impl enc::Wire for CreatableTopicResult {
-    fn encode_value(
+impl enc::EncodeStruct for CreatableTopicResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let error_message_text = self.error_message.as_deref();
@@ -201,15 +198,15 @@ impl enc::Wire for CreatableTopicResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 5);
+        size += enc::Encode::value_size(&self.name, version, version >= 5);
         if version >= 7 {
             size += 16;
         }
         size += 2;
         if version >= 1 {
-            size += enc::Wire::value_size(&self.error_message, version, version >= 5);
+            size += enc::Encode::value_size(&self.error_message, version, version >= 5);
         }
         if version >= 5 {
             size += 4;
@@ -218,7 +215,7 @@ impl enc::Wire for CreatableTopicResult {
             size += 2;
         }
         if version >= 5 {
-            size += enc::Wire::value_size(&self.configs, version, true);
+            size += enc::Encode::value_size(&self.configs, version, true);
         }
         if version >= 5 {
             let write_topic_config_error_code = self.topic_config_error_code != 0;
@@ -239,12 +236,12 @@ impl enc::Wire for CreatableTopicResult {
         size
     }
 }
-impl enc::Decode for CreatableTopicResult {
-    fn decode_value_into(
+impl enc::Struct for CreatableTopicResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 5, "name")?;
         if version >= 7 {
@@ -305,7 +302,7 @@ impl enc::Decode for CreatableTopicResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.error_code = 0;
@@ -317,7 +314,6 @@ impl enc::Decode for CreatableTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreatableTopicResult {}
 impl crate::entity::Entities for CreatableTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -364,13 +360,12 @@ impl Default for CreatableTopicConfigs {
         }
     }
 }
-impl enc::Wire for CreatableTopicConfigs {
+impl enc::EncodeStruct for CreatableTopicConfigs {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let value_text = self.value.as_deref();
@@ -392,10 +387,10 @@ impl enc::Wire for CreatableTopicConfigs {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.value, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.value, version, true);
         size += 1;
         size += 1;
         size += 1;
@@ -403,13 +398,13 @@ impl enc::Wire for CreatableTopicConfigs {
         size
     }
 }
-impl enc::Decode for CreatableTopicConfigs {
+impl enc::Struct for CreatableTopicConfigs {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
@@ -425,7 +420,7 @@ impl enc::Decode for CreatableTopicConfigs {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.value = Some(CompactString::const_new(""));
         self.read_only = false;
@@ -434,7 +429,6 @@ impl enc::Decode for CreatableTopicConfigs {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CreatableTopicConfigs {}
 impl crate::message::Message for CreateTopicsResponse {
     const NAME: &'static str = "CreateTopicsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

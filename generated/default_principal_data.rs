@@ -22,13 +22,12 @@ pub struct DefaultPrincipalData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DefaultPrincipalData {
+impl enc::EncodeStruct for DefaultPrincipalData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let type_text = self.r#type.as_str();
         let name_text = self.name.as_str();
@@ -46,22 +45,22 @@ impl enc::Wire for DefaultPrincipalData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.r#type, version, true);
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.r#type, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 1;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DefaultPrincipalData {
+impl enc::Struct for DefaultPrincipalData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.r#type, r, version, true, "type")?;
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
@@ -77,14 +76,13 @@ impl enc::Decode for DefaultPrincipalData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.r#type.clear();
         self.name.clear();
         self.token_authenticated = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DefaultPrincipalData {}
 impl crate::message::Message for DefaultPrincipalData {
     const NAME: &'static str = "DefaultPrincipalData";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

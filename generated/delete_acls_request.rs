@@ -14,12 +14,11 @@ pub struct DeleteAclsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteAclsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteAclsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.filters, buf, version, version >= 2, "filters")?;
         if version >= 2 {
@@ -30,21 +29,21 @@ impl enc::Wire for DeleteAclsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.filters, version, version >= 2);
+        size += enc::Encode::value_size(&self.filters, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DeleteAclsRequest {
-    fn decode_value_into(
+impl enc::Struct for DeleteAclsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.filters, r, version, version >= 2, "filters")?;
         self.unknown_tagged_fields.clear();
@@ -54,12 +53,11 @@ impl enc::Decode for DeleteAclsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.filters.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteAclsRequest {}
 impl crate::entity::Entities for DeleteAclsRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
@@ -109,13 +107,12 @@ impl Default for DeleteAclsFilter {
         }
     }
 }
-impl enc::Wire for DeleteAclsFilter {
+impl enc::EncodeStruct for DeleteAclsFilter {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.pattern_type_filter != 3 {
             return Err(enc::field::non_default("pattern_type_filter"));
@@ -173,15 +170,20 @@ impl enc::Wire for DeleteAclsFilter {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name_filter, version, version >= 2);
+        size
+            += enc::Encode::value_size(
+                &self.resource_name_filter,
+                version,
+                version >= 2,
+            );
         if version >= 1 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.principal_filter, version, version >= 2);
-        size += enc::Wire::value_size(&self.host_filter, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_filter, version, version >= 2);
+        size += enc::Encode::value_size(&self.host_filter, version, version >= 2);
         size += 1;
         size += 1;
         if version >= 2 {
@@ -190,13 +192,13 @@ impl enc::Wire for DeleteAclsFilter {
         size
     }
 }
-impl enc::Decode for DeleteAclsFilter {
+impl enc::Struct for DeleteAclsFilter {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type_filter,
@@ -250,7 +252,7 @@ impl enc::Decode for DeleteAclsFilter {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resource_type_filter = 0;
         self.resource_name_filter = Some(CompactString::const_new(""));
         self.pattern_type_filter = 3;
@@ -261,7 +263,6 @@ impl enc::Decode for DeleteAclsFilter {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteAclsFilter {}
 impl crate::message::Message for DeleteAclsRequest {
     const NAME: &'static str = "DeleteAclsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

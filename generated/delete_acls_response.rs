@@ -18,12 +18,11 @@ pub struct DeleteAclsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteAclsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteAclsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -49,22 +48,22 @@ impl enc::Wire for DeleteAclsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.filter_results, version, version >= 2);
+        size += enc::Encode::value_size(&self.filter_results, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DeleteAclsResponse {
-    fn decode_value_into(
+impl enc::Struct for DeleteAclsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -87,13 +86,12 @@ impl enc::Decode for DeleteAclsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.filter_results.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteAclsResponse {}
 impl crate::entity::Entities for DeleteAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
@@ -123,12 +121,11 @@ impl Default for DeleteAclsFilterResult {
         }
     }
 }
-impl enc::Wire for DeleteAclsFilterResult {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteAclsFilterResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
@@ -161,23 +158,23 @@ impl enc::Wire for DeleteAclsFilterResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, version >= 2);
-        size += enc::Wire::value_size(&self.matching_acls, version, version >= 2);
+        size += enc::Encode::value_size(&self.error_message, version, version >= 2);
+        size += enc::Encode::value_size(&self.matching_acls, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DeleteAclsFilterResult {
-    fn decode_value_into(
+impl enc::Struct for DeleteAclsFilterResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -201,14 +198,13 @@ impl enc::Decode for DeleteAclsFilterResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.matching_acls.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteAclsFilterResult {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAclsMatchingAcl {
@@ -267,13 +263,12 @@ impl Default for DeleteAclsMatchingAcl {
         }
     }
 }
-impl enc::Wire for DeleteAclsMatchingAcl {
+impl enc::EncodeStruct for DeleteAclsMatchingAcl {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.pattern_type != 3 {
             return Err(enc::field::non_default("pattern_type"));
@@ -323,17 +318,17 @@ impl enc::Wire for DeleteAclsMatchingAcl {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, version >= 2);
+        size += enc::Encode::value_size(&self.error_message, version, version >= 2);
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name, version, version >= 2);
+        size += enc::Encode::value_size(&self.resource_name, version, version >= 2);
         if version >= 1 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.principal, version, version >= 2);
-        size += enc::Wire::value_size(&self.host, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal, version, version >= 2);
+        size += enc::Encode::value_size(&self.host, version, version >= 2);
         size += 1;
         size += 1;
         if version >= 2 {
@@ -342,13 +337,13 @@ impl enc::Wire for DeleteAclsMatchingAcl {
         size
     }
 }
-impl enc::Decode for DeleteAclsMatchingAcl {
+impl enc::Struct for DeleteAclsMatchingAcl {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -404,7 +399,7 @@ impl enc::Decode for DeleteAclsMatchingAcl {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.resource_type = 0;
@@ -417,7 +412,6 @@ impl enc::Decode for DeleteAclsMatchingAcl {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteAclsMatchingAcl {}
 impl crate::message::Message for DeleteAclsResponse {
     const NAME: &'static str = "DeleteAclsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

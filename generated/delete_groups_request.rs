@@ -14,13 +14,12 @@ pub struct DeleteGroupsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteGroupsRequest {
+impl enc::EncodeStruct for DeleteGroupsRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.groups_names,
@@ -37,22 +36,22 @@ impl enc::Wire for DeleteGroupsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.groups_names, version, version >= 2);
+        size += enc::Encode::value_size(&self.groups_names, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DeleteGroupsRequest {
+impl enc::Struct for DeleteGroupsRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.groups_names,
@@ -68,12 +67,11 @@ impl enc::Decode for DeleteGroupsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.groups_names.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteGroupsRequest {}
 impl crate::entity::Entities for DeleteGroupsRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.groups_names, "GroupsNames", f);

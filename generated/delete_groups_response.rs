@@ -18,12 +18,11 @@ pub struct DeleteGroupsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteGroupsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteGroupsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -44,22 +43,22 @@ impl enc::Wire for DeleteGroupsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.results, version, version >= 2);
+        size += enc::Encode::value_size(&self.results, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DeleteGroupsResponse {
-    fn decode_value_into(
+impl enc::Struct for DeleteGroupsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -76,13 +75,12 @@ impl enc::Decode for DeleteGroupsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.results.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteGroupsResponse {}
 impl crate::entity::Entities for DeleteGroupsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.results, version, f);
@@ -109,13 +107,12 @@ pub struct DeletableGroupResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeletableGroupResult {
+impl enc::EncodeStruct for DeletableGroupResult {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let error_message_text = self.error_message.as_deref();
@@ -149,12 +146,12 @@ impl enc::Wire for DeletableGroupResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, version >= 2);
+        size += enc::Encode::value_size(&self.group_id, version, version >= 2);
         size += 2;
         if version >= 3 {
-            size += enc::Wire::value_size(&self.error_message, version, true);
+            size += enc::Encode::value_size(&self.error_message, version, true);
         }
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -162,13 +159,13 @@ impl enc::Wire for DeletableGroupResult {
         size
     }
 }
-impl enc::Decode for DeletableGroupResult {
+impl enc::Struct for DeletableGroupResult {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
@@ -196,14 +193,13 @@ impl enc::Decode for DeletableGroupResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.error_code = 0;
         self.error_message = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeletableGroupResult {}
 impl crate::entity::Entities for DeletableGroupResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);

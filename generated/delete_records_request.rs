@@ -18,12 +18,11 @@ pub struct DeleteRecordsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteRecordsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteRecordsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.topics, buf, version, version >= 2, "topics")?;
         let mut s = buf.segment(5);
@@ -46,9 +45,9 @@ impl enc::Wire for DeleteRecordsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topics, version, version >= 2);
+        size += enc::Encode::value_size(&self.topics, version, version >= 2);
         size += 4;
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -56,12 +55,12 @@ impl enc::Wire for DeleteRecordsRequest {
         size
     }
 }
-impl enc::Decode for DeleteRecordsRequest {
-    fn decode_value_into(
+impl enc::Struct for DeleteRecordsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
         enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
@@ -72,13 +71,12 @@ impl enc::Decode for DeleteRecordsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topics.clear();
         self.timeout_ms = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteRecordsRequest {}
 impl crate::entity::Entities for DeleteRecordsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -101,12 +99,11 @@ pub struct DeleteRecordsTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteRecordsTopic {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteRecordsTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -133,22 +130,22 @@ impl enc::Wire for DeleteRecordsTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 2);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 2);
+        size += enc::Encode::value_size(&self.name, version, version >= 2);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DeleteRecordsTopic {
-    fn decode_value_into(
+impl enc::Struct for DeleteRecordsTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_into(
@@ -165,13 +162,12 @@ impl enc::Decode for DeleteRecordsTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteRecordsTopic {}
 impl crate::entity::Entities for DeleteRecordsTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -194,13 +190,12 @@ pub struct DeleteRecordsPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteRecordsPartition {
+impl enc::EncodeStruct for DeleteRecordsPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -225,7 +220,7 @@ impl enc::Wire for DeleteRecordsPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -235,13 +230,13 @@ impl enc::Wire for DeleteRecordsPartition {
         size
     }
 }
-impl enc::Decode for DeleteRecordsPartition {
+impl enc::Struct for DeleteRecordsPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -256,13 +251,12 @@ impl enc::Decode for DeleteRecordsPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.offset = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteRecordsPartition {}
 impl crate::message::Message for DeleteRecordsRequest {
     const NAME: &'static str = "DeleteRecordsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

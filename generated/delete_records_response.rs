@@ -18,12 +18,11 @@ pub struct DeleteRecordsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteRecordsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteRecordsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -38,22 +37,22 @@ impl enc::Wire for DeleteRecordsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.topics, version, version >= 2);
+        size += enc::Encode::value_size(&self.topics, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DeleteRecordsResponse {
-    fn decode_value_into(
+impl enc::Struct for DeleteRecordsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -70,13 +69,12 @@ impl enc::Decode for DeleteRecordsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteRecordsResponse {}
 impl crate::entity::Entities for DeleteRecordsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -99,12 +97,11 @@ pub struct DeleteRecordsTopicResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteRecordsTopicResult {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteRecordsTopicResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -131,22 +128,22 @@ impl enc::Wire for DeleteRecordsTopicResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 2);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 2);
+        size += enc::Encode::value_size(&self.name, version, version >= 2);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DeleteRecordsTopicResult {
-    fn decode_value_into(
+impl enc::Struct for DeleteRecordsTopicResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_into(
@@ -163,13 +160,12 @@ impl enc::Decode for DeleteRecordsTopicResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteRecordsTopicResult {}
 impl crate::entity::Entities for DeleteRecordsTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -196,13 +192,12 @@ pub struct DeleteRecordsPartitionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteRecordsPartitionResult {
+impl enc::EncodeStruct for DeleteRecordsPartitionResult {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(15);
         let mut run = [0u8; 14];
@@ -228,7 +223,7 @@ impl enc::Wire for DeleteRecordsPartitionResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -239,13 +234,13 @@ impl enc::Wire for DeleteRecordsPartitionResult {
         size
     }
 }
-impl enc::Decode for DeleteRecordsPartitionResult {
+impl enc::Struct for DeleteRecordsPartitionResult {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 14] = enc::field::read_run(
             r,
@@ -261,14 +256,13 @@ impl enc::Decode for DeleteRecordsPartitionResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.low_watermark = 0;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteRecordsPartitionResult {}
 impl crate::message::Message for DeleteRecordsResponse {
     const NAME: &'static str = "DeleteRecordsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,12 +18,11 @@ pub struct DeleteShareGroupOffsetsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteShareGroupOffsetsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteShareGroupOffsetsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
@@ -35,20 +34,20 @@ impl enc::Wire for DeleteShareGroupOffsetsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DeleteShareGroupOffsetsRequest {
-    fn decode_value_into(
+impl enc::Struct for DeleteShareGroupOffsetsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
@@ -57,13 +56,12 @@ impl enc::Decode for DeleteShareGroupOffsetsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteShareGroupOffsetsRequest {}
 impl crate::entity::Entities for DeleteShareGroupOffsetsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -84,13 +82,12 @@ pub struct DeleteShareGroupOffsetsRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteShareGroupOffsetsRequestTopic {
+impl enc::EncodeStruct for DeleteShareGroupOffsetsRequestTopic {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(6 + topic_name_text.len());
@@ -105,20 +102,20 @@ impl enc::Wire for DeleteShareGroupOffsetsRequestTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DeleteShareGroupOffsetsRequestTopic {
+impl enc::Struct for DeleteShareGroupOffsetsRequestTopic {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         self.unknown_tagged_fields.clear();
@@ -126,12 +123,11 @@ impl enc::Decode for DeleteShareGroupOffsetsRequestTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteShareGroupOffsetsRequestTopic {}
 impl crate::entity::Entities for DeleteShareGroupOffsetsRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

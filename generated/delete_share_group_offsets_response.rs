@@ -26,12 +26,11 @@ pub struct DeleteShareGroupOffsetsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteShareGroupOffsetsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteShareGroupOffsetsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
@@ -47,22 +46,22 @@ impl enc::Wire for DeleteShareGroupOffsetsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
-        size += enc::Wire::value_size(&self.responses, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.responses, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DeleteShareGroupOffsetsResponse {
-    fn decode_value_into(
+impl enc::Struct for DeleteShareGroupOffsetsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -83,7 +82,7 @@ impl enc::Decode for DeleteShareGroupOffsetsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = None;
@@ -91,7 +90,6 @@ impl enc::Decode for DeleteShareGroupOffsetsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteShareGroupOffsetsResponse {}
 impl crate::entity::Entities for DeleteShareGroupOffsetsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.responses, version, f);
@@ -122,13 +120,12 @@ pub struct DeleteShareGroupOffsetsResponseTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteShareGroupOffsetsResponseTopic {
+impl enc::EncodeStruct for DeleteShareGroupOffsetsResponseTopic {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let error_message_text = self.error_message.as_deref();
@@ -152,23 +149,23 @@ impl enc::Wire for DeleteShareGroupOffsetsResponseTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
         size += 16;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DeleteShareGroupOffsetsResponseTopic {
+impl enc::Struct for DeleteShareGroupOffsetsResponseTopic {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         let run: [u8; 18] = enc::field::read_run(
@@ -189,7 +186,7 @@ impl enc::Decode for DeleteShareGroupOffsetsResponseTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.error_code = 0;
@@ -197,7 +194,6 @@ impl enc::Decode for DeleteShareGroupOffsetsResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteShareGroupOffsetsResponseTopic {}
 impl crate::entity::Entities for DeleteShareGroupOffsetsResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

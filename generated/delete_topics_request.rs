@@ -22,12 +22,11 @@ pub struct DeleteTopicsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteTopicsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteTopicsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 6 && !self.topics.is_empty() {
             return Err(enc::field::non_default("topics"));
@@ -64,13 +63,13 @@ impl enc::Wire for DeleteTopicsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 6 {
-            size += enc::Wire::value_size(&self.topics, version, true);
+            size += enc::Encode::value_size(&self.topics, version, true);
         }
         if version <= 5 {
-            size += enc::Wire::value_size(&self.topic_names, version, version >= 4);
+            size += enc::Encode::value_size(&self.topic_names, version, version >= 4);
         }
         size += 4;
         if version >= 4 {
@@ -79,12 +78,12 @@ impl enc::Wire for DeleteTopicsRequest {
         size
     }
 }
-impl enc::Decode for DeleteTopicsRequest {
-    fn decode_value_into(
+impl enc::Struct for DeleteTopicsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 6 {
             enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
@@ -110,14 +109,13 @@ impl enc::Decode for DeleteTopicsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topics.clear();
         self.topic_names.clear();
         self.timeout_ms = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteTopicsRequest {}
 impl crate::entity::Entities for DeleteTopicsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 6 {
@@ -150,13 +148,12 @@ pub struct DeleteTopicState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteTopicState {
+impl enc::EncodeStruct for DeleteTopicState {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_deref();
         let mut s = buf.segment(22 + name_text.map_or(0, str::len));
@@ -172,21 +169,21 @@ impl enc::Wire for DeleteTopicState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 16;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DeleteTopicState {
+impl enc::Struct for DeleteTopicState {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
@@ -195,13 +192,12 @@ impl enc::Decode for DeleteTopicState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name = None;
         self.topic_id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteTopicState {}
 impl crate::entity::Entities for DeleteTopicState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

@@ -18,12 +18,11 @@ pub struct DeleteTopicsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DeleteTopicsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DeleteTopicsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 1 {
@@ -46,24 +45,24 @@ impl enc::Wire for DeleteTopicsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 1 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.responses, version, version >= 4);
+        size += enc::Encode::value_size(&self.responses, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DeleteTopicsResponse {
-    fn decode_value_into(
+impl enc::Struct for DeleteTopicsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
@@ -90,13 +89,12 @@ impl enc::Decode for DeleteTopicsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.responses.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeleteTopicsResponse {}
 impl crate::entity::Entities for DeleteTopicsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.responses, version, f);
@@ -138,13 +136,12 @@ impl Default for DeletableTopicResult {
         }
     }
 }
-impl enc::Wire for DeletableTopicResult {
+impl enc::EncodeStruct for DeletableTopicResult {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_deref();
         let error_message_text = self.error_message.as_deref();
@@ -187,15 +184,15 @@ impl enc::Wire for DeletableTopicResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 4);
+        size += enc::Encode::value_size(&self.name, version, version >= 4);
         if version >= 6 {
             size += 16;
         }
         size += 2;
         if version >= 5 {
-            size += enc::Wire::value_size(&self.error_message, version, true);
+            size += enc::Encode::value_size(&self.error_message, version, true);
         }
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -203,13 +200,13 @@ impl enc::Wire for DeletableTopicResult {
         size
     }
 }
-impl enc::Decode for DeletableTopicResult {
+impl enc::Struct for DeletableTopicResult {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 6 {
             enc::field::decode_into(&mut self.name, r, version, version >= 4, "name")?;
@@ -246,7 +243,7 @@ impl enc::Decode for DeletableTopicResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name = Some(CompactString::const_new(""));
         self.topic_id = crate::primitives::Uuid::NIL;
         self.error_code = 0;
@@ -254,7 +251,6 @@ impl enc::Decode for DeletableTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DeletableTopicResult {}
 impl crate::entity::Entities for DeletableTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

@@ -52,13 +52,12 @@ impl Default for DescribeAclsRequest {
         }
     }
 }
-impl enc::Wire for DescribeAclsRequest {
+impl enc::EncodeStruct for DescribeAclsRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.pattern_type_filter != 3 {
             return Err(enc::field::non_default("pattern_type_filter"));
@@ -116,15 +115,20 @@ impl enc::Wire for DescribeAclsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name_filter, version, version >= 2);
+        size
+            += enc::Encode::value_size(
+                &self.resource_name_filter,
+                version,
+                version >= 2,
+            );
         if version >= 1 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.principal_filter, version, version >= 2);
-        size += enc::Wire::value_size(&self.host_filter, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_filter, version, version >= 2);
+        size += enc::Encode::value_size(&self.host_filter, version, version >= 2);
         size += 1;
         size += 1;
         if version >= 2 {
@@ -133,13 +137,13 @@ impl enc::Wire for DescribeAclsRequest {
         size
     }
 }
-impl enc::Decode for DescribeAclsRequest {
+impl enc::Struct for DescribeAclsRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type_filter,
@@ -193,7 +197,7 @@ impl enc::Decode for DescribeAclsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resource_type_filter = 0;
         self.resource_name_filter = Some(CompactString::const_new(""));
         self.pattern_type_filter = 3;
@@ -204,7 +208,6 @@ impl enc::Decode for DescribeAclsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeAclsRequest {}
 impl crate::entity::Entities for DescribeAclsRequest {}
 impl crate::message::Message for DescribeAclsRequest {
     const NAME: &'static str = "DescribeAclsRequest";

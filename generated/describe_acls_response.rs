@@ -37,12 +37,11 @@ impl Default for DescribeAclsResponse {
         }
     }
 }
-impl enc::Wire for DescribeAclsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeAclsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
@@ -73,24 +72,24 @@ impl enc::Wire for DescribeAclsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, version >= 2);
-        size += enc::Wire::value_size(&self.resources, version, version >= 2);
+        size += enc::Encode::value_size(&self.error_message, version, version >= 2);
+        size += enc::Encode::value_size(&self.resources, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeAclsResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeAclsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -119,7 +118,7 @@ impl enc::Decode for DescribeAclsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
@@ -127,7 +126,6 @@ impl enc::Decode for DescribeAclsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeAclsResponse {}
 impl crate::entity::Entities for DescribeAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
@@ -162,12 +160,11 @@ impl Default for DescribeAclsResource {
         }
     }
 }
-impl enc::Wire for DescribeAclsResource {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeAclsResource {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.pattern_type != 3 {
             return Err(enc::field::non_default("pattern_type"));
@@ -190,26 +187,26 @@ impl enc::Wire for DescribeAclsResource {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name, version, version >= 2);
+        size += enc::Encode::value_size(&self.resource_name, version, version >= 2);
         if version >= 1 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.acls, version, version >= 2);
+        size += enc::Encode::value_size(&self.acls, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeAclsResource {
-    fn decode_value_into(
+impl enc::Struct for DescribeAclsResource {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
@@ -244,7 +241,7 @@ impl enc::Decode for DescribeAclsResource {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resource_type = 0;
         self.resource_name.clear();
         self.pattern_type = 3;
@@ -252,7 +249,6 @@ impl enc::Decode for DescribeAclsResource {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeAclsResource {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AclDescription {
@@ -275,13 +271,12 @@ pub struct AclDescription {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AclDescription {
+impl enc::EncodeStruct for AclDescription {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let principal_text = self.principal.as_str();
         let host_text = self.host.as_str();
@@ -310,10 +305,10 @@ impl enc::Wire for AclDescription {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.principal, version, version >= 2);
-        size += enc::Wire::value_size(&self.host, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal, version, version >= 2);
+        size += enc::Encode::value_size(&self.host, version, version >= 2);
         size += 1;
         size += 1;
         if version >= 2 {
@@ -322,13 +317,13 @@ impl enc::Wire for AclDescription {
         size
     }
 }
-impl enc::Decode for AclDescription {
+impl enc::Struct for AclDescription {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.principal,
@@ -351,7 +346,7 @@ impl enc::Decode for AclDescription {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.principal.clear();
         self.host.clear();
         self.operation = 0;
@@ -359,7 +354,6 @@ impl enc::Decode for AclDescription {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AclDescription {}
 impl crate::message::Message for DescribeAclsResponse {
     const NAME: &'static str = "DescribeAclsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

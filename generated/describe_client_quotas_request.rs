@@ -18,12 +18,11 @@ pub struct DescribeClientQuotasRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeClientQuotasRequest {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeClientQuotasRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.components, buf, version, version >= 1, "components")?;
         let mut s = buf.segment(2);
@@ -46,9 +45,9 @@ impl enc::Wire for DescribeClientQuotasRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.components, version, version >= 1);
+        size += enc::Encode::value_size(&self.components, version, version >= 1);
         size += 1;
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -56,12 +55,12 @@ impl enc::Wire for DescribeClientQuotasRequest {
         size
     }
 }
-impl enc::Decode for DescribeClientQuotasRequest {
-    fn decode_value_into(
+impl enc::Struct for DescribeClientQuotasRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.components,
@@ -78,13 +77,12 @@ impl enc::Decode for DescribeClientQuotasRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.components.clear();
         self.strict = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeClientQuotasRequest {}
 impl crate::entity::Entities for DescribeClientQuotasRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,13 +112,12 @@ impl Default for ComponentData {
         }
     }
 }
-impl enc::Wire for ComponentData {
+impl enc::EncodeStruct for ComponentData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let entity_type_text = self.entity_type.as_str();
         let match_text = self.r#match.as_deref();
@@ -147,24 +144,24 @@ impl enc::Wire for ComponentData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.entity_type, version, version >= 1);
+        size += enc::Encode::value_size(&self.entity_type, version, version >= 1);
         size += 1;
-        size += enc::Wire::value_size(&self.r#match, version, version >= 1);
+        size += enc::Encode::value_size(&self.r#match, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for ComponentData {
+impl enc::Struct for ComponentData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.entity_type,
@@ -182,14 +179,13 @@ impl enc::Decode for ComponentData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.entity_type.clear();
         self.match_type = 0;
         self.r#match = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ComponentData {}
 impl crate::message::Message for DescribeClientQuotasRequest {
     const NAME: &'static str = "DescribeClientQuotasRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -37,12 +37,11 @@ impl Default for DescribeClientQuotasResponse {
         }
     }
 }
-impl enc::Wire for DescribeClientQuotasResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeClientQuotasResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(11 + error_message_text.map_or(0, str::len));
@@ -66,24 +65,24 @@ impl enc::Wire for DescribeClientQuotasResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, version >= 1);
-        size += enc::Wire::value_size(&self.entries, version, version >= 1);
+        size += enc::Encode::value_size(&self.error_message, version, version >= 1);
+        size += enc::Encode::value_size(&self.entries, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeClientQuotasResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeClientQuotasResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -106,7 +105,7 @@ impl enc::Decode for DescribeClientQuotasResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
@@ -114,7 +113,6 @@ impl enc::Decode for DescribeClientQuotasResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeClientQuotasResponse {}
 impl crate::entity::Entities for DescribeClientQuotasResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -130,12 +128,11 @@ pub struct EntryData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for EntryData {
-    fn encode_value(
+impl enc::EncodeStruct for EntryData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.entity, buf, version, version >= 1, "entity")?;
         enc::field::encode(&self.values, buf, version, version >= 1, "values")?;
@@ -147,22 +144,22 @@ impl enc::Wire for EntryData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.entity, version, version >= 1);
-        size += enc::Wire::value_size(&self.values, version, version >= 1);
+        size += enc::Encode::value_size(&self.entity, version, version >= 1);
+        size += enc::Encode::value_size(&self.values, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for EntryData {
-    fn decode_value_into(
+impl enc::Struct for EntryData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.entity, r, version, version >= 1, "entity")?;
         enc::field::decode_into(&mut self.values, r, version, version >= 1, "values")?;
@@ -173,13 +170,12 @@ impl enc::Decode for EntryData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.entity.clear();
         self.values.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EntryData {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntityData {
@@ -203,13 +199,12 @@ impl Default for EntityData {
         }
     }
 }
-impl enc::Wire for EntityData {
+impl enc::EncodeStruct for EntityData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let entity_type_text = self.entity_type.as_str();
         let entity_name_text = self.entity_name.as_deref();
@@ -240,23 +235,23 @@ impl enc::Wire for EntityData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.entity_type, version, version >= 1);
-        size += enc::Wire::value_size(&self.entity_name, version, version >= 1);
+        size += enc::Encode::value_size(&self.entity_type, version, version >= 1);
+        size += enc::Encode::value_size(&self.entity_name, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for EntityData {
+impl enc::Struct for EntityData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.entity_type,
@@ -279,13 +274,12 @@ impl enc::Decode for EntityData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.entity_type.clear();
         self.entity_name = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EntityData {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ValueData {
@@ -300,13 +294,12 @@ pub struct ValueData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ValueData {
+impl enc::EncodeStruct for ValueData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let key_text = self.key.as_str();
         let mut s = buf.segment(14 + key_text.len());
@@ -330,9 +323,9 @@ impl enc::Wire for ValueData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.key, version, version >= 1);
+        size += enc::Encode::value_size(&self.key, version, version >= 1);
         size += 8;
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -340,13 +333,13 @@ impl enc::Wire for ValueData {
         size
     }
 }
-impl enc::Decode for ValueData {
+impl enc::Struct for ValueData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, version >= 1, "key")?;
         enc::field::decode_into(&mut self.value, r, version, false, "value")?;
@@ -357,13 +350,12 @@ impl enc::Decode for ValueData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.key.clear();
         self.value = 0.0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ValueData {}
 impl crate::message::Message for DescribeClientQuotasResponse {
     const NAME: &'static str = "DescribeClientQuotasResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

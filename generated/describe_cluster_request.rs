@@ -31,13 +31,12 @@ impl Default for DescribeClusterRequest {
         }
     }
 }
-impl enc::Wire for DescribeClusterRequest {
+impl enc::EncodeStruct for DescribeClusterRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.endpoint_type != 1 {
             return Err(enc::field::non_default("endpoint_type"));
@@ -76,7 +75,7 @@ impl enc::Wire for DescribeClusterRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 1;
         if version >= 1 {
@@ -89,13 +88,13 @@ impl enc::Wire for DescribeClusterRequest {
         size
     }
 }
-impl enc::Decode for DescribeClusterRequest {
+impl enc::Struct for DescribeClusterRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             let run: [u8; 3] = enc::field::read_run(
@@ -137,14 +136,13 @@ impl enc::Decode for DescribeClusterRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.include_cluster_authorized_operations = false;
         self.endpoint_type = 1;
         self.include_fenced_brokers = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeClusterRequest {}
 impl crate::entity::Entities for DescribeClusterRequest {}
 impl crate::message::Message for DescribeClusterRequest {
     const NAME: &'static str = "DescribeClusterRequest";

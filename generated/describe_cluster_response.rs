@@ -57,12 +57,11 @@ impl Default for DescribeClusterResponse {
         }
     }
 }
-impl enc::Wire for DescribeClusterResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeClusterResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.endpoint_type != 1 {
             return Err(enc::field::non_default("endpoint_type"));
@@ -98,28 +97,28 @@ impl enc::Wire for DescribeClusterResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         if version >= 1 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.cluster_id, version, true);
+        size += enc::Encode::value_size(&self.cluster_id, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.brokers, version, true);
+        size += enc::Encode::value_size(&self.brokers, version, true);
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeClusterResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeClusterResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -166,7 +165,7 @@ impl enc::Decode for DescribeClusterResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = None;
@@ -178,7 +177,6 @@ impl enc::Decode for DescribeClusterResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeClusterResponse {}
 impl crate::entity::Entities for DescribeClusterResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
@@ -215,13 +213,12 @@ pub struct DescribeClusterBroker {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeClusterBroker {
+impl enc::EncodeStruct for DescribeClusterBroker {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && self.is_fenced {
             return Err(enc::field::non_default("is_fenced"));
@@ -246,12 +243,12 @@ impl enc::Wire for DescribeClusterBroker {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.rack, version, true);
+        size += enc::Encode::value_size(&self.rack, version, true);
         if version >= 2 {
             size += 1;
         }
@@ -259,13 +256,13 @@ impl enc::Wire for DescribeClusterBroker {
         size
     }
 }
-impl enc::Decode for DescribeClusterBroker {
+impl enc::Struct for DescribeClusterBroker {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.broker_id, r, version, false, "broker_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -287,7 +284,7 @@ impl enc::Decode for DescribeClusterBroker {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.host.clear();
         self.port = 0;
@@ -296,7 +293,6 @@ impl enc::Decode for DescribeClusterBroker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeClusterBroker {}
 impl crate::entity::Entities for DescribeClusterBroker {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

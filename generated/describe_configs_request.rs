@@ -22,12 +22,11 @@ pub struct DescribeConfigsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeConfigsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeConfigsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.include_synonyms {
             return Err(enc::field::non_default("include_synonyms"));
@@ -63,9 +62,9 @@ impl enc::Wire for DescribeConfigsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.resources, version, version >= 4);
+        size += enc::Encode::value_size(&self.resources, version, version >= 4);
         if version >= 1 {
             size += 1;
         }
@@ -78,12 +77,12 @@ impl enc::Wire for DescribeConfigsRequest {
         size
     }
 }
-impl enc::Decode for DescribeConfigsRequest {
-    fn decode_value_into(
+impl enc::Struct for DescribeConfigsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.resources,
@@ -114,14 +113,13 @@ impl enc::Decode for DescribeConfigsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resources.clear();
         self.include_synonyms = false;
         self.include_documentation = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeConfigsRequest {}
 impl crate::entity::Entities for DescribeConfigsRequest {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
@@ -151,13 +149,12 @@ impl Default for DescribeConfigsResource {
         }
     }
 }
-impl enc::Wire for DescribeConfigsResource {
+impl enc::EncodeStruct for DescribeConfigsResource {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let mut s = buf.segment(6 + resource_name_text.len());
@@ -179,24 +176,24 @@ impl enc::Wire for DescribeConfigsResource {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name, version, version >= 4);
-        size += enc::Wire::value_size(&self.configuration_keys, version, version >= 4);
+        size += enc::Encode::value_size(&self.resource_name, version, version >= 4);
+        size += enc::Encode::value_size(&self.configuration_keys, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeConfigsResource {
+impl enc::Struct for DescribeConfigsResource {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
@@ -226,14 +223,13 @@ impl enc::Decode for DescribeConfigsResource {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resource_type = 0;
         self.resource_name.clear();
         self.configuration_keys = Some(Vec::new());
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeConfigsResource {}
 impl crate::message::Message for DescribeConfigsRequest {
     const NAME: &'static str = "DescribeConfigsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,12 +18,11 @@ pub struct DescribeConfigsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeConfigsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeConfigsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -44,22 +43,22 @@ impl enc::Wire for DescribeConfigsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.results, version, version >= 4);
+        size += enc::Encode::value_size(&self.results, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeConfigsResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeConfigsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -76,13 +75,12 @@ impl enc::Decode for DescribeConfigsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.results.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeConfigsResponse {}
 impl crate::entity::Entities for DescribeConfigsResponse {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
@@ -122,12 +120,11 @@ impl Default for DescribeConfigsResult {
         }
     }
 }
-impl enc::Wire for DescribeConfigsResult {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeConfigsResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let resource_name_text = self.resource_name.as_str();
@@ -161,25 +158,25 @@ impl enc::Wire for DescribeConfigsResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, version >= 4);
+        size += enc::Encode::value_size(&self.error_message, version, version >= 4);
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name, version, version >= 4);
-        size += enc::Wire::value_size(&self.configs, version, version >= 4);
+        size += enc::Encode::value_size(&self.resource_name, version, version >= 4);
+        size += enc::Encode::value_size(&self.configs, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeConfigsResult {
-    fn decode_value_into(
+impl enc::Struct for DescribeConfigsResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -211,7 +208,7 @@ impl enc::Decode for DescribeConfigsResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.resource_type = 0;
@@ -220,7 +217,6 @@ impl enc::Decode for DescribeConfigsResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeConfigsResult {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsResourceResult {
@@ -279,12 +275,11 @@ impl Default for DescribeConfigsResourceResult {
         }
     }
 }
-impl enc::Wire for DescribeConfigsResourceResult {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeConfigsResourceResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && self.is_default {
             return Err(enc::field::non_default("is_default"));
@@ -355,10 +350,10 @@ impl enc::Wire for DescribeConfigsResourceResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 4);
-        size += enc::Wire::value_size(&self.value, version, version >= 4);
+        size += enc::Encode::value_size(&self.name, version, version >= 4);
+        size += enc::Encode::value_size(&self.value, version, version >= 4);
         size += 1;
         if version <= 0 {
             size += 1;
@@ -368,13 +363,13 @@ impl enc::Wire for DescribeConfigsResourceResult {
         }
         size += 1;
         if version >= 1 {
-            size += enc::Wire::value_size(&self.synonyms, version, version >= 4);
+            size += enc::Encode::value_size(&self.synonyms, version, version >= 4);
         }
         if version >= 3 {
             size += 1;
         }
         if version >= 3 {
-            size += enc::Wire::value_size(&self.documentation, version, version >= 4);
+            size += enc::Encode::value_size(&self.documentation, version, version >= 4);
         }
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -382,12 +377,12 @@ impl enc::Wire for DescribeConfigsResourceResult {
         size
     }
 }
-impl enc::Decode for DescribeConfigsResourceResult {
-    fn decode_value_into(
+impl enc::Struct for DescribeConfigsResourceResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 4, "name")?;
         enc::field::decode_into(&mut self.value, r, version, version >= 4, "value")?;
@@ -461,7 +456,7 @@ impl enc::Decode for DescribeConfigsResourceResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.value = Some(CompactString::const_new(""));
         self.read_only = false;
@@ -474,7 +469,6 @@ impl enc::Decode for DescribeConfigsResourceResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeConfigsResourceResult {}
 /// Versions 1-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsSynonym {
@@ -503,13 +497,12 @@ impl Default for DescribeConfigsSynonym {
         }
     }
 }
-impl enc::Wire for DescribeConfigsSynonym {
+impl enc::EncodeStruct for DescribeConfigsSynonym {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let value_text = self.value.as_deref();
@@ -535,10 +528,10 @@ impl enc::Wire for DescribeConfigsSynonym {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 4);
-        size += enc::Wire::value_size(&self.value, version, version >= 4);
+        size += enc::Encode::value_size(&self.name, version, version >= 4);
+        size += enc::Encode::value_size(&self.value, version, version >= 4);
         size += 1;
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -546,13 +539,13 @@ impl enc::Wire for DescribeConfigsSynonym {
         size
     }
 }
-impl enc::Decode for DescribeConfigsSynonym {
+impl enc::Struct for DescribeConfigsSynonym {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 4, "name")?;
         enc::field::decode_into(&mut self.value, r, version, version >= 4, "value")?;
@@ -564,14 +557,13 @@ impl enc::Decode for DescribeConfigsSynonym {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.value = Some(CompactString::const_new(""));
         self.source = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeConfigsSynonym {}
 impl crate::message::Message for DescribeConfigsResponse {
     const NAME: &'static str = "DescribeConfigsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

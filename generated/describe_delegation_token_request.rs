@@ -22,12 +22,11 @@ impl Default for DescribeDelegationTokenRequest {
         }
     }
 }
-impl enc::Wire for DescribeDelegationTokenRequest {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeDelegationTokenRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.owners, buf, version, version >= 2, "owners")?;
         if version >= 2 {
@@ -38,21 +37,21 @@ impl enc::Wire for DescribeDelegationTokenRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.owners, version, version >= 2);
+        size += enc::Encode::value_size(&self.owners, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeDelegationTokenRequest {
-    fn decode_value_into(
+impl enc::Struct for DescribeDelegationTokenRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.owners, r, version, version >= 2, "owners")?;
         self.unknown_tagged_fields.clear();
@@ -62,12 +61,11 @@ impl enc::Decode for DescribeDelegationTokenRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.owners = Some(Vec::new());
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeDelegationTokenRequest {}
 impl crate::entity::Entities for DescribeDelegationTokenRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -83,13 +81,12 @@ pub struct DescribeDelegationTokenOwner {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeDelegationTokenOwner {
+impl enc::EncodeStruct for DescribeDelegationTokenOwner {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let principal_type_text = self.principal_type.as_str();
         let principal_name_text = self.principal_name.as_str();
@@ -125,23 +122,23 @@ impl enc::Wire for DescribeDelegationTokenOwner {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.principal_type, version, version >= 2);
-        size += enc::Wire::value_size(&self.principal_name, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_type, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_name, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeDelegationTokenOwner {
+impl enc::Struct for DescribeDelegationTokenOwner {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.principal_type,
@@ -164,13 +161,12 @@ impl enc::Decode for DescribeDelegationTokenOwner {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.principal_type.clear();
         self.principal_name.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeDelegationTokenOwner {}
 impl crate::message::Message for DescribeDelegationTokenRequest {
     const NAME: &'static str = "DescribeDelegationTokenRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -22,12 +22,11 @@ pub struct DescribeDelegationTokenResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeDelegationTokenResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeDelegationTokenResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
@@ -54,10 +53,10 @@ impl enc::Wire for DescribeDelegationTokenResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.tokens, version, version >= 2);
+        size += enc::Encode::value_size(&self.tokens, version, version >= 2);
         size += 4;
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -65,12 +64,12 @@ impl enc::Wire for DescribeDelegationTokenResponse {
         size
     }
 }
-impl enc::Decode for DescribeDelegationTokenResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeDelegationTokenResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(&mut self.tokens, r, version, version >= 2, "tokens")?;
@@ -88,14 +87,13 @@ impl enc::Decode for DescribeDelegationTokenResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.tokens.clear();
         self.throttle_time_ms = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeDelegationTokenResponse {}
 impl crate::entity::Entities for DescribeDelegationTokenResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Clone, PartialEq, Default)]
@@ -168,12 +166,11 @@ impl ::core::fmt::Debug for DescribedDelegationToken {
             .finish()
     }
 }
-impl enc::Wire for DescribedDelegationToken {
-    fn encode_value(
+impl enc::EncodeStruct for DescribedDelegationToken {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && !self.token_requester_principal_type.is_empty() {
             return Err(enc::field::non_default("token_requester_principal_type"));
@@ -241,13 +238,13 @@ impl enc::Wire for DescribedDelegationToken {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.principal_type, version, version >= 2);
-        size += enc::Wire::value_size(&self.principal_name, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_type, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_name, version, version >= 2);
         if version >= 3 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.token_requester_principal_type,
                     version,
                     true,
@@ -255,7 +252,7 @@ impl enc::Wire for DescribedDelegationToken {
         }
         if version >= 3 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.token_requester_principal_name,
                     version,
                     true,
@@ -264,21 +261,21 @@ impl enc::Wire for DescribedDelegationToken {
         size += 8;
         size += 8;
         size += 8;
-        size += enc::Wire::value_size(&self.token_id, version, version >= 2);
-        size += enc::Wire::value_size(&self.hmac, version, version >= 2);
-        size += enc::Wire::value_size(&self.renewers, version, version >= 2);
+        size += enc::Encode::value_size(&self.token_id, version, version >= 2);
+        size += enc::Encode::value_size(&self.hmac, version, version >= 2);
+        size += enc::Encode::value_size(&self.renewers, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribedDelegationToken {
-    fn decode_value_into(
+impl enc::Struct for DescribedDelegationToken {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.principal_type,
@@ -345,7 +342,7 @@ impl enc::Decode for DescribedDelegationToken {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.principal_type.clear();
         self.principal_name.clear();
         self.token_requester_principal_type.clear();
@@ -359,7 +356,6 @@ impl enc::Decode for DescribedDelegationToken {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribedDelegationToken {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribedDelegationTokenRenewer {
@@ -374,13 +370,12 @@ pub struct DescribedDelegationTokenRenewer {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribedDelegationTokenRenewer {
+impl enc::EncodeStruct for DescribedDelegationTokenRenewer {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let principal_type_text = self.principal_type.as_str();
         let principal_name_text = self.principal_name.as_str();
@@ -416,23 +411,23 @@ impl enc::Wire for DescribedDelegationTokenRenewer {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.principal_type, version, version >= 2);
-        size += enc::Wire::value_size(&self.principal_name, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_type, version, version >= 2);
+        size += enc::Encode::value_size(&self.principal_name, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribedDelegationTokenRenewer {
+impl enc::Struct for DescribedDelegationTokenRenewer {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.principal_type,
@@ -455,13 +450,12 @@ impl enc::Decode for DescribedDelegationTokenRenewer {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.principal_type.clear();
         self.principal_name.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribedDelegationTokenRenewer {}
 impl crate::message::Message for DescribeDelegationTokenResponse {
     const NAME: &'static str = "DescribeDelegationTokenResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,13 +18,12 @@ pub struct DescribeGroupsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeGroupsRequest {
+impl enc::EncodeStruct for DescribeGroupsRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.include_authorized_operations {
             return Err(enc::field::non_default("include_authorized_operations"));
@@ -52,9 +51,9 @@ impl enc::Wire for DescribeGroupsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.groups, version, version >= 5);
+        size += enc::Encode::value_size(&self.groups, version, version >= 5);
         if version >= 3 {
             size += 1;
         }
@@ -64,13 +63,13 @@ impl enc::Wire for DescribeGroupsRequest {
         size
     }
 }
-impl enc::Decode for DescribeGroupsRequest {
+impl enc::Struct for DescribeGroupsRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.groups, r, version, version >= 5, "groups")?;
         if version >= 3 {
@@ -91,13 +90,12 @@ impl enc::Decode for DescribeGroupsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.groups.clear();
         self.include_authorized_operations = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeGroupsRequest {}
 impl crate::entity::Entities for DescribeGroupsRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.groups, "Groups", f);

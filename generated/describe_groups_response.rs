@@ -18,12 +18,11 @@ pub struct DescribeGroupsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeGroupsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeGroupsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 1 {
@@ -40,24 +39,24 @@ impl enc::Wire for DescribeGroupsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 1 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.groups, version, version >= 5);
+        size += enc::Encode::value_size(&self.groups, version, version >= 5);
         if version >= 5 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeGroupsResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeGroupsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
@@ -78,13 +77,12 @@ impl enc::Decode for DescribeGroupsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.groups.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeGroupsResponse {}
 impl crate::entity::Entities for DescribeGroupsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -146,12 +144,11 @@ impl Default for DescribedGroup {
         }
     }
 }
-impl enc::Wire for DescribedGroup {
-    fn encode_value(
+impl enc::EncodeStruct for DescribedGroup {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 6 && self.error_message.is_some() {
             return Err(enc::field::non_default("error_message"));
@@ -214,17 +211,17 @@ impl enc::Wire for DescribedGroup {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         if version >= 6 {
-            size += enc::Wire::value_size(&self.error_message, version, true);
+            size += enc::Encode::value_size(&self.error_message, version, true);
         }
-        size += enc::Wire::value_size(&self.group_id, version, version >= 5);
-        size += enc::Wire::value_size(&self.group_state, version, version >= 5);
-        size += enc::Wire::value_size(&self.protocol_type, version, version >= 5);
-        size += enc::Wire::value_size(&self.protocol_data, version, version >= 5);
-        size += enc::Wire::value_size(&self.members, version, version >= 5);
+        size += enc::Encode::value_size(&self.group_id, version, version >= 5);
+        size += enc::Encode::value_size(&self.group_state, version, version >= 5);
+        size += enc::Encode::value_size(&self.protocol_type, version, version >= 5);
+        size += enc::Encode::value_size(&self.protocol_data, version, version >= 5);
+        size += enc::Encode::value_size(&self.members, version, version >= 5);
         if version >= 3 {
             size += 4;
         }
@@ -234,12 +231,12 @@ impl enc::Wire for DescribedGroup {
         size
     }
 }
-impl enc::Decode for DescribedGroup {
-    fn decode_value_into(
+impl enc::Struct for DescribedGroup {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         if version >= 6 {
@@ -300,7 +297,7 @@ impl enc::Decode for DescribedGroup {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = None;
         self.group_id.clear();
@@ -312,7 +309,6 @@ impl enc::Decode for DescribedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribedGroup {}
 impl crate::entity::Entities for DescribedGroup {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -351,13 +347,12 @@ pub struct DescribedGroupMember {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribedGroupMember {
+impl enc::EncodeStruct for DescribedGroupMember {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let group_instance_id_text = self.group_instance_id.as_deref();
@@ -402,30 +397,34 @@ impl enc::Wire for DescribedGroupMember {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.member_id, version, version >= 5);
+        size += enc::Encode::value_size(&self.member_id, version, version >= 5);
         if version >= 4 {
             size
-                += enc::Wire::value_size(&self.group_instance_id, version, version >= 5);
+                += enc::Encode::value_size(
+                    &self.group_instance_id,
+                    version,
+                    version >= 5,
+                );
         }
-        size += enc::Wire::value_size(&self.client_id, version, version >= 5);
-        size += enc::Wire::value_size(&self.client_host, version, version >= 5);
-        size += enc::Wire::value_size(&self.member_metadata, version, version >= 5);
-        size += enc::Wire::value_size(&self.member_assignment, version, version >= 5);
+        size += enc::Encode::value_size(&self.client_id, version, version >= 5);
+        size += enc::Encode::value_size(&self.client_host, version, version >= 5);
+        size += enc::Encode::value_size(&self.member_metadata, version, version >= 5);
+        size += enc::Encode::value_size(&self.member_assignment, version, version >= 5);
         if version >= 5 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribedGroupMember {
+impl enc::Struct for DescribedGroupMember {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
@@ -480,7 +479,7 @@ impl enc::Decode for DescribedGroupMember {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_id.clear();
         self.group_instance_id = None;
         self.client_id.clear();
@@ -490,7 +489,6 @@ impl enc::Decode for DescribedGroupMember {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribedGroupMember {}
 impl crate::message::Message for DescribeGroupsResponse {
     const NAME: &'static str = "DescribeGroupsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

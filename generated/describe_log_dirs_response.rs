@@ -22,12 +22,11 @@ pub struct DescribeLogDirsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeLogDirsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeLogDirsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11);
         if version >= 3 {
@@ -55,25 +54,25 @@ impl enc::Wire for DescribeLogDirsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 3 {
             size += 2;
         }
-        size += enc::Wire::value_size(&self.results, version, version >= 2);
+        size += enc::Encode::value_size(&self.results, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeLogDirsResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeLogDirsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
             let run: [u8; 6] = enc::field::read_run(
@@ -95,14 +94,13 @@ impl enc::Decode for DescribeLogDirsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.results.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeLogDirsResponse {}
 impl crate::entity::Entities for DescribeLogDirsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.results, version, f);
@@ -154,12 +152,11 @@ impl Default for DescribeLogDirsResult {
         }
     }
 }
-impl enc::Wire for DescribeLogDirsResult {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeLogDirsResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let log_dir_text = self.log_dir.as_str();
         let mut s = buf.segment(12 + log_dir_text.len());
@@ -199,11 +196,11 @@ impl enc::Wire for DescribeLogDirsResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.log_dir, version, version >= 2);
-        size += enc::Wire::value_size(&self.topics, version, version >= 2);
+        size += enc::Encode::value_size(&self.log_dir, version, version >= 2);
+        size += enc::Encode::value_size(&self.topics, version, version >= 2);
         if version >= 4 {
             size += 8;
         }
@@ -219,12 +216,12 @@ impl enc::Wire for DescribeLogDirsResult {
         size
     }
 }
-impl enc::Decode for DescribeLogDirsResult {
-    fn decode_value_into(
+impl enc::Struct for DescribeLogDirsResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(&mut self.log_dir, r, version, version >= 2, "log_dir")?;
@@ -257,7 +254,7 @@ impl enc::Decode for DescribeLogDirsResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.log_dir.clear();
         self.topics.clear();
@@ -267,7 +264,6 @@ impl enc::Decode for DescribeLogDirsResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeLogDirsResult {}
 impl crate::entity::Entities for DescribeLogDirsResult {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -290,12 +286,11 @@ pub struct DescribeLogDirsTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeLogDirsTopic {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeLogDirsTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -322,22 +317,22 @@ impl enc::Wire for DescribeLogDirsTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 2);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 2);
+        size += enc::Encode::value_size(&self.name, version, version >= 2);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for DescribeLogDirsTopic {
-    fn decode_value_into(
+impl enc::Struct for DescribeLogDirsTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_into(
@@ -354,13 +349,12 @@ impl enc::Decode for DescribeLogDirsTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeLogDirsTopic {}
 impl crate::entity::Entities for DescribeLogDirsTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -391,13 +385,12 @@ pub struct DescribeLogDirsPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeLogDirsPartition {
+impl enc::EncodeStruct for DescribeLogDirsPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22);
         let mut run = [0u8; 21];
@@ -424,7 +417,7 @@ impl enc::Wire for DescribeLogDirsPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -436,13 +429,13 @@ impl enc::Wire for DescribeLogDirsPartition {
         size
     }
 }
-impl enc::Decode for DescribeLogDirsPartition {
+impl enc::Struct for DescribeLogDirsPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 21] = enc::field::read_run(
             r,
@@ -464,7 +457,7 @@ impl enc::Decode for DescribeLogDirsPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.partition_size = 0;
         self.offset_lag = 0;
@@ -472,7 +465,6 @@ impl enc::Decode for DescribeLogDirsPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeLogDirsPartition {}
 impl crate::message::Message for DescribeLogDirsResponse {
     const NAME: &'static str = "DescribeLogDirsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -37,12 +37,11 @@ impl Default for DescribeQuorumResponse {
         }
     }
 }
-impl enc::Wire for DescribeQuorumResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeQuorumResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && !self.nodes.is_empty() {
             return Err(enc::field::non_default("nodes"));
@@ -68,26 +67,26 @@ impl enc::Wire for DescribeQuorumResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         if version >= 2 {
-            size += enc::Wire::value_size(&self.error_message, version, true);
+            size += enc::Encode::value_size(&self.error_message, version, true);
         }
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         if version >= 2 {
-            size += enc::Wire::value_size(&self.nodes, version, true);
+            size += enc::Encode::value_size(&self.nodes, version, true);
         }
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeQuorumResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeQuorumResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         if version >= 2 {
@@ -112,7 +111,7 @@ impl enc::Decode for DescribeQuorumResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.topics.clear();
@@ -120,7 +119,6 @@ impl enc::Decode for DescribeQuorumResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeQuorumResponse {}
 impl crate::entity::Entities for DescribeQuorumResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -173,13 +171,12 @@ impl Default for ReplicaState {
         }
     }
 }
-impl enc::Wire for ReplicaState {
+impl enc::EncodeStruct for ReplicaState {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && !self.replica_directory_id.is_nil() {
             return Err(enc::field::non_default("replica_directory_id"));
@@ -212,7 +209,7 @@ impl enc::Wire for ReplicaState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 2 {
@@ -229,13 +226,13 @@ impl enc::Wire for ReplicaState {
         size
     }
 }
-impl enc::Decode for ReplicaState {
+impl enc::Struct for ReplicaState {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             let run: [u8; 20] = enc::field::read_run(
@@ -272,7 +269,7 @@ impl enc::Decode for ReplicaState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.replica_id = 0;
         self.replica_directory_id = crate::primitives::Uuid::NIL;
         self.log_end_offset = 0;
@@ -281,7 +278,6 @@ impl enc::Decode for ReplicaState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReplicaState {}
 impl crate::entity::Entities for ReplicaState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.replica_id, "ReplicaId", f);
@@ -304,12 +300,11 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicData {
-    fn encode_value(
+impl enc::EncodeStruct for TopicData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
@@ -321,20 +316,20 @@ impl enc::Wire for TopicData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicData {
-    fn decode_value_into(
+impl enc::Struct for TopicData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -343,13 +338,12 @@ impl enc::Decode for TopicData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -413,12 +407,11 @@ impl Default for PartitionData {
         }
     }
 }
-impl enc::Wire for PartitionData {
-    fn encode_value(
+impl enc::EncodeStruct for PartitionData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(32 + error_message_text.map_or(0, str::len));
@@ -458,28 +451,28 @@ impl enc::Wire for PartitionData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
         if version >= 2 {
-            size += enc::Wire::value_size(&self.error_message, version, true);
+            size += enc::Encode::value_size(&self.error_message, version, true);
         }
         size += 4;
         size += 4;
         size += 8;
-        size += enc::Wire::value_size(&self.current_voters, version, true);
-        size += enc::Wire::value_size(&self.observers, version, true);
+        size += enc::Encode::value_size(&self.current_voters, version, true);
+        size += enc::Encode::value_size(&self.observers, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for PartitionData {
-    fn decode_value_into(
+impl enc::Struct for PartitionData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -518,7 +511,7 @@ impl enc::Decode for PartitionData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
@@ -530,7 +523,6 @@ impl enc::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
@@ -557,12 +549,11 @@ pub struct Node {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Node {
-    fn encode_value(
+impl enc::EncodeStruct for Node {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.node_id)?;
@@ -573,20 +564,20 @@ impl enc::Wire for Node {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.listeners, version, true);
+        size += enc::Encode::value_size(&self.listeners, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Node {
-    fn decode_value_into(
+impl enc::Struct for Node {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.listeners, r, version, true, "listeners")?;
@@ -595,13 +586,12 @@ impl enc::Decode for Node {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.node_id = 0;
         self.listeners.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Node {}
 impl crate::entity::Entities for Node {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);
@@ -628,13 +618,12 @@ pub struct Listener {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Listener {
+impl enc::EncodeStruct for Listener {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
@@ -652,22 +641,22 @@ impl enc::Wire for Listener {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Listener {
+impl enc::Struct for Listener {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -677,14 +666,13 @@ impl enc::Decode for Listener {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.host.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Listener {}
 impl crate::message::Message for DescribeQuorumResponse {
     const NAME: &'static str = "DescribeQuorumResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

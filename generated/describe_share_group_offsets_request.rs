@@ -14,31 +14,30 @@ pub struct DescribeShareGroupOffsetsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeShareGroupOffsetsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeShareGroupOffsetsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.groups, buf, version, true, "groups")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.groups, version, true);
+        size += enc::Encode::value_size(&self.groups, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeShareGroupOffsetsRequest {
-    fn decode_value_into(
+impl enc::Struct for DescribeShareGroupOffsetsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.groups, r, version, true, "groups")?;
         self.unknown_tagged_fields.clear();
@@ -46,12 +45,11 @@ impl enc::Decode for DescribeShareGroupOffsetsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.groups.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeShareGroupOffsetsRequest {}
 impl crate::entity::Entities for DescribeShareGroupOffsetsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -83,12 +81,11 @@ impl Default for DescribeShareGroupOffsetsRequestGroup {
         }
     }
 }
-impl enc::Wire for DescribeShareGroupOffsetsRequestGroup {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeShareGroupOffsetsRequestGroup {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(5 + group_id_text.len());
@@ -99,20 +96,20 @@ impl enc::Wire for DescribeShareGroupOffsetsRequestGroup {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeShareGroupOffsetsRequestGroup {
-    fn decode_value_into(
+impl enc::Struct for DescribeShareGroupOffsetsRequestGroup {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
@@ -121,13 +118,12 @@ impl enc::Decode for DescribeShareGroupOffsetsRequestGroup {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics = Some(Vec::new());
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeShareGroupOffsetsRequestGroup {}
 impl crate::entity::Entities for DescribeShareGroupOffsetsRequestGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -152,13 +148,12 @@ pub struct DescribeShareGroupOffsetsRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeShareGroupOffsetsRequestTopic {
+impl enc::EncodeStruct for DescribeShareGroupOffsetsRequestTopic {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(11 + topic_name_text.len() + self.partitions.len() * 4);
@@ -174,21 +169,21 @@ impl enc::Wire for DescribeShareGroupOffsetsRequestTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeShareGroupOffsetsRequestTopic {
+impl enc::Struct for DescribeShareGroupOffsetsRequestTopic {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_fixed_array_into(
@@ -202,13 +197,12 @@ impl enc::Decode for DescribeShareGroupOffsetsRequestTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeShareGroupOffsetsRequestTopic {}
 impl crate::entity::Entities for DescribeShareGroupOffsetsRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

@@ -18,12 +18,11 @@ pub struct DescribeShareGroupOffsetsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeShareGroupOffsetsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeShareGroupOffsetsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -34,20 +33,20 @@ impl enc::Wire for DescribeShareGroupOffsetsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.groups, version, true);
+        size += enc::Encode::value_size(&self.groups, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeShareGroupOffsetsResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeShareGroupOffsetsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -62,13 +61,12 @@ impl enc::Decode for DescribeShareGroupOffsetsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.groups.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeShareGroupOffsetsResponse {}
 impl crate::entity::Entities for DescribeShareGroupOffsetsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -99,12 +97,11 @@ pub struct DescribeShareGroupOffsetsResponseGroup {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeShareGroupOffsetsResponseGroup {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeShareGroupOffsetsResponseGroup {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
@@ -126,22 +123,22 @@ impl enc::Wire for DescribeShareGroupOffsetsResponseGroup {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeShareGroupOffsetsResponseGroup {
-    fn decode_value_into(
+impl enc::Struct for DescribeShareGroupOffsetsResponseGroup {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
@@ -158,7 +155,7 @@ impl enc::Decode for DescribeShareGroupOffsetsResponseGroup {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
         self.error_code = 0;
@@ -166,7 +163,6 @@ impl enc::Decode for DescribeShareGroupOffsetsResponseGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeShareGroupOffsetsResponseGroup {}
 impl crate::entity::Entities for DescribeShareGroupOffsetsResponseGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -195,12 +191,11 @@ pub struct DescribeShareGroupOffsetsResponseTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeShareGroupOffsetsResponseTopic {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeShareGroupOffsetsResponseTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(26 + topic_name_text.len());
@@ -213,21 +208,21 @@ impl enc::Wire for DescribeShareGroupOffsetsResponseTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeShareGroupOffsetsResponseTopic {
-    fn decode_value_into(
+impl enc::Struct for DescribeShareGroupOffsetsResponseTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
@@ -237,14 +232,13 @@ impl enc::Decode for DescribeShareGroupOffsetsResponseTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeShareGroupOffsetsResponseTopic {}
 impl crate::entity::Entities for DescribeShareGroupOffsetsResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -296,13 +290,12 @@ impl Default for DescribeShareGroupOffsetsResponsePartition {
         }
     }
 }
-impl enc::Wire for DescribeShareGroupOffsetsResponsePartition {
+impl enc::EncodeStruct for DescribeShareGroupOffsetsResponsePartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(32 + error_message_text.map_or(0, str::len));
@@ -332,7 +325,7 @@ impl enc::Wire for DescribeShareGroupOffsetsResponsePartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -341,18 +334,18 @@ impl enc::Wire for DescribeShareGroupOffsetsResponsePartition {
             size += 8;
         }
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeShareGroupOffsetsResponsePartition {
+impl enc::Struct for DescribeShareGroupOffsetsResponsePartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             let run: [u8; 24] = enc::field::read_run(
@@ -391,7 +384,7 @@ impl enc::Decode for DescribeShareGroupOffsetsResponsePartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.start_offset = 0;
         self.leader_epoch = 0;
@@ -401,7 +394,6 @@ impl enc::Decode for DescribeShareGroupOffsetsResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeShareGroupOffsetsResponsePartition {}
 impl crate::message::Message for DescribeShareGroupOffsetsResponse {
     const NAME: &'static str = "DescribeShareGroupOffsetsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -32,12 +32,11 @@ impl Default for DescribeTopicPartitionsRequest {
         }
     }
 }
-impl enc::Wire for DescribeTopicPartitionsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeTopicPartitionsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
         enc::Fixed::put(self.response_partition_limit, buf);
@@ -46,21 +45,21 @@ impl enc::Wire for DescribeTopicPartitionsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.cursor, version, false);
+        size += enc::Encode::value_size(&self.cursor, version, false);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeTopicPartitionsRequest {
-    fn decode_value_into(
+impl enc::Struct for DescribeTopicPartitionsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         enc::field::decode_into(
@@ -76,14 +75,13 @@ impl enc::Decode for DescribeTopicPartitionsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topics.clear();
         self.response_partition_limit = 2000;
         self.cursor = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeTopicPartitionsRequest {}
 impl crate::entity::Entities for DescribeTopicPartitionsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -104,13 +102,12 @@ pub struct TopicRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicRequest {
+impl enc::EncodeStruct for TopicRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(6 + name_text.len());
@@ -125,20 +122,20 @@ impl enc::Wire for TopicRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicRequest {
+impl enc::Struct for TopicRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         self.unknown_tagged_fields.clear();
@@ -146,12 +143,11 @@ impl enc::Decode for TopicRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicRequest {}
 impl crate::entity::Entities for TopicRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -174,13 +170,12 @@ pub struct Cursor {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Cursor {
+impl enc::EncodeStruct for Cursor {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
@@ -196,21 +191,21 @@ impl enc::Wire for Cursor {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Cursor {
+impl enc::Struct for Cursor {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(
@@ -225,13 +220,12 @@ impl enc::Decode for Cursor {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Cursor {}
 impl crate::entity::Entities for Cursor {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

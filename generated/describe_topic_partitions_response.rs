@@ -22,12 +22,11 @@ pub struct DescribeTopicPartitionsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeTopicPartitionsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeTopicPartitionsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -39,21 +38,21 @@ impl enc::Wire for DescribeTopicPartitionsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.topics, version, true);
-        size += enc::Wire::value_size(&self.next_cursor, version, false);
+        size += enc::Encode::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.next_cursor, version, false);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeTopicPartitionsResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeTopicPartitionsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -75,14 +74,13 @@ impl enc::Decode for DescribeTopicPartitionsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
         self.next_cursor = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeTopicPartitionsResponse {}
 impl crate::entity::Entities for DescribeTopicPartitionsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -136,12 +134,11 @@ impl Default for DescribeTopicPartitionsResponseTopic {
         }
     }
 }
-impl enc::Wire for DescribeTopicPartitionsResponseTopic {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeTopicPartitionsResponseTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_deref();
         let mut s = buf.segment(29 + name_text.map_or(0, str::len));
@@ -166,24 +163,24 @@ impl enc::Wire for DescribeTopicPartitionsResponseTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 16;
         size += 1;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeTopicPartitionsResponseTopic {
-    fn decode_value_into(
+impl enc::Struct for DescribeTopicPartitionsResponseTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
@@ -206,7 +203,7 @@ impl enc::Decode for DescribeTopicPartitionsResponseTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.name = Some(CompactString::const_new(""));
         self.topic_id = crate::primitives::Uuid::NIL;
@@ -216,7 +213,6 @@ impl enc::Decode for DescribeTopicPartitionsResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeTopicPartitionsResponseTopic {}
 impl crate::entity::Entities for DescribeTopicPartitionsResponseTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -285,13 +281,12 @@ impl Default for DescribeTopicPartitionsResponsePartition {
         }
     }
 }
-impl enc::Wire for DescribeTopicPartitionsResponsePartition {
+impl enc::EncodeStruct for DescribeTopicPartitionsResponsePartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(24 + self.replica_nodes.len() * 4 + self.isr_nodes.len() * 4);
@@ -329,28 +324,28 @@ impl enc::Wire for DescribeTopicPartitionsResponsePartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 4;
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.replica_nodes, version, true);
-        size += enc::Wire::value_size(&self.isr_nodes, version, true);
-        size += enc::Wire::value_size(&self.eligible_leader_replicas, version, true);
-        size += enc::Wire::value_size(&self.last_known_elr, version, true);
-        size += enc::Wire::value_size(&self.offline_replicas, version, true);
+        size += enc::Encode::value_size(&self.replica_nodes, version, true);
+        size += enc::Encode::value_size(&self.isr_nodes, version, true);
+        size += enc::Encode::value_size(&self.eligible_leader_replicas, version, true);
+        size += enc::Encode::value_size(&self.last_known_elr, version, true);
+        size += enc::Encode::value_size(&self.offline_replicas, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeTopicPartitionsResponsePartition {
+impl enc::Struct for DescribeTopicPartitionsResponsePartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 14] = enc::field::read_run(
             r,
@@ -397,7 +392,7 @@ impl enc::Decode for DescribeTopicPartitionsResponsePartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.partition_index = 0;
         self.leader_id = 0;
@@ -410,7 +405,6 @@ impl enc::Decode for DescribeTopicPartitionsResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeTopicPartitionsResponsePartition {}
 impl crate::entity::Entities for DescribeTopicPartitionsResponsePartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
@@ -447,13 +441,12 @@ pub struct Cursor {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Cursor {
+impl enc::EncodeStruct for Cursor {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
@@ -469,21 +462,21 @@ impl enc::Wire for Cursor {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Cursor {
+impl enc::Struct for Cursor {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(
@@ -498,13 +491,12 @@ impl enc::Decode for Cursor {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Cursor {}
 impl crate::entity::Entities for Cursor {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

@@ -14,13 +14,12 @@ pub struct DescribeTransactionsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DescribeTransactionsRequest {
+impl enc::EncodeStruct for DescribeTransactionsRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.transactional_ids,
@@ -33,20 +32,20 @@ impl enc::Wire for DescribeTransactionsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.transactional_ids, version, true);
+        size += enc::Encode::value_size(&self.transactional_ids, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeTransactionsRequest {
+impl enc::Struct for DescribeTransactionsRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_ids,
@@ -60,12 +59,11 @@ impl enc::Decode for DescribeTransactionsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactional_ids.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeTransactionsRequest {}
 impl crate::entity::Entities for DescribeTransactionsRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_ids, "TransactionalIds", f);

@@ -22,31 +22,30 @@ impl Default for DescribeUserScramCredentialsRequest {
         }
     }
 }
-impl enc::Wire for DescribeUserScramCredentialsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeUserScramCredentialsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.users, buf, version, true, "users")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.users, version, true);
+        size += enc::Encode::value_size(&self.users, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeUserScramCredentialsRequest {
-    fn decode_value_into(
+impl enc::Struct for DescribeUserScramCredentialsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.users, r, version, true, "users")?;
         self.unknown_tagged_fields.clear();
@@ -54,12 +53,11 @@ impl enc::Decode for DescribeUserScramCredentialsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.users = Some(Vec::new());
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeUserScramCredentialsRequest {}
 impl crate::entity::Entities for DescribeUserScramCredentialsRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -71,13 +69,12 @@ pub struct UserName {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for UserName {
+impl enc::EncodeStruct for UserName {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(6 + name_text.len());
@@ -92,20 +89,20 @@ impl enc::Wire for UserName {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for UserName {
+impl enc::Struct for UserName {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         self.unknown_tagged_fields.clear();
@@ -113,12 +110,11 @@ impl enc::Decode for UserName {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UserName {}
 impl crate::message::Message for DescribeUserScramCredentialsRequest {
     const NAME: &'static str = "DescribeUserScramCredentialsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -37,12 +37,11 @@ impl Default for DescribeUserScramCredentialsResponse {
         }
     }
 }
-impl enc::Wire for DescribeUserScramCredentialsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeUserScramCredentialsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
@@ -58,22 +57,22 @@ impl enc::Wire for DescribeUserScramCredentialsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
-        size += enc::Wire::value_size(&self.results, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.results, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeUserScramCredentialsResponse {
-    fn decode_value_into(
+impl enc::Struct for DescribeUserScramCredentialsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -94,7 +93,7 @@ impl enc::Decode for DescribeUserScramCredentialsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
@@ -102,7 +101,6 @@ impl enc::Decode for DescribeUserScramCredentialsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeUserScramCredentialsResponse {}
 impl crate::entity::Entities for DescribeUserScramCredentialsResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,12 +135,11 @@ impl Default for DescribeUserScramCredentialsResult {
         }
     }
 }
-impl enc::Wire for DescribeUserScramCredentialsResult {
-    fn encode_value(
+impl enc::EncodeStruct for DescribeUserScramCredentialsResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let user_text = self.user.as_str();
         let error_message_text = self.error_message.as_deref();
@@ -169,22 +166,22 @@ impl enc::Wire for DescribeUserScramCredentialsResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.user, version, true);
+        size += enc::Encode::value_size(&self.user, version, true);
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
-        size += enc::Wire::value_size(&self.credential_infos, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.credential_infos, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribeUserScramCredentialsResult {
-    fn decode_value_into(
+impl enc::Struct for DescribeUserScramCredentialsResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.user, r, version, true, "user")?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
@@ -207,7 +204,7 @@ impl enc::Decode for DescribeUserScramCredentialsResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.user.clear();
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
@@ -215,7 +212,6 @@ impl enc::Decode for DescribeUserScramCredentialsResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribeUserScramCredentialsResult {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CredentialInfo {
@@ -230,13 +226,12 @@ pub struct CredentialInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for CredentialInfo {
+impl enc::EncodeStruct for CredentialInfo {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(6);
         let mut run = [0u8; 5];
@@ -253,7 +248,7 @@ impl enc::Wire for CredentialInfo {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 1;
         size += 4;
@@ -261,13 +256,13 @@ impl enc::Wire for CredentialInfo {
         size
     }
 }
-impl enc::Decode for CredentialInfo {
+impl enc::Struct for CredentialInfo {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 5] = enc::field::read_run(
             r,
@@ -280,13 +275,12 @@ impl enc::Decode for CredentialInfo {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.mechanism = 0;
         self.iterations = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CredentialInfo {}
 impl crate::message::Message for DescribeUserScramCredentialsResponse {
     const NAME: &'static str = "DescribeUserScramCredentialsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

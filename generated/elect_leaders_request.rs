@@ -32,12 +32,11 @@ impl Default for ElectLeadersRequest {
         }
     }
 }
-impl enc::Wire for ElectLeadersRequest {
-    fn encode_value(
+impl enc::EncodeStruct for ElectLeadersRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.election_type != 0 {
             return Err(enc::field::non_default("election_type"));
@@ -72,12 +71,12 @@ impl enc::Wire for ElectLeadersRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 1 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.topic_partitions, version, version >= 2);
+        size += enc::Encode::value_size(&self.topic_partitions, version, version >= 2);
         size += 4;
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -85,12 +84,12 @@ impl enc::Wire for ElectLeadersRequest {
         size
     }
 }
-impl enc::Decode for ElectLeadersRequest {
-    fn decode_value_into(
+impl enc::Struct for ElectLeadersRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
@@ -118,14 +117,13 @@ impl enc::Decode for ElectLeadersRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.election_type = 0;
         self.topic_partitions = Some(Vec::new());
         self.timeout_ms = 60000;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ElectLeadersRequest {}
 impl crate::entity::Entities for ElectLeadersRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topic_partitions, version, f);
@@ -152,13 +150,12 @@ pub struct TopicPartitions {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicPartitions {
+impl enc::EncodeStruct for TopicPartitions {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(11 + topic_text.len() + self.partitions.len() * 4);
@@ -187,23 +184,23 @@ impl enc::Wire for TopicPartitions {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic, version, version >= 2);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 2);
+        size += enc::Encode::value_size(&self.topic, version, version >= 2);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for TopicPartitions {
+impl enc::Struct for TopicPartitions {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 2, "topic")?;
         enc::field::decode_fixed_array_into(
@@ -219,13 +216,12 @@ impl enc::Decode for TopicPartitions {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicPartitions {}
 impl crate::entity::Entities for TopicPartitions {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);

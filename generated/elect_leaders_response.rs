@@ -22,12 +22,11 @@ pub struct ElectLeadersResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ElectLeadersResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ElectLeadersResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.error_code != 0 {
             return Err(enc::field::non_default("error_code"));
@@ -63,14 +62,14 @@ impl enc::Wire for ElectLeadersResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 1 {
             size += 2;
         }
         size
-            += enc::Wire::value_size(
+            += enc::Encode::value_size(
                 &self.replica_election_results,
                 version,
                 version >= 2,
@@ -81,12 +80,12 @@ impl enc::Wire for ElectLeadersResponse {
         size
     }
 }
-impl enc::Decode for ElectLeadersResponse {
-    fn decode_value_into(
+impl enc::Struct for ElectLeadersResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             let run: [u8; 6] = enc::field::read_run(
@@ -114,14 +113,13 @@ impl enc::Decode for ElectLeadersResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.replica_election_results.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ElectLeadersResponse {}
 impl crate::entity::Entities for ElectLeadersResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(
@@ -152,12 +150,11 @@ pub struct ReplicaElectionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ReplicaElectionResult {
-    fn encode_value(
+impl enc::EncodeStruct for ReplicaElectionResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(10 + topic_text.len());
@@ -184,22 +181,22 @@ impl enc::Wire for ReplicaElectionResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic, version, version >= 2);
-        size += enc::Wire::value_size(&self.partition_result, version, version >= 2);
+        size += enc::Encode::value_size(&self.topic, version, version >= 2);
+        size += enc::Encode::value_size(&self.partition_result, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for ReplicaElectionResult {
-    fn decode_value_into(
+impl enc::Struct for ReplicaElectionResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 2, "topic")?;
         enc::field::decode_into(
@@ -216,13 +213,12 @@ impl enc::Decode for ReplicaElectionResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.partition_result.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReplicaElectionResult {}
 impl crate::entity::Entities for ReplicaElectionResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
@@ -259,13 +255,12 @@ impl Default for PartitionResult {
         }
     }
 }
-impl enc::Wire for PartitionResult {
+impl enc::EncodeStruct for PartitionResult {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
@@ -297,24 +292,24 @@ impl enc::Wire for PartitionResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, version >= 2);
+        size += enc::Encode::value_size(&self.error_message, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for PartitionResult {
+impl enc::Struct for PartitionResult {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -336,14 +331,13 @@ impl enc::Decode for PartitionResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_id = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionResult {}
 impl crate::message::Message for ElectLeadersResponse {
     const NAME: &'static str = "ElectLeadersResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -22,12 +22,11 @@ pub struct EndQuorumEpochResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for EndQuorumEpochResponse {
-    fn encode_value(
+impl enc::EncodeStruct for EndQuorumEpochResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.node_endpoints.is_empty() {
             return Err(enc::field::non_default("node_endpoints"));
@@ -58,10 +57,10 @@ impl enc::Wire for EndQuorumEpochResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.topics, version, version >= 1);
+        size += enc::Encode::value_size(&self.topics, version, version >= 1);
         if version >= 1 {
             let write_node_endpoints = !self.node_endpoints.is_empty();
             let mut count = self.unknown_tagged_fields.len();
@@ -76,12 +75,12 @@ impl enc::Wire for EndQuorumEpochResponse {
         size
     }
 }
-impl enc::Decode for EndQuorumEpochResponse {
-    fn decode_value_into(
+impl enc::Struct for EndQuorumEpochResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(&mut self.topics, r, version, version >= 1, "topics")?;
@@ -110,14 +109,13 @@ impl enc::Decode for EndQuorumEpochResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.topics.clear();
         self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EndQuorumEpochResponse {}
 impl crate::entity::Entities for EndQuorumEpochResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -150,12 +148,11 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicData {
-    fn encode_value(
+impl enc::EncodeStruct for TopicData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
@@ -182,22 +179,22 @@ impl enc::Wire for TopicData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, version >= 1);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 1);
+        size += enc::Encode::value_size(&self.topic_name, version, version >= 1);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for TopicData {
-    fn decode_value_into(
+impl enc::Struct for TopicData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
@@ -220,13 +217,12 @@ impl enc::Decode for TopicData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -259,13 +255,12 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionData {
+impl enc::EncodeStruct for PartitionData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(15);
         let mut run = [0u8; 14];
@@ -292,7 +287,7 @@ impl enc::Wire for PartitionData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -304,13 +299,13 @@ impl enc::Wire for PartitionData {
         size
     }
 }
-impl enc::Decode for PartitionData {
+impl enc::Struct for PartitionData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 14] = enc::field::read_run(
             r,
@@ -332,7 +327,7 @@ impl enc::Decode for PartitionData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.leader_id = 0;
@@ -340,7 +335,6 @@ impl enc::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
@@ -367,13 +361,12 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for NodeEndpoint {
+impl enc::EncodeStruct for NodeEndpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(12 + host_text.len());
@@ -390,22 +383,22 @@ impl enc::Wire for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for NodeEndpoint {
+impl enc::Struct for NodeEndpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -415,14 +408,13 @@ impl enc::Decode for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.node_id = 0;
         self.host.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);

@@ -11,31 +11,30 @@ pub struct EndTxnMarker {
     /// Versions 0+.
     pub coordinator_epoch: i32,
 }
-impl enc::Wire for EndTxnMarker {
+impl enc::EncodeStruct for EndTxnMarker {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::Fixed::put(self.coordinator_epoch, buf);
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size
     }
 }
-impl enc::Decode for EndTxnMarker {
+impl enc::Struct for EndTxnMarker {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.coordinator_epoch,
@@ -47,11 +46,10 @@ impl enc::Decode for EndTxnMarker {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.coordinator_epoch = 0;
     }
 }
-impl enc::Struct for EndTxnMarker {}
 impl crate::message::Message for EndTxnMarker {
     const NAME: &'static str = "EndTxnMarker";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -26,13 +26,12 @@ pub struct EndTxnRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for EndTxnRequest {
+impl enc::EncodeStruct for EndTxnRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let mut s = buf.segment(17 + transactional_id_text.len());
@@ -65,9 +64,9 @@ impl enc::Wire for EndTxnRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.transactional_id, version, version >= 3);
+        size += enc::Encode::value_size(&self.transactional_id, version, version >= 3);
         size += 8;
         size += 2;
         size += 1;
@@ -77,13 +76,13 @@ impl enc::Wire for EndTxnRequest {
         size
     }
 }
-impl enc::Decode for EndTxnRequest {
+impl enc::Struct for EndTxnRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
@@ -106,7 +105,7 @@ impl enc::Decode for EndTxnRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactional_id.clear();
         self.producer_id = 0;
         self.producer_epoch = 0;
@@ -114,7 +113,6 @@ impl enc::Decode for EndTxnRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EndTxnRequest {}
 impl crate::entity::Entities for EndTxnRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);

@@ -36,13 +36,12 @@ impl Default for EndTxnResponse {
         }
     }
 }
-impl enc::Wire for EndTxnResponse {
+impl enc::EncodeStruct for EndTxnResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(17);
         if version >= 5 {
@@ -76,7 +75,7 @@ impl enc::Wire for EndTxnResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -92,13 +91,13 @@ impl enc::Wire for EndTxnResponse {
         size
     }
 }
-impl enc::Decode for EndTxnResponse {
+impl enc::Struct for EndTxnResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 5 {
             let run: [u8; 16] = enc::field::read_run(
@@ -131,7 +130,7 @@ impl enc::Decode for EndTxnResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.producer_id = -1;
@@ -139,7 +138,6 @@ impl enc::Decode for EndTxnResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EndTxnResponse {}
 impl crate::entity::Entities for EndTxnResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 5 {

@@ -31,13 +31,12 @@ impl Default for EnvelopeRequest {
         }
     }
 }
-impl enc::Wire for EnvelopeRequest {
+impl enc::EncodeStruct for EnvelopeRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.request_data, buf, version, true, "request_data")?;
         enc::field::encode(
@@ -58,22 +57,22 @@ impl enc::Wire for EnvelopeRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.request_data, version, true);
-        size += enc::Wire::value_size(&self.request_principal, version, true);
-        size += enc::Wire::value_size(&self.client_host_address, version, true);
+        size += enc::Encode::value_size(&self.request_data, version, true);
+        size += enc::Encode::value_size(&self.request_principal, version, true);
+        size += enc::Encode::value_size(&self.client_host_address, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for EnvelopeRequest {
+impl enc::Struct for EnvelopeRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.request_data,
@@ -101,14 +100,13 @@ impl enc::Decode for EnvelopeRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.request_data = crate::embedded::EmbeddedMessage::default();
         self.request_principal = Some(crate::Bytes::new());
         self.client_host_address = crate::Bytes::new();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EnvelopeRequest {}
 impl crate::entity::Entities for EnvelopeRequest {}
 impl crate::message::Message for EnvelopeRequest {
     const NAME: &'static str = "EnvelopeRequest";

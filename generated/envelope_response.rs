@@ -17,13 +17,12 @@ pub struct EnvelopeResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for EnvelopeResponse {
+impl enc::EncodeStruct for EnvelopeResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.response_data, buf, version, true, "response_data")?;
         let mut s = buf.segment(3);
@@ -38,21 +37,21 @@ impl enc::Wire for EnvelopeResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.response_data, version, true);
+        size += enc::Encode::value_size(&self.response_data, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for EnvelopeResponse {
+impl enc::Struct for EnvelopeResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.response_data,
@@ -67,13 +66,12 @@ impl enc::Decode for EnvelopeResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.response_data = None;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EnvelopeResponse {}
 impl crate::entity::Entities for EnvelopeResponse {}
 impl crate::message::Message for EnvelopeResponse {
     const NAME: &'static str = "EnvelopeResponse";

@@ -77,12 +77,11 @@ impl Default for FetchRequest {
         }
     }
 }
-impl enc::Wire for FetchRequest {
-    fn encode_value(
+impl enc::EncodeStruct for FetchRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 14 && self.replica_id != -1 {
             return Err(enc::field::non_default("replica_id"));
@@ -191,7 +190,7 @@ impl enc::Wire for FetchRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 14 {
             size += 4;
@@ -210,17 +209,17 @@ impl enc::Wire for FetchRequest {
         if version >= 7 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.topics, version, version >= 12);
+        size += enc::Encode::value_size(&self.topics, version, version >= 12);
         if version >= 7 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.forgotten_topics_data,
                     version,
                     version >= 12,
                 );
         }
         if version >= 11 {
-            size += enc::Wire::value_size(&self.rack_id, version, version >= 12);
+            size += enc::Encode::value_size(&self.rack_id, version, version >= 12);
         }
         if version >= 12 {
             let write_cluster_id = self.cluster_id.is_some();
@@ -242,12 +241,12 @@ impl enc::Wire for FetchRequest {
         size
     }
 }
-impl enc::Decode for FetchRequest {
-    fn decode_value_into(
+impl enc::Struct for FetchRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         self.cluster_id = None;
         if version <= 14 {
@@ -373,7 +372,7 @@ impl enc::Decode for FetchRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.cluster_id = None;
         self.replica_id = -1;
         enc::Decode::reset_value(&mut self.replica_state);
@@ -389,7 +388,6 @@ impl enc::Decode for FetchRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FetchRequest {}
 impl crate::entity::Entities for FetchRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 14 {
@@ -451,13 +449,12 @@ impl Default for ReplicaState {
         }
     }
 }
-impl enc::Wire for ReplicaState {
+impl enc::EncodeStruct for ReplicaState {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -474,7 +471,7 @@ impl enc::Wire for ReplicaState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -482,13 +479,13 @@ impl enc::Wire for ReplicaState {
         size
     }
 }
-impl enc::Decode for ReplicaState {
+impl enc::Struct for ReplicaState {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -501,13 +498,12 @@ impl enc::Decode for ReplicaState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.replica_id = -1;
         self.replica_epoch = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReplicaState {}
 impl crate::entity::Entities for ReplicaState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.replica_id, "ReplicaId", f);
@@ -534,12 +530,11 @@ pub struct FetchTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for FetchTopic {
-    fn encode_value(
+impl enc::EncodeStruct for FetchTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(26 + topic_text.len());
@@ -571,27 +566,27 @@ impl enc::Wire for FetchTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 12 {
-            size += enc::Wire::value_size(&self.topic, version, version >= 12);
+            size += enc::Encode::value_size(&self.topic, version, version >= 12);
         }
         if version >= 13 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partitions, version, version >= 12);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 12);
         if version >= 12 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for FetchTopic {
-    fn decode_value_into(
+impl enc::Struct for FetchTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 12 {
             enc::field::decode_into(
@@ -623,14 +618,13 @@ impl enc::Decode for FetchTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FetchTopic {}
 impl crate::entity::Entities for FetchTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 12 {
@@ -696,13 +690,12 @@ impl Default for FetchPartition {
         }
     }
 }
-impl enc::Wire for FetchPartition {
+impl enc::EncodeStruct for FetchPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 12 && self.last_fetched_epoch != -1 {
             return Err(enc::field::non_default("last_fetched_epoch"));
@@ -772,7 +765,7 @@ impl enc::Wire for FetchPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 9 {
@@ -807,13 +800,13 @@ impl enc::Wire for FetchPartition {
         size
     }
 }
-impl enc::Decode for FetchPartition {
+impl enc::Struct for FetchPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 9 {
             let run: [u8; 8] = enc::field::read_run(
@@ -890,7 +883,7 @@ impl enc::Decode for FetchPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition = 0;
         self.current_leader_epoch = -1;
         self.fetch_offset = 0;
@@ -902,7 +895,6 @@ impl enc::Decode for FetchPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FetchPartition {}
 /// Versions 7-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ForgottenTopic {
@@ -921,13 +913,12 @@ pub struct ForgottenTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ForgottenTopic {
+impl enc::EncodeStruct for ForgottenTopic {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(27 + topic_text.len() + self.partitions.len() * 4);
@@ -961,28 +952,28 @@ impl enc::Wire for ForgottenTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 12 {
-            size += enc::Wire::value_size(&self.topic, version, version >= 12);
+            size += enc::Encode::value_size(&self.topic, version, version >= 12);
         }
         if version >= 13 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partitions, version, version >= 12);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 12);
         if version >= 12 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for ForgottenTopic {
+impl enc::Struct for ForgottenTopic {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 12 {
             enc::field::decode_into(
@@ -1013,14 +1004,13 @@ impl enc::Decode for ForgottenTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ForgottenTopic {}
 impl crate::entity::Entities for ForgottenTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 12 {

@@ -30,12 +30,11 @@ pub struct FetchResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for FetchResponse {
-    fn encode_value(
+impl enc::EncodeStruct for FetchResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 7 && self.session_id != 0 {
             return Err(enc::field::non_default("session_id"));
@@ -83,7 +82,7 @@ impl enc::Wire for FetchResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 1 {
             size += 4;
@@ -94,7 +93,7 @@ impl enc::Wire for FetchResponse {
         if version >= 7 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.responses, version, version >= 12);
+        size += enc::Encode::value_size(&self.responses, version, version >= 12);
         if version >= 12 {
             let write_node_endpoints = version >= 16 && !self.node_endpoints.is_empty();
             let mut count = self.unknown_tagged_fields.len();
@@ -109,12 +108,12 @@ impl enc::Wire for FetchResponse {
         size
     }
 }
-impl enc::Decode for FetchResponse {
-    fn decode_value_into(
+impl enc::Struct for FetchResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 7 {
             let run: [u8; 10] = enc::field::read_run(
@@ -166,7 +165,7 @@ impl enc::Decode for FetchResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.session_id = 0;
@@ -175,7 +174,6 @@ impl enc::Decode for FetchResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FetchResponse {}
 impl crate::entity::Entities for FetchResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.responses, version, f);
@@ -212,12 +210,11 @@ pub struct FetchableTopicResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for FetchableTopicResponse {
-    fn encode_value(
+impl enc::EncodeStruct for FetchableTopicResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(26 + topic_text.len());
@@ -249,27 +246,27 @@ impl enc::Wire for FetchableTopicResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 12 {
-            size += enc::Wire::value_size(&self.topic, version, version >= 12);
+            size += enc::Encode::value_size(&self.topic, version, version >= 12);
         }
         if version >= 13 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partitions, version, version >= 12);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 12);
         if version >= 12 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for FetchableTopicResponse {
-    fn decode_value_into(
+impl enc::Struct for FetchableTopicResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 12 {
             enc::field::decode_into(
@@ -301,14 +298,13 @@ impl enc::Decode for FetchableTopicResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FetchableTopicResponse {}
 impl crate::entity::Entities for FetchableTopicResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 12 {
@@ -391,12 +387,11 @@ impl Default for PartitionData {
         }
     }
 }
-impl enc::Wire for PartitionData {
-    fn encode_value(
+impl enc::EncodeStruct for PartitionData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 12 && self.diverging_epoch != EpochEndOffset::default() {
             return Err(enc::field::non_default("diverging_epoch"));
@@ -490,7 +485,7 @@ impl enc::Wire for PartitionData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -503,7 +498,7 @@ impl enc::Wire for PartitionData {
         }
         if version >= 4 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.aborted_transactions,
                     version,
                     version >= 12,
@@ -512,7 +507,7 @@ impl enc::Wire for PartitionData {
         if version >= 11 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.records, version, version >= 12);
+        size += enc::Encode::value_size(&self.records, version, version >= 12);
         if version >= 12 {
             let write_diverging_epoch = self.diverging_epoch
                 != EpochEndOffset::default();
@@ -539,12 +534,12 @@ impl enc::Wire for PartitionData {
         size
     }
 }
-impl enc::Decode for PartitionData {
-    fn decode_value_into(
+impl enc::Struct for PartitionData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 5 {
             let run: [u8; 30] = enc::field::read_run(
@@ -658,7 +653,7 @@ impl enc::Decode for PartitionData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.high_watermark = 0;
@@ -673,7 +668,6 @@ impl enc::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 12 {
@@ -737,13 +731,12 @@ impl Default for EpochEndOffset {
         }
     }
 }
-impl enc::Wire for EpochEndOffset {
+impl enc::EncodeStruct for EpochEndOffset {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -760,7 +753,7 @@ impl enc::Wire for EpochEndOffset {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -768,13 +761,13 @@ impl enc::Wire for EpochEndOffset {
         size
     }
 }
-impl enc::Decode for EpochEndOffset {
+impl enc::Struct for EpochEndOffset {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(r, &[("epoch", 4), ("end_offset", 8)])?;
         self.epoch = enc::Fixed::from_chunk(&run[0..4]);
@@ -784,13 +777,12 @@ impl enc::Decode for EpochEndOffset {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.epoch = -1;
         self.end_offset = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EpochEndOffset {}
 /// Versions 12-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeaderIdAndEpoch {
@@ -814,13 +806,12 @@ impl Default for LeaderIdAndEpoch {
         }
     }
 }
-impl enc::Wire for LeaderIdAndEpoch {
+impl enc::EncodeStruct for LeaderIdAndEpoch {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         let mut run = [0u8; 8];
@@ -837,7 +828,7 @@ impl enc::Wire for LeaderIdAndEpoch {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
@@ -845,13 +836,13 @@ impl enc::Wire for LeaderIdAndEpoch {
         size
     }
 }
-impl enc::Decode for LeaderIdAndEpoch {
+impl enc::Struct for LeaderIdAndEpoch {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -864,13 +855,12 @@ impl enc::Decode for LeaderIdAndEpoch {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.leader_id = -1;
         self.leader_epoch = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderIdAndEpoch {}
 impl crate::entity::Entities for LeaderIdAndEpoch {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
@@ -902,13 +892,12 @@ impl Default for SnapshotId {
         }
     }
 }
-impl enc::Wire for SnapshotId {
+impl enc::EncodeStruct for SnapshotId {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -925,7 +914,7 @@ impl enc::Wire for SnapshotId {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 4;
@@ -933,13 +922,13 @@ impl enc::Wire for SnapshotId {
         size
     }
 }
-impl enc::Decode for SnapshotId {
+impl enc::Struct for SnapshotId {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(r, &[("end_offset", 8), ("epoch", 4)])?;
         self.end_offset = enc::Fixed::from_chunk(&run[0..8]);
@@ -949,13 +938,12 @@ impl enc::Decode for SnapshotId {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.end_offset = -1;
         self.epoch = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SnapshotId {}
 /// Versions 4-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AbortedTransaction {
@@ -970,13 +958,12 @@ pub struct AbortedTransaction {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AbortedTransaction {
+impl enc::EncodeStruct for AbortedTransaction {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(17);
         let mut run = [0u8; 16];
@@ -1001,7 +988,7 @@ impl enc::Wire for AbortedTransaction {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 8;
@@ -1011,13 +998,13 @@ impl enc::Wire for AbortedTransaction {
         size
     }
 }
-impl enc::Decode for AbortedTransaction {
+impl enc::Struct for AbortedTransaction {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 16] = enc::field::read_run(
             r,
@@ -1032,13 +1019,12 @@ impl enc::Decode for AbortedTransaction {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.producer_id = 0;
         self.first_offset = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AbortedTransaction {}
 impl crate::entity::Entities for AbortedTransaction {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);
@@ -1069,13 +1055,12 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for NodeEndpoint {
+impl enc::EncodeStruct for NodeEndpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let rack_text = self.rack.as_deref();
@@ -1094,23 +1079,23 @@ impl enc::Wire for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.rack, version, true);
+        size += enc::Encode::value_size(&self.rack, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for NodeEndpoint {
+impl enc::Struct for NodeEndpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -1121,7 +1106,7 @@ impl enc::Decode for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.node_id = 0;
         self.host.clear();
         self.port = 0;
@@ -1129,7 +1114,6 @@ impl enc::Decode for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);

@@ -37,12 +37,11 @@ impl Default for FetchSnapshotRequest {
         }
     }
 }
-impl enc::Wire for FetchSnapshotRequest {
-    fn encode_value(
+impl enc::EncodeStruct for FetchSnapshotRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 8];
@@ -63,11 +62,11 @@ impl enc::Wire for FetchSnapshotRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         let write_cluster_id = self.cluster_id.is_some();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_cluster_id);
@@ -80,12 +79,12 @@ impl enc::Wire for FetchSnapshotRequest {
         size
     }
 }
-impl enc::Decode for FetchSnapshotRequest {
-    fn decode_value_into(
+impl enc::Struct for FetchSnapshotRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         self.cluster_id = None;
         let run: [u8; 8] = enc::field::read_run(
@@ -117,7 +116,7 @@ impl enc::Decode for FetchSnapshotRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.cluster_id = None;
         self.replica_id = -1;
         self.max_bytes = 2147483647;
@@ -125,7 +124,6 @@ impl enc::Decode for FetchSnapshotRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FetchSnapshotRequest {}
 impl crate::entity::Entities for FetchSnapshotRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.replica_id, "ReplicaId", f);
@@ -150,12 +148,11 @@ pub struct TopicSnapshot {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicSnapshot {
-    fn encode_value(
+impl enc::EncodeStruct for TopicSnapshot {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -167,20 +164,20 @@ impl enc::Wire for TopicSnapshot {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicSnapshot {
-    fn decode_value_into(
+impl enc::Struct for TopicSnapshot {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -189,13 +186,12 @@ impl enc::Decode for TopicSnapshot {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicSnapshot {}
 impl crate::entity::Entities for TopicSnapshot {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -230,12 +226,11 @@ pub struct PartitionSnapshot {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionSnapshot {
-    fn encode_value(
+impl enc::EncodeStruct for PartitionSnapshot {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.partition.to_be_bytes());
@@ -268,11 +263,11 @@ impl enc::Wire for PartitionSnapshot {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.snapshot_id, version, false);
+        size += enc::Encode::value_size(&self.snapshot_id, version, false);
         size += 8;
         let write_replica_directory_id = version >= 1
             && !self.replica_directory_id.is_nil();
@@ -287,12 +282,12 @@ impl enc::Wire for PartitionSnapshot {
         size
     }
 }
-impl enc::Decode for PartitionSnapshot {
-    fn decode_value_into(
+impl enc::Struct for PartitionSnapshot {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -331,7 +326,7 @@ impl enc::Decode for PartitionSnapshot {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition = 0;
         self.current_leader_epoch = 0;
         enc::Decode::reset_value(&mut self.snapshot_id);
@@ -340,7 +335,6 @@ impl enc::Decode for PartitionSnapshot {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionSnapshot {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SnapshotId {
@@ -355,13 +349,12 @@ pub struct SnapshotId {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for SnapshotId {
+impl enc::EncodeStruct for SnapshotId {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -378,7 +371,7 @@ impl enc::Wire for SnapshotId {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 4;
@@ -386,13 +379,13 @@ impl enc::Wire for SnapshotId {
         size
     }
 }
-impl enc::Decode for SnapshotId {
+impl enc::Struct for SnapshotId {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(r, &[("end_offset", 8), ("epoch", 4)])?;
         self.end_offset = enc::Fixed::from_chunk(&run[0..8]);
@@ -402,13 +395,12 @@ impl enc::Decode for SnapshotId {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.end_offset = 0;
         self.epoch = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SnapshotId {}
 impl crate::message::Message for FetchSnapshotRequest {
     const NAME: &'static str = "FetchSnapshotRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -26,12 +26,11 @@ pub struct FetchSnapshotResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for FetchSnapshotResponse {
-    fn encode_value(
+impl enc::EncodeStruct for FetchSnapshotResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.node_endpoints.is_empty() {
             return Err(enc::field::non_default("node_endpoints"));
@@ -61,11 +60,11 @@ impl enc::Wire for FetchSnapshotResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         let write_node_endpoints = version >= 1 && !self.node_endpoints.is_empty();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_node_endpoints);
@@ -78,12 +77,12 @@ impl enc::Wire for FetchSnapshotResponse {
         size
     }
 }
-impl enc::Decode for FetchSnapshotResponse {
-    fn decode_value_into(
+impl enc::Struct for FetchSnapshotResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -115,7 +114,7 @@ impl enc::Decode for FetchSnapshotResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.topics.clear();
@@ -123,7 +122,6 @@ impl enc::Decode for FetchSnapshotResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FetchSnapshotResponse {}
 impl crate::entity::Entities for FetchSnapshotResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -156,12 +154,11 @@ pub struct TopicSnapshot {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicSnapshot {
-    fn encode_value(
+impl enc::EncodeStruct for TopicSnapshot {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -173,20 +170,20 @@ impl enc::Wire for TopicSnapshot {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicSnapshot {
-    fn decode_value_into(
+impl enc::Struct for TopicSnapshot {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -195,13 +192,12 @@ impl enc::Decode for TopicSnapshot {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicSnapshot {}
 impl crate::entity::Entities for TopicSnapshot {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -246,12 +242,11 @@ pub struct PartitionSnapshot {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionSnapshot {
-    fn encode_value(
+impl enc::EncodeStruct for PartitionSnapshot {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.index.to_be_bytes());
@@ -286,14 +281,14 @@ impl enc::Wire for PartitionSnapshot {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.snapshot_id, version, false);
+        size += enc::Encode::value_size(&self.snapshot_id, version, false);
         size += 8;
         size += 8;
-        size += enc::Wire::value_size(&self.unaligned_records, version, true);
+        size += enc::Encode::value_size(&self.unaligned_records, version, true);
         let write_current_leader = self.current_leader != LeaderIdAndEpoch::default();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_current_leader);
@@ -306,12 +301,12 @@ impl enc::Wire for PartitionSnapshot {
         size
     }
 }
-impl enc::Decode for PartitionSnapshot {
-    fn decode_value_into(
+impl enc::Struct for PartitionSnapshot {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(r, &[("index", 4), ("error_code", 2)])?;
         self.index = enc::Fixed::from_chunk(&run[0..4]);
@@ -356,7 +351,7 @@ impl enc::Decode for PartitionSnapshot {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.index = 0;
         self.error_code = 0;
         enc::Decode::reset_value(&mut self.snapshot_id);
@@ -367,7 +362,6 @@ impl enc::Decode for PartitionSnapshot {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionSnapshot {}
 impl crate::entity::Entities for PartitionSnapshot {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.current_leader, version, f);
@@ -390,13 +384,12 @@ pub struct SnapshotId {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for SnapshotId {
+impl enc::EncodeStruct for SnapshotId {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -413,7 +406,7 @@ impl enc::Wire for SnapshotId {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 4;
@@ -421,13 +414,13 @@ impl enc::Wire for SnapshotId {
         size
     }
 }
-impl enc::Decode for SnapshotId {
+impl enc::Struct for SnapshotId {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(r, &[("end_offset", 8), ("epoch", 4)])?;
         self.end_offset = enc::Fixed::from_chunk(&run[0..8]);
@@ -437,13 +430,12 @@ impl enc::Decode for SnapshotId {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.end_offset = 0;
         self.epoch = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SnapshotId {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderIdAndEpoch {
@@ -458,13 +450,12 @@ pub struct LeaderIdAndEpoch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaderIdAndEpoch {
+impl enc::EncodeStruct for LeaderIdAndEpoch {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         let mut run = [0u8; 8];
@@ -481,7 +472,7 @@ impl enc::Wire for LeaderIdAndEpoch {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
@@ -489,13 +480,13 @@ impl enc::Wire for LeaderIdAndEpoch {
         size
     }
 }
-impl enc::Decode for LeaderIdAndEpoch {
+impl enc::Struct for LeaderIdAndEpoch {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -508,13 +499,12 @@ impl enc::Decode for LeaderIdAndEpoch {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.leader_id = 0;
         self.leader_epoch = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderIdAndEpoch {}
 impl crate::entity::Entities for LeaderIdAndEpoch {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
@@ -541,13 +531,12 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for NodeEndpoint {
+impl enc::EncodeStruct for NodeEndpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(12 + host_text.len());
@@ -564,22 +553,22 @@ impl enc::Wire for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for NodeEndpoint {
+impl enc::Struct for NodeEndpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -589,14 +578,13 @@ impl enc::Decode for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.node_id = 0;
         self.host.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);

@@ -22,13 +22,12 @@ pub struct FindCoordinatorRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for FindCoordinatorRequest {
+impl enc::EncodeStruct for FindCoordinatorRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 3 && !self.key.is_empty() {
             return Err(enc::field::non_default("key"));
@@ -73,16 +72,16 @@ impl enc::Wire for FindCoordinatorRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 3 {
-            size += enc::Wire::value_size(&self.key, version, version >= 3);
+            size += enc::Encode::value_size(&self.key, version, version >= 3);
         }
         if version >= 1 {
             size += 1;
         }
         if version >= 4 {
-            size += enc::Wire::value_size(&self.coordinator_keys, version, true);
+            size += enc::Encode::value_size(&self.coordinator_keys, version, true);
         }
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -90,13 +89,13 @@ impl enc::Wire for FindCoordinatorRequest {
         size
     }
 }
-impl enc::Decode for FindCoordinatorRequest {
+impl enc::Struct for FindCoordinatorRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 3 {
             enc::field::decode_into(&mut self.key, r, version, version >= 3, "key")?;
@@ -126,14 +125,13 @@ impl enc::Decode for FindCoordinatorRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.key.clear();
         self.key_type = 0;
         self.coordinator_keys.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FindCoordinatorRequest {}
 impl crate::entity::Entities for FindCoordinatorRequest {}
 impl crate::message::Message for FindCoordinatorRequest {
     const NAME: &'static str = "FindCoordinatorRequest";

@@ -52,12 +52,11 @@ impl Default for FindCoordinatorResponse {
         }
     }
 }
-impl enc::Wire for FindCoordinatorResponse {
-    fn encode_value(
+impl enc::EncodeStruct for FindCoordinatorResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 3 && self.error_code != 0 {
             return Err(enc::field::non_default("error_code"));
@@ -127,7 +126,7 @@ impl enc::Wire for FindCoordinatorResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 1 {
             size += 4;
@@ -136,19 +135,19 @@ impl enc::Wire for FindCoordinatorResponse {
             size += 2;
         }
         if (1..=3).contains(&version) {
-            size += enc::Wire::value_size(&self.error_message, version, version >= 3);
+            size += enc::Encode::value_size(&self.error_message, version, version >= 3);
         }
         if version <= 3 {
             size += 4;
         }
         if version <= 3 {
-            size += enc::Wire::value_size(&self.host, version, version >= 3);
+            size += enc::Encode::value_size(&self.host, version, version >= 3);
         }
         if version <= 3 {
             size += 4;
         }
         if version >= 4 {
-            size += enc::Wire::value_size(&self.coordinators, version, true);
+            size += enc::Encode::value_size(&self.coordinators, version, true);
         }
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -156,12 +155,12 @@ impl enc::Wire for FindCoordinatorResponse {
         size
     }
 }
-impl enc::Decode for FindCoordinatorResponse {
-    fn decode_value_into(
+impl enc::Struct for FindCoordinatorResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
@@ -229,7 +228,7 @@ impl enc::Decode for FindCoordinatorResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
@@ -240,7 +239,6 @@ impl enc::Decode for FindCoordinatorResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FindCoordinatorResponse {}
 impl crate::entity::Entities for FindCoordinatorResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 3 {
@@ -306,13 +304,12 @@ impl Default for Coordinator {
         }
     }
 }
-impl enc::Wire for Coordinator {
+impl enc::EncodeStruct for Coordinator {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let key_text = self.key.as_str();
         let host_text = self.host.as_str();
@@ -340,25 +337,25 @@ impl enc::Wire for Coordinator {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.key, version, true);
+        size += enc::Encode::value_size(&self.key, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Coordinator {
+impl enc::Struct for Coordinator {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
@@ -378,7 +375,7 @@ impl enc::Decode for Coordinator {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.key.clear();
         self.node_id = 0;
         self.host.clear();
@@ -388,7 +385,6 @@ impl enc::Decode for Coordinator {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Coordinator {}
 impl crate::entity::Entities for Coordinator {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);

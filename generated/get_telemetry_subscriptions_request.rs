@@ -13,13 +13,12 @@ pub struct GetTelemetrySubscriptionsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for GetTelemetrySubscriptionsRequest {
+impl enc::EncodeStruct for GetTelemetrySubscriptionsRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(17);
         s.put_fixed(self.client_instance_id)?;
@@ -33,20 +32,20 @@ impl enc::Wire for GetTelemetrySubscriptionsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 16;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for GetTelemetrySubscriptionsRequest {
+impl enc::Struct for GetTelemetrySubscriptionsRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.client_instance_id,
@@ -60,12 +59,11 @@ impl enc::Decode for GetTelemetrySubscriptionsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.client_instance_id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for GetTelemetrySubscriptionsRequest {}
 impl crate::entity::Entities for GetTelemetrySubscriptionsRequest {}
 impl crate::message::Message for GetTelemetrySubscriptionsRequest {
     const NAME: &'static str = "GetTelemetrySubscriptionsRequest";

@@ -46,13 +46,12 @@ pub struct GetTelemetrySubscriptionsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for GetTelemetrySubscriptionsResponse {
+impl enc::EncodeStruct for GetTelemetrySubscriptionsResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(45 + self.accepted_compression_types.len());
         let mut run = [0u8; 26];
@@ -90,28 +89,28 @@ impl enc::Wire for GetTelemetrySubscriptionsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
         size += 16;
         size += 4;
-        size += enc::Wire::value_size(&self.accepted_compression_types, version, true);
+        size += enc::Encode::value_size(&self.accepted_compression_types, version, true);
         size += 4;
         size += 4;
         size += 1;
-        size += enc::Wire::value_size(&self.requested_metrics, version, true);
+        size += enc::Encode::value_size(&self.requested_metrics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for GetTelemetrySubscriptionsResponse {
+impl enc::Struct for GetTelemetrySubscriptionsResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 26] = enc::field::read_run(
             r,
@@ -155,7 +154,7 @@ impl enc::Decode for GetTelemetrySubscriptionsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.client_instance_id = crate::primitives::Uuid::NIL;
@@ -168,7 +167,6 @@ impl enc::Decode for GetTelemetrySubscriptionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for GetTelemetrySubscriptionsResponse {}
 impl crate::entity::Entities for GetTelemetrySubscriptionsResponse {}
 impl crate::message::Message for GetTelemetrySubscriptionsResponse {
     const NAME: &'static str = "GetTelemetrySubscriptionsResponse";

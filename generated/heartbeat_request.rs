@@ -26,13 +26,12 @@ pub struct HeartbeatRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for HeartbeatRequest {
+impl enc::EncodeStruct for HeartbeatRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
@@ -74,14 +73,18 @@ impl enc::Wire for HeartbeatRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.group_id, version, version >= 4);
         size += 4;
-        size += enc::Wire::value_size(&self.member_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.member_id, version, version >= 4);
         if version >= 3 {
             size
-                += enc::Wire::value_size(&self.group_instance_id, version, version >= 4);
+                += enc::Encode::value_size(
+                    &self.group_instance_id,
+                    version,
+                    version >= 4,
+                );
         }
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -89,13 +92,13 @@ impl enc::Wire for HeartbeatRequest {
         size
     }
 }
-impl enc::Decode for HeartbeatRequest {
+impl enc::Struct for HeartbeatRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
@@ -136,7 +139,7 @@ impl enc::Decode for HeartbeatRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.generation_id = 0;
         self.member_id.clear();
@@ -144,7 +147,6 @@ impl enc::Decode for HeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for HeartbeatRequest {}
 impl crate::entity::Entities for HeartbeatRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);

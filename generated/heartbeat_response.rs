@@ -17,13 +17,12 @@ pub struct HeartbeatResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for HeartbeatResponse {
+impl enc::EncodeStruct for HeartbeatResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         if version >= 1 {
@@ -48,7 +47,7 @@ impl enc::Wire for HeartbeatResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 1 {
             size += 4;
@@ -60,13 +59,13 @@ impl enc::Wire for HeartbeatResponse {
         size
     }
 }
-impl enc::Decode for HeartbeatResponse {
+impl enc::Struct for HeartbeatResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
@@ -87,13 +86,12 @@ impl enc::Decode for HeartbeatResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for HeartbeatResponse {}
 impl crate::entity::Entities for HeartbeatResponse {}
 impl crate::message::Message for HeartbeatResponse {
     const NAME: &'static str = "HeartbeatResponse";

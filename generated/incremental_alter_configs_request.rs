@@ -18,12 +18,11 @@ pub struct IncrementalAlterConfigsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for IncrementalAlterConfigsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for IncrementalAlterConfigsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.resources, buf, version, version >= 1, "resources")?;
         let mut s = buf.segment(2);
@@ -46,9 +45,9 @@ impl enc::Wire for IncrementalAlterConfigsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.resources, version, version >= 1);
+        size += enc::Encode::value_size(&self.resources, version, version >= 1);
         size += 1;
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -56,12 +55,12 @@ impl enc::Wire for IncrementalAlterConfigsRequest {
         size
     }
 }
-impl enc::Decode for IncrementalAlterConfigsRequest {
-    fn decode_value_into(
+impl enc::Struct for IncrementalAlterConfigsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.resources,
@@ -84,13 +83,12 @@ impl enc::Decode for IncrementalAlterConfigsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resources.clear();
         self.validate_only = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for IncrementalAlterConfigsRequest {}
 impl crate::entity::Entities for IncrementalAlterConfigsRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -110,12 +108,11 @@ pub struct AlterConfigsResource {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AlterConfigsResource {
-    fn encode_value(
+impl enc::EncodeStruct for AlterConfigsResource {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let mut s = buf.segment(11 + resource_name_text.len());
@@ -138,23 +135,23 @@ impl enc::Wire for AlterConfigsResource {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name, version, version >= 1);
-        size += enc::Wire::value_size(&self.configs, version, version >= 1);
+        size += enc::Encode::value_size(&self.resource_name, version, version >= 1);
+        size += enc::Encode::value_size(&self.configs, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AlterConfigsResource {
-    fn decode_value_into(
+impl enc::Struct for AlterConfigsResource {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
@@ -178,14 +175,13 @@ impl enc::Decode for AlterConfigsResource {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resource_type = 0;
         self.resource_name.clear();
         self.configs.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterConfigsResource {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlterableConfig {
@@ -214,13 +210,12 @@ impl Default for AlterableConfig {
         }
     }
 }
-impl enc::Wire for AlterableConfig {
+impl enc::EncodeStruct for AlterableConfig {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let value_text = self.value.as_deref();
@@ -246,24 +241,24 @@ impl enc::Wire for AlterableConfig {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 1);
+        size += enc::Encode::value_size(&self.name, version, version >= 1);
         size += 1;
-        size += enc::Wire::value_size(&self.value, version, version >= 1);
+        size += enc::Encode::value_size(&self.value, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AlterableConfig {
+impl enc::Struct for AlterableConfig {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 1, "name")?;
         enc::field::decode_into(
@@ -281,14 +276,13 @@ impl enc::Decode for AlterableConfig {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.config_operation = 0;
         self.value = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterableConfig {}
 impl crate::message::Message for IncrementalAlterConfigsRequest {
     const NAME: &'static str = "IncrementalAlterConfigsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,12 +18,11 @@ pub struct IncrementalAlterConfigsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for IncrementalAlterConfigsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for IncrementalAlterConfigsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -44,22 +43,22 @@ impl enc::Wire for IncrementalAlterConfigsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.responses, version, version >= 1);
+        size += enc::Encode::value_size(&self.responses, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for IncrementalAlterConfigsResponse {
-    fn decode_value_into(
+impl enc::Struct for IncrementalAlterConfigsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -82,13 +81,12 @@ impl enc::Decode for IncrementalAlterConfigsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.responses.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for IncrementalAlterConfigsResponse {}
 impl crate::entity::Entities for IncrementalAlterConfigsResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
@@ -123,13 +121,12 @@ impl Default for AlterConfigsResourceResponse {
         }
     }
 }
-impl enc::Wire for AlterConfigsResourceResponse {
+impl enc::EncodeStruct for AlterConfigsResourceResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let resource_name_text = self.resource_name.as_str();
@@ -164,25 +161,25 @@ impl enc::Wire for AlterConfigsResourceResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, version >= 1);
+        size += enc::Encode::value_size(&self.error_message, version, version >= 1);
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name, version, version >= 1);
+        size += enc::Encode::value_size(&self.resource_name, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for AlterConfigsResourceResponse {
+impl enc::Struct for AlterConfigsResourceResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -213,7 +210,7 @@ impl enc::Decode for AlterConfigsResourceResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.resource_type = 0;
@@ -221,7 +218,6 @@ impl enc::Decode for AlterConfigsResourceResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AlterConfigsResourceResponse {}
 impl crate::message::Message for IncrementalAlterConfigsResponse {
     const NAME: &'static str = "IncrementalAlterConfigsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -47,13 +47,12 @@ impl Default for InitProducerIdRequest {
         }
     }
 }
-impl enc::Wire for InitProducerIdRequest {
+impl enc::EncodeStruct for InitProducerIdRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.producer_id != -1 {
             return Err(enc::field::non_default("producer_id"));
@@ -110,9 +109,9 @@ impl enc::Wire for InitProducerIdRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.transactional_id, version, version >= 2);
+        size += enc::Encode::value_size(&self.transactional_id, version, version >= 2);
         size += 4;
         if version >= 3 {
             size += 8;
@@ -132,13 +131,13 @@ impl enc::Wire for InitProducerIdRequest {
         size
     }
 }
-impl enc::Decode for InitProducerIdRequest {
+impl enc::Struct for InitProducerIdRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
@@ -195,7 +194,7 @@ impl enc::Decode for InitProducerIdRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactional_id = Some(CompactString::const_new(""));
         self.transaction_timeout_ms = 0;
         self.producer_id = -1;
@@ -205,7 +204,6 @@ impl enc::Decode for InitProducerIdRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for InitProducerIdRequest {}
 impl crate::entity::Entities for InitProducerIdRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);

@@ -46,13 +46,12 @@ impl Default for InitProducerIdResponse {
         }
     }
 }
-impl enc::Wire for InitProducerIdResponse {
+impl enc::EncodeStruct for InitProducerIdResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 6 && self.ongoing_txn_producer_id != -1 {
             return Err(enc::field::non_default("ongoing_txn_producer_id"));
@@ -96,7 +95,7 @@ impl enc::Wire for InitProducerIdResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -114,13 +113,13 @@ impl enc::Wire for InitProducerIdResponse {
         size
     }
 }
-impl enc::Decode for InitProducerIdResponse {
+impl enc::Struct for InitProducerIdResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 6 {
             let run: [u8; 26] = enc::field::read_run(
@@ -164,7 +163,7 @@ impl enc::Decode for InitProducerIdResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.producer_id = -1;
@@ -174,7 +173,6 @@ impl enc::Decode for InitProducerIdResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for InitProducerIdResponse {}
 impl crate::entity::Entities for InitProducerIdResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);

@@ -57,12 +57,11 @@ impl Default for JoinGroupRequest {
         }
     }
 }
-impl enc::Wire for JoinGroupRequest {
-    fn encode_value(
+impl enc::EncodeStruct for JoinGroupRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 5 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
@@ -128,22 +127,26 @@ impl enc::Wire for JoinGroupRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, version >= 6);
+        size += enc::Encode::value_size(&self.group_id, version, version >= 6);
         size += 4;
         if version >= 1 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.member_id, version, version >= 6);
+        size += enc::Encode::value_size(&self.member_id, version, version >= 6);
         if version >= 5 {
             size
-                += enc::Wire::value_size(&self.group_instance_id, version, version >= 6);
+                += enc::Encode::value_size(
+                    &self.group_instance_id,
+                    version,
+                    version >= 6,
+                );
         }
-        size += enc::Wire::value_size(&self.protocol_type, version, version >= 6);
-        size += enc::Wire::value_size(&self.protocols, version, version >= 6);
+        size += enc::Encode::value_size(&self.protocol_type, version, version >= 6);
+        size += enc::Encode::value_size(&self.protocols, version, version >= 6);
         if version >= 8 {
-            size += enc::Wire::value_size(&self.reason, version, true);
+            size += enc::Encode::value_size(&self.reason, version, true);
         }
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -151,12 +154,12 @@ impl enc::Wire for JoinGroupRequest {
         size
     }
 }
-impl enc::Decode for JoinGroupRequest {
-    fn decode_value_into(
+impl enc::Struct for JoinGroupRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
@@ -221,7 +224,7 @@ impl enc::Decode for JoinGroupRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.session_timeout_ms = 0;
         self.rebalance_timeout_ms = -1;
@@ -233,7 +236,6 @@ impl enc::Decode for JoinGroupRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for JoinGroupRequest {}
 impl crate::entity::Entities for JoinGroupRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -256,13 +258,12 @@ pub struct JoinGroupRequestProtocol {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for JoinGroupRequestProtocol {
+impl enc::EncodeStruct for JoinGroupRequestProtocol {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(5 + name_text.len());
@@ -277,23 +278,23 @@ impl enc::Wire for JoinGroupRequestProtocol {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 6);
-        size += enc::Wire::value_size(&self.metadata, version, version >= 6);
+        size += enc::Encode::value_size(&self.name, version, version >= 6);
+        size += enc::Encode::value_size(&self.metadata, version, version >= 6);
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for JoinGroupRequestProtocol {
+impl enc::Struct for JoinGroupRequestProtocol {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
         enc::field::decode_into(
@@ -310,13 +311,12 @@ impl enc::Decode for JoinGroupRequestProtocol {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.metadata = crate::Bytes::new();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for JoinGroupRequestProtocol {}
 impl crate::message::Message for JoinGroupRequest {
     const NAME: &'static str = "JoinGroupRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -62,12 +62,11 @@ impl Default for JoinGroupResponse {
         }
     }
 }
-impl enc::Wire for JoinGroupResponse {
-    fn encode_value(
+impl enc::EncodeStruct for JoinGroupResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 9 && self.skip_assignment {
             return Err(enc::field::non_default("skip_assignment"));
@@ -128,7 +127,7 @@ impl enc::Wire for JoinGroupResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 2 {
             size += 4;
@@ -136,27 +135,27 @@ impl enc::Wire for JoinGroupResponse {
         size += 2;
         size += 4;
         if version >= 7 {
-            size += enc::Wire::value_size(&self.protocol_type, version, true);
+            size += enc::Encode::value_size(&self.protocol_type, version, true);
         }
-        size += enc::Wire::value_size(&self.protocol_name, version, version >= 6);
-        size += enc::Wire::value_size(&self.leader, version, version >= 6);
+        size += enc::Encode::value_size(&self.protocol_name, version, version >= 6);
+        size += enc::Encode::value_size(&self.leader, version, version >= 6);
         if version >= 9 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.member_id, version, version >= 6);
-        size += enc::Wire::value_size(&self.members, version, version >= 6);
+        size += enc::Encode::value_size(&self.member_id, version, version >= 6);
+        size += enc::Encode::value_size(&self.members, version, version >= 6);
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for JoinGroupResponse {
-    fn decode_value_into(
+impl enc::Struct for JoinGroupResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             enc::field::decode_into(
@@ -230,7 +229,7 @@ impl enc::Decode for JoinGroupResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.generation_id = -1;
@@ -243,7 +242,6 @@ impl enc::Decode for JoinGroupResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for JoinGroupResponse {}
 impl crate::entity::Entities for JoinGroupResponse {}
 /// Versions 0-9; flexible 6-9.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -263,13 +261,12 @@ pub struct JoinGroupResponseMember {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for JoinGroupResponseMember {
+impl enc::EncodeStruct for JoinGroupResponseMember {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let group_instance_id_text = self.group_instance_id.as_deref();
@@ -296,27 +293,31 @@ impl enc::Wire for JoinGroupResponseMember {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.member_id, version, version >= 6);
+        size += enc::Encode::value_size(&self.member_id, version, version >= 6);
         if version >= 5 {
             size
-                += enc::Wire::value_size(&self.group_instance_id, version, version >= 6);
+                += enc::Encode::value_size(
+                    &self.group_instance_id,
+                    version,
+                    version >= 6,
+                );
         }
-        size += enc::Wire::value_size(&self.metadata, version, version >= 6);
+        size += enc::Encode::value_size(&self.metadata, version, version >= 6);
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for JoinGroupResponseMember {
+impl enc::Struct for JoinGroupResponseMember {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
@@ -350,14 +351,13 @@ impl enc::Decode for JoinGroupResponseMember {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_id.clear();
         self.group_instance_id = None;
         self.metadata = crate::Bytes::new();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for JoinGroupResponseMember {}
 impl crate::message::Message for JoinGroupResponse {
     const NAME: &'static str = "JoinGroupResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -17,13 +17,12 @@ pub struct KRaftVersionRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for KRaftVersionRecord {
+impl enc::EncodeStruct for KRaftVersionRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5);
         let mut run = [0u8; 4];
@@ -40,7 +39,7 @@ impl enc::Wire for KRaftVersionRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 2;
@@ -48,13 +47,13 @@ impl enc::Wire for KRaftVersionRecord {
         size
     }
 }
-impl enc::Decode for KRaftVersionRecord {
+impl enc::Struct for KRaftVersionRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 4] = enc::field::read_run(
             r,
@@ -67,13 +66,12 @@ impl enc::Decode for KRaftVersionRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.version = 0;
         self.k_raft_version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for KRaftVersionRecord {}
 impl crate::message::Message for KRaftVersionRecord {
     const NAME: &'static str = "KRaftVersionRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -57,12 +57,11 @@ impl Default for LeaderAndIsrRequest {
         }
     }
 }
-impl enc::Wire for LeaderAndIsrRequest {
-    fn encode_value(
+impl enc::EncodeStruct for LeaderAndIsrRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 7 && self.is_k_raft_controller {
             return Err(enc::field::non_default("is_k_raft_controller"));
@@ -141,7 +140,7 @@ impl enc::Wire for LeaderAndIsrRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 7 {
@@ -156,28 +155,28 @@ impl enc::Wire for LeaderAndIsrRequest {
         }
         if version <= 1 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.ungrouped_partition_states,
                     version,
                     false,
                 );
         }
         if version >= 2 {
-            size += enc::Wire::value_size(&self.topic_states, version, version >= 4);
+            size += enc::Encode::value_size(&self.topic_states, version, version >= 4);
         }
-        size += enc::Wire::value_size(&self.live_leaders, version, version >= 4);
+        size += enc::Encode::value_size(&self.live_leaders, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for LeaderAndIsrRequest {
-    fn decode_value_into(
+impl enc::Struct for LeaderAndIsrRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 7 {
             let run: [u8; 5] = enc::field::read_run(
@@ -249,7 +248,7 @@ impl enc::Decode for LeaderAndIsrRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.controller_id = 0;
         self.is_k_raft_controller = false;
         self.controller_epoch = 0;
@@ -261,7 +260,6 @@ impl enc::Decode for LeaderAndIsrRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderAndIsrRequest {}
 impl crate::entity::Entities for LeaderAndIsrRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
@@ -350,13 +348,12 @@ pub struct LeaderAndIsrPartitionState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaderAndIsrPartitionState {
+impl enc::EncodeStruct for LeaderAndIsrPartitionState {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 6 && self.leader_recovery_state != 0 {
             return Err(enc::field::non_default("leader_recovery_state"));
@@ -421,24 +418,29 @@ impl enc::Wire for LeaderAndIsrPartitionState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 1 {
-            size += enc::Wire::value_size(&self.topic_name, version, false);
+            size += enc::Encode::value_size(&self.topic_name, version, false);
         }
         size += 4;
         size += 4;
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.isr, version, version >= 4);
+        size += enc::Encode::value_size(&self.isr, version, version >= 4);
         size += 4;
-        size += enc::Wire::value_size(&self.replicas, version, version >= 4);
+        size += enc::Encode::value_size(&self.replicas, version, version >= 4);
         if version >= 3 {
-            size += enc::Wire::value_size(&self.adding_replicas, version, version >= 4);
+            size
+                += enc::Encode::value_size(&self.adding_replicas, version, version >= 4);
         }
         if version >= 3 {
             size
-                += enc::Wire::value_size(&self.removing_replicas, version, version >= 4);
+                += enc::Encode::value_size(
+                    &self.removing_replicas,
+                    version,
+                    version >= 4,
+                );
         }
         if version >= 1 {
             size += 1;
@@ -452,13 +454,13 @@ impl enc::Wire for LeaderAndIsrPartitionState {
         size
     }
 }
-impl enc::Decode for LeaderAndIsrPartitionState {
+impl enc::Struct for LeaderAndIsrPartitionState {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 1 {
             enc::field::decode_into(
@@ -540,7 +542,7 @@ impl enc::Decode for LeaderAndIsrPartitionState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
         self.controller_epoch = 0;
@@ -556,7 +558,6 @@ impl enc::Decode for LeaderAndIsrPartitionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderAndIsrPartitionState {}
 impl crate::entity::Entities for LeaderAndIsrPartitionState {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 1 {
@@ -605,12 +606,11 @@ pub struct LeaderAndIsrTopicState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaderAndIsrTopicState {
-    fn encode_value(
+impl enc::EncodeStruct for LeaderAndIsrTopicState {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(26 + topic_name_text.len());
@@ -640,25 +640,25 @@ impl enc::Wire for LeaderAndIsrTopicState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, version >= 4);
+        size += enc::Encode::value_size(&self.topic_name, version, version >= 4);
         if version >= 5 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partition_states, version, version >= 4);
+        size += enc::Encode::value_size(&self.partition_states, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for LeaderAndIsrTopicState {
-    fn decode_value_into(
+impl enc::Struct for LeaderAndIsrTopicState {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
@@ -686,14 +686,13 @@ impl enc::Decode for LeaderAndIsrTopicState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partition_states.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderAndIsrTopicState {}
 impl crate::entity::Entities for LeaderAndIsrTopicState {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -726,13 +725,12 @@ pub struct LeaderAndIsrLiveLeader {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaderAndIsrLiveLeader {
+impl enc::EncodeStruct for LeaderAndIsrLiveLeader {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_name_text = self.host_name.as_str();
         let mut s = buf.segment(14 + host_name_text.len());
@@ -757,10 +755,10 @@ impl enc::Wire for LeaderAndIsrLiveLeader {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.host_name, version, version >= 4);
+        size += enc::Encode::value_size(&self.host_name, version, version >= 4);
         size += 4;
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -768,13 +766,13 @@ impl enc::Wire for LeaderAndIsrLiveLeader {
         size
     }
 }
-impl enc::Decode for LeaderAndIsrLiveLeader {
+impl enc::Struct for LeaderAndIsrLiveLeader {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.broker_id, r, version, false, "broker_id")?;
         enc::field::decode_into(
@@ -792,14 +790,13 @@ impl enc::Decode for LeaderAndIsrLiveLeader {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.host_name.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderAndIsrLiveLeader {}
 impl crate::entity::Entities for LeaderAndIsrLiveLeader {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

@@ -22,12 +22,11 @@ pub struct LeaderAndIsrResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaderAndIsrResponse {
-    fn encode_value(
+impl enc::EncodeStruct for LeaderAndIsrResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 4 && !self.partition_errors.is_empty() {
             return Err(enc::field::non_default("partition_errors"));
@@ -66,14 +65,19 @@ impl enc::Wire for LeaderAndIsrResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         if version <= 4 {
-            size += enc::Wire::value_size(&self.partition_errors, version, version >= 4);
+            size
+                += enc::Encode::value_size(
+                    &self.partition_errors,
+                    version,
+                    version >= 4,
+                );
         }
         if version >= 5 {
-            size += enc::Wire::value_size(&self.topics, version, true);
+            size += enc::Encode::value_size(&self.topics, version, true);
         }
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -81,12 +85,12 @@ impl enc::Wire for LeaderAndIsrResponse {
         size
     }
 }
-impl enc::Decode for LeaderAndIsrResponse {
-    fn decode_value_into(
+impl enc::Struct for LeaderAndIsrResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         if version <= 4 {
@@ -112,14 +116,13 @@ impl enc::Decode for LeaderAndIsrResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.partition_errors.clear();
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderAndIsrResponse {}
 impl crate::entity::Entities for LeaderAndIsrResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 4 {
@@ -160,13 +163,12 @@ pub struct LeaderAndIsrPartitionError {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaderAndIsrPartitionError {
+impl enc::EncodeStruct for LeaderAndIsrPartitionError {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(12 + topic_name_text.len());
@@ -195,10 +197,10 @@ impl enc::Wire for LeaderAndIsrPartitionError {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 4 {
-            size += enc::Wire::value_size(&self.topic_name, version, version >= 4);
+            size += enc::Encode::value_size(&self.topic_name, version, version >= 4);
         }
         size += 4;
         size += 2;
@@ -208,13 +210,13 @@ impl enc::Wire for LeaderAndIsrPartitionError {
         size
     }
 }
-impl enc::Decode for LeaderAndIsrPartitionError {
+impl enc::Struct for LeaderAndIsrPartitionError {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 4 {
             enc::field::decode_into(
@@ -240,14 +242,13 @@ impl enc::Decode for LeaderAndIsrPartitionError {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderAndIsrPartitionError {}
 impl crate::entity::Entities for LeaderAndIsrPartitionError {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 4 {
@@ -274,12 +275,11 @@ pub struct LeaderAndIsrTopicError {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaderAndIsrTopicError {
-    fn encode_value(
+impl enc::EncodeStruct for LeaderAndIsrTopicError {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
@@ -301,20 +301,20 @@ impl enc::Wire for LeaderAndIsrTopicError {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partition_errors, version, true);
+        size += enc::Encode::value_size(&self.partition_errors, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for LeaderAndIsrTopicError {
-    fn decode_value_into(
+impl enc::Struct for LeaderAndIsrTopicError {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(
@@ -329,13 +329,12 @@ impl enc::Decode for LeaderAndIsrTopicError {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partition_errors.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderAndIsrTopicError {}
 impl crate::entity::Entities for LeaderAndIsrTopicError {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.partition_errors, version, f);

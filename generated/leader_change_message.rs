@@ -25,12 +25,11 @@ pub struct LeaderChangeMessage {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaderChangeMessage {
-    fn encode_value(
+impl enc::EncodeStruct for LeaderChangeMessage {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 6];
@@ -51,22 +50,22 @@ impl enc::Wire for LeaderChangeMessage {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 4;
-        size += enc::Wire::value_size(&self.voters, version, true);
-        size += enc::Wire::value_size(&self.granting_voters, version, true);
+        size += enc::Encode::value_size(&self.voters, version, true);
+        size += enc::Encode::value_size(&self.granting_voters, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for LeaderChangeMessage {
-    fn decode_value_into(
+impl enc::Struct for LeaderChangeMessage {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(r, &[("version", 2), ("leader_id", 4)])?;
         self.version = enc::Fixed::from_chunk(&run[0..2]);
@@ -84,7 +83,7 @@ impl enc::Decode for LeaderChangeMessage {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.version = 0;
         self.leader_id = 0;
         self.voters.clear();
@@ -92,7 +91,6 @@ impl enc::Decode for LeaderChangeMessage {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderChangeMessage {}
 impl crate::entity::Entities for LeaderChangeMessage {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
@@ -115,13 +113,12 @@ pub struct Voter {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Voter {
+impl enc::EncodeStruct for Voter {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.voter_directory_id.is_nil() {
             return Err(enc::field::non_default("voter_directory_id"));
@@ -145,7 +142,7 @@ impl enc::Wire for Voter {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 1 {
@@ -155,13 +152,13 @@ impl enc::Wire for Voter {
         size
     }
 }
-impl enc::Decode for Voter {
+impl enc::Struct for Voter {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             let run: [u8; 20] = enc::field::read_run(
@@ -180,13 +177,12 @@ impl enc::Decode for Voter {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.voter_id = 0;
         self.voter_directory_id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Voter {}
 impl crate::message::Message for LeaderChangeMessage {
     const NAME: &'static str = "LeaderChangeMessage";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

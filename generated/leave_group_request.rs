@@ -22,12 +22,11 @@ pub struct LeaveGroupRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaveGroupRequest {
-    fn encode_value(
+impl enc::EncodeStruct for LeaveGroupRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 2 && !self.member_id.is_empty() {
             return Err(enc::field::non_default("member_id"));
@@ -63,14 +62,14 @@ impl enc::Wire for LeaveGroupRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.group_id, version, version >= 4);
         if version <= 2 {
-            size += enc::Wire::value_size(&self.member_id, version, false);
+            size += enc::Encode::value_size(&self.member_id, version, false);
         }
         if version >= 3 {
-            size += enc::Wire::value_size(&self.members, version, version >= 4);
+            size += enc::Encode::value_size(&self.members, version, version >= 4);
         }
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -78,12 +77,12 @@ impl enc::Wire for LeaveGroupRequest {
         size
     }
 }
-impl enc::Decode for LeaveGroupRequest {
-    fn decode_value_into(
+impl enc::Struct for LeaveGroupRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
@@ -121,14 +120,13 @@ impl enc::Decode for LeaveGroupRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.member_id.clear();
         self.members.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaveGroupRequest {}
 impl crate::entity::Entities for LeaveGroupRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -155,13 +153,12 @@ pub struct MemberIdentity {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for MemberIdentity {
+impl enc::EncodeStruct for MemberIdentity {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let group_instance_id_text = self.group_instance_id.as_deref();
@@ -199,12 +196,12 @@ impl enc::Wire for MemberIdentity {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.member_id, version, version >= 4);
-        size += enc::Wire::value_size(&self.group_instance_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.member_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.group_instance_id, version, version >= 4);
         if version >= 5 {
-            size += enc::Wire::value_size(&self.reason, version, true);
+            size += enc::Encode::value_size(&self.reason, version, true);
         }
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -212,13 +209,13 @@ impl enc::Wire for MemberIdentity {
         size
     }
 }
-impl enc::Decode for MemberIdentity {
+impl enc::Struct for MemberIdentity {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
@@ -246,14 +243,13 @@ impl enc::Decode for MemberIdentity {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_id.clear();
         self.group_instance_id = None;
         self.reason = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for MemberIdentity {}
 impl crate::message::Message for LeaveGroupRequest {
     const NAME: &'static str = "LeaveGroupRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

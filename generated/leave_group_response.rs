@@ -22,12 +22,11 @@ pub struct LeaveGroupResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaveGroupResponse {
-    fn encode_value(
+impl enc::EncodeStruct for LeaveGroupResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && !self.members.is_empty() {
             return Err(enc::field::non_default("members"));
@@ -58,14 +57,14 @@ impl enc::Wire for LeaveGroupResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 1 {
             size += 4;
         }
         size += 2;
         if version >= 3 {
-            size += enc::Wire::value_size(&self.members, version, version >= 4);
+            size += enc::Encode::value_size(&self.members, version, version >= 4);
         }
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -73,12 +72,12 @@ impl enc::Wire for LeaveGroupResponse {
         size
     }
 }
-impl enc::Decode for LeaveGroupResponse {
-    fn decode_value_into(
+impl enc::Struct for LeaveGroupResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
@@ -110,14 +109,13 @@ impl enc::Decode for LeaveGroupResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.members.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaveGroupResponse {}
 impl crate::entity::Entities for LeaveGroupResponse {}
 /// Versions 3-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,13 +145,12 @@ impl Default for MemberResponse {
         }
     }
 }
-impl enc::Wire for MemberResponse {
+impl enc::EncodeStruct for MemberResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let group_instance_id_text = self.group_instance_id.as_deref();
@@ -187,10 +184,10 @@ impl enc::Wire for MemberResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.member_id, version, version >= 4);
-        size += enc::Wire::value_size(&self.group_instance_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.member_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.group_instance_id, version, version >= 4);
         size += 2;
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -198,13 +195,13 @@ impl enc::Wire for MemberResponse {
         size
     }
 }
-impl enc::Decode for MemberResponse {
+impl enc::Struct for MemberResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
@@ -228,14 +225,13 @@ impl enc::Decode for MemberResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_id.clear();
         self.group_instance_id = Some(CompactString::const_new(""));
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for MemberResponse {}
 impl crate::message::Message for LeaveGroupResponse {
     const NAME: &'static str = "LeaveGroupResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

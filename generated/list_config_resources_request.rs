@@ -13,13 +13,12 @@ pub struct ListConfigResourcesRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListConfigResourcesRequest {
+impl enc::EncodeStruct for ListConfigResourcesRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.resource_types.is_empty() {
             return Err(enc::field::non_default("resource_types"));
@@ -43,22 +42,22 @@ impl enc::Wire for ListConfigResourcesRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 1 {
-            size += enc::Wire::value_size(&self.resource_types, version, true);
+            size += enc::Encode::value_size(&self.resource_types, version, true);
         }
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ListConfigResourcesRequest {
+impl enc::Struct for ListConfigResourcesRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             enc::field::decode_fixed_array_into(
@@ -75,12 +74,11 @@ impl enc::Decode for ListConfigResourcesRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resource_types.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListConfigResourcesRequest {}
 impl crate::entity::Entities for ListConfigResourcesRequest {}
 impl crate::message::Message for ListConfigResourcesRequest {
     const NAME: &'static str = "ListConfigResourcesRequest";

@@ -22,12 +22,11 @@ pub struct ListConfigResourcesResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListConfigResourcesResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ListConfigResourcesResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 6];
@@ -52,21 +51,21 @@ impl enc::Wire for ListConfigResourcesResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.config_resources, version, true);
+        size += enc::Encode::value_size(&self.config_resources, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ListConfigResourcesResponse {
-    fn decode_value_into(
+impl enc::Struct for ListConfigResourcesResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -86,14 +85,13 @@ impl enc::Decode for ListConfigResourcesResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.config_resources.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListConfigResourcesResponse {}
 impl crate::entity::Entities for ListConfigResourcesResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,13 +116,12 @@ impl Default for ConfigResource {
         }
     }
 }
-impl enc::Wire for ConfigResource {
+impl enc::EncodeStruct for ConfigResource {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let mut s = buf.segment(7 + resource_name_text.len());
@@ -142,9 +139,9 @@ impl enc::Wire for ConfigResource {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.resource_name, version, true);
+        size += enc::Encode::value_size(&self.resource_name, version, true);
         if version >= 1 {
             size += 1;
         }
@@ -152,13 +149,13 @@ impl enc::Wire for ConfigResource {
         size
     }
 }
-impl enc::Decode for ConfigResource {
+impl enc::Struct for ConfigResource {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_name,
@@ -183,13 +180,12 @@ impl enc::Decode for ConfigResource {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resource_name.clear();
         self.resource_type = 16;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ConfigResource {}
 impl crate::message::Message for ListConfigResourcesResponse {
     const NAME: &'static str = "ListConfigResourcesResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,13 +18,12 @@ pub struct ListGroupsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListGroupsRequest {
+impl enc::EncodeStruct for ListGroupsRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 4 && !self.states_filter.is_empty() {
             return Err(enc::field::non_default("states_filter"));
@@ -52,13 +51,13 @@ impl enc::Wire for ListGroupsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 4 {
-            size += enc::Wire::value_size(&self.states_filter, version, true);
+            size += enc::Encode::value_size(&self.states_filter, version, true);
         }
         if version >= 5 {
-            size += enc::Wire::value_size(&self.types_filter, version, true);
+            size += enc::Encode::value_size(&self.types_filter, version, true);
         }
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -66,13 +65,13 @@ impl enc::Wire for ListGroupsRequest {
         size
     }
 }
-impl enc::Decode for ListGroupsRequest {
+impl enc::Struct for ListGroupsRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 4 {
             enc::field::decode_into(
@@ -103,13 +102,12 @@ impl enc::Decode for ListGroupsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.states_filter.clear();
         self.types_filter.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListGroupsRequest {}
 impl crate::entity::Entities for ListGroupsRequest {}
 impl crate::message::Message for ListGroupsRequest {
     const NAME: &'static str = "ListGroupsRequest";

@@ -22,12 +22,11 @@ pub struct ListGroupsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListGroupsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ListGroupsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11);
         if version >= 1 {
@@ -45,25 +44,25 @@ impl enc::Wire for ListGroupsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 1 {
             size += 4;
         }
         size += 2;
-        size += enc::Wire::value_size(&self.groups, version, version >= 3);
+        size += enc::Encode::value_size(&self.groups, version, version >= 3);
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for ListGroupsResponse {
-    fn decode_value_into(
+impl enc::Struct for ListGroupsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
@@ -85,14 +84,13 @@ impl enc::Decode for ListGroupsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.groups.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListGroupsResponse {}
 impl crate::entity::Entities for ListGroupsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -123,13 +121,12 @@ pub struct ListedGroup {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListedGroup {
+impl enc::EncodeStruct for ListedGroup {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let protocol_type_text = self.protocol_type.as_str();
@@ -166,15 +163,15 @@ impl enc::Wire for ListedGroup {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, version >= 3);
-        size += enc::Wire::value_size(&self.protocol_type, version, version >= 3);
+        size += enc::Encode::value_size(&self.group_id, version, version >= 3);
+        size += enc::Encode::value_size(&self.protocol_type, version, version >= 3);
         if version >= 4 {
-            size += enc::Wire::value_size(&self.group_state, version, true);
+            size += enc::Encode::value_size(&self.group_state, version, true);
         }
         if version >= 5 {
-            size += enc::Wire::value_size(&self.group_type, version, true);
+            size += enc::Encode::value_size(&self.group_type, version, true);
         }
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -182,13 +179,13 @@ impl enc::Wire for ListedGroup {
         size
     }
 }
-impl enc::Decode for ListedGroup {
+impl enc::Struct for ListedGroup {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
@@ -233,7 +230,7 @@ impl enc::Decode for ListedGroup {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.protocol_type.clear();
         self.group_state.clear();
@@ -241,7 +238,6 @@ impl enc::Decode for ListedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListedGroup {}
 impl crate::entity::Entities for ListedGroup {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);

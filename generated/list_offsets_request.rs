@@ -26,12 +26,11 @@ pub struct ListOffsetsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListOffsetsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for ListOffsetsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && self.isolation_level != 0 {
             return Err(enc::field::non_default("isolation_level"));
@@ -70,13 +69,13 @@ impl enc::Wire for ListOffsetsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 2 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.topics, version, version >= 6);
+        size += enc::Encode::value_size(&self.topics, version, version >= 6);
         if version >= 10 {
             size += 4;
         }
@@ -86,12 +85,12 @@ impl enc::Wire for ListOffsetsRequest {
         size
     }
 }
-impl enc::Decode for ListOffsetsRequest {
-    fn decode_value_into(
+impl enc::Struct for ListOffsetsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             let run: [u8; 5] = enc::field::read_run(
@@ -124,7 +123,7 @@ impl enc::Decode for ListOffsetsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.replica_id = 0;
         self.isolation_level = 0;
         self.topics.clear();
@@ -132,7 +131,6 @@ impl enc::Decode for ListOffsetsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListOffsetsRequest {}
 impl crate::entity::Entities for ListOffsetsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.replica_id, "ReplicaId", f);
@@ -157,12 +155,11 @@ pub struct ListOffsetsTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListOffsetsTopic {
-    fn encode_value(
+impl enc::EncodeStruct for ListOffsetsTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -189,22 +186,22 @@ impl enc::Wire for ListOffsetsTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 6);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 6);
+        size += enc::Encode::value_size(&self.name, version, version >= 6);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 6);
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for ListOffsetsTopic {
-    fn decode_value_into(
+impl enc::Struct for ListOffsetsTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
         enc::field::decode_into(
@@ -221,13 +218,12 @@ impl enc::Decode for ListOffsetsTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListOffsetsTopic {}
 impl crate::entity::Entities for ListOffsetsTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -269,13 +265,12 @@ impl Default for ListOffsetsPartition {
         }
     }
 }
-impl enc::Wire for ListOffsetsPartition {
+impl enc::EncodeStruct for ListOffsetsPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && self.max_num_offsets != 1 {
             return Err(enc::field::non_default("max_num_offsets"));
@@ -315,7 +310,7 @@ impl enc::Wire for ListOffsetsPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 4 {
@@ -331,13 +326,13 @@ impl enc::Wire for ListOffsetsPartition {
         size
     }
 }
-impl enc::Decode for ListOffsetsPartition {
+impl enc::Struct for ListOffsetsPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 4 {
             let run: [u8; 8] = enc::field::read_run(
@@ -370,7 +365,7 @@ impl enc::Decode for ListOffsetsPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.current_leader_epoch = -1;
         self.timestamp = 0;
@@ -378,7 +373,6 @@ impl enc::Decode for ListOffsetsPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListOffsetsPartition {}
 impl crate::message::Message for ListOffsetsRequest {
     const NAME: &'static str = "ListOffsetsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

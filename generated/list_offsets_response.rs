@@ -18,12 +18,11 @@ pub struct ListOffsetsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListOffsetsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ListOffsetsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 2 {
@@ -40,24 +39,24 @@ impl enc::Wire for ListOffsetsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 2 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.topics, version, version >= 6);
+        size += enc::Encode::value_size(&self.topics, version, version >= 6);
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for ListOffsetsResponse {
-    fn decode_value_into(
+impl enc::Struct for ListOffsetsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             enc::field::decode_into(
@@ -78,13 +77,12 @@ impl enc::Decode for ListOffsetsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListOffsetsResponse {}
 impl crate::entity::Entities for ListOffsetsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -107,12 +105,11 @@ pub struct ListOffsetsTopicResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListOffsetsTopicResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ListOffsetsTopicResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -139,22 +136,22 @@ impl enc::Wire for ListOffsetsTopicResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 6);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 6);
+        size += enc::Encode::value_size(&self.name, version, version >= 6);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 6);
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for ListOffsetsTopicResponse {
-    fn decode_value_into(
+impl enc::Struct for ListOffsetsTopicResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
         enc::field::decode_into(
@@ -171,13 +168,12 @@ impl enc::Decode for ListOffsetsTopicResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListOffsetsTopicResponse {}
 impl crate::entity::Entities for ListOffsetsTopicResponse {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -229,13 +225,12 @@ impl Default for ListOffsetsPartitionResponse {
         }
     }
 }
-impl enc::Wire for ListOffsetsPartitionResponse {
+impl enc::EncodeStruct for ListOffsetsPartitionResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && !self.old_style_offsets.is_empty() {
             return Err(enc::field::non_default("old_style_offsets"));
@@ -292,12 +287,12 @@ impl enc::Wire for ListOffsetsPartitionResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
         if version <= 0 {
-            size += enc::Wire::value_size(&self.old_style_offsets, version, false);
+            size += enc::Encode::value_size(&self.old_style_offsets, version, false);
         }
         if version >= 1 {
             size += 8;
@@ -314,13 +309,13 @@ impl enc::Wire for ListOffsetsPartitionResponse {
         size
     }
 }
-impl enc::Decode for ListOffsetsPartitionResponse {
+impl enc::Struct for ListOffsetsPartitionResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -366,7 +361,7 @@ impl enc::Decode for ListOffsetsPartitionResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.old_style_offsets.clear();
@@ -376,7 +371,6 @@ impl enc::Decode for ListOffsetsPartitionResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListOffsetsPartitionResponse {}
 impl crate::message::Message for ListOffsetsResponse {
     const NAME: &'static str = "ListOffsetsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

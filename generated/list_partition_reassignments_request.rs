@@ -27,12 +27,11 @@ impl Default for ListPartitionReassignmentsRequest {
         }
     }
 }
-impl enc::Wire for ListPartitionReassignmentsRequest {
-    fn encode_value(
+impl enc::EncodeStruct for ListPartitionReassignmentsRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::Fixed::put(self.timeout_ms, buf);
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
@@ -40,20 +39,20 @@ impl enc::Wire for ListPartitionReassignmentsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ListPartitionReassignmentsRequest {
-    fn decode_value_into(
+impl enc::Struct for ListPartitionReassignmentsRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
@@ -62,13 +61,12 @@ impl enc::Decode for ListPartitionReassignmentsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.timeout_ms = 60000;
         self.topics = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListPartitionReassignmentsRequest {}
 impl crate::entity::Entities for ListPartitionReassignmentsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -91,13 +89,12 @@ pub struct ListPartitionReassignmentsTopics {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListPartitionReassignmentsTopics {
+impl enc::EncodeStruct for ListPartitionReassignmentsTopics {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
@@ -118,21 +115,21 @@ impl enc::Wire for ListPartitionReassignmentsTopics {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.partition_indexes, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.partition_indexes, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ListPartitionReassignmentsTopics {
+impl enc::Struct for ListPartitionReassignmentsTopics {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_fixed_array_into(
@@ -146,13 +143,12 @@ impl enc::Decode for ListPartitionReassignmentsTopics {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partition_indexes.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListPartitionReassignmentsTopics {}
 impl crate::entity::Entities for ListPartitionReassignmentsTopics {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

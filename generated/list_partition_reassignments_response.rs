@@ -37,12 +37,11 @@ impl Default for ListPartitionReassignmentsResponse {
         }
     }
 }
-impl enc::Wire for ListPartitionReassignmentsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ListPartitionReassignmentsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
@@ -58,22 +57,22 @@ impl enc::Wire for ListPartitionReassignmentsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ListPartitionReassignmentsResponse {
-    fn decode_value_into(
+impl enc::Struct for ListPartitionReassignmentsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -94,7 +93,7 @@ impl enc::Decode for ListPartitionReassignmentsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
@@ -102,7 +101,6 @@ impl enc::Decode for ListPartitionReassignmentsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListPartitionReassignmentsResponse {}
 impl crate::entity::Entities for ListPartitionReassignmentsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -125,12 +123,11 @@ pub struct OngoingTopicReassignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OngoingTopicReassignment {
-    fn encode_value(
+impl enc::EncodeStruct for OngoingTopicReassignment {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -142,20 +139,20 @@ impl enc::Wire for OngoingTopicReassignment {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for OngoingTopicReassignment {
-    fn decode_value_into(
+impl enc::Struct for OngoingTopicReassignment {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -164,13 +161,12 @@ impl enc::Decode for OngoingTopicReassignment {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OngoingTopicReassignment {}
 impl crate::entity::Entities for OngoingTopicReassignment {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -203,13 +199,12 @@ pub struct OngoingPartitionReassignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OngoingPartitionReassignment {
+impl enc::EncodeStruct for OngoingPartitionReassignment {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
@@ -240,23 +235,23 @@ impl enc::Wire for OngoingPartitionReassignment {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.replicas, version, true);
-        size += enc::Wire::value_size(&self.adding_replicas, version, true);
-        size += enc::Wire::value_size(&self.removing_replicas, version, true);
+        size += enc::Encode::value_size(&self.replicas, version, true);
+        size += enc::Encode::value_size(&self.adding_replicas, version, true);
+        size += enc::Encode::value_size(&self.removing_replicas, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for OngoingPartitionReassignment {
+impl enc::Struct for OngoingPartitionReassignment {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
@@ -283,7 +278,7 @@ impl enc::Decode for OngoingPartitionReassignment {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.replicas.clear();
         self.adding_replicas.clear();
@@ -291,7 +286,6 @@ impl enc::Decode for OngoingPartitionReassignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OngoingPartitionReassignment {}
 impl crate::entity::Entities for OngoingPartitionReassignment {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.replicas, "Replicas", f);

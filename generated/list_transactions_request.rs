@@ -37,13 +37,12 @@ impl Default for ListTransactionsRequest {
         }
     }
 }
-impl enc::Wire for ListTransactionsRequest {
+impl enc::EncodeStruct for ListTransactionsRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.duration_filter != -1 {
             return Err(enc::field::non_default("duration_filter"));
@@ -85,27 +84,32 @@ impl enc::Wire for ListTransactionsRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.state_filters, version, true);
-        size += enc::Wire::value_size(&self.producer_id_filters, version, true);
+        size += enc::Encode::value_size(&self.state_filters, version, true);
+        size += enc::Encode::value_size(&self.producer_id_filters, version, true);
         if version >= 1 {
             size += 8;
         }
         if version >= 2 {
-            size += enc::Wire::value_size(&self.transactional_id_pattern, version, true);
+            size
+                += enc::Encode::value_size(
+                    &self.transactional_id_pattern,
+                    version,
+                    true,
+                );
         }
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ListTransactionsRequest {
+impl enc::Struct for ListTransactionsRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.state_filters,
@@ -147,7 +151,7 @@ impl enc::Decode for ListTransactionsRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.state_filters.clear();
         self.producer_id_filters.clear();
         self.duration_filter = -1;
@@ -155,7 +159,6 @@ impl enc::Decode for ListTransactionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListTransactionsRequest {}
 impl crate::entity::Entities for ListTransactionsRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::producer_id(&self.producer_id_filters, "ProducerIdFilters", f);

@@ -26,12 +26,11 @@ pub struct ListTransactionsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ListTransactionsResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ListTransactionsResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 6];
@@ -63,22 +62,22 @@ impl enc::Wire for ListTransactionsResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.unknown_state_filters, version, true);
-        size += enc::Wire::value_size(&self.transaction_states, version, true);
+        size += enc::Encode::value_size(&self.unknown_state_filters, version, true);
+        size += enc::Encode::value_size(&self.transaction_states, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ListTransactionsResponse {
-    fn decode_value_into(
+impl enc::Struct for ListTransactionsResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -105,7 +104,7 @@ impl enc::Decode for ListTransactionsResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.unknown_state_filters.clear();
@@ -113,7 +112,6 @@ impl enc::Decode for ListTransactionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ListTransactionsResponse {}
 impl crate::entity::Entities for ListTransactionsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.transaction_states, version, f);
@@ -144,13 +142,12 @@ pub struct TransactionState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TransactionState {
+impl enc::EncodeStruct for TransactionState {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let transaction_state_text = self.transaction_state.as_str();
@@ -169,22 +166,22 @@ impl enc::Wire for TransactionState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.transactional_id, version, true);
+        size += enc::Encode::value_size(&self.transactional_id, version, true);
         size += 8;
-        size += enc::Wire::value_size(&self.transaction_state, version, true);
+        size += enc::Encode::value_size(&self.transaction_state, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TransactionState {
+impl enc::Struct for TransactionState {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
@@ -212,14 +209,13 @@ impl enc::Decode for TransactionState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactional_id.clear();
         self.producer_id = 0;
         self.transaction_state.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TransactionState {}
 impl crate::entity::Entities for TransactionState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);

@@ -37,12 +37,11 @@ impl Default for MetadataRequest {
         }
     }
 }
-impl enc::Wire for MetadataRequest {
-    fn encode_value(
+impl enc::EncodeStruct for MetadataRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 4 && !self.allow_auto_topic_creation {
             return Err(enc::field::non_default("allow_auto_topic_creation"));
@@ -90,9 +89,9 @@ impl enc::Wire for MetadataRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topics, version, version >= 9);
+        size += enc::Encode::value_size(&self.topics, version, version >= 9);
         if version >= 4 {
             size += 1;
         }
@@ -108,12 +107,12 @@ impl enc::Wire for MetadataRequest {
         size
     }
 }
-impl enc::Decode for MetadataRequest {
-    fn decode_value_into(
+impl enc::Struct for MetadataRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
@@ -173,7 +172,7 @@ impl enc::Decode for MetadataRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topics = Some(Vec::new());
         self.allow_auto_topic_creation = true;
         self.include_cluster_authorized_operations = false;
@@ -181,7 +180,6 @@ impl enc::Decode for MetadataRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for MetadataRequest {}
 impl crate::entity::Entities for MetadataRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -213,13 +211,12 @@ impl Default for MetadataRequestTopic {
         }
     }
 }
-impl enc::Wire for MetadataRequestTopic {
+impl enc::EncodeStruct for MetadataRequestTopic {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_deref();
         let mut s = buf.segment(22 + name_text.map_or(0, str::len));
@@ -248,25 +245,25 @@ impl enc::Wire for MetadataRequestTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 10 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.name, version, version >= 9);
+        size += enc::Encode::value_size(&self.name, version, version >= 9);
         if version >= 9 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for MetadataRequestTopic {
+impl enc::Struct for MetadataRequestTopic {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 10 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
@@ -291,13 +288,12 @@ impl enc::Decode for MetadataRequestTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.name = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for MetadataRequestTopic {}
 impl crate::entity::Entities for MetadataRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

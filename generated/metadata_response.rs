@@ -52,12 +52,11 @@ impl Default for MetadataResponse {
         }
     }
 }
-impl enc::Wire for MetadataResponse {
-    fn encode_value(
+impl enc::EncodeStruct for MetadataResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if !(8..=10).contains(&version)
             && self.cluster_authorized_operations != -2147483648
@@ -118,19 +117,19 @@ impl enc::Wire for MetadataResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 3 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.brokers, version, version >= 9);
+        size += enc::Encode::value_size(&self.brokers, version, version >= 9);
         if version >= 2 {
-            size += enc::Wire::value_size(&self.cluster_id, version, version >= 9);
+            size += enc::Encode::value_size(&self.cluster_id, version, version >= 9);
         }
         if version >= 1 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.topics, version, version >= 9);
+        size += enc::Encode::value_size(&self.topics, version, version >= 9);
         if (8..=10).contains(&version) {
             size += 4;
         }
@@ -143,12 +142,12 @@ impl enc::Wire for MetadataResponse {
         size
     }
 }
-impl enc::Decode for MetadataResponse {
-    fn decode_value_into(
+impl enc::Struct for MetadataResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
@@ -214,7 +213,7 @@ impl enc::Decode for MetadataResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.brokers.clear();
         self.cluster_id = None;
@@ -225,7 +224,6 @@ impl enc::Decode for MetadataResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for MetadataResponse {}
 impl crate::entity::Entities for MetadataResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.brokers, version, f);
@@ -264,13 +262,12 @@ pub struct MetadataResponseBroker {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for MetadataResponseBroker {
+impl enc::EncodeStruct for MetadataResponseBroker {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let rack_text = self.rack.as_deref();
@@ -299,13 +296,13 @@ impl enc::Wire for MetadataResponseBroker {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, version >= 9);
+        size += enc::Encode::value_size(&self.host, version, version >= 9);
         size += 4;
         if version >= 1 {
-            size += enc::Wire::value_size(&self.rack, version, version >= 9);
+            size += enc::Encode::value_size(&self.rack, version, version >= 9);
         }
         if version >= 9 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -313,13 +310,13 @@ impl enc::Wire for MetadataResponseBroker {
         size
     }
 }
-impl enc::Decode for MetadataResponseBroker {
+impl enc::Struct for MetadataResponseBroker {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, version >= 9, "host")?;
@@ -336,7 +333,7 @@ impl enc::Decode for MetadataResponseBroker {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.node_id = 0;
         self.host.clear();
         self.port = 0;
@@ -344,7 +341,6 @@ impl enc::Decode for MetadataResponseBroker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for MetadataResponseBroker {}
 impl crate::entity::Entities for MetadataResponseBroker {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);
@@ -396,12 +392,11 @@ impl Default for MetadataResponseTopic {
         }
     }
 }
-impl enc::Wire for MetadataResponseTopic {
-    fn encode_value(
+impl enc::EncodeStruct for MetadataResponseTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 8 && self.topic_authorized_operations != -2147483648 {
             return Err(enc::field::non_default("topic_authorized_operations"));
@@ -455,17 +450,17 @@ impl enc::Wire for MetadataResponseTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.name, version, version >= 9);
+        size += enc::Encode::value_size(&self.name, version, version >= 9);
         if version >= 10 {
             size += 16;
         }
         if version >= 1 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.partitions, version, version >= 9);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 9);
         if version >= 8 {
             size += 4;
         }
@@ -475,12 +470,12 @@ impl enc::Wire for MetadataResponseTopic {
         size
     }
 }
-impl enc::Decode for MetadataResponseTopic {
-    fn decode_value_into(
+impl enc::Struct for MetadataResponseTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         if version >= 12 {
@@ -535,7 +530,7 @@ impl enc::Decode for MetadataResponseTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.name = Some(CompactString::const_new(""));
         self.topic_id = crate::primitives::Uuid::NIL;
@@ -545,7 +540,6 @@ impl enc::Decode for MetadataResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for MetadataResponseTopic {}
 impl crate::entity::Entities for MetadataResponseTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -604,13 +598,12 @@ impl Default for MetadataResponsePartition {
         }
     }
 }
-impl enc::Wire for MetadataResponsePartition {
+impl enc::EncodeStruct for MetadataResponsePartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
@@ -664,7 +657,7 @@ impl enc::Wire for MetadataResponsePartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 4;
@@ -672,10 +665,15 @@ impl enc::Wire for MetadataResponsePartition {
         if version >= 7 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.replica_nodes, version, version >= 9);
-        size += enc::Wire::value_size(&self.isr_nodes, version, version >= 9);
+        size += enc::Encode::value_size(&self.replica_nodes, version, version >= 9);
+        size += enc::Encode::value_size(&self.isr_nodes, version, version >= 9);
         if version >= 5 {
-            size += enc::Wire::value_size(&self.offline_replicas, version, version >= 9);
+            size
+                += enc::Encode::value_size(
+                    &self.offline_replicas,
+                    version,
+                    version >= 9,
+                );
         }
         if version >= 9 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -683,13 +681,13 @@ impl enc::Wire for MetadataResponsePartition {
         size
     }
 }
-impl enc::Decode for MetadataResponsePartition {
+impl enc::Struct for MetadataResponsePartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 7 {
             let run: [u8; 14] = enc::field::read_run(
@@ -744,7 +742,7 @@ impl enc::Decode for MetadataResponsePartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.partition_index = 0;
         self.leader_id = 0;
@@ -755,7 +753,6 @@ impl enc::Decode for MetadataResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for MetadataResponsePartition {}
 impl crate::entity::Entities for MetadataResponsePartition {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);

@@ -47,12 +47,11 @@ impl Default for OffsetCommitRequest {
         }
     }
 }
-impl enc::Wire for OffsetCommitRequest {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetCommitRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 7 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
@@ -94,35 +93,39 @@ impl enc::Wire for OffsetCommitRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, version >= 8);
+        size += enc::Encode::value_size(&self.group_id, version, version >= 8);
         if version >= 1 {
             size += 4;
         }
         if version >= 1 {
-            size += enc::Wire::value_size(&self.member_id, version, version >= 8);
+            size += enc::Encode::value_size(&self.member_id, version, version >= 8);
         }
         if (2..=4).contains(&version) {
             size += 8;
         }
         if version >= 7 {
             size
-                += enc::Wire::value_size(&self.group_instance_id, version, version >= 8);
+                += enc::Encode::value_size(
+                    &self.group_instance_id,
+                    version,
+                    version >= 8,
+                );
         }
-        size += enc::Wire::value_size(&self.topics, version, version >= 8);
+        size += enc::Encode::value_size(&self.topics, version, version >= 8);
         if version >= 8 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetCommitRequest {
-    fn decode_value_into(
+impl enc::Struct for OffsetCommitRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
@@ -183,7 +186,7 @@ impl enc::Decode for OffsetCommitRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.generation_id_or_member_epoch = -1;
         self.member_id.clear();
@@ -193,7 +196,6 @@ impl enc::Decode for OffsetCommitRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetCommitRequest {}
 impl crate::entity::Entities for OffsetCommitRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -222,12 +224,11 @@ pub struct OffsetCommitRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetCommitRequestTopic {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetCommitRequestTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
@@ -259,27 +260,27 @@ impl enc::Wire for OffsetCommitRequestTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 9 {
-            size += enc::Wire::value_size(&self.name, version, version >= 8);
+            size += enc::Encode::value_size(&self.name, version, version >= 8);
         }
         if version >= 10 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partitions, version, version >= 8);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 8);
         if version >= 8 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetCommitRequestTopic {
-    fn decode_value_into(
+impl enc::Struct for OffsetCommitRequestTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 9 {
             enc::field::decode_into(&mut self.name, r, version, version >= 8, "name")?;
@@ -305,14 +306,13 @@ impl enc::Decode for OffsetCommitRequestTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetCommitRequestTopic {}
 impl crate::entity::Entities for OffsetCommitRequestTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 9 {
@@ -363,13 +363,12 @@ impl Default for OffsetCommitRequestPartition {
         }
     }
 }
-impl enc::Wire for OffsetCommitRequestPartition {
+impl enc::EncodeStruct for OffsetCommitRequestPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version != 1 && self.commit_timestamp != -1 {
             return Err(enc::field::non_default("commit_timestamp"));
@@ -415,7 +414,7 @@ impl enc::Wire for OffsetCommitRequestPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -425,20 +424,20 @@ impl enc::Wire for OffsetCommitRequestPartition {
         if version >= 6 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.committed_metadata, version, version >= 8);
+        size += enc::Encode::value_size(&self.committed_metadata, version, version >= 8);
         if version >= 8 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetCommitRequestPartition {
+impl enc::Struct for OffsetCommitRequestPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version == 1 {
             let run: [u8; 20] = enc::field::read_run(
@@ -486,7 +485,7 @@ impl enc::Decode for OffsetCommitRequestPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.committed_offset = 0;
         self.commit_timestamp = -1;
@@ -495,7 +494,6 @@ impl enc::Decode for OffsetCommitRequestPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetCommitRequestPartition {}
 impl crate::message::Message for OffsetCommitRequest {
     const NAME: &'static str = "OffsetCommitRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,12 +18,11 @@ pub struct OffsetCommitResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetCommitResponse {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetCommitResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 3 {
@@ -40,24 +39,24 @@ impl enc::Wire for OffsetCommitResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 3 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.topics, version, version >= 8);
+        size += enc::Encode::value_size(&self.topics, version, version >= 8);
         if version >= 8 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetCommitResponse {
-    fn decode_value_into(
+impl enc::Struct for OffsetCommitResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
@@ -78,13 +77,12 @@ impl enc::Decode for OffsetCommitResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetCommitResponse {}
 impl crate::entity::Entities for OffsetCommitResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -111,12 +109,11 @@ pub struct OffsetCommitResponseTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetCommitResponseTopic {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetCommitResponseTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
@@ -148,27 +145,27 @@ impl enc::Wire for OffsetCommitResponseTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 9 {
-            size += enc::Wire::value_size(&self.name, version, version >= 8);
+            size += enc::Encode::value_size(&self.name, version, version >= 8);
         }
         if version >= 10 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partitions, version, version >= 8);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 8);
         if version >= 8 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetCommitResponseTopic {
-    fn decode_value_into(
+impl enc::Struct for OffsetCommitResponseTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 9 {
             enc::field::decode_into(&mut self.name, r, version, version >= 8, "name")?;
@@ -194,14 +191,13 @@ impl enc::Decode for OffsetCommitResponseTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetCommitResponseTopic {}
 impl crate::entity::Entities for OffsetCommitResponseTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 9 {
@@ -228,13 +224,12 @@ pub struct OffsetCommitResponsePartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetCommitResponsePartition {
+impl enc::EncodeStruct for OffsetCommitResponsePartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
@@ -259,7 +254,7 @@ impl enc::Wire for OffsetCommitResponsePartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -269,13 +264,13 @@ impl enc::Wire for OffsetCommitResponsePartition {
         size
     }
 }
-impl enc::Decode for OffsetCommitResponsePartition {
+impl enc::Struct for OffsetCommitResponsePartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -290,13 +285,12 @@ impl enc::Decode for OffsetCommitResponsePartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetCommitResponsePartition {}
 impl crate::message::Message for OffsetCommitResponse {
     const NAME: &'static str = "OffsetCommitResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

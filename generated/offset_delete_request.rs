@@ -16,12 +16,11 @@ pub struct OffsetDeleteRequest {
     /// Versions 0+.
     pub topics: Vec<OffsetDeleteRequestTopic>,
 }
-impl enc::Wire for OffsetDeleteRequest {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetDeleteRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
@@ -32,31 +31,30 @@ impl enc::Wire for OffsetDeleteRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, false);
-        size += enc::Wire::value_size(&self.topics, version, false);
+        size += enc::Encode::value_size(&self.group_id, version, false);
+        size += enc::Encode::value_size(&self.topics, version, false);
         size
     }
 }
-impl enc::Decode for OffsetDeleteRequest {
-    fn decode_value_into(
+impl enc::Struct for OffsetDeleteRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, false, "topics")?;
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
     }
 }
-impl enc::Struct for OffsetDeleteRequest {}
 impl crate::entity::Entities for OffsetDeleteRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -79,12 +77,11 @@ pub struct OffsetDeleteRequestTopic {
     /// Versions 0+.
     pub partitions: Vec<OffsetDeleteRequestPartition>,
 }
-impl enc::Wire for OffsetDeleteRequestTopic {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetDeleteRequestTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -101,31 +98,30 @@ impl enc::Wire for OffsetDeleteRequestTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, false);
-        size += enc::Wire::value_size(&self.partitions, version, false);
+        size += enc::Encode::value_size(&self.name, version, false);
+        size += enc::Encode::value_size(&self.partitions, version, false);
         size
     }
 }
-impl enc::Decode for OffsetDeleteRequestTopic {
-    fn decode_value_into(
+impl enc::Struct for OffsetDeleteRequestTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, false, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, false, "partitions")?;
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
     }
 }
-impl enc::Struct for OffsetDeleteRequestTopic {}
 impl crate::entity::Entities for OffsetDeleteRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -142,31 +138,30 @@ pub struct OffsetDeleteRequestPartition {
     /// Versions 0+.
     pub partition_index: i32,
 }
-impl enc::Wire for OffsetDeleteRequestPartition {
+impl enc::EncodeStruct for OffsetDeleteRequestPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::Fixed::put(self.partition_index, buf);
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size
     }
 }
-impl enc::Decode for OffsetDeleteRequestPartition {
+impl enc::Struct for OffsetDeleteRequestPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
@@ -178,11 +173,10 @@ impl enc::Decode for OffsetDeleteRequestPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
     }
 }
-impl enc::Struct for OffsetDeleteRequestPartition {}
 impl crate::message::Message for OffsetDeleteRequest {
     const NAME: &'static str = "OffsetDeleteRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

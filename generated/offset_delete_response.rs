@@ -20,12 +20,11 @@ pub struct OffsetDeleteResponse {
     /// Versions 0+.
     pub topics: Vec<OffsetDeleteResponseTopic>,
 }
-impl enc::Wire for OffsetDeleteResponse {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetDeleteResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 6];
@@ -38,20 +37,20 @@ impl enc::Wire for OffsetDeleteResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 4;
-        size += enc::Wire::value_size(&self.topics, version, false);
+        size += enc::Encode::value_size(&self.topics, version, false);
         size
     }
 }
-impl enc::Decode for OffsetDeleteResponse {
-    fn decode_value_into(
+impl enc::Struct for OffsetDeleteResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -63,13 +62,12 @@ impl enc::Decode for OffsetDeleteResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.throttle_time_ms = 0;
         self.topics.clear();
     }
 }
-impl enc::Struct for OffsetDeleteResponse {}
 impl crate::entity::Entities for OffsetDeleteResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -90,12 +88,11 @@ pub struct OffsetDeleteResponseTopic {
     /// Versions 0+.
     pub partitions: Vec<OffsetDeleteResponsePartition>,
 }
-impl enc::Wire for OffsetDeleteResponseTopic {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetDeleteResponseTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -112,31 +109,30 @@ impl enc::Wire for OffsetDeleteResponseTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, false);
-        size += enc::Wire::value_size(&self.partitions, version, false);
+        size += enc::Encode::value_size(&self.name, version, false);
+        size += enc::Encode::value_size(&self.partitions, version, false);
         size
     }
 }
-impl enc::Decode for OffsetDeleteResponseTopic {
-    fn decode_value_into(
+impl enc::Struct for OffsetDeleteResponseTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, false, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, false, "partitions")?;
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
     }
 }
-impl enc::Struct for OffsetDeleteResponseTopic {}
 impl crate::entity::Entities for OffsetDeleteResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -157,13 +153,12 @@ pub struct OffsetDeleteResponsePartition {
     /// Versions 0+.
     pub error_code: i16,
 }
-impl enc::Wire for OffsetDeleteResponsePartition {
+impl enc::EncodeStruct for OffsetDeleteResponsePartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -172,20 +167,20 @@ impl enc::Wire for OffsetDeleteResponsePartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
         size
     }
 }
-impl enc::Decode for OffsetDeleteResponsePartition {
+impl enc::Struct for OffsetDeleteResponsePartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -196,12 +191,11 @@ impl enc::Decode for OffsetDeleteResponsePartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
     }
 }
-impl enc::Struct for OffsetDeleteResponsePartition {}
 impl crate::message::Message for OffsetDeleteResponse {
     const NAME: &'static str = "OffsetDeleteResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

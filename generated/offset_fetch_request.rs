@@ -37,12 +37,11 @@ impl Default for OffsetFetchRequest {
         }
     }
 }
-impl enc::Wire for OffsetFetchRequest {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetFetchRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 7 && !self.group_id.is_empty() {
             return Err(enc::field::non_default("group_id"));
@@ -93,16 +92,16 @@ impl enc::Wire for OffsetFetchRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 7 {
-            size += enc::Wire::value_size(&self.group_id, version, version >= 6);
+            size += enc::Encode::value_size(&self.group_id, version, version >= 6);
         }
         if version <= 7 {
-            size += enc::Wire::value_size(&self.topics, version, version >= 6);
+            size += enc::Encode::value_size(&self.topics, version, version >= 6);
         }
         if version >= 8 {
-            size += enc::Wire::value_size(&self.groups, version, true);
+            size += enc::Encode::value_size(&self.groups, version, true);
         }
         if version >= 7 {
             size += 1;
@@ -113,12 +112,12 @@ impl enc::Wire for OffsetFetchRequest {
         size
     }
 }
-impl enc::Decode for OffsetFetchRequest {
-    fn decode_value_into(
+impl enc::Struct for OffsetFetchRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 7 {
             enc::field::decode_into(
@@ -175,7 +174,7 @@ impl enc::Decode for OffsetFetchRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics = Some(Vec::new());
         self.groups.clear();
@@ -183,7 +182,6 @@ impl enc::Decode for OffsetFetchRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetFetchRequest {}
 impl crate::entity::Entities for OffsetFetchRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 7 {
@@ -222,13 +220,12 @@ pub struct OffsetFetchRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetFetchRequestTopic {
+impl enc::EncodeStruct for OffsetFetchRequestTopic {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
@@ -257,23 +254,23 @@ impl enc::Wire for OffsetFetchRequestTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 6);
-        size += enc::Wire::value_size(&self.partition_indexes, version, version >= 6);
+        size += enc::Encode::value_size(&self.name, version, version >= 6);
+        size += enc::Encode::value_size(&self.partition_indexes, version, version >= 6);
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetFetchRequestTopic {
+impl enc::Struct for OffsetFetchRequestTopic {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
         enc::field::decode_fixed_array_into(
@@ -289,13 +286,12 @@ impl enc::Decode for OffsetFetchRequestTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partition_indexes.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetFetchRequestTopic {}
 impl crate::entity::Entities for OffsetFetchRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -337,12 +333,11 @@ impl Default for OffsetFetchRequestGroup {
         }
     }
 }
-impl enc::Wire for OffsetFetchRequestGroup {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetFetchRequestGroup {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let member_id_text = self.member_id.as_deref();
@@ -361,26 +356,26 @@ impl enc::Wire for OffsetFetchRequestGroup {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
         if version >= 9 {
-            size += enc::Wire::value_size(&self.member_id, version, true);
+            size += enc::Encode::value_size(&self.member_id, version, true);
         }
         if version >= 9 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for OffsetFetchRequestGroup {
-    fn decode_value_into(
+impl enc::Struct for OffsetFetchRequestGroup {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         if version >= 9 {
@@ -405,7 +400,7 @@ impl enc::Decode for OffsetFetchRequestGroup {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.member_id = None;
         self.member_epoch = -1;
@@ -413,7 +408,6 @@ impl enc::Decode for OffsetFetchRequestGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetFetchRequestGroup {}
 impl crate::entity::Entities for OffsetFetchRequestGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -442,13 +436,12 @@ pub struct OffsetFetchRequestTopics {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetFetchRequestTopics {
+impl enc::EncodeStruct for OffsetFetchRequestTopics {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(27 + name_text.len() + self.partition_indexes.len() * 4);
@@ -474,26 +467,26 @@ impl enc::Wire for OffsetFetchRequestTopics {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 9 {
-            size += enc::Wire::value_size(&self.name, version, true);
+            size += enc::Encode::value_size(&self.name, version, true);
         }
         if version >= 10 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partition_indexes, version, true);
+        size += enc::Encode::value_size(&self.partition_indexes, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for OffsetFetchRequestTopics {
+impl enc::Struct for OffsetFetchRequestTopics {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 9 {
             enc::field::decode_into(&mut self.name, r, version, true, "name")?;
@@ -516,14 +509,13 @@ impl enc::Decode for OffsetFetchRequestTopics {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partition_indexes.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetFetchRequestTopics {}
 impl crate::entity::Entities for OffsetFetchRequestTopics {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 9 {

@@ -26,12 +26,11 @@ pub struct OffsetFetchResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetFetchResponse {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetFetchResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 7 && !self.topics.is_empty() {
             return Err(enc::field::non_default("topics"));
@@ -75,19 +74,19 @@ impl enc::Wire for OffsetFetchResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 3 {
             size += 4;
         }
         if version <= 7 {
-            size += enc::Wire::value_size(&self.topics, version, version >= 6);
+            size += enc::Encode::value_size(&self.topics, version, version >= 6);
         }
         if (2..=7).contains(&version) {
             size += 2;
         }
         if version >= 8 {
-            size += enc::Wire::value_size(&self.groups, version, true);
+            size += enc::Encode::value_size(&self.groups, version, true);
         }
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -95,12 +94,12 @@ impl enc::Wire for OffsetFetchResponse {
         size
     }
 }
-impl enc::Decode for OffsetFetchResponse {
-    fn decode_value_into(
+impl enc::Struct for OffsetFetchResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
@@ -147,7 +146,7 @@ impl enc::Decode for OffsetFetchResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
         self.error_code = 0;
@@ -155,7 +154,6 @@ impl enc::Decode for OffsetFetchResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetFetchResponse {}
 impl crate::entity::Entities for OffsetFetchResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 7 {
@@ -188,12 +186,11 @@ pub struct OffsetFetchResponseTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetFetchResponseTopic {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetFetchResponseTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -220,22 +217,22 @@ impl enc::Wire for OffsetFetchResponseTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 6);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 6);
+        size += enc::Encode::value_size(&self.name, version, version >= 6);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 6);
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetFetchResponseTopic {
-    fn decode_value_into(
+impl enc::Struct for OffsetFetchResponseTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
         enc::field::decode_into(
@@ -252,13 +249,12 @@ impl enc::Decode for OffsetFetchResponseTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetFetchResponseTopic {}
 impl crate::entity::Entities for OffsetFetchResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -305,13 +301,12 @@ impl Default for OffsetFetchResponsePartition {
         }
     }
 }
-impl enc::Wire for OffsetFetchResponsePartition {
+impl enc::EncodeStruct for OffsetFetchResponsePartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let metadata_text = self.metadata.as_deref();
         let mut s = buf.segment(24 + metadata_text.map_or(0, str::len));
@@ -347,14 +342,14 @@ impl enc::Wire for OffsetFetchResponsePartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
         if version >= 5 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.metadata, version, version >= 6);
+        size += enc::Encode::value_size(&self.metadata, version, version >= 6);
         size += 2;
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -362,13 +357,13 @@ impl enc::Wire for OffsetFetchResponsePartition {
         size
     }
 }
-impl enc::Decode for OffsetFetchResponsePartition {
+impl enc::Struct for OffsetFetchResponsePartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 5 {
             let run: [u8; 16] = enc::field::read_run(
@@ -406,7 +401,7 @@ impl enc::Decode for OffsetFetchResponsePartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.committed_offset = 0;
         self.committed_leader_epoch = -1;
@@ -415,7 +410,6 @@ impl enc::Decode for OffsetFetchResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetFetchResponsePartition {}
 /// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchResponseGroup {
@@ -434,12 +428,11 @@ pub struct OffsetFetchResponseGroup {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetFetchResponseGroup {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetFetchResponseGroup {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
@@ -459,21 +452,21 @@ impl enc::Wire for OffsetFetchResponseGroup {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for OffsetFetchResponseGroup {
-    fn decode_value_into(
+impl enc::Struct for OffsetFetchResponseGroup {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
@@ -483,14 +476,13 @@ impl enc::Decode for OffsetFetchResponseGroup {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetFetchResponseGroup {}
 impl crate::entity::Entities for OffsetFetchResponseGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -519,12 +511,11 @@ pub struct OffsetFetchResponseTopics {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetFetchResponseTopics {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetFetchResponseTopics {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
@@ -541,25 +532,25 @@ impl enc::Wire for OffsetFetchResponseTopics {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 9 {
-            size += enc::Wire::value_size(&self.name, version, true);
+            size += enc::Encode::value_size(&self.name, version, true);
         }
         if version >= 10 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for OffsetFetchResponseTopics {
-    fn decode_value_into(
+impl enc::Struct for OffsetFetchResponseTopics {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 9 {
             enc::field::decode_into(&mut self.name, r, version, true, "name")?;
@@ -577,14 +568,13 @@ impl enc::Decode for OffsetFetchResponseTopics {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetFetchResponseTopics {}
 impl crate::entity::Entities for OffsetFetchResponseTopics {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 9 {
@@ -635,13 +625,12 @@ impl Default for OffsetFetchResponsePartitions {
         }
     }
 }
-impl enc::Wire for OffsetFetchResponsePartitions {
+impl enc::EncodeStruct for OffsetFetchResponsePartitions {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let metadata_text = self.metadata.as_deref();
         let mut s = buf.segment(24 + metadata_text.map_or(0, str::len));
@@ -662,24 +651,24 @@ impl enc::Wire for OffsetFetchResponsePartitions {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
         size += 4;
-        size += enc::Wire::value_size(&self.metadata, version, true);
+        size += enc::Encode::value_size(&self.metadata, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for OffsetFetchResponsePartitions {
+impl enc::Struct for OffsetFetchResponsePartitions {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 16] = enc::field::read_run(
             r,
@@ -699,7 +688,7 @@ impl enc::Decode for OffsetFetchResponsePartitions {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.committed_offset = 0;
         self.committed_leader_epoch = -1;
@@ -708,7 +697,6 @@ impl enc::Decode for OffsetFetchResponsePartitions {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetFetchResponsePartitions {}
 impl crate::message::Message for OffsetFetchResponse {
     const NAME: &'static str = "OffsetFetchResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -27,12 +27,11 @@ impl Default for OffsetForLeaderEpochRequest {
         }
     }
 }
-impl enc::Wire for OffsetForLeaderEpochRequest {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetForLeaderEpochRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 3 {
@@ -49,24 +48,24 @@ impl enc::Wire for OffsetForLeaderEpochRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 3 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.topics, version, version >= 4);
+        size += enc::Encode::value_size(&self.topics, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetForLeaderEpochRequest {
-    fn decode_value_into(
+impl enc::Struct for OffsetForLeaderEpochRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
@@ -87,13 +86,12 @@ impl enc::Decode for OffsetForLeaderEpochRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.replica_id = -2;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetForLeaderEpochRequest {}
 impl crate::entity::Entities for OffsetForLeaderEpochRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 3 {
@@ -122,12 +120,11 @@ pub struct OffsetForLeaderTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetForLeaderTopic {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetForLeaderTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(10 + topic_text.len());
@@ -154,22 +151,22 @@ impl enc::Wire for OffsetForLeaderTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic, version, version >= 4);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 4);
+        size += enc::Encode::value_size(&self.topic, version, version >= 4);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetForLeaderTopic {
-    fn decode_value_into(
+impl enc::Struct for OffsetForLeaderTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 4, "topic")?;
         enc::field::decode_into(
@@ -186,13 +183,12 @@ impl enc::Decode for OffsetForLeaderTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetForLeaderTopic {}
 impl crate::entity::Entities for OffsetForLeaderTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
@@ -229,13 +225,12 @@ impl Default for OffsetForLeaderPartition {
         }
     }
 }
-impl enc::Wire for OffsetForLeaderPartition {
+impl enc::EncodeStruct for OffsetForLeaderPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         if version >= 2 {
@@ -265,7 +260,7 @@ impl enc::Wire for OffsetForLeaderPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 2 {
@@ -278,13 +273,13 @@ impl enc::Wire for OffsetForLeaderPartition {
         size
     }
 }
-impl enc::Decode for OffsetForLeaderPartition {
+impl enc::Struct for OffsetForLeaderPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             let run: [u8; 8] = enc::field::read_run(
@@ -312,14 +307,13 @@ impl enc::Decode for OffsetForLeaderPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition = 0;
         self.current_leader_epoch = -1;
         self.leader_epoch = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetForLeaderPartition {}
 impl crate::message::Message for OffsetForLeaderEpochRequest {
     const NAME: &'static str = "OffsetForLeaderEpochRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

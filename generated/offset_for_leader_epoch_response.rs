@@ -18,12 +18,11 @@ pub struct OffsetForLeaderEpochResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetForLeaderEpochResponse {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetForLeaderEpochResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 2 {
@@ -40,24 +39,24 @@ impl enc::Wire for OffsetForLeaderEpochResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 2 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.topics, version, version >= 4);
+        size += enc::Encode::value_size(&self.topics, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetForLeaderEpochResponse {
-    fn decode_value_into(
+impl enc::Struct for OffsetForLeaderEpochResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             enc::field::decode_into(
@@ -78,13 +77,12 @@ impl enc::Decode for OffsetForLeaderEpochResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetForLeaderEpochResponse {}
 impl crate::entity::Entities for OffsetForLeaderEpochResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -107,12 +105,11 @@ pub struct OffsetForLeaderTopicResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for OffsetForLeaderTopicResult {
-    fn encode_value(
+impl enc::EncodeStruct for OffsetForLeaderTopicResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(10 + topic_text.len());
@@ -139,22 +136,22 @@ impl enc::Wire for OffsetForLeaderTopicResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic, version, version >= 4);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 4);
+        size += enc::Encode::value_size(&self.topic, version, version >= 4);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for OffsetForLeaderTopicResult {
-    fn decode_value_into(
+impl enc::Struct for OffsetForLeaderTopicResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 4, "topic")?;
         enc::field::decode_into(
@@ -171,13 +168,12 @@ impl enc::Decode for OffsetForLeaderTopicResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetForLeaderTopicResult {}
 impl crate::entity::Entities for OffsetForLeaderTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
@@ -219,13 +215,12 @@ impl Default for EpochEndOffset {
         }
     }
 }
-impl enc::Wire for EpochEndOffset {
+impl enc::EncodeStruct for EpochEndOffset {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(19);
         if version >= 1 {
@@ -259,7 +254,7 @@ impl enc::Wire for EpochEndOffset {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 4;
@@ -273,13 +268,13 @@ impl enc::Wire for EpochEndOffset {
         size
     }
 }
-impl enc::Decode for EpochEndOffset {
+impl enc::Struct for EpochEndOffset {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             let run: [u8; 10] = enc::field::read_run(
@@ -306,7 +301,7 @@ impl enc::Decode for EpochEndOffset {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.partition = 0;
         self.leader_epoch = -1;
@@ -314,7 +309,6 @@ impl enc::Decode for EpochEndOffset {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EpochEndOffset {}
 impl crate::message::Message for OffsetForLeaderEpochResponse {
     const NAME: &'static str = "OffsetForLeaderEpochResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

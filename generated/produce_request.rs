@@ -26,12 +26,11 @@ pub struct ProduceRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ProduceRequest {
-    fn encode_value(
+impl enc::EncodeStruct for ProduceRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.transactional_id.is_some() {
             return Err(enc::field::non_default("transactional_id"));
@@ -72,26 +71,31 @@ impl enc::Wire for ProduceRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 3 {
-            size += enc::Wire::value_size(&self.transactional_id, version, version >= 9);
+            size
+                += enc::Encode::value_size(
+                    &self.transactional_id,
+                    version,
+                    version >= 9,
+                );
         }
         size += 2;
         size += 4;
-        size += enc::Wire::value_size(&self.topic_data, version, version >= 9);
+        size += enc::Encode::value_size(&self.topic_data, version, version >= 9);
         if version >= 9 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for ProduceRequest {
-    fn decode_value_into(
+impl enc::Struct for ProduceRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
@@ -121,7 +125,7 @@ impl enc::Decode for ProduceRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactional_id = None;
         self.acks = 0;
         self.timeout_ms = 0;
@@ -129,7 +133,6 @@ impl enc::Decode for ProduceRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ProduceRequest {}
 impl crate::entity::Entities for ProduceRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 3 {
@@ -162,12 +165,11 @@ pub struct TopicProduceData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicProduceData {
-    fn encode_value(
+impl enc::EncodeStruct for TopicProduceData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
@@ -199,27 +201,27 @@ impl enc::Wire for TopicProduceData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 12 {
-            size += enc::Wire::value_size(&self.name, version, version >= 9);
+            size += enc::Encode::value_size(&self.name, version, version >= 9);
         }
         if version >= 13 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partition_data, version, version >= 9);
+        size += enc::Encode::value_size(&self.partition_data, version, version >= 9);
         if version >= 9 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for TopicProduceData {
-    fn decode_value_into(
+impl enc::Struct for TopicProduceData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 12 {
             enc::field::decode_into(&mut self.name, r, version, version >= 9, "name")?;
@@ -245,14 +247,13 @@ impl enc::Decode for TopicProduceData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partition_data.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicProduceData {}
 impl crate::entity::Entities for TopicProduceData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 12 {
@@ -279,13 +280,12 @@ pub struct PartitionProduceData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionProduceData {
+impl enc::EncodeStruct for PartitionProduceData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::Fixed::put(self.index, buf);
         enc::field::encode(&self.records, buf, version, version >= 9, "records")?;
@@ -297,23 +297,23 @@ impl enc::Wire for PartitionProduceData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.records, version, version >= 9);
+        size += enc::Encode::value_size(&self.records, version, version >= 9);
         if version >= 9 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for PartitionProduceData {
+impl enc::Struct for PartitionProduceData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.index, r, version, false, "index")?;
         enc::field::decode_into(&mut self.records, r, version, version >= 9, "records")?;
@@ -324,13 +324,12 @@ impl enc::Decode for PartitionProduceData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.index = 0;
         self.records = Some(crate::Bytes::new());
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionProduceData {}
 impl crate::message::Message for ProduceRequest {
     const NAME: &'static str = "ProduceRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

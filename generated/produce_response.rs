@@ -22,12 +22,11 @@ pub struct ProduceResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ProduceResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ProduceResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 10 && !self.node_endpoints.is_empty() {
             return Err(enc::field::non_default("node_endpoints"));
@@ -65,9 +64,9 @@ impl enc::Wire for ProduceResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.responses, version, version >= 9);
+        size += enc::Encode::value_size(&self.responses, version, version >= 9);
         if version >= 1 {
             size += 4;
         }
@@ -85,12 +84,12 @@ impl enc::Wire for ProduceResponse {
         size
     }
 }
-impl enc::Decode for ProduceResponse {
-    fn decode_value_into(
+impl enc::Struct for ProduceResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.responses,
@@ -135,14 +134,13 @@ impl enc::Decode for ProduceResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.responses.clear();
         self.throttle_time_ms = 0;
         self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ProduceResponse {}
 impl crate::entity::Entities for ProduceResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.responses, version, f);
@@ -179,12 +177,11 @@ pub struct TopicProduceResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicProduceResponse {
-    fn encode_value(
+impl enc::EncodeStruct for TopicProduceResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
@@ -216,27 +213,28 @@ impl enc::Wire for TopicProduceResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 12 {
-            size += enc::Wire::value_size(&self.name, version, version >= 9);
+            size += enc::Encode::value_size(&self.name, version, version >= 9);
         }
         if version >= 13 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partition_responses, version, version >= 9);
+        size
+            += enc::Encode::value_size(&self.partition_responses, version, version >= 9);
         if version >= 9 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for TopicProduceResponse {
-    fn decode_value_into(
+impl enc::Struct for TopicProduceResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 12 {
             enc::field::decode_into(&mut self.name, r, version, version >= 9, "name")?;
@@ -262,14 +260,13 @@ impl enc::Decode for TopicProduceResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partition_responses.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicProduceResponse {}
 impl crate::entity::Entities for TopicProduceResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 12 {
@@ -341,12 +338,11 @@ impl Default for PartitionProduceResponse {
         }
     }
 }
-impl enc::Wire for PartitionProduceResponse {
-    fn encode_value(
+impl enc::EncodeStruct for PartitionProduceResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 10 && self.current_leader != LeaderIdAndEpoch::default() {
             return Err(enc::field::non_default("current_leader"));
@@ -431,7 +427,7 @@ impl enc::Wire for PartitionProduceResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -443,10 +439,10 @@ impl enc::Wire for PartitionProduceResponse {
             size += 8;
         }
         if version >= 8 {
-            size += enc::Wire::value_size(&self.record_errors, version, version >= 9);
+            size += enc::Encode::value_size(&self.record_errors, version, version >= 9);
         }
         if version >= 8 {
-            size += enc::Wire::value_size(&self.error_message, version, version >= 9);
+            size += enc::Encode::value_size(&self.error_message, version, version >= 9);
         }
         if version >= 9 {
             let write_current_leader = version >= 10
@@ -463,12 +459,12 @@ impl enc::Wire for PartitionProduceResponse {
         size
     }
 }
-impl enc::Decode for PartitionProduceResponse {
-    fn decode_value_into(
+impl enc::Struct for PartitionProduceResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 5 {
             let run: [u8; 30] = enc::field::read_run(
@@ -559,7 +555,7 @@ impl enc::Decode for PartitionProduceResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.index = 0;
         self.error_code = 0;
         self.base_offset = 0;
@@ -571,7 +567,6 @@ impl enc::Decode for PartitionProduceResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionProduceResponse {}
 impl crate::entity::Entities for PartitionProduceResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 10 {
@@ -602,13 +597,12 @@ pub struct BatchIndexAndErrorMessage {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for BatchIndexAndErrorMessage {
+impl enc::EncodeStruct for BatchIndexAndErrorMessage {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let batch_index_error_message_text = self.batch_index_error_message.as_deref();
         let mut s = buf.segment(10 + batch_index_error_message_text.map_or(0, str::len));
@@ -637,11 +631,11 @@ impl enc::Wire for BatchIndexAndErrorMessage {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size
-            += enc::Wire::value_size(
+            += enc::Encode::value_size(
                 &self.batch_index_error_message,
                 version,
                 version >= 9,
@@ -652,13 +646,13 @@ impl enc::Wire for BatchIndexAndErrorMessage {
         size
     }
 }
-impl enc::Decode for BatchIndexAndErrorMessage {
+impl enc::Struct for BatchIndexAndErrorMessage {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.batch_index,
@@ -681,13 +675,12 @@ impl enc::Decode for BatchIndexAndErrorMessage {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.batch_index = 0;
         self.batch_index_error_message = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for BatchIndexAndErrorMessage {}
 /// Versions 10-13; flexible 10-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeaderIdAndEpoch {
@@ -711,13 +704,12 @@ impl Default for LeaderIdAndEpoch {
         }
     }
 }
-impl enc::Wire for LeaderIdAndEpoch {
+impl enc::EncodeStruct for LeaderIdAndEpoch {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         let mut run = [0u8; 8];
@@ -734,7 +726,7 @@ impl enc::Wire for LeaderIdAndEpoch {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
@@ -742,13 +734,13 @@ impl enc::Wire for LeaderIdAndEpoch {
         size
     }
 }
-impl enc::Decode for LeaderIdAndEpoch {
+impl enc::Struct for LeaderIdAndEpoch {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -761,13 +753,12 @@ impl enc::Decode for LeaderIdAndEpoch {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.leader_id = -1;
         self.leader_epoch = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderIdAndEpoch {}
 impl crate::entity::Entities for LeaderIdAndEpoch {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
@@ -798,13 +789,12 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for NodeEndpoint {
+impl enc::EncodeStruct for NodeEndpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let rack_text = self.rack.as_deref();
@@ -823,23 +813,23 @@ impl enc::Wire for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.rack, version, true);
+        size += enc::Encode::value_size(&self.rack, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for NodeEndpoint {
+impl enc::Struct for NodeEndpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -850,7 +840,7 @@ impl enc::Decode for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.node_id = 0;
         self.host.clear();
         self.port = 0;
@@ -858,7 +848,6 @@ impl enc::Decode for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);

@@ -29,13 +29,12 @@ pub struct PushTelemetryRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PushTelemetryRequest {
+impl enc::EncodeStruct for PushTelemetryRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut run = [0u8; 22];
         run[0..16].copy_from_slice(&self.client_instance_id.0);
@@ -48,24 +47,24 @@ impl enc::Wire for PushTelemetryRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
         size += 4;
         size += 1;
         size += 1;
-        size += enc::Wire::value_size(&self.metrics, version, true);
+        size += enc::Encode::value_size(&self.metrics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for PushTelemetryRequest {
+impl enc::Struct for PushTelemetryRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 22] = enc::field::read_run(
             r,
@@ -86,7 +85,7 @@ impl enc::Decode for PushTelemetryRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.client_instance_id = crate::primitives::Uuid::NIL;
         self.subscription_id = 0;
         self.terminating = false;
@@ -95,7 +94,6 @@ impl enc::Decode for PushTelemetryRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PushTelemetryRequest {}
 impl crate::entity::Entities for PushTelemetryRequest {}
 impl crate::message::Message for PushTelemetryRequest {
     const NAME: &'static str = "PushTelemetryRequest";

@@ -17,13 +17,12 @@ pub struct PushTelemetryResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PushTelemetryResponse {
+impl enc::EncodeStruct for PushTelemetryResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
@@ -40,7 +39,7 @@ impl enc::Wire for PushTelemetryResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -48,13 +47,13 @@ impl enc::Wire for PushTelemetryResponse {
         size
     }
 }
-impl enc::Decode for PushTelemetryResponse {
+impl enc::Struct for PushTelemetryResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -67,13 +66,12 @@ impl enc::Decode for PushTelemetryResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PushTelemetryResponse {}
 impl crate::entity::Entities for PushTelemetryResponse {}
 impl crate::message::Message for PushTelemetryResponse {
     const NAME: &'static str = "PushTelemetryResponse";

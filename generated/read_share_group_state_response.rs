@@ -14,31 +14,30 @@ pub struct ReadShareGroupStateResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ReadShareGroupStateResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ReadShareGroupStateResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.results, buf, version, true, "results")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.results, version, true);
+        size += enc::Encode::value_size(&self.results, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ReadShareGroupStateResponse {
-    fn decode_value_into(
+impl enc::Struct for ReadShareGroupStateResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.results, r, version, true, "results")?;
         self.unknown_tagged_fields.clear();
@@ -46,12 +45,11 @@ impl enc::Decode for ReadShareGroupStateResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.results.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReadShareGroupStateResponse {}
 impl crate::entity::Entities for ReadShareGroupStateResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -67,12 +65,11 @@ pub struct ReadStateResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ReadStateResult {
-    fn encode_value(
+impl enc::EncodeStruct for ReadStateResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
@@ -83,20 +80,20 @@ impl enc::Wire for ReadStateResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ReadStateResult {
-    fn decode_value_into(
+impl enc::Struct for ReadStateResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -105,13 +102,12 @@ impl enc::Decode for ReadStateResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReadStateResult {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionResult {
@@ -142,12 +138,11 @@ pub struct PartitionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionResult {
-    fn encode_value(
+impl enc::EncodeStruct for PartitionResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(28 + error_message_text.map_or(0, str::len));
@@ -173,24 +168,24 @@ impl enc::Wire for PartitionResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += 4;
         size += 8;
-        size += enc::Wire::value_size(&self.state_batches, version, true);
+        size += enc::Encode::value_size(&self.state_batches, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for PartitionResult {
-    fn decode_value_into(
+impl enc::Struct for PartitionResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -223,7 +218,7 @@ impl enc::Decode for PartitionResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition = 0;
         self.error_code = 0;
         self.error_message = None;
@@ -233,7 +228,6 @@ impl enc::Decode for PartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionResult {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
@@ -256,13 +250,12 @@ pub struct StateBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StateBatch {
+impl enc::EncodeStruct for StateBatch {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(20);
         let mut run = [0u8; 19];
@@ -281,7 +274,7 @@ impl enc::Wire for StateBatch {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 8;
@@ -291,13 +284,13 @@ impl enc::Wire for StateBatch {
         size
     }
 }
-impl enc::Decode for StateBatch {
+impl enc::Struct for StateBatch {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 19] = enc::field::read_run(
             r,
@@ -317,7 +310,7 @@ impl enc::Decode for StateBatch {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.first_offset = 0;
         self.last_offset = 0;
         self.delivery_state = 0;
@@ -325,7 +318,6 @@ impl enc::Decode for StateBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StateBatch {}
 impl crate::message::Message for ReadShareGroupStateResponse {
     const NAME: &'static str = "ReadShareGroupStateResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

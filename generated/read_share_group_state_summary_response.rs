@@ -14,31 +14,30 @@ pub struct ReadShareGroupStateSummaryResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ReadShareGroupStateSummaryResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ReadShareGroupStateSummaryResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.results, buf, version, true, "results")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.results, version, true);
+        size += enc::Encode::value_size(&self.results, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ReadShareGroupStateSummaryResponse {
-    fn decode_value_into(
+impl enc::Struct for ReadShareGroupStateSummaryResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.results, r, version, true, "results")?;
         self.unknown_tagged_fields.clear();
@@ -46,12 +45,11 @@ impl enc::Decode for ReadShareGroupStateSummaryResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.results.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReadShareGroupStateSummaryResponse {}
 impl crate::entity::Entities for ReadShareGroupStateSummaryResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -67,12 +65,11 @@ pub struct ReadStateSummaryResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ReadStateSummaryResult {
-    fn encode_value(
+impl enc::EncodeStruct for ReadStateSummaryResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
@@ -83,20 +80,20 @@ impl enc::Wire for ReadStateSummaryResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ReadStateSummaryResult {
-    fn decode_value_into(
+impl enc::Struct for ReadStateSummaryResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -105,13 +102,12 @@ impl enc::Decode for ReadStateSummaryResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ReadStateSummaryResult {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionResult {
@@ -160,13 +156,12 @@ impl Default for PartitionResult {
         }
     }
 }
-impl enc::Wire for PartitionResult {
+impl enc::EncodeStruct for PartitionResult {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(32 + error_message_text.map_or(0, str::len));
@@ -199,11 +194,11 @@ impl enc::Wire for PartitionResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += 4;
         size += 4;
         size += 8;
@@ -214,13 +209,13 @@ impl enc::Wire for PartitionResult {
         size
     }
 }
-impl enc::Decode for PartitionResult {
+impl enc::Struct for PartitionResult {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -264,7 +259,7 @@ impl enc::Decode for PartitionResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition = 0;
         self.error_code = 0;
         self.error_message = None;
@@ -275,7 +270,6 @@ impl enc::Decode for PartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionResult {}
 impl crate::message::Message for ReadShareGroupStateSummaryResponse {
     const NAME: &'static str = "ReadShareGroupStateSummaryResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -32,13 +32,12 @@ impl Default for RemoveRaftVoterRequest {
         }
     }
 }
-impl enc::Wire for RemoveRaftVoterRequest {
+impl enc::EncodeStruct for RemoveRaftVoterRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let cluster_id_text = self.cluster_id.as_deref();
         let mut s = buf.segment(26 + cluster_id_text.map_or(0, str::len));
@@ -57,22 +56,22 @@ impl enc::Wire for RemoveRaftVoterRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.cluster_id, version, true);
+        size += enc::Encode::value_size(&self.cluster_id, version, true);
         size += 4;
         size += 16;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for RemoveRaftVoterRequest {
+impl enc::Struct for RemoveRaftVoterRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
         let run: [u8; 20] = enc::field::read_run(
@@ -86,14 +85,13 @@ impl enc::Decode for RemoveRaftVoterRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.cluster_id = Some(CompactString::const_new(""));
         self.voter_id = 0;
         self.voter_directory_id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RemoveRaftVoterRequest {}
 impl crate::entity::Entities for RemoveRaftVoterRequest {}
 impl crate::message::Message for RemoveRaftVoterRequest {
     const NAME: &'static str = "RemoveRaftVoterRequest";

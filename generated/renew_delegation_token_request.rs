@@ -28,13 +28,12 @@ impl ::core::fmt::Debug for RenewDelegationTokenRequest {
             .finish()
     }
 }
-impl enc::Wire for RenewDelegationTokenRequest {
+impl enc::EncodeStruct for RenewDelegationTokenRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.hmac, buf, version, version >= 2, "hmac")?;
         let mut s = buf.segment(9);
@@ -57,9 +56,9 @@ impl enc::Wire for RenewDelegationTokenRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.hmac, version, version >= 2);
+        size += enc::Encode::value_size(&self.hmac, version, version >= 2);
         size += 8;
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -67,13 +66,13 @@ impl enc::Wire for RenewDelegationTokenRequest {
         size
     }
 }
-impl enc::Decode for RenewDelegationTokenRequest {
+impl enc::Struct for RenewDelegationTokenRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.hmac, r, version, version >= 2, "hmac")?;
         enc::field::decode_into(
@@ -90,13 +89,12 @@ impl enc::Decode for RenewDelegationTokenRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.hmac = crate::Bytes::new();
         self.renew_period_ms = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RenewDelegationTokenRequest {}
 impl crate::entity::Entities for RenewDelegationTokenRequest {}
 impl crate::message::Message for RenewDelegationTokenRequest {
     const NAME: &'static str = "RenewDelegationTokenRequest";

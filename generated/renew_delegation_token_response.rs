@@ -21,13 +21,12 @@ pub struct RenewDelegationTokenResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for RenewDelegationTokenResponse {
+impl enc::EncodeStruct for RenewDelegationTokenResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(15);
         let mut run = [0u8; 14];
@@ -53,7 +52,7 @@ impl enc::Wire for RenewDelegationTokenResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 8;
@@ -64,13 +63,13 @@ impl enc::Wire for RenewDelegationTokenResponse {
         size
     }
 }
-impl enc::Decode for RenewDelegationTokenResponse {
+impl enc::Struct for RenewDelegationTokenResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 14] = enc::field::read_run(
             r,
@@ -86,14 +85,13 @@ impl enc::Decode for RenewDelegationTokenResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.expiry_timestamp_ms = 0;
         self.throttle_time_ms = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RenewDelegationTokenResponse {}
 impl crate::entity::Entities for RenewDelegationTokenResponse {}
 impl crate::message::Message for RenewDelegationTokenResponse {
     const NAME: &'static str = "RenewDelegationTokenResponse";

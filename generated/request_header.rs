@@ -47,13 +47,12 @@ impl Default for RequestHeader {
         }
     }
 }
-impl enc::Wire for RequestHeader {
+impl enc::EncodeStruct for RequestHeader {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let client_id_text = self.client_id.as_deref();
         let write_initial_principal_name = self.initial_principal_name.is_some();
@@ -107,13 +106,13 @@ impl enc::Wire for RequestHeader {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 2;
         size += 4;
         if version >= 1 {
-            size += enc::Wire::value_size(&self.client_id, version, false);
+            size += enc::Encode::value_size(&self.client_id, version, false);
         }
         if version >= 2 {
             let write_initial_principal_name = self.initial_principal_name.is_some();
@@ -135,13 +134,13 @@ impl enc::Wire for RequestHeader {
         size
     }
 }
-impl enc::Decode for RequestHeader {
+impl enc::Struct for RequestHeader {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -194,7 +193,7 @@ impl enc::Decode for RequestHeader {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.request_api_key = 0;
         self.request_api_version = 0;
         self.correlation_id = 0;
@@ -204,7 +203,6 @@ impl enc::Decode for RequestHeader {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RequestHeader {}
 impl crate::message::Message for RequestHeader {
     const NAME: &'static str = "RequestHeader";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

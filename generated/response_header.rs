@@ -13,13 +13,12 @@ pub struct ResponseHeader {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ResponseHeader {
+impl enc::EncodeStruct for ResponseHeader {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5);
         s.put_fixed(self.correlation_id)?;
@@ -41,7 +40,7 @@ impl enc::Wire for ResponseHeader {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 1 {
@@ -50,13 +49,13 @@ impl enc::Wire for ResponseHeader {
         size
     }
 }
-impl enc::Decode for ResponseHeader {
+impl enc::Struct for ResponseHeader {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.correlation_id,
@@ -72,12 +71,11 @@ impl enc::Decode for ResponseHeader {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.correlation_id = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ResponseHeader {}
 impl crate::message::Message for ResponseHeader {
     const NAME: &'static str = "ResponseHeader";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -23,13 +23,12 @@ impl ::core::fmt::Debug for SaslAuthenticateRequest {
             .finish()
     }
 }
-impl enc::Wire for SaslAuthenticateRequest {
+impl enc::EncodeStruct for SaslAuthenticateRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.auth_bytes, buf, version, version >= 2, "auth_bytes")?;
         if version >= 2 {
@@ -40,22 +39,22 @@ impl enc::Wire for SaslAuthenticateRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.auth_bytes, version, version >= 2);
+        size += enc::Encode::value_size(&self.auth_bytes, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for SaslAuthenticateRequest {
+impl enc::Struct for SaslAuthenticateRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.auth_bytes,
@@ -71,12 +70,11 @@ impl enc::Decode for SaslAuthenticateRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.auth_bytes = crate::Bytes::new();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SaslAuthenticateRequest {}
 impl crate::entity::Entities for SaslAuthenticateRequest {}
 impl crate::message::Message for SaslAuthenticateRequest {
     const NAME: &'static str = "SaslAuthenticateRequest";

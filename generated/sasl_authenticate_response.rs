@@ -50,13 +50,12 @@ impl ::core::fmt::Debug for SaslAuthenticateResponse {
             .finish()
     }
 }
-impl enc::Wire for SaslAuthenticateResponse {
+impl enc::EncodeStruct for SaslAuthenticateResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(7 + error_message_text.map_or(0, str::len));
@@ -91,11 +90,11 @@ impl enc::Wire for SaslAuthenticateResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, version >= 2);
-        size += enc::Wire::value_size(&self.auth_bytes, version, version >= 2);
+        size += enc::Encode::value_size(&self.error_message, version, version >= 2);
+        size += enc::Encode::value_size(&self.auth_bytes, version, version >= 2);
         if version >= 1 {
             size += 8;
         }
@@ -105,13 +104,13 @@ impl enc::Wire for SaslAuthenticateResponse {
         size
     }
 }
-impl enc::Decode for SaslAuthenticateResponse {
+impl enc::Struct for SaslAuthenticateResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -146,7 +145,7 @@ impl enc::Decode for SaslAuthenticateResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.auth_bytes = crate::Bytes::new();
@@ -154,7 +153,6 @@ impl enc::Decode for SaslAuthenticateResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SaslAuthenticateResponse {}
 impl crate::entity::Entities for SaslAuthenticateResponse {}
 impl crate::message::Message for SaslAuthenticateResponse {
     const NAME: &'static str = "SaslAuthenticateResponse";

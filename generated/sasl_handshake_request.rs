@@ -12,13 +12,12 @@ pub struct SaslHandshakeRequest {
     /// Versions 0+.
     pub mechanism: CompactString,
 }
-impl enc::Wire for SaslHandshakeRequest {
+impl enc::EncodeStruct for SaslHandshakeRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mechanism_text = self.mechanism.as_str();
         let mut s = buf.segment(5 + mechanism_text.len());
@@ -27,29 +26,28 @@ impl enc::Wire for SaslHandshakeRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.mechanism, version, false);
+        size += enc::Encode::value_size(&self.mechanism, version, false);
         size
     }
 }
-impl enc::Decode for SaslHandshakeRequest {
+impl enc::Struct for SaslHandshakeRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.mechanism.clear();
     }
 }
-impl enc::Struct for SaslHandshakeRequest {}
 impl crate::entity::Entities for SaslHandshakeRequest {}
 impl crate::message::Message for SaslHandshakeRequest {
     const NAME: &'static str = "SaslHandshakeRequest";

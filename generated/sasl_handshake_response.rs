@@ -16,13 +16,12 @@ pub struct SaslHandshakeResponse {
     /// Versions 0+.
     pub mechanisms: Vec<CompactString>,
 }
-impl enc::Wire for SaslHandshakeResponse {
+impl enc::EncodeStruct for SaslHandshakeResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
@@ -38,32 +37,31 @@ impl enc::Wire for SaslHandshakeResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.mechanisms, version, false);
+        size += enc::Encode::value_size(&self.mechanisms, version, false);
         size
     }
 }
-impl enc::Decode for SaslHandshakeResponse {
+impl enc::Struct for SaslHandshakeResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(&mut self.mechanisms, r, version, false, "mechanisms")?;
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.mechanisms.clear();
     }
 }
-impl enc::Struct for SaslHandshakeResponse {}
 impl crate::entity::Entities for SaslHandshakeResponse {}
 impl crate::message::Message for SaslHandshakeResponse {
     const NAME: &'static str = "SaslHandshakeResponse";

@@ -42,12 +42,11 @@ impl Default for ShareAcknowledgeRequest {
         }
     }
 }
-impl enc::Wire for ShareAcknowledgeRequest {
-    fn encode_value(
+impl enc::EncodeStruct for ShareAcknowledgeRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && self.is_renew_ack {
             return Err(enc::field::non_default("is_renew_ack"));
@@ -76,25 +75,25 @@ impl enc::Wire for ShareAcknowledgeRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.member_id, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.member_id, version, true);
         size += 4;
         if version >= 2 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ShareAcknowledgeRequest {
-    fn decode_value_into(
+impl enc::Struct for ShareAcknowledgeRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
@@ -116,7 +115,7 @@ impl enc::Decode for ShareAcknowledgeRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id = None;
         self.member_id = Some(CompactString::const_new(""));
         self.share_session_epoch = 0;
@@ -125,7 +124,6 @@ impl enc::Decode for ShareAcknowledgeRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareAcknowledgeRequest {}
 impl crate::entity::Entities for ShareAcknowledgeRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -148,12 +146,11 @@ pub struct AcknowledgeTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AcknowledgeTopic {
-    fn encode_value(
+impl enc::EncodeStruct for AcknowledgeTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
@@ -164,20 +161,20 @@ impl enc::Wire for AcknowledgeTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AcknowledgeTopic {
-    fn decode_value_into(
+impl enc::Struct for AcknowledgeTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -186,13 +183,12 @@ impl enc::Decode for AcknowledgeTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AcknowledgeTopic {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgePartition {
@@ -207,12 +203,11 @@ pub struct AcknowledgePartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AcknowledgePartition {
-    fn encode_value(
+impl enc::EncodeStruct for AcknowledgePartition {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.partition_index)?;
@@ -234,20 +229,20 @@ impl enc::Wire for AcknowledgePartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.acknowledgement_batches, version, true);
+        size += enc::Encode::value_size(&self.acknowledgement_batches, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AcknowledgePartition {
-    fn decode_value_into(
+impl enc::Struct for AcknowledgePartition {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
@@ -268,13 +263,12 @@ impl enc::Decode for AcknowledgePartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.acknowledgement_batches.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AcknowledgePartition {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgementBatch {
@@ -293,13 +287,12 @@ pub struct AcknowledgementBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AcknowledgementBatch {
+impl enc::EncodeStruct for AcknowledgementBatch {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.acknowledge_types.len());
         let mut run = [0u8; 16];
@@ -322,22 +315,22 @@ impl enc::Wire for AcknowledgementBatch {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 8;
-        size += enc::Wire::value_size(&self.acknowledge_types, version, true);
+        size += enc::Encode::value_size(&self.acknowledge_types, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AcknowledgementBatch {
+impl enc::Struct for AcknowledgementBatch {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 16] = enc::field::read_run(
             r,
@@ -356,14 +349,13 @@ impl enc::Decode for AcknowledgementBatch {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.first_offset = 0;
         self.last_offset = 0;
         self.acknowledge_types.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AcknowledgementBatch {}
 impl crate::message::Message for ShareAcknowledgeRequest {
     const NAME: &'static str = "ShareAcknowledgeRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -34,12 +34,11 @@ pub struct ShareAcknowledgeResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ShareAcknowledgeResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ShareAcknowledgeResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(20 + error_message_text.map_or(0, str::len));
@@ -59,26 +58,26 @@ impl enc::Wire for ShareAcknowledgeResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         if version >= 2 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.responses, version, true);
-        size += enc::Wire::value_size(&self.node_endpoints, version, true);
+        size += enc::Encode::value_size(&self.responses, version, true);
+        size += enc::Encode::value_size(&self.node_endpoints, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ShareAcknowledgeResponse {
-    fn decode_value_into(
+impl enc::Struct for ShareAcknowledgeResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -117,7 +116,7 @@ impl enc::Decode for ShareAcknowledgeResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = None;
@@ -127,7 +126,6 @@ impl enc::Decode for ShareAcknowledgeResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareAcknowledgeResponse {}
 impl crate::entity::Entities for ShareAcknowledgeResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
@@ -150,12 +148,11 @@ pub struct ShareAcknowledgeTopicResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ShareAcknowledgeTopicResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ShareAcknowledgeTopicResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
@@ -166,20 +163,20 @@ impl enc::Wire for ShareAcknowledgeTopicResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ShareAcknowledgeTopicResponse {
-    fn decode_value_into(
+impl enc::Struct for ShareAcknowledgeTopicResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -188,13 +185,12 @@ impl enc::Decode for ShareAcknowledgeTopicResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareAcknowledgeTopicResponse {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -217,12 +213,11 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionData {
-    fn encode_value(
+impl enc::EncodeStruct for PartitionData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(11 + error_message_text.map_or(0, str::len));
@@ -237,22 +232,22 @@ impl enc::Wire for PartitionData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
-        size += enc::Wire::value_size(&self.current_leader, version, false);
+        size += enc::Encode::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.current_leader, version, false);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for PartitionData {
-    fn decode_value_into(
+impl enc::Struct for PartitionData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -279,7 +274,7 @@ impl enc::Decode for PartitionData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.error_message = None;
@@ -287,7 +282,6 @@ impl enc::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionData {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderIdAndEpoch {
@@ -302,13 +296,12 @@ pub struct LeaderIdAndEpoch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaderIdAndEpoch {
+impl enc::EncodeStruct for LeaderIdAndEpoch {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         let mut run = [0u8; 8];
@@ -325,7 +318,7 @@ impl enc::Wire for LeaderIdAndEpoch {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
@@ -333,13 +326,13 @@ impl enc::Wire for LeaderIdAndEpoch {
         size
     }
 }
-impl enc::Decode for LeaderIdAndEpoch {
+impl enc::Struct for LeaderIdAndEpoch {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -352,13 +345,12 @@ impl enc::Decode for LeaderIdAndEpoch {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.leader_id = 0;
         self.leader_epoch = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderIdAndEpoch {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
@@ -381,13 +373,12 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for NodeEndpoint {
+impl enc::EncodeStruct for NodeEndpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let rack_text = self.rack.as_deref();
@@ -406,23 +397,23 @@ impl enc::Wire for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.rack, version, true);
+        size += enc::Encode::value_size(&self.rack, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for NodeEndpoint {
+impl enc::Struct for NodeEndpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -433,7 +424,7 @@ impl enc::Decode for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.node_id = 0;
         self.host.clear();
         self.port = 0;
@@ -441,7 +432,6 @@ impl enc::Decode for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);

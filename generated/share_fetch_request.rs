@@ -77,12 +77,11 @@ impl Default for ShareFetchRequest {
         }
     }
 }
-impl enc::Wire for ShareFetchRequest {
-    fn encode_value(
+impl enc::EncodeStruct for ShareFetchRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.max_records != 0 {
             return Err(enc::field::non_default("max_records"));
@@ -144,10 +143,10 @@ impl enc::Wire for ShareFetchRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.member_id, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.member_id, version, true);
         size += 4;
         size += 4;
         size += 4;
@@ -164,18 +163,18 @@ impl enc::Wire for ShareFetchRequest {
         if version >= 2 {
             size += 1;
         }
-        size += enc::Wire::value_size(&self.topics, version, true);
-        size += enc::Wire::value_size(&self.forgotten_topics_data, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.forgotten_topics_data, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ShareFetchRequest {
-    fn decode_value_into(
+impl enc::Struct for ShareFetchRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
@@ -253,7 +252,7 @@ impl enc::Decode for ShareFetchRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id = None;
         self.member_id = Some(CompactString::const_new(""));
         self.share_session_epoch = 0;
@@ -269,7 +268,6 @@ impl enc::Decode for ShareFetchRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareFetchRequest {}
 impl crate::entity::Entities for ShareFetchRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -292,12 +290,11 @@ pub struct FetchTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for FetchTopic {
-    fn encode_value(
+impl enc::EncodeStruct for FetchTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
@@ -308,20 +305,20 @@ impl enc::Wire for FetchTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for FetchTopic {
-    fn decode_value_into(
+impl enc::Struct for FetchTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -330,13 +327,12 @@ impl enc::Decode for FetchTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FetchTopic {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchPartition {
@@ -355,12 +351,11 @@ pub struct FetchPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for FetchPartition {
-    fn encode_value(
+impl enc::EncodeStruct for FetchPartition {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && self.partition_max_bytes != 0 {
             return Err(enc::field::non_default("partition_max_bytes"));
@@ -392,23 +387,23 @@ impl enc::Wire for FetchPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version <= 0 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.acknowledgement_batches, version, true);
+        size += enc::Encode::value_size(&self.acknowledgement_batches, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for FetchPartition {
-    fn decode_value_into(
+impl enc::Struct for FetchPartition {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 0 {
             let run: [u8; 8] = enc::field::read_run(
@@ -434,14 +429,13 @@ impl enc::Decode for FetchPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.partition_max_bytes = 0;
         self.acknowledgement_batches.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FetchPartition {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgementBatch {
@@ -460,13 +454,12 @@ pub struct AcknowledgementBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AcknowledgementBatch {
+impl enc::EncodeStruct for AcknowledgementBatch {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.acknowledge_types.len());
         let mut run = [0u8; 16];
@@ -489,22 +482,22 @@ impl enc::Wire for AcknowledgementBatch {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 8;
-        size += enc::Wire::value_size(&self.acknowledge_types, version, true);
+        size += enc::Encode::value_size(&self.acknowledge_types, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AcknowledgementBatch {
+impl enc::Struct for AcknowledgementBatch {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 16] = enc::field::read_run(
             r,
@@ -523,14 +516,13 @@ impl enc::Decode for AcknowledgementBatch {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.first_offset = 0;
         self.last_offset = 0;
         self.acknowledge_types.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AcknowledgementBatch {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ForgottenTopic {
@@ -545,13 +537,12 @@ pub struct ForgottenTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ForgottenTopic {
+impl enc::EncodeStruct for ForgottenTopic {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
@@ -566,21 +557,21 @@ impl enc::Wire for ForgottenTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ForgottenTopic {
+impl enc::Struct for ForgottenTopic {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_fixed_array_into(
@@ -594,13 +585,12 @@ impl enc::Decode for ForgottenTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ForgottenTopic {}
 impl crate::message::Message for ShareFetchRequest {
     const NAME: &'static str = "ShareFetchRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -34,12 +34,11 @@ pub struct ShareFetchResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ShareFetchResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ShareFetchResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.acquisition_lock_timeout_ms != 0 {
             return Err(enc::field::non_default("acquisition_lock_timeout_ms"));
@@ -62,26 +61,26 @@ impl enc::Wire for ShareFetchResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         if version >= 1 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.responses, version, true);
-        size += enc::Wire::value_size(&self.node_endpoints, version, true);
+        size += enc::Encode::value_size(&self.responses, version, true);
+        size += enc::Encode::value_size(&self.node_endpoints, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ShareFetchResponse {
-    fn decode_value_into(
+impl enc::Struct for ShareFetchResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -120,7 +119,7 @@ impl enc::Decode for ShareFetchResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = None;
@@ -130,7 +129,6 @@ impl enc::Decode for ShareFetchResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareFetchResponse {}
 impl crate::entity::Entities for ShareFetchResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
@@ -153,12 +151,11 @@ pub struct ShareFetchableTopicResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ShareFetchableTopicResponse {
-    fn encode_value(
+impl enc::EncodeStruct for ShareFetchableTopicResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
@@ -169,20 +166,20 @@ impl enc::Wire for ShareFetchableTopicResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ShareFetchableTopicResponse {
-    fn decode_value_into(
+impl enc::Struct for ShareFetchableTopicResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -191,13 +188,12 @@ impl enc::Decode for ShareFetchableTopicResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareFetchableTopicResponse {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -236,12 +232,11 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionData {
-    fn encode_value(
+impl enc::EncodeStruct for PartitionData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let acknowledge_error_message_text = self.acknowledge_error_message.as_deref();
@@ -279,26 +274,26 @@ impl enc::Wire for PartitionData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += 2;
-        size += enc::Wire::value_size(&self.acknowledge_error_message, version, true);
-        size += enc::Wire::value_size(&self.current_leader, version, false);
-        size += enc::Wire::value_size(&self.records, version, true);
-        size += enc::Wire::value_size(&self.acquired_records, version, true);
+        size += enc::Encode::value_size(&self.acknowledge_error_message, version, true);
+        size += enc::Encode::value_size(&self.current_leader, version, false);
+        size += enc::Encode::value_size(&self.records, version, true);
+        size += enc::Encode::value_size(&self.acquired_records, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for PartitionData {
-    fn decode_value_into(
+impl enc::Struct for PartitionData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -357,7 +352,7 @@ impl enc::Decode for PartitionData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.error_message = None;
@@ -369,7 +364,6 @@ impl enc::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionData {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderIdAndEpoch {
@@ -384,13 +378,12 @@ pub struct LeaderIdAndEpoch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LeaderIdAndEpoch {
+impl enc::EncodeStruct for LeaderIdAndEpoch {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         let mut run = [0u8; 8];
@@ -407,7 +400,7 @@ impl enc::Wire for LeaderIdAndEpoch {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
@@ -415,13 +408,13 @@ impl enc::Wire for LeaderIdAndEpoch {
         size
     }
 }
-impl enc::Decode for LeaderIdAndEpoch {
+impl enc::Struct for LeaderIdAndEpoch {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -434,13 +427,12 @@ impl enc::Decode for LeaderIdAndEpoch {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.leader_id = 0;
         self.leader_epoch = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LeaderIdAndEpoch {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcquiredRecords {
@@ -459,13 +451,12 @@ pub struct AcquiredRecords {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AcquiredRecords {
+impl enc::EncodeStruct for AcquiredRecords {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(19);
         let mut run = [0u8; 18];
@@ -483,7 +474,7 @@ impl enc::Wire for AcquiredRecords {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 8;
@@ -492,13 +483,13 @@ impl enc::Wire for AcquiredRecords {
         size
     }
 }
-impl enc::Decode for AcquiredRecords {
+impl enc::Struct for AcquiredRecords {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 18] = enc::field::read_run(
             r,
@@ -512,14 +503,13 @@ impl enc::Decode for AcquiredRecords {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.first_offset = 0;
         self.last_offset = 0;
         self.delivery_count = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AcquiredRecords {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
@@ -542,13 +532,12 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for NodeEndpoint {
+impl enc::EncodeStruct for NodeEndpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let rack_text = self.rack.as_deref();
@@ -567,23 +556,23 @@ impl enc::Wire for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.rack, version, true);
+        size += enc::Encode::value_size(&self.rack, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for NodeEndpoint {
+impl enc::Struct for NodeEndpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -594,7 +583,7 @@ impl enc::Decode for NodeEndpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.node_id = 0;
         self.host.clear();
         self.port = 0;
@@ -602,7 +591,6 @@ impl enc::Decode for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);

@@ -30,13 +30,12 @@ pub struct ShareGroupHeartbeatRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ShareGroupHeartbeatRequest {
+impl enc::EncodeStruct for ShareGroupHeartbeatRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let member_id_text = self.member_id.as_str();
@@ -62,24 +61,24 @@ impl enc::Wire for ShareGroupHeartbeatRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.member_id, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.member_id, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.rack_id, version, true);
-        size += enc::Wire::value_size(&self.subscribed_topic_names, version, true);
+        size += enc::Encode::value_size(&self.rack_id, version, true);
+        size += enc::Encode::value_size(&self.subscribed_topic_names, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ShareGroupHeartbeatRequest {
+impl enc::Struct for ShareGroupHeartbeatRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
@@ -103,7 +102,7 @@ impl enc::Decode for ShareGroupHeartbeatRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.member_id.clear();
         self.member_epoch = 0;
@@ -112,7 +111,6 @@ impl enc::Decode for ShareGroupHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareGroupHeartbeatRequest {}
 impl crate::entity::Entities for ShareGroupHeartbeatRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);

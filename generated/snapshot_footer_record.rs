@@ -13,13 +13,12 @@ pub struct SnapshotFooterRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for SnapshotFooterRecord {
+impl enc::EncodeStruct for SnapshotFooterRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(3);
         s.put_fixed(self.version)?;
@@ -33,20 +32,20 @@ impl enc::Wire for SnapshotFooterRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for SnapshotFooterRecord {
+impl enc::Struct for SnapshotFooterRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.version, r, version, false, "version")?;
         self.unknown_tagged_fields.clear();
@@ -54,12 +53,11 @@ impl enc::Decode for SnapshotFooterRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SnapshotFooterRecord {}
 impl crate::message::Message for SnapshotFooterRecord {
     const NAME: &'static str = "SnapshotFooterRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

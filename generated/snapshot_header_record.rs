@@ -17,13 +17,12 @@ pub struct SnapshotHeaderRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for SnapshotHeaderRecord {
+impl enc::EncodeStruct for SnapshotHeaderRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 10];
@@ -40,7 +39,7 @@ impl enc::Wire for SnapshotHeaderRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 8;
@@ -48,13 +47,13 @@ impl enc::Wire for SnapshotHeaderRecord {
         size
     }
 }
-impl enc::Decode for SnapshotHeaderRecord {
+impl enc::Struct for SnapshotHeaderRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 10] = enc::field::read_run(
             r,
@@ -67,13 +66,12 @@ impl enc::Decode for SnapshotHeaderRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.version = 0;
         self.last_contained_log_timestamp = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SnapshotHeaderRecord {}
 impl crate::message::Message for SnapshotHeaderRecord {
     const NAME: &'static str = "SnapshotHeaderRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

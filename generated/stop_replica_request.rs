@@ -57,12 +57,11 @@ impl Default for StopReplicaRequest {
         }
     }
 }
-impl enc::Wire for StopReplicaRequest {
-    fn encode_value(
+impl enc::EncodeStruct for StopReplicaRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 4 && self.is_k_raft_controller {
             return Err(enc::field::non_default("is_k_raft_controller"));
@@ -131,7 +130,7 @@ impl enc::Wire for StopReplicaRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 4 {
@@ -145,13 +144,13 @@ impl enc::Wire for StopReplicaRequest {
             size += 1;
         }
         if version <= 0 {
-            size += enc::Wire::value_size(&self.ungrouped_partitions, version, false);
+            size += enc::Encode::value_size(&self.ungrouped_partitions, version, false);
         }
         if (1..=2).contains(&version) {
-            size += enc::Wire::value_size(&self.topics, version, version >= 2);
+            size += enc::Encode::value_size(&self.topics, version, version >= 2);
         }
         if version >= 3 {
-            size += enc::Wire::value_size(&self.topic_states, version, true);
+            size += enc::Encode::value_size(&self.topic_states, version, true);
         }
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -159,12 +158,12 @@ impl enc::Wire for StopReplicaRequest {
         size
     }
 }
-impl enc::Decode for StopReplicaRequest {
-    fn decode_value_into(
+impl enc::Struct for StopReplicaRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 4 {
             let run: [u8; 5] = enc::field::read_run(
@@ -241,7 +240,7 @@ impl enc::Decode for StopReplicaRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.controller_id = 0;
         self.is_k_raft_controller = false;
         self.controller_epoch = 0;
@@ -253,7 +252,6 @@ impl enc::Decode for StopReplicaRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StopReplicaRequest {}
 impl crate::entity::Entities for StopReplicaRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
@@ -304,13 +302,12 @@ pub struct StopReplicaPartitionV0 {
     /// Versions 0.
     pub partition_index: i32,
 }
-impl enc::Wire for StopReplicaPartitionV0 {
+impl enc::EncodeStruct for StopReplicaPartitionV0 {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(9 + topic_name_text.len());
@@ -320,20 +317,20 @@ impl enc::Wire for StopReplicaPartitionV0 {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, false);
+        size += enc::Encode::value_size(&self.topic_name, version, false);
         size += 4;
         size
     }
 }
-impl enc::Decode for StopReplicaPartitionV0 {
+impl enc::Struct for StopReplicaPartitionV0 {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, false, "topic_name")?;
         enc::field::decode_into(
@@ -346,12 +343,11 @@ impl enc::Decode for StopReplicaPartitionV0 {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
     }
 }
-impl enc::Struct for StopReplicaPartitionV0 {}
 impl crate::entity::Entities for StopReplicaPartitionV0 {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -374,13 +370,12 @@ pub struct StopReplicaTopicV1 {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StopReplicaTopicV1 {
+impl enc::EncodeStruct for StopReplicaTopicV1 {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
@@ -409,23 +404,23 @@ impl enc::Wire for StopReplicaTopicV1 {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 2);
-        size += enc::Wire::value_size(&self.partition_indexes, version, version >= 2);
+        size += enc::Encode::value_size(&self.name, version, version >= 2);
+        size += enc::Encode::value_size(&self.partition_indexes, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for StopReplicaTopicV1 {
+impl enc::Struct for StopReplicaTopicV1 {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_fixed_array_into(
@@ -441,13 +436,12 @@ impl enc::Decode for StopReplicaTopicV1 {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partition_indexes.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StopReplicaTopicV1 {}
 impl crate::entity::Entities for StopReplicaTopicV1 {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -470,12 +464,11 @@ pub struct StopReplicaTopicState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StopReplicaTopicState {
-    fn encode_value(
+impl enc::EncodeStruct for StopReplicaTopicState {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
@@ -498,20 +491,20 @@ impl enc::Wire for StopReplicaTopicState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
-        size += enc::Wire::value_size(&self.partition_states, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.partition_states, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for StopReplicaTopicState {
-    fn decode_value_into(
+impl enc::Struct for StopReplicaTopicState {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(
@@ -526,13 +519,12 @@ impl enc::Decode for StopReplicaTopicState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_states.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StopReplicaTopicState {}
 impl crate::entity::Entities for StopReplicaTopicState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -569,13 +561,12 @@ impl Default for StopReplicaPartitionState {
         }
     }
 }
-impl enc::Wire for StopReplicaPartitionState {
+impl enc::EncodeStruct for StopReplicaPartitionState {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10);
         let mut run = [0u8; 9];
@@ -593,7 +584,7 @@ impl enc::Wire for StopReplicaPartitionState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
@@ -602,13 +593,13 @@ impl enc::Wire for StopReplicaPartitionState {
         size
     }
 }
-impl enc::Decode for StopReplicaPartitionState {
+impl enc::Struct for StopReplicaPartitionState {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 9] = enc::field::read_run(
             r,
@@ -622,14 +613,13 @@ impl enc::Decode for StopReplicaPartitionState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.leader_epoch = -1;
         self.delete_partition = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StopReplicaPartitionState {}
 impl crate::message::Message for StopReplicaRequest {
     const NAME: &'static str = "StopReplicaRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

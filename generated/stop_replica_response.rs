@@ -18,12 +18,11 @@ pub struct StopReplicaResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StopReplicaResponse {
-    fn encode_value(
+impl enc::EncodeStruct for StopReplicaResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
@@ -49,22 +48,22 @@ impl enc::Wire for StopReplicaResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.partition_errors, version, version >= 2);
+        size += enc::Encode::value_size(&self.partition_errors, version, version >= 2);
         if version >= 2 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for StopReplicaResponse {
-    fn decode_value_into(
+impl enc::Struct for StopReplicaResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -81,13 +80,12 @@ impl enc::Decode for StopReplicaResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.partition_errors.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StopReplicaResponse {}
 impl crate::entity::Entities for StopReplicaResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.partition_errors, version, f);
@@ -118,13 +116,12 @@ pub struct StopReplicaPartitionError {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StopReplicaPartitionError {
+impl enc::EncodeStruct for StopReplicaPartitionError {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(12 + topic_name_text.len());
@@ -151,9 +148,9 @@ impl enc::Wire for StopReplicaPartitionError {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, version >= 2);
+        size += enc::Encode::value_size(&self.topic_name, version, version >= 2);
         size += 4;
         size += 2;
         if version >= 2 {
@@ -162,13 +159,13 @@ impl enc::Wire for StopReplicaPartitionError {
         size
     }
 }
-impl enc::Decode for StopReplicaPartitionError {
+impl enc::Struct for StopReplicaPartitionError {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
@@ -190,14 +187,13 @@ impl enc::Decode for StopReplicaPartitionError {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StopReplicaPartitionError {}
 impl crate::entity::Entities for StopReplicaPartitionError {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);

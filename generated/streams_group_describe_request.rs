@@ -22,13 +22,12 @@ pub struct StreamsGroupDescribeRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StreamsGroupDescribeRequest {
+impl enc::EncodeStruct for StreamsGroupDescribeRequest {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.include_topology_description {
             return Err(enc::field::non_default("include_topology_description"));
@@ -53,9 +52,9 @@ impl enc::Wire for StreamsGroupDescribeRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_ids, version, true);
+        size += enc::Encode::value_size(&self.group_ids, version, true);
         size += 1;
         if version >= 1 {
             size += 1;
@@ -64,13 +63,13 @@ impl enc::Wire for StreamsGroupDescribeRequest {
         size
     }
 }
-impl enc::Decode for StreamsGroupDescribeRequest {
+impl enc::Struct for StreamsGroupDescribeRequest {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_ids, r, version, true, "group_ids")?;
         if version >= 1 {
@@ -96,14 +95,13 @@ impl enc::Decode for StreamsGroupDescribeRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_ids.clear();
         self.include_authorized_operations = false;
         self.include_topology_description = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StreamsGroupDescribeRequest {}
 impl crate::entity::Entities for StreamsGroupDescribeRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_ids, "GroupIds", f);

@@ -18,12 +18,11 @@ pub struct StreamsGroupDescribeResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StreamsGroupDescribeResponse {
-    fn encode_value(
+impl enc::EncodeStruct for StreamsGroupDescribeResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -34,20 +33,20 @@ impl enc::Wire for StreamsGroupDescribeResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.groups, version, true);
+        size += enc::Encode::value_size(&self.groups, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for StreamsGroupDescribeResponse {
-    fn decode_value_into(
+impl enc::Struct for StreamsGroupDescribeResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -62,13 +61,12 @@ impl enc::Decode for StreamsGroupDescribeResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.groups.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StreamsGroupDescribeResponse {}
 impl crate::entity::Entities for StreamsGroupDescribeResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -91,13 +89,12 @@ pub struct Endpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Endpoint {
+impl enc::EncodeStruct for Endpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(8 + host_text.len());
@@ -113,21 +110,21 @@ impl enc::Wire for Endpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Endpoint {
+impl enc::Struct for Endpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -136,13 +133,12 @@ impl enc::Decode for Endpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.host.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Endpoint {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskOffset {
@@ -161,13 +157,12 @@ pub struct TaskOffset {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TaskOffset {
+impl enc::EncodeStruct for TaskOffset {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(18 + subtopology_id_text.len());
@@ -186,22 +181,22 @@ impl enc::Wire for TaskOffset {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
         size += 4;
         size += 8;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TaskOffset {
+impl enc::Struct for TaskOffset {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -218,14 +213,13 @@ impl enc::Decode for TaskOffset {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partition = 0;
         self.offset = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TaskOffset {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Assignment {
@@ -244,12 +238,11 @@ pub struct Assignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Assignment {
-    fn encode_value(
+impl enc::EncodeStruct for Assignment {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.active_tasks, buf, version, true, "active_tasks")?;
         enc::field::encode(&self.standby_tasks, buf, version, true, "standby_tasks")?;
@@ -258,21 +251,21 @@ impl enc::Wire for Assignment {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.active_tasks, version, true);
-        size += enc::Wire::value_size(&self.standby_tasks, version, true);
-        size += enc::Wire::value_size(&self.warmup_tasks, version, true);
+        size += enc::Encode::value_size(&self.active_tasks, version, true);
+        size += enc::Encode::value_size(&self.standby_tasks, version, true);
+        size += enc::Encode::value_size(&self.warmup_tasks, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Assignment {
-    fn decode_value_into(
+impl enc::Struct for Assignment {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.active_tasks,
@@ -300,14 +293,13 @@ impl enc::Decode for Assignment {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.active_tasks.clear();
         self.standby_tasks.clear();
         self.warmup_tasks.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Assignment {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskIds {
@@ -322,13 +314,12 @@ pub struct TaskIds {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TaskIds {
+impl enc::EncodeStruct for TaskIds {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
@@ -345,21 +336,21 @@ impl enc::Wire for TaskIds {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TaskIds {
+impl enc::Struct for TaskIds {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -379,13 +370,12 @@ impl enc::Decode for TaskIds {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TaskIds {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KeyValue {
@@ -400,13 +390,12 @@ pub struct KeyValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for KeyValue {
+impl enc::EncodeStruct for KeyValue {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let key_text = self.key.as_str();
         let value_text = self.value.as_str();
@@ -423,21 +412,21 @@ impl enc::Wire for KeyValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.key, version, true);
-        size += enc::Wire::value_size(&self.value, version, true);
+        size += enc::Encode::value_size(&self.key, version, true);
+        size += enc::Encode::value_size(&self.value, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for KeyValue {
+impl enc::Struct for KeyValue {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
@@ -446,13 +435,12 @@ impl enc::Decode for KeyValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.key.clear();
         self.value.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for KeyValue {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicInfo {
@@ -475,12 +463,11 @@ pub struct TopicInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicInfo {
-    fn encode_value(
+impl enc::EncodeStruct for TopicInfo {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(16 + name_text.len());
@@ -502,22 +489,22 @@ impl enc::Wire for TopicInfo {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.topic_configs, version, true);
+        size += enc::Encode::value_size(&self.topic_configs, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicInfo {
-    fn decode_value_into(
+impl enc::Struct for TopicInfo {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 6] = enc::field::read_run(
@@ -538,7 +525,7 @@ impl enc::Decode for TopicInfo {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions = 0;
         self.replication_factor = 0;
@@ -546,7 +533,6 @@ impl enc::Decode for TopicInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicInfo {}
 impl crate::entity::Entities for TopicInfo {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -569,12 +555,11 @@ pub struct TopologyDescription {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopologyDescription {
-    fn encode_value(
+impl enc::EncodeStruct for TopologyDescription {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.subtopologies, buf, version, true, "subtopologies")?;
         enc::field::encode(&self.global_stores, buf, version, true, "global_stores")?;
@@ -582,20 +567,20 @@ impl enc::Wire for TopologyDescription {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopologies, version, true);
-        size += enc::Wire::value_size(&self.global_stores, version, true);
+        size += enc::Encode::value_size(&self.subtopologies, version, true);
+        size += enc::Encode::value_size(&self.global_stores, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopologyDescription {
-    fn decode_value_into(
+impl enc::Struct for TopologyDescription {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopologies,
@@ -616,13 +601,12 @@ impl enc::Decode for TopologyDescription {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopologies.clear();
         self.global_stores.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopologyDescription {}
 impl crate::entity::Entities for TopologyDescription {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -647,12 +631,11 @@ pub struct TopologyDescriptionSubtopology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopologyDescriptionSubtopology {
-    fn encode_value(
+impl enc::EncodeStruct for TopologyDescriptionSubtopology {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(10 + subtopology_id_text.len());
@@ -664,20 +647,20 @@ impl enc::Wire for TopologyDescriptionSubtopology {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
-        size += enc::Wire::value_size(&self.nodes, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.nodes, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopologyDescriptionSubtopology {
-    fn decode_value_into(
+impl enc::Struct for TopologyDescriptionSubtopology {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -692,13 +675,12 @@ impl enc::Decode for TopologyDescriptionSubtopology {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.nodes.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopologyDescriptionSubtopology {}
 impl crate::entity::Entities for TopologyDescriptionSubtopology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.nodes, version, f);
@@ -737,13 +719,12 @@ pub struct TopologyDescriptionNode {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopologyDescriptionNode {
+impl enc::EncodeStruct for TopologyDescriptionNode {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len());
@@ -769,25 +750,25 @@ impl enc::Wire for TopologyDescriptionNode {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 1;
-        size += enc::Wire::value_size(&self.source_topics, version, true);
-        size += enc::Wire::value_size(&self.sink_topic, version, true);
-        size += enc::Wire::value_size(&self.stores, version, true);
-        size += enc::Wire::value_size(&self.successors, version, true);
+        size += enc::Encode::value_size(&self.source_topics, version, true);
+        size += enc::Encode::value_size(&self.sink_topic, version, true);
+        size += enc::Encode::value_size(&self.stores, version, true);
+        size += enc::Encode::value_size(&self.successors, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopologyDescriptionNode {
+impl enc::Struct for TopologyDescriptionNode {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.node_type, r, version, false, "node_type")?;
@@ -806,7 +787,7 @@ impl enc::Decode for TopologyDescriptionNode {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.node_type = 0;
         self.source_topics.clear();
@@ -816,7 +797,6 @@ impl enc::Decode for TopologyDescriptionNode {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopologyDescriptionNode {}
 impl crate::entity::Entities for TopologyDescriptionNode {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);
@@ -841,12 +821,11 @@ pub struct TopologyDescriptionGlobalStore {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopologyDescriptionGlobalStore {
-    fn encode_value(
+impl enc::EncodeStruct for TopologyDescriptionGlobalStore {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.source, buf, version, false, "source")?;
         enc::field::encode(&self.processor, buf, version, false, "processor")?;
@@ -854,20 +833,20 @@ impl enc::Wire for TopologyDescriptionGlobalStore {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.source, version, false);
-        size += enc::Wire::value_size(&self.processor, version, false);
+        size += enc::Encode::value_size(&self.source, version, false);
+        size += enc::Encode::value_size(&self.processor, version, false);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopologyDescriptionGlobalStore {
-    fn decode_value_into(
+impl enc::Struct for TopologyDescriptionGlobalStore {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.source, r, version, false, "source")?;
         enc::field::decode_into(&mut self.processor, r, version, false, "processor")?;
@@ -876,13 +855,12 @@ impl enc::Decode for TopologyDescriptionGlobalStore {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.source);
         enc::Decode::reset_value(&mut self.processor);
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopologyDescriptionGlobalStore {}
 impl crate::entity::Entities for TopologyDescriptionGlobalStore {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.source, version, f);
@@ -966,12 +944,11 @@ impl Default for DescribedGroup {
         }
     }
 }
-impl enc::Wire for DescribedGroup {
-    fn encode_value(
+impl enc::EncodeStruct for DescribedGroup {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.topology_description.is_some() {
             return Err(enc::field::non_default("topology_description"));
@@ -1031,36 +1008,36 @@ impl enc::Wire for DescribedGroup {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.group_state, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.group_state, version, true);
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.topology, version, false);
-        size += enc::Wire::value_size(&self.members, version, true);
+        size += enc::Encode::value_size(&self.topology, version, false);
+        size += enc::Encode::value_size(&self.members, version, true);
         size += 4;
         if version >= 1 {
-            size += enc::Wire::value_size(&self.topology_description, version, false);
+            size += enc::Encode::value_size(&self.topology_description, version, false);
         }
         if version >= 1 {
             size += 1;
         }
         if version >= 1 {
-            size += enc::Wire::value_size(&self.assignor_name, version, true);
+            size += enc::Encode::value_size(&self.assignor_name, version, true);
         }
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DescribedGroup {
-    fn decode_value_into(
+impl enc::Struct for DescribedGroup {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -1125,7 +1102,7 @@ impl enc::Decode for DescribedGroup {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = None;
         self.group_id.clear();
@@ -1141,7 +1118,6 @@ impl enc::Decode for DescribedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DescribedGroup {}
 impl crate::entity::Entities for DescribedGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -1180,12 +1156,11 @@ pub struct Topology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Topology {
-    fn encode_value(
+impl enc::EncodeStruct for Topology {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::Fixed::put(self.epoch, buf);
         enc::field::encode(&self.subtopologies, buf, version, true, "subtopologies")?;
@@ -1193,20 +1168,20 @@ impl enc::Wire for Topology {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.subtopologies, version, true);
+        size += enc::Encode::value_size(&self.subtopologies, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Topology {
-    fn decode_value_into(
+impl enc::Struct for Topology {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
         enc::field::decode_into(
@@ -1221,13 +1196,12 @@ impl enc::Decode for Topology {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.epoch = 0;
         self.subtopologies = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Topology {}
 impl crate::entity::Entities for Topology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -1262,12 +1236,11 @@ pub struct Subtopology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Subtopology {
-    fn encode_value(
+impl enc::EncodeStruct for Subtopology {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(10 + subtopology_id_text.len());
@@ -1306,23 +1279,23 @@ impl enc::Wire for Subtopology {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
-        size += enc::Wire::value_size(&self.source_topics, version, true);
-        size += enc::Wire::value_size(&self.repartition_sink_topics, version, true);
-        size += enc::Wire::value_size(&self.state_changelog_topics, version, true);
-        size += enc::Wire::value_size(&self.repartition_source_topics, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.source_topics, version, true);
+        size += enc::Encode::value_size(&self.repartition_sink_topics, version, true);
+        size += enc::Encode::value_size(&self.state_changelog_topics, version, true);
+        size += enc::Encode::value_size(&self.repartition_source_topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Subtopology {
-    fn decode_value_into(
+impl enc::Struct for Subtopology {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -1364,7 +1337,7 @@ impl enc::Decode for Subtopology {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.source_topics.clear();
         self.repartition_sink_topics.clear();
@@ -1373,7 +1346,6 @@ impl enc::Decode for Subtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Subtopology {}
 impl crate::entity::Entities for Subtopology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);
@@ -1474,12 +1446,11 @@ pub struct Member {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Member {
-    fn encode_value(
+impl enc::EncodeStruct for Member {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let instance_id_text = self.instance_id.as_deref();
@@ -1532,33 +1503,33 @@ impl enc::Wire for Member {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.member_id, version, true);
+        size += enc::Encode::value_size(&self.member_id, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.instance_id, version, true);
-        size += enc::Wire::value_size(&self.rack_id, version, true);
-        size += enc::Wire::value_size(&self.client_id, version, true);
-        size += enc::Wire::value_size(&self.client_host, version, true);
+        size += enc::Encode::value_size(&self.instance_id, version, true);
+        size += enc::Encode::value_size(&self.rack_id, version, true);
+        size += enc::Encode::value_size(&self.client_id, version, true);
+        size += enc::Encode::value_size(&self.client_host, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.process_id, version, true);
-        size += enc::Wire::value_size(&self.user_endpoint, version, false);
-        size += enc::Wire::value_size(&self.client_tags, version, true);
-        size += enc::Wire::value_size(&self.task_offsets, version, true);
-        size += enc::Wire::value_size(&self.task_end_offsets, version, true);
-        size += enc::Wire::value_size(&self.assignment, version, false);
-        size += enc::Wire::value_size(&self.target_assignment, version, false);
+        size += enc::Encode::value_size(&self.process_id, version, true);
+        size += enc::Encode::value_size(&self.user_endpoint, version, false);
+        size += enc::Encode::value_size(&self.client_tags, version, true);
+        size += enc::Encode::value_size(&self.task_offsets, version, true);
+        size += enc::Encode::value_size(&self.task_end_offsets, version, true);
+        size += enc::Encode::value_size(&self.assignment, version, false);
+        size += enc::Encode::value_size(&self.target_assignment, version, false);
         size += 1;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Member {
-    fn decode_value_into(
+impl enc::Struct for Member {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
         enc::field::decode_into(
@@ -1616,7 +1587,7 @@ impl enc::Decode for Member {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_id.clear();
         self.member_epoch = 0;
         self.instance_id = None;
@@ -1635,7 +1606,6 @@ impl enc::Decode for Member {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Member {}
 impl crate::message::Message for StreamsGroupDescribeResponse {
     const NAME: &'static str = "StreamsGroupDescribeResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -102,12 +102,11 @@ impl Default for StreamsGroupHeartbeatRequest {
         }
     }
 }
-impl enc::Wire for StreamsGroupHeartbeatRequest {
-    fn encode_value(
+impl enc::EncodeStruct for StreamsGroupHeartbeatRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let member_id_text = self.member_id.as_str();
@@ -159,35 +158,35 @@ impl enc::Wire for StreamsGroupHeartbeatRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.member_id, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.member_id, version, true);
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.instance_id, version, true);
-        size += enc::Wire::value_size(&self.rack_id, version, true);
+        size += enc::Encode::value_size(&self.instance_id, version, true);
+        size += enc::Encode::value_size(&self.rack_id, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.topology, version, false);
-        size += enc::Wire::value_size(&self.active_tasks, version, true);
-        size += enc::Wire::value_size(&self.standby_tasks, version, true);
-        size += enc::Wire::value_size(&self.warmup_tasks, version, true);
-        size += enc::Wire::value_size(&self.process_id, version, true);
-        size += enc::Wire::value_size(&self.user_endpoint, version, false);
-        size += enc::Wire::value_size(&self.client_tags, version, true);
-        size += enc::Wire::value_size(&self.task_offsets, version, true);
-        size += enc::Wire::value_size(&self.task_end_offsets, version, true);
+        size += enc::Encode::value_size(&self.topology, version, false);
+        size += enc::Encode::value_size(&self.active_tasks, version, true);
+        size += enc::Encode::value_size(&self.standby_tasks, version, true);
+        size += enc::Encode::value_size(&self.warmup_tasks, version, true);
+        size += enc::Encode::value_size(&self.process_id, version, true);
+        size += enc::Encode::value_size(&self.user_endpoint, version, false);
+        size += enc::Encode::value_size(&self.client_tags, version, true);
+        size += enc::Encode::value_size(&self.task_offsets, version, true);
+        size += enc::Encode::value_size(&self.task_end_offsets, version, true);
         size += 1;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for StreamsGroupHeartbeatRequest {
-    fn decode_value_into(
+impl enc::Struct for StreamsGroupHeartbeatRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
@@ -263,7 +262,7 @@ impl enc::Decode for StreamsGroupHeartbeatRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.member_id.clear();
         self.member_epoch = 0;
@@ -284,7 +283,6 @@ impl enc::Decode for StreamsGroupHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StreamsGroupHeartbeatRequest {}
 impl crate::entity::Entities for StreamsGroupHeartbeatRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -309,13 +307,12 @@ pub struct KeyValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for KeyValue {
+impl enc::EncodeStruct for KeyValue {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let key_text = self.key.as_str();
         let value_text = self.value.as_str();
@@ -332,21 +329,21 @@ impl enc::Wire for KeyValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.key, version, true);
-        size += enc::Wire::value_size(&self.value, version, true);
+        size += enc::Encode::value_size(&self.key, version, true);
+        size += enc::Encode::value_size(&self.value, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for KeyValue {
+impl enc::Struct for KeyValue {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
@@ -355,13 +352,12 @@ impl enc::Decode for KeyValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.key.clear();
         self.value.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for KeyValue {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicInfo {
@@ -384,12 +380,11 @@ pub struct TopicInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicInfo {
-    fn encode_value(
+impl enc::EncodeStruct for TopicInfo {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(16 + name_text.len());
@@ -411,22 +406,22 @@ impl enc::Wire for TopicInfo {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.topic_configs, version, true);
+        size += enc::Encode::value_size(&self.topic_configs, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicInfo {
-    fn decode_value_into(
+impl enc::Struct for TopicInfo {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 6] = enc::field::read_run(
@@ -447,7 +442,7 @@ impl enc::Decode for TopicInfo {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions = 0;
         self.replication_factor = 0;
@@ -455,7 +450,6 @@ impl enc::Decode for TopicInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicInfo {}
 impl crate::entity::Entities for TopicInfo {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -478,13 +472,12 @@ pub struct Endpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Endpoint {
+impl enc::EncodeStruct for Endpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(8 + host_text.len());
@@ -500,21 +493,21 @@ impl enc::Wire for Endpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Endpoint {
+impl enc::Struct for Endpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -523,13 +516,12 @@ impl enc::Decode for Endpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.host.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Endpoint {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskOffset {
@@ -548,13 +540,12 @@ pub struct TaskOffset {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TaskOffset {
+impl enc::EncodeStruct for TaskOffset {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(18 + subtopology_id_text.len());
@@ -573,22 +564,22 @@ impl enc::Wire for TaskOffset {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
         size += 4;
         size += 8;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TaskOffset {
+impl enc::Struct for TaskOffset {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -605,14 +596,13 @@ impl enc::Decode for TaskOffset {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partition = 0;
         self.offset = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TaskOffset {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskIds {
@@ -627,13 +617,12 @@ pub struct TaskIds {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TaskIds {
+impl enc::EncodeStruct for TaskIds {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
@@ -650,21 +639,21 @@ impl enc::Wire for TaskIds {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TaskIds {
+impl enc::Struct for TaskIds {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -684,13 +673,12 @@ impl enc::Decode for TaskIds {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TaskIds {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Topology {
@@ -705,12 +693,11 @@ pub struct Topology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Topology {
-    fn encode_value(
+impl enc::EncodeStruct for Topology {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.epoch)?;
@@ -727,20 +714,20 @@ impl enc::Wire for Topology {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.subtopologies, version, true);
+        size += enc::Encode::value_size(&self.subtopologies, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Topology {
-    fn decode_value_into(
+impl enc::Struct for Topology {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
         enc::field::decode_into(
@@ -755,13 +742,12 @@ impl enc::Decode for Topology {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.epoch = 0;
         self.subtopologies.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Topology {}
 impl crate::entity::Entities for Topology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -804,12 +790,11 @@ pub struct Subtopology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Subtopology {
-    fn encode_value(
+impl enc::EncodeStruct for Subtopology {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(10 + subtopology_id_text.len());
@@ -862,25 +847,25 @@ impl enc::Wire for Subtopology {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
-        size += enc::Wire::value_size(&self.source_topics, version, true);
-        size += enc::Wire::value_size(&self.source_topic_regex, version, true);
-        size += enc::Wire::value_size(&self.state_changelog_topics, version, true);
-        size += enc::Wire::value_size(&self.repartition_sink_topics, version, true);
-        size += enc::Wire::value_size(&self.repartition_source_topics, version, true);
-        size += enc::Wire::value_size(&self.copartition_groups, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.source_topics, version, true);
+        size += enc::Encode::value_size(&self.source_topic_regex, version, true);
+        size += enc::Encode::value_size(&self.state_changelog_topics, version, true);
+        size += enc::Encode::value_size(&self.repartition_sink_topics, version, true);
+        size += enc::Encode::value_size(&self.repartition_source_topics, version, true);
+        size += enc::Encode::value_size(&self.copartition_groups, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Subtopology {
-    fn decode_value_into(
+impl enc::Struct for Subtopology {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -936,7 +921,7 @@ impl enc::Decode for Subtopology {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.source_topics.clear();
         self.source_topic_regex.clear();
@@ -947,7 +932,6 @@ impl enc::Decode for Subtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Subtopology {}
 impl crate::entity::Entities for Subtopology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);
@@ -1000,13 +984,12 @@ pub struct CopartitionGroup {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for CopartitionGroup {
+impl enc::EncodeStruct for CopartitionGroup {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
@@ -1036,22 +1019,22 @@ impl enc::Wire for CopartitionGroup {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.source_topics, version, true);
-        size += enc::Wire::value_size(&self.source_topic_regex, version, true);
-        size += enc::Wire::value_size(&self.repartition_source_topics, version, true);
+        size += enc::Encode::value_size(&self.source_topics, version, true);
+        size += enc::Encode::value_size(&self.source_topic_regex, version, true);
+        size += enc::Encode::value_size(&self.repartition_source_topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for CopartitionGroup {
+impl enc::Struct for CopartitionGroup {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_fixed_array_into(
             &mut self.source_topics,
@@ -1076,14 +1059,13 @@ impl enc::Decode for CopartitionGroup {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.source_topics.clear();
         self.source_topic_regex.clear();
         self.repartition_source_topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CopartitionGroup {}
 impl crate::message::Message for StreamsGroupHeartbeatRequest {
     const NAME: &'static str = "StreamsGroupHeartbeatRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -97,12 +97,11 @@ impl Default for StreamsGroupHeartbeatResponse {
         }
     }
 }
-impl enc::Wire for StreamsGroupHeartbeatResponse {
-    fn encode_value(
+impl enc::EncodeStruct for StreamsGroupHeartbeatResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && self.acceptable_recovery_lag_legacy != 0 {
             return Err(enc::field::non_default("acceptable_recovery_lag_legacy"));
@@ -163,12 +162,12 @@ impl enc::Wire for StreamsGroupHeartbeatResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
-        size += enc::Wire::value_size(&self.member_id, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.member_id, version, true);
         size += 4;
         size += 4;
         if version <= 0 {
@@ -178,25 +177,26 @@ impl enc::Wire for StreamsGroupHeartbeatResponse {
         if version >= 1 {
             size += 8;
         }
-        size += enc::Wire::value_size(&self.status, version, true);
-        size += enc::Wire::value_size(&self.active_tasks, version, true);
-        size += enc::Wire::value_size(&self.standby_tasks, version, true);
-        size += enc::Wire::value_size(&self.warmup_tasks, version, true);
+        size += enc::Encode::value_size(&self.status, version, true);
+        size += enc::Encode::value_size(&self.active_tasks, version, true);
+        size += enc::Encode::value_size(&self.standby_tasks, version, true);
+        size += enc::Encode::value_size(&self.warmup_tasks, version, true);
         if version >= 1 {
             size += 1;
         }
         size += 4;
-        size += enc::Wire::value_size(&self.partitions_by_user_endpoint, version, true);
+        size
+            += enc::Encode::value_size(&self.partitions_by_user_endpoint, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for StreamsGroupHeartbeatResponse {
-    fn decode_value_into(
+impl enc::Struct for StreamsGroupHeartbeatResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -300,7 +300,7 @@ impl enc::Decode for StreamsGroupHeartbeatResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = None;
@@ -320,7 +320,6 @@ impl enc::Decode for StreamsGroupHeartbeatResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StreamsGroupHeartbeatResponse {}
 impl crate::entity::Entities for StreamsGroupHeartbeatResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(
@@ -351,13 +350,12 @@ pub struct Status {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Status {
+impl enc::EncodeStruct for Status {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let status_detail_text = self.status_detail.as_str();
         let mut s = buf.segment(7 + status_detail_text.len());
@@ -373,21 +371,21 @@ impl enc::Wire for Status {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 1;
-        size += enc::Wire::value_size(&self.status_detail, version, true);
+        size += enc::Encode::value_size(&self.status_detail, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Status {
+impl enc::Struct for Status {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.status_code,
@@ -408,13 +406,12 @@ impl enc::Decode for Status {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.status_code = 0;
         self.status_detail.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Status {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartition {
@@ -429,13 +426,12 @@ pub struct TopicPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicPartition {
+impl enc::EncodeStruct for TopicPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(11 + topic_text.len() + self.partitions.len() * 4);
@@ -451,21 +447,21 @@ impl enc::Wire for TopicPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.topic, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicPartition {
+impl enc::Struct for TopicPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, true, "topic")?;
         enc::field::decode_fixed_array_into(
@@ -479,13 +475,12 @@ impl enc::Decode for TopicPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicPartition {}
 impl crate::entity::Entities for TopicPartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
@@ -508,13 +503,12 @@ pub struct TaskIds {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TaskIds {
+impl enc::EncodeStruct for TaskIds {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
@@ -531,21 +525,21 @@ impl enc::Wire for TaskIds {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TaskIds {
+impl enc::Struct for TaskIds {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -565,13 +559,12 @@ impl enc::Decode for TaskIds {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TaskIds {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Endpoint {
@@ -586,13 +579,12 @@ pub struct Endpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Endpoint {
+impl enc::EncodeStruct for Endpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(8 + host_text.len());
@@ -608,21 +600,21 @@ impl enc::Wire for Endpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Endpoint {
+impl enc::Struct for Endpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -631,13 +623,12 @@ impl enc::Decode for Endpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.host.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Endpoint {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EndpointToPartitions {
@@ -656,12 +647,11 @@ pub struct EndpointToPartitions {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for EndpointToPartitions {
-    fn encode_value(
+impl enc::EncodeStruct for EndpointToPartitions {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.user_endpoint, buf, version, false, "user_endpoint")?;
         enc::field::encode(
@@ -682,21 +672,21 @@ impl enc::Wire for EndpointToPartitions {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.user_endpoint, version, false);
-        size += enc::Wire::value_size(&self.active_partitions, version, true);
-        size += enc::Wire::value_size(&self.standby_partitions, version, true);
+        size += enc::Encode::value_size(&self.user_endpoint, version, false);
+        size += enc::Encode::value_size(&self.active_partitions, version, true);
+        size += enc::Encode::value_size(&self.standby_partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for EndpointToPartitions {
-    fn decode_value_into(
+impl enc::Struct for EndpointToPartitions {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.user_endpoint,
@@ -724,14 +714,13 @@ impl enc::Decode for EndpointToPartitions {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.user_endpoint);
         self.active_partitions.clear();
         self.standby_partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EndpointToPartitions {}
 impl crate::entity::Entities for EndpointToPartitions {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.active_partitions, version, f);

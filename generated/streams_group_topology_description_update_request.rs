@@ -26,12 +26,11 @@ pub struct StreamsGroupTopologyDescriptionUpdateRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StreamsGroupTopologyDescriptionUpdateRequest {
-    fn encode_value(
+impl enc::EncodeStruct for StreamsGroupTopologyDescriptionUpdateRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let member_id_text = self.member_id.as_str();
@@ -51,22 +50,22 @@ impl enc::Wire for StreamsGroupTopologyDescriptionUpdateRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.member_id, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.member_id, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.topology_description, version, false);
+        size += enc::Encode::value_size(&self.topology_description, version, false);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for StreamsGroupTopologyDescriptionUpdateRequest {
-    fn decode_value_into(
+impl enc::Struct for StreamsGroupTopologyDescriptionUpdateRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
@@ -89,7 +88,7 @@ impl enc::Decode for StreamsGroupTopologyDescriptionUpdateRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.member_id.clear();
         self.topology_epoch = 0;
@@ -97,7 +96,6 @@ impl enc::Decode for StreamsGroupTopologyDescriptionUpdateRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StreamsGroupTopologyDescriptionUpdateRequest {}
 impl crate::entity::Entities for StreamsGroupTopologyDescriptionUpdateRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -126,12 +124,11 @@ pub struct TopologyDescription {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopologyDescription {
-    fn encode_value(
+impl enc::EncodeStruct for TopologyDescription {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.subtopologies, buf, version, true, "subtopologies")?;
         enc::field::encode(&self.global_stores, buf, version, true, "global_stores")?;
@@ -139,20 +136,20 @@ impl enc::Wire for TopologyDescription {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopologies, version, true);
-        size += enc::Wire::value_size(&self.global_stores, version, true);
+        size += enc::Encode::value_size(&self.subtopologies, version, true);
+        size += enc::Encode::value_size(&self.global_stores, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopologyDescription {
-    fn decode_value_into(
+impl enc::Struct for TopologyDescription {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopologies,
@@ -173,13 +170,12 @@ impl enc::Decode for TopologyDescription {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopologies.clear();
         self.global_stores.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopologyDescription {}
 impl crate::entity::Entities for TopologyDescription {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -204,12 +200,11 @@ pub struct TopologyDescriptionSubtopology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopologyDescriptionSubtopology {
-    fn encode_value(
+impl enc::EncodeStruct for TopologyDescriptionSubtopology {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(10 + subtopology_id_text.len());
@@ -221,20 +216,20 @@ impl enc::Wire for TopologyDescriptionSubtopology {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
-        size += enc::Wire::value_size(&self.nodes, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.nodes, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopologyDescriptionSubtopology {
-    fn decode_value_into(
+impl enc::Struct for TopologyDescriptionSubtopology {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -249,13 +244,12 @@ impl enc::Decode for TopologyDescriptionSubtopology {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.nodes.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopologyDescriptionSubtopology {}
 impl crate::entity::Entities for TopologyDescriptionSubtopology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.nodes, version, f);
@@ -294,13 +288,12 @@ pub struct TopologyDescriptionNode {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopologyDescriptionNode {
+impl enc::EncodeStruct for TopologyDescriptionNode {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len());
@@ -326,25 +319,25 @@ impl enc::Wire for TopologyDescriptionNode {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 1;
-        size += enc::Wire::value_size(&self.source_topics, version, true);
-        size += enc::Wire::value_size(&self.sink_topic, version, true);
-        size += enc::Wire::value_size(&self.stores, version, true);
-        size += enc::Wire::value_size(&self.successors, version, true);
+        size += enc::Encode::value_size(&self.source_topics, version, true);
+        size += enc::Encode::value_size(&self.sink_topic, version, true);
+        size += enc::Encode::value_size(&self.stores, version, true);
+        size += enc::Encode::value_size(&self.successors, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopologyDescriptionNode {
+impl enc::Struct for TopologyDescriptionNode {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.node_type, r, version, false, "node_type")?;
@@ -363,7 +356,7 @@ impl enc::Decode for TopologyDescriptionNode {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.node_type = 0;
         self.source_topics.clear();
@@ -373,7 +366,6 @@ impl enc::Decode for TopologyDescriptionNode {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopologyDescriptionNode {}
 impl crate::entity::Entities for TopologyDescriptionNode {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);
@@ -398,12 +390,11 @@ pub struct TopologyDescriptionGlobalStore {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopologyDescriptionGlobalStore {
-    fn encode_value(
+impl enc::EncodeStruct for TopologyDescriptionGlobalStore {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.source, buf, version, false, "source")?;
         enc::field::encode(&self.processor, buf, version, false, "processor")?;
@@ -411,20 +402,20 @@ impl enc::Wire for TopologyDescriptionGlobalStore {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.source, version, false);
-        size += enc::Wire::value_size(&self.processor, version, false);
+        size += enc::Encode::value_size(&self.source, version, false);
+        size += enc::Encode::value_size(&self.processor, version, false);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopologyDescriptionGlobalStore {
-    fn decode_value_into(
+impl enc::Struct for TopologyDescriptionGlobalStore {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.source, r, version, false, "source")?;
         enc::field::decode_into(&mut self.processor, r, version, false, "processor")?;
@@ -433,13 +424,12 @@ impl enc::Decode for TopologyDescriptionGlobalStore {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.source);
         enc::Decode::reset_value(&mut self.processor);
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopologyDescriptionGlobalStore {}
 impl crate::entity::Entities for TopologyDescriptionGlobalStore {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.source, version, f);

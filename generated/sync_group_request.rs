@@ -38,12 +38,11 @@ pub struct SyncGroupRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for SyncGroupRequest {
-    fn encode_value(
+impl enc::EncodeStruct for SyncGroupRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
@@ -109,34 +108,38 @@ impl enc::Wire for SyncGroupRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.group_id, version, version >= 4);
         size += 4;
-        size += enc::Wire::value_size(&self.member_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.member_id, version, version >= 4);
         if version >= 3 {
             size
-                += enc::Wire::value_size(&self.group_instance_id, version, version >= 4);
+                += enc::Encode::value_size(
+                    &self.group_instance_id,
+                    version,
+                    version >= 4,
+                );
         }
         if version >= 5 {
-            size += enc::Wire::value_size(&self.protocol_type, version, true);
+            size += enc::Encode::value_size(&self.protocol_type, version, true);
         }
         if version >= 5 {
-            size += enc::Wire::value_size(&self.protocol_name, version, true);
+            size += enc::Encode::value_size(&self.protocol_name, version, true);
         }
-        size += enc::Wire::value_size(&self.assignments, version, version >= 4);
+        size += enc::Encode::value_size(&self.assignments, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for SyncGroupRequest {
-    fn decode_value_into(
+impl enc::Struct for SyncGroupRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
@@ -206,7 +209,7 @@ impl enc::Decode for SyncGroupRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.generation_id = 0;
         self.member_id.clear();
@@ -217,7 +220,6 @@ impl enc::Decode for SyncGroupRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SyncGroupRequest {}
 impl crate::entity::Entities for SyncGroupRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
@@ -240,13 +242,12 @@ pub struct SyncGroupRequestAssignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for SyncGroupRequestAssignment {
+impl enc::EncodeStruct for SyncGroupRequestAssignment {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let mut s = buf.segment(5 + member_id_text.len());
@@ -261,23 +262,23 @@ impl enc::Wire for SyncGroupRequestAssignment {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.member_id, version, version >= 4);
-        size += enc::Wire::value_size(&self.assignment, version, version >= 4);
+        size += enc::Encode::value_size(&self.member_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.assignment, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for SyncGroupRequestAssignment {
+impl enc::Struct for SyncGroupRequestAssignment {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
@@ -300,13 +301,12 @@ impl enc::Decode for SyncGroupRequestAssignment {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_id.clear();
         self.assignment = crate::Bytes::new();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SyncGroupRequestAssignment {}
 impl crate::message::Message for SyncGroupRequest {
     const NAME: &'static str = "SyncGroupRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

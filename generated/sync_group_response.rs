@@ -30,13 +30,12 @@ pub struct SyncGroupResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for SyncGroupResponse {
+impl enc::EncodeStruct for SyncGroupResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let protocol_type_text = self.protocol_type.as_deref();
         let protocol_name_text = self.protocol_name.as_deref();
@@ -75,32 +74,32 @@ impl enc::Wire for SyncGroupResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version >= 1 {
             size += 4;
         }
         size += 2;
         if version >= 5 {
-            size += enc::Wire::value_size(&self.protocol_type, version, true);
+            size += enc::Encode::value_size(&self.protocol_type, version, true);
         }
         if version >= 5 {
-            size += enc::Wire::value_size(&self.protocol_name, version, true);
+            size += enc::Encode::value_size(&self.protocol_name, version, true);
         }
-        size += enc::Wire::value_size(&self.assignment, version, version >= 4);
+        size += enc::Encode::value_size(&self.assignment, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for SyncGroupResponse {
+impl enc::Struct for SyncGroupResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
@@ -150,7 +149,7 @@ impl enc::Decode for SyncGroupResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.protocol_type = None;
@@ -159,7 +158,6 @@ impl enc::Decode for SyncGroupResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SyncGroupResponse {}
 impl crate::entity::Entities for SyncGroupResponse {}
 impl crate::message::Message for SyncGroupResponse {
     const NAME: &'static str = "SyncGroupResponse";

@@ -57,12 +57,11 @@ impl Default for TxnOffsetCommitRequest {
         }
     }
 }
-impl enc::Wire for TxnOffsetCommitRequest {
-    fn encode_value(
+impl enc::EncodeStruct for TxnOffsetCommitRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.generation_id_or_member_epoch != -1 {
             return Err(enc::field::non_default("generation_id_or_member_epoch"));
@@ -124,34 +123,34 @@ impl enc::Wire for TxnOffsetCommitRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.transactional_id, version, version >= 3);
-        size += enc::Wire::value_size(&self.group_id, version, version >= 3);
+        size += enc::Encode::value_size(&self.transactional_id, version, version >= 3);
+        size += enc::Encode::value_size(&self.group_id, version, version >= 3);
         size += 8;
         size += 2;
         if version >= 3 {
             size += 4;
         }
         if version >= 3 {
-            size += enc::Wire::value_size(&self.member_id, version, true);
+            size += enc::Encode::value_size(&self.member_id, version, true);
         }
         if version >= 3 {
-            size += enc::Wire::value_size(&self.group_instance_id, version, true);
+            size += enc::Encode::value_size(&self.group_instance_id, version, true);
         }
-        size += enc::Wire::value_size(&self.topics, version, version >= 3);
+        size += enc::Encode::value_size(&self.topics, version, version >= 3);
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for TxnOffsetCommitRequest {
-    fn decode_value_into(
+impl enc::Struct for TxnOffsetCommitRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
@@ -212,7 +211,7 @@ impl enc::Decode for TxnOffsetCommitRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactional_id.clear();
         self.group_id.clear();
         self.producer_id = 0;
@@ -224,7 +223,6 @@ impl enc::Decode for TxnOffsetCommitRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TxnOffsetCommitRequest {}
 impl crate::entity::Entities for TxnOffsetCommitRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);
@@ -257,12 +255,11 @@ pub struct TxnOffsetCommitRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TxnOffsetCommitRequestTopic {
-    fn encode_value(
+impl enc::EncodeStruct for TxnOffsetCommitRequestTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
@@ -294,27 +291,27 @@ impl enc::Wire for TxnOffsetCommitRequestTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 5 {
-            size += enc::Wire::value_size(&self.name, version, version >= 3);
+            size += enc::Encode::value_size(&self.name, version, version >= 3);
         }
         if version >= 6 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partitions, version, version >= 3);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 3);
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for TxnOffsetCommitRequestTopic {
-    fn decode_value_into(
+impl enc::Struct for TxnOffsetCommitRequestTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 5 {
             enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
@@ -340,14 +337,13 @@ impl enc::Decode for TxnOffsetCommitRequestTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TxnOffsetCommitRequestTopic {}
 impl crate::entity::Entities for TxnOffsetCommitRequestTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 5 {
@@ -393,13 +389,12 @@ impl Default for TxnOffsetCommitRequestPartition {
         }
     }
 }
-impl enc::Wire for TxnOffsetCommitRequestPartition {
+impl enc::EncodeStruct for TxnOffsetCommitRequestPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let committed_metadata_text = self.committed_metadata.as_deref();
         let mut s = buf.segment(22 + committed_metadata_text.map_or(0, str::len));
@@ -439,27 +434,27 @@ impl enc::Wire for TxnOffsetCommitRequestPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
         if version >= 2 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.committed_metadata, version, version >= 3);
+        size += enc::Encode::value_size(&self.committed_metadata, version, version >= 3);
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for TxnOffsetCommitRequestPartition {
+impl enc::Struct for TxnOffsetCommitRequestPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             let run: [u8; 16] = enc::field::read_run(
@@ -496,7 +491,7 @@ impl enc::Decode for TxnOffsetCommitRequestPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.committed_offset = 0;
         self.committed_leader_epoch = -1;
@@ -504,7 +499,6 @@ impl enc::Decode for TxnOffsetCommitRequestPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TxnOffsetCommitRequestPartition {}
 impl crate::message::Message for TxnOffsetCommitRequest {
     const NAME: &'static str = "TxnOffsetCommitRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

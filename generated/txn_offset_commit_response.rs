@@ -18,12 +18,11 @@ pub struct TxnOffsetCommitResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TxnOffsetCommitResponse {
-    fn encode_value(
+impl enc::EncodeStruct for TxnOffsetCommitResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
@@ -38,22 +37,22 @@ impl enc::Wire for TxnOffsetCommitResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.topics, version, version >= 3);
+        size += enc::Encode::value_size(&self.topics, version, version >= 3);
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for TxnOffsetCommitResponse {
-    fn decode_value_into(
+impl enc::Struct for TxnOffsetCommitResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
@@ -70,13 +69,12 @@ impl enc::Decode for TxnOffsetCommitResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TxnOffsetCommitResponse {}
 impl crate::entity::Entities for TxnOffsetCommitResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -103,12 +101,11 @@ pub struct TxnOffsetCommitResponseTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TxnOffsetCommitResponseTopic {
-    fn encode_value(
+impl enc::EncodeStruct for TxnOffsetCommitResponseTopic {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
@@ -140,27 +137,27 @@ impl enc::Wire for TxnOffsetCommitResponseTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 5 {
-            size += enc::Wire::value_size(&self.name, version, version >= 3);
+            size += enc::Encode::value_size(&self.name, version, version >= 3);
         }
         if version >= 6 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partitions, version, version >= 3);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 3);
         if version >= 3 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for TxnOffsetCommitResponseTopic {
-    fn decode_value_into(
+impl enc::Struct for TxnOffsetCommitResponseTopic {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 5 {
             enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
@@ -186,14 +183,13 @@ impl enc::Decode for TxnOffsetCommitResponseTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TxnOffsetCommitResponseTopic {}
 impl crate::entity::Entities for TxnOffsetCommitResponseTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 5 {
@@ -220,13 +216,12 @@ pub struct TxnOffsetCommitResponsePartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TxnOffsetCommitResponsePartition {
+impl enc::EncodeStruct for TxnOffsetCommitResponsePartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
@@ -251,7 +246,7 @@ impl enc::Wire for TxnOffsetCommitResponsePartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -261,13 +256,13 @@ impl enc::Wire for TxnOffsetCommitResponsePartition {
         size
     }
 }
-impl enc::Decode for TxnOffsetCommitResponsePartition {
+impl enc::Struct for TxnOffsetCommitResponsePartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -282,13 +277,12 @@ impl enc::Decode for TxnOffsetCommitResponsePartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TxnOffsetCommitResponsePartition {}
 impl crate::message::Message for TxnOffsetCommitResponse {
     const NAME: &'static str = "TxnOffsetCommitResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -32,13 +32,12 @@ impl Default for UnregisterControllerResponse {
         }
     }
 }
-impl enc::Wire for UnregisterControllerResponse {
+impl enc::EncodeStruct for UnregisterControllerResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
@@ -57,22 +56,22 @@ impl enc::Wire for UnregisterControllerResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for UnregisterControllerResponse {
+impl enc::Struct for UnregisterControllerResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -92,14 +91,13 @@ impl enc::Decode for UnregisterControllerResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UnregisterControllerResponse {}
 impl crate::entity::Entities for UnregisterControllerResponse {}
 impl crate::message::Message for UnregisterControllerResponse {
     const NAME: &'static str = "UnregisterControllerResponse";

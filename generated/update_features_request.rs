@@ -32,12 +32,11 @@ impl Default for UpdateFeaturesRequest {
         }
     }
 }
-impl enc::Wire for UpdateFeaturesRequest {
-    fn encode_value(
+impl enc::EncodeStruct for UpdateFeaturesRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.validate_only {
             return Err(enc::field::non_default("validate_only"));
@@ -72,10 +71,10 @@ impl enc::Wire for UpdateFeaturesRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.feature_updates, version, true);
+        size += enc::Encode::value_size(&self.feature_updates, version, true);
         if version >= 1 {
             size += 1;
         }
@@ -83,12 +82,12 @@ impl enc::Wire for UpdateFeaturesRequest {
         size
     }
 }
-impl enc::Decode for UpdateFeaturesRequest {
-    fn decode_value_into(
+impl enc::Struct for UpdateFeaturesRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
         enc::field::decode_into(
@@ -114,14 +113,13 @@ impl enc::Decode for UpdateFeaturesRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.timeout_ms = 60000;
         self.feature_updates.clear();
         self.validate_only = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdateFeaturesRequest {}
 impl crate::entity::Entities for UpdateFeaturesRequest {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
@@ -156,13 +154,12 @@ impl Default for FeatureUpdateKey {
         }
     }
 }
-impl enc::Wire for FeatureUpdateKey {
+impl enc::EncodeStruct for FeatureUpdateKey {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && self.allow_downgrade {
             return Err(enc::field::non_default("allow_downgrade"));
@@ -194,9 +191,9 @@ impl enc::Wire for FeatureUpdateKey {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.feature, version, true);
+        size += enc::Encode::value_size(&self.feature, version, true);
         size += 2;
         if version <= 0 {
             size += 1;
@@ -208,13 +205,13 @@ impl enc::Wire for FeatureUpdateKey {
         size
     }
 }
-impl enc::Decode for FeatureUpdateKey {
+impl enc::Struct for FeatureUpdateKey {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.feature, r, version, true, "feature")?;
         if version <= 0 {
@@ -245,7 +242,7 @@ impl enc::Decode for FeatureUpdateKey {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.feature.clear();
         self.max_version_level = 0;
         self.allow_downgrade = false;
@@ -253,7 +250,6 @@ impl enc::Decode for FeatureUpdateKey {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FeatureUpdateKey {}
 impl crate::message::Message for UpdateFeaturesRequest {
     const NAME: &'static str = "UpdateFeaturesRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

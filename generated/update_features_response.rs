@@ -37,12 +37,11 @@ impl Default for UpdateFeaturesResponse {
         }
     }
 }
-impl enc::Wire for UpdateFeaturesResponse {
-    fn encode_value(
+impl enc::EncodeStruct for UpdateFeaturesResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
@@ -62,24 +61,24 @@ impl enc::Wire for UpdateFeaturesResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         if version <= 1 {
-            size += enc::Wire::value_size(&self.results, version, true);
+            size += enc::Encode::value_size(&self.results, version, true);
         }
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for UpdateFeaturesResponse {
-    fn decode_value_into(
+impl enc::Struct for UpdateFeaturesResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -104,7 +103,7 @@ impl enc::Decode for UpdateFeaturesResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
@@ -112,7 +111,6 @@ impl enc::Decode for UpdateFeaturesResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdateFeaturesResponse {}
 impl crate::entity::Entities for UpdateFeaturesResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,13 +140,12 @@ impl Default for UpdatableFeatureResult {
         }
     }
 }
-impl enc::Wire for UpdatableFeatureResult {
+impl enc::EncodeStruct for UpdatableFeatureResult {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let feature_text = self.feature.as_str();
         let error_message_text = self.error_message.as_deref();
@@ -167,22 +164,22 @@ impl enc::Wire for UpdatableFeatureResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.feature, version, true);
+        size += enc::Encode::value_size(&self.feature, version, true);
         size += 2;
-        size += enc::Wire::value_size(&self.error_message, version, true);
+        size += enc::Encode::value_size(&self.error_message, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for UpdatableFeatureResult {
+impl enc::Struct for UpdatableFeatureResult {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.feature, r, version, true, "feature")?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
@@ -198,14 +195,13 @@ impl enc::Decode for UpdatableFeatureResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.feature.clear();
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdatableFeatureResult {}
 impl crate::message::Message for UpdateFeaturesResponse {
     const NAME: &'static str = "UpdateFeaturesResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

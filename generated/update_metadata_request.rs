@@ -57,12 +57,11 @@ impl Default for UpdateMetadataRequest {
         }
     }
 }
-impl enc::Wire for UpdateMetadataRequest {
-    fn encode_value(
+impl enc::EncodeStruct for UpdateMetadataRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 8 && self.is_k_raft_controller {
             return Err(enc::field::non_default("is_k_raft_controller"));
@@ -142,7 +141,7 @@ impl enc::Wire for UpdateMetadataRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 8 {
@@ -154,16 +153,16 @@ impl enc::Wire for UpdateMetadataRequest {
         }
         if version <= 4 {
             size
-                += enc::Wire::value_size(
+                += enc::Encode::value_size(
                     &self.ungrouped_partition_states,
                     version,
                     false,
                 );
         }
         if version >= 5 {
-            size += enc::Wire::value_size(&self.topic_states, version, version >= 6);
+            size += enc::Encode::value_size(&self.topic_states, version, version >= 6);
         }
-        size += enc::Wire::value_size(&self.live_brokers, version, version >= 6);
+        size += enc::Encode::value_size(&self.live_brokers, version, version >= 6);
         if version >= 6 {
             let write_type = version >= 8 && self.r#type != 0;
             let mut count = self.unknown_tagged_fields.len();
@@ -178,12 +177,12 @@ impl enc::Wire for UpdateMetadataRequest {
         size
     }
 }
-impl enc::Decode for UpdateMetadataRequest {
-    fn decode_value_into(
+impl enc::Struct for UpdateMetadataRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 8 {
             let run: [u8; 5] = enc::field::read_run(
@@ -259,7 +258,7 @@ impl enc::Decode for UpdateMetadataRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.controller_id = 0;
         self.is_k_raft_controller = false;
         self.r#type = 0;
@@ -271,7 +270,6 @@ impl enc::Decode for UpdateMetadataRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdateMetadataRequest {}
 impl crate::entity::Entities for UpdateMetadataRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
@@ -348,13 +346,12 @@ pub struct UpdateMetadataPartitionState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for UpdateMetadataPartitionState {
+impl enc::EncodeStruct for UpdateMetadataPartitionState {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf
@@ -400,20 +397,25 @@ impl enc::Wire for UpdateMetadataPartitionState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 4 {
-            size += enc::Wire::value_size(&self.topic_name, version, false);
+            size += enc::Encode::value_size(&self.topic_name, version, false);
         }
         size += 4;
         size += 4;
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.isr, version, version >= 6);
+        size += enc::Encode::value_size(&self.isr, version, version >= 6);
         size += 4;
-        size += enc::Wire::value_size(&self.replicas, version, version >= 6);
+        size += enc::Encode::value_size(&self.replicas, version, version >= 6);
         if version >= 4 {
-            size += enc::Wire::value_size(&self.offline_replicas, version, version >= 6);
+            size
+                += enc::Encode::value_size(
+                    &self.offline_replicas,
+                    version,
+                    version >= 6,
+                );
         }
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -421,13 +423,13 @@ impl enc::Wire for UpdateMetadataPartitionState {
         size
     }
 }
-impl enc::Decode for UpdateMetadataPartitionState {
+impl enc::Struct for UpdateMetadataPartitionState {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 4 {
             enc::field::decode_into(
@@ -478,7 +480,7 @@ impl enc::Decode for UpdateMetadataPartitionState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
         self.controller_epoch = 0;
@@ -491,7 +493,6 @@ impl enc::Decode for UpdateMetadataPartitionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdateMetadataPartitionState {}
 impl crate::entity::Entities for UpdateMetadataPartitionState {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 4 {
@@ -534,12 +535,11 @@ pub struct UpdateMetadataTopicState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for UpdateMetadataTopicState {
-    fn encode_value(
+impl enc::EncodeStruct for UpdateMetadataTopicState {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(26 + topic_name_text.len());
@@ -569,25 +569,25 @@ impl enc::Wire for UpdateMetadataTopicState {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_name, version, version >= 6);
+        size += enc::Encode::value_size(&self.topic_name, version, version >= 6);
         if version >= 7 {
             size += 16;
         }
-        size += enc::Wire::value_size(&self.partition_states, version, version >= 6);
+        size += enc::Encode::value_size(&self.partition_states, version, version >= 6);
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for UpdateMetadataTopicState {
-    fn decode_value_into(
+impl enc::Struct for UpdateMetadataTopicState {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
@@ -615,14 +615,13 @@ impl enc::Decode for UpdateMetadataTopicState {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partition_states.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdateMetadataTopicState {}
 impl crate::entity::Entities for UpdateMetadataTopicState {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
@@ -675,12 +674,11 @@ impl Default for UpdateMetadataBroker {
         }
     }
 }
-impl enc::Wire for UpdateMetadataBroker {
-    fn encode_value(
+impl enc::EncodeStruct for UpdateMetadataBroker {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let v0_host_text = self.v0_host.as_str();
         let mut s = buf.segment(18 + v0_host_text.len());
@@ -732,20 +730,20 @@ impl enc::Wire for UpdateMetadataBroker {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version <= 0 {
-            size += enc::Wire::value_size(&self.v0_host, version, false);
+            size += enc::Encode::value_size(&self.v0_host, version, false);
         }
         if version <= 0 {
             size += 4;
         }
         if version >= 1 {
-            size += enc::Wire::value_size(&self.endpoints, version, version >= 6);
+            size += enc::Encode::value_size(&self.endpoints, version, version >= 6);
         }
         if version >= 2 {
-            size += enc::Wire::value_size(&self.rack, version, version >= 6);
+            size += enc::Encode::value_size(&self.rack, version, version >= 6);
         }
         if version >= 6 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -753,12 +751,12 @@ impl enc::Wire for UpdateMetadataBroker {
         size
     }
 }
-impl enc::Decode for UpdateMetadataBroker {
-    fn decode_value_into(
+impl enc::Struct for UpdateMetadataBroker {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.id, r, version, false, "id")?;
         if version <= 0 {
@@ -794,7 +792,7 @@ impl enc::Decode for UpdateMetadataBroker {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.id = 0;
         self.v0_host.clear();
         self.v0_port = 0;
@@ -803,7 +801,6 @@ impl enc::Decode for UpdateMetadataBroker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdateMetadataBroker {}
 impl crate::entity::Entities for UpdateMetadataBroker {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.id, "Id", f);
@@ -834,13 +831,12 @@ pub struct UpdateMetadataEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for UpdateMetadataEndpoint {
+impl enc::EncodeStruct for UpdateMetadataEndpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let listener_text = self.listener.as_str();
@@ -869,12 +865,12 @@ impl enc::Wire for UpdateMetadataEndpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, version >= 6);
+        size += enc::Encode::value_size(&self.host, version, version >= 6);
         if version >= 3 {
-            size += enc::Wire::value_size(&self.listener, version, version >= 6);
+            size += enc::Encode::value_size(&self.listener, version, version >= 6);
         }
         size += 2;
         if version >= 6 {
@@ -883,13 +879,13 @@ impl enc::Wire for UpdateMetadataEndpoint {
         size
     }
 }
-impl enc::Decode for UpdateMetadataEndpoint {
+impl enc::Struct for UpdateMetadataEndpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
         enc::field::decode_into(&mut self.host, r, version, version >= 6, "host")?;
@@ -918,7 +914,7 @@ impl enc::Decode for UpdateMetadataEndpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.port = 0;
         self.host.clear();
         self.listener.clear();
@@ -926,7 +922,6 @@ impl enc::Decode for UpdateMetadataEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdateMetadataEndpoint {}
 impl crate::message::Message for UpdateMetadataRequest {
     const NAME: &'static str = "UpdateMetadataRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -13,13 +13,12 @@ pub struct UpdateMetadataResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for UpdateMetadataResponse {
+impl enc::EncodeStruct for UpdateMetadataResponse {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(3);
         s.put_fixed(self.error_code)?;
@@ -41,7 +40,7 @@ impl enc::Wire for UpdateMetadataResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
         if version >= 6 {
@@ -50,13 +49,13 @@ impl enc::Wire for UpdateMetadataResponse {
         size
     }
 }
-impl enc::Decode for UpdateMetadataResponse {
+impl enc::Struct for UpdateMetadataResponse {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         self.unknown_tagged_fields.clear();
@@ -66,12 +65,11 @@ impl enc::Decode for UpdateMetadataResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdateMetadataResponse {}
 impl crate::entity::Entities for UpdateMetadataResponse {}
 impl crate::message::Message for UpdateMetadataResponse {
     const NAME: &'static str = "UpdateMetadataResponse";

@@ -47,12 +47,11 @@ impl Default for UpdateRaftVoterRequest {
         }
     }
 }
-impl enc::Wire for UpdateRaftVoterRequest {
-    fn encode_value(
+impl enc::EncodeStruct for UpdateRaftVoterRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let cluster_id_text = self.cluster_id.as_deref();
         let mut s = buf.segment(34 + cluster_id_text.map_or(0, str::len));
@@ -76,24 +75,24 @@ impl enc::Wire for UpdateRaftVoterRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.cluster_id, version, true);
+        size += enc::Encode::value_size(&self.cluster_id, version, true);
         size += 4;
         size += 4;
         size += 16;
-        size += enc::Wire::value_size(&self.listeners, version, true);
-        size += enc::Wire::value_size(&self.k_raft_version_feature, version, false);
+        size += enc::Encode::value_size(&self.listeners, version, true);
+        size += enc::Encode::value_size(&self.k_raft_version_feature, version, false);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for UpdateRaftVoterRequest {
-    fn decode_value_into(
+impl enc::Struct for UpdateRaftVoterRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
         let run: [u8; 24] = enc::field::read_run(
@@ -116,7 +115,7 @@ impl enc::Decode for UpdateRaftVoterRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.cluster_id = Some(CompactString::const_new(""));
         self.current_leader_epoch = 0;
         self.voter_id = 0;
@@ -126,7 +125,6 @@ impl enc::Decode for UpdateRaftVoterRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdateRaftVoterRequest {}
 impl crate::entity::Entities for UpdateRaftVoterRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -146,13 +144,12 @@ pub struct Listener {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Listener {
+impl enc::EncodeStruct for Listener {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
@@ -170,22 +167,22 @@ impl enc::Wire for Listener {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Listener {
+impl enc::Struct for Listener {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -195,14 +192,13 @@ impl enc::Decode for Listener {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.host.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Listener {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KRaftVersionFeature {
@@ -217,13 +213,12 @@ pub struct KRaftVersionFeature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for KRaftVersionFeature {
+impl enc::EncodeStruct for KRaftVersionFeature {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5);
         let mut run = [0u8; 4];
@@ -240,7 +235,7 @@ impl enc::Wire for KRaftVersionFeature {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 2;
@@ -248,13 +243,13 @@ impl enc::Wire for KRaftVersionFeature {
         size
     }
 }
-impl enc::Decode for KRaftVersionFeature {
+impl enc::Struct for KRaftVersionFeature {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 4] = enc::field::read_run(
             r,
@@ -267,13 +262,12 @@ impl enc::Decode for KRaftVersionFeature {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for KRaftVersionFeature {}
 impl crate::message::Message for UpdateRaftVoterRequest {
     const NAME: &'static str = "UpdateRaftVoterRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -22,12 +22,11 @@ pub struct UpdateRaftVoterResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for UpdateRaftVoterResponse {
-    fn encode_value(
+impl enc::EncodeStruct for UpdateRaftVoterResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let write_current_leader = self.current_leader != CurrentLeader::default();
         let mut s = buf.segment(7);
@@ -57,7 +56,7 @@ impl enc::Wire for UpdateRaftVoterResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -73,12 +72,12 @@ impl enc::Wire for UpdateRaftVoterResponse {
         size
     }
 }
-impl enc::Decode for UpdateRaftVoterResponse {
-    fn decode_value_into(
+impl enc::Struct for UpdateRaftVoterResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -109,14 +108,13 @@ impl enc::Decode for UpdateRaftVoterResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         enc::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UpdateRaftVoterResponse {}
 impl crate::entity::Entities for UpdateRaftVoterResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.current_leader, version, f);
@@ -158,13 +156,12 @@ impl Default for CurrentLeader {
         }
     }
 }
-impl enc::Wire for CurrentLeader {
+impl enc::EncodeStruct for CurrentLeader {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(18 + host_text.len());
@@ -184,23 +181,23 @@ impl enc::Wire for CurrentLeader {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for CurrentLeader {
+impl enc::Struct for CurrentLeader {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -215,7 +212,7 @@ impl enc::Decode for CurrentLeader {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.leader_id = -1;
         self.leader_epoch = -1;
         self.host.clear();
@@ -223,7 +220,6 @@ impl enc::Decode for CurrentLeader {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CurrentLeader {}
 impl crate::entity::Entities for CurrentLeader {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);

@@ -18,12 +18,11 @@ pub struct VotersRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for VotersRecord {
-    fn encode_value(
+impl enc::EncodeStruct for VotersRecord {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.version)?;
@@ -34,20 +33,20 @@ impl enc::Wire for VotersRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 2;
-        size += enc::Wire::value_size(&self.voters, version, true);
+        size += enc::Encode::value_size(&self.voters, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for VotersRecord {
-    fn decode_value_into(
+impl enc::Struct for VotersRecord {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.version, r, version, false, "version")?;
         enc::field::decode_into(&mut self.voters, r, version, true, "voters")?;
@@ -56,13 +55,12 @@ impl enc::Decode for VotersRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.version = 0;
         self.voters.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for VotersRecord {}
 impl crate::entity::Entities for VotersRecord {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.voters, version, f);
@@ -93,12 +91,11 @@ pub struct Voter {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Voter {
-    fn encode_value(
+impl enc::EncodeStruct for Voter {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(25);
         let mut run = [0u8; 20];
@@ -119,22 +116,22 @@ impl enc::Wire for Voter {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 16;
-        size += enc::Wire::value_size(&self.endpoints, version, true);
-        size += enc::Wire::value_size(&self.k_raft_version_feature, version, false);
+        size += enc::Encode::value_size(&self.endpoints, version, true);
+        size += enc::Encode::value_size(&self.k_raft_version_feature, version, false);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Voter {
-    fn decode_value_into(
+impl enc::Struct for Voter {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
@@ -155,7 +152,7 @@ impl enc::Decode for Voter {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.voter_id = 0;
         self.voter_directory_id = crate::primitives::Uuid::NIL;
         self.endpoints.clear();
@@ -163,7 +160,6 @@ impl enc::Decode for Voter {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Voter {}
 impl crate::entity::Entities for Voter {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.voter_id, "VoterId", f);
@@ -190,13 +186,12 @@ pub struct Endpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Endpoint {
+impl enc::EncodeStruct for Endpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
@@ -214,22 +209,22 @@ impl enc::Wire for Endpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Endpoint {
+impl enc::Struct for Endpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -239,14 +234,13 @@ impl enc::Decode for Endpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.host.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Endpoint {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KRaftVersionFeature {
@@ -261,13 +255,12 @@ pub struct KRaftVersionFeature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for KRaftVersionFeature {
+impl enc::EncodeStruct for KRaftVersionFeature {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5);
         let mut run = [0u8; 4];
@@ -284,7 +277,7 @@ impl enc::Wire for KRaftVersionFeature {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 2;
         size += 2;
@@ -292,13 +285,13 @@ impl enc::Wire for KRaftVersionFeature {
         size
     }
 }
-impl enc::Decode for KRaftVersionFeature {
+impl enc::Struct for KRaftVersionFeature {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 4] = enc::field::read_run(
             r,
@@ -311,13 +304,12 @@ impl enc::Decode for KRaftVersionFeature {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for KRaftVersionFeature {}
 impl crate::message::Message for VotersRecord {
     const NAME: &'static str = "VotersRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,12 +18,11 @@ pub struct WriteShareGroupStateRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for WriteShareGroupStateRequest {
-    fn encode_value(
+impl enc::EncodeStruct for WriteShareGroupStateRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
@@ -35,20 +34,20 @@ impl enc::Wire for WriteShareGroupStateRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, true);
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.group_id, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for WriteShareGroupStateRequest {
-    fn decode_value_into(
+impl enc::Struct for WriteShareGroupStateRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
@@ -57,13 +56,12 @@ impl enc::Decode for WriteShareGroupStateRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for WriteShareGroupStateRequest {}
 impl crate::entity::Entities for WriteShareGroupStateRequest {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -79,12 +77,11 @@ pub struct WriteStateData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for WriteStateData {
-    fn encode_value(
+impl enc::EncodeStruct for WriteStateData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
@@ -95,20 +92,20 @@ impl enc::Wire for WriteStateData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for WriteStateData {
-    fn decode_value_into(
+impl enc::Struct for WriteStateData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -117,13 +114,12 @@ impl enc::Decode for WriteStateData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for WriteStateData {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionData {
@@ -167,12 +163,11 @@ impl Default for PartitionData {
         }
     }
 }
-impl enc::Wire for PartitionData {
-    fn encode_value(
+impl enc::EncodeStruct for PartitionData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(29);
         if version >= 1 {
@@ -204,7 +199,7 @@ impl enc::Wire for PartitionData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
@@ -213,17 +208,17 @@ impl enc::Wire for PartitionData {
         if version >= 1 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.state_batches, version, true);
+        size += enc::Encode::value_size(&self.state_batches, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for PartitionData {
-    fn decode_value_into(
+impl enc::Struct for PartitionData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
             let run: [u8; 24] = enc::field::read_run(
@@ -269,7 +264,7 @@ impl enc::Decode for PartitionData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition = 0;
         self.state_epoch = 0;
         self.leader_epoch = 0;
@@ -279,7 +274,6 @@ impl enc::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionData {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
@@ -302,13 +296,12 @@ pub struct StateBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StateBatch {
+impl enc::EncodeStruct for StateBatch {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(20);
         let mut run = [0u8; 19];
@@ -327,7 +320,7 @@ impl enc::Wire for StateBatch {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 8;
@@ -337,13 +330,13 @@ impl enc::Wire for StateBatch {
         size
     }
 }
-impl enc::Decode for StateBatch {
+impl enc::Struct for StateBatch {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 19] = enc::field::read_run(
             r,
@@ -363,7 +356,7 @@ impl enc::Decode for StateBatch {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.first_offset = 0;
         self.last_offset = 0;
         self.delivery_state = 0;
@@ -371,7 +364,6 @@ impl enc::Decode for StateBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StateBatch {}
 impl crate::message::Message for WriteShareGroupStateRequest {
     const NAME: &'static str = "WriteShareGroupStateRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

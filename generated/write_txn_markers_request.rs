@@ -14,12 +14,11 @@ pub struct WriteTxnMarkersRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for WriteTxnMarkersRequest {
-    fn encode_value(
+impl enc::EncodeStruct for WriteTxnMarkersRequest {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.markers, buf, version, version >= 1, "markers")?;
         if version >= 1 {
@@ -30,21 +29,21 @@ impl enc::Wire for WriteTxnMarkersRequest {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.markers, version, version >= 1);
+        size += enc::Encode::value_size(&self.markers, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for WriteTxnMarkersRequest {
-    fn decode_value_into(
+impl enc::Struct for WriteTxnMarkersRequest {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.markers, r, version, version >= 1, "markers")?;
         self.unknown_tagged_fields.clear();
@@ -54,12 +53,11 @@ impl enc::Decode for WriteTxnMarkersRequest {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.markers.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for WriteTxnMarkersRequest {}
 impl crate::entity::Entities for WriteTxnMarkersRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.markers, version, f);
@@ -98,12 +96,11 @@ pub struct WritableTxnMarker {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for WritableTxnMarker {
-    fn encode_value(
+impl enc::EncodeStruct for WritableTxnMarker {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(16);
         let mut run = [0u8; 11];
@@ -141,12 +138,12 @@ impl enc::Wire for WritableTxnMarker {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 2;
         size += 1;
-        size += enc::Wire::value_size(&self.topics, version, version >= 1);
+        size += enc::Encode::value_size(&self.topics, version, version >= 1);
         size += 4;
         if version >= 2 {
             size += 1;
@@ -157,12 +154,12 @@ impl enc::Wire for WritableTxnMarker {
         size
     }
 }
-impl enc::Decode for WritableTxnMarker {
-    fn decode_value_into(
+impl enc::Struct for WritableTxnMarker {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 11] = enc::field::read_run(
             r,
@@ -191,7 +188,7 @@ impl enc::Decode for WritableTxnMarker {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.producer_id = 0;
         self.producer_epoch = 0;
         self.transaction_result = false;
@@ -201,7 +198,6 @@ impl enc::Decode for WritableTxnMarker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for WritableTxnMarker {}
 impl crate::entity::Entities for WritableTxnMarker {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);
@@ -226,13 +222,12 @@ pub struct WritableTxnMarkerTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for WritableTxnMarkerTopic {
+impl enc::EncodeStruct for WritableTxnMarkerTopic {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
@@ -261,23 +256,23 @@ impl enc::Wire for WritableTxnMarkerTopic {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 1);
-        size += enc::Wire::value_size(&self.partition_indexes, version, version >= 1);
+        size += enc::Encode::value_size(&self.name, version, version >= 1);
+        size += enc::Encode::value_size(&self.partition_indexes, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for WritableTxnMarkerTopic {
+impl enc::Struct for WritableTxnMarkerTopic {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 1, "name")?;
         enc::field::decode_fixed_array_into(
@@ -293,13 +288,12 @@ impl enc::Decode for WritableTxnMarkerTopic {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partition_indexes.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for WritableTxnMarkerTopic {}
 impl crate::entity::Entities for WritableTxnMarkerTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);

@@ -14,12 +14,11 @@ pub struct WriteTxnMarkersResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for WriteTxnMarkersResponse {
-    fn encode_value(
+impl enc::EncodeStruct for WriteTxnMarkersResponse {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.markers, buf, version, version >= 1, "markers")?;
         if version >= 1 {
@@ -30,21 +29,21 @@ impl enc::Wire for WriteTxnMarkersResponse {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.markers, version, version >= 1);
+        size += enc::Encode::value_size(&self.markers, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for WriteTxnMarkersResponse {
-    fn decode_value_into(
+impl enc::Struct for WriteTxnMarkersResponse {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.markers, r, version, version >= 1, "markers")?;
         self.unknown_tagged_fields.clear();
@@ -54,12 +53,11 @@ impl enc::Decode for WriteTxnMarkersResponse {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.markers.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for WriteTxnMarkersResponse {}
 impl crate::entity::Entities for WriteTxnMarkersResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.markers, version, f);
@@ -82,12 +80,11 @@ pub struct WritableTxnMarkerResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for WritableTxnMarkerResult {
-    fn encode_value(
+impl enc::EncodeStruct for WritableTxnMarkerResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         s.put_fixed(self.producer_id)?;
@@ -102,22 +99,22 @@ impl enc::Wire for WritableTxnMarkerResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 8;
-        size += enc::Wire::value_size(&self.topics, version, version >= 1);
+        size += enc::Encode::value_size(&self.topics, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for WritableTxnMarkerResult {
-    fn decode_value_into(
+impl enc::Struct for WritableTxnMarkerResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.producer_id,
@@ -134,13 +131,12 @@ impl enc::Decode for WritableTxnMarkerResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.producer_id = 0;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for WritableTxnMarkerResult {}
 impl crate::entity::Entities for WritableTxnMarkerResult {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);
@@ -165,12 +161,11 @@ pub struct WritableTxnMarkerTopicResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for WritableTxnMarkerTopicResult {
-    fn encode_value(
+impl enc::EncodeStruct for WritableTxnMarkerTopicResult {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -197,22 +192,22 @@ impl enc::Wire for WritableTxnMarkerTopicResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, version >= 1);
-        size += enc::Wire::value_size(&self.partitions, version, version >= 1);
+        size += enc::Encode::value_size(&self.name, version, version >= 1);
+        size += enc::Encode::value_size(&self.partitions, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for WritableTxnMarkerTopicResult {
-    fn decode_value_into(
+impl enc::Struct for WritableTxnMarkerTopicResult {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 1, "name")?;
         enc::field::decode_into(
@@ -229,13 +224,12 @@ impl enc::Decode for WritableTxnMarkerTopicResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for WritableTxnMarkerTopicResult {}
 impl crate::entity::Entities for WritableTxnMarkerTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
@@ -258,13 +252,12 @@ pub struct WritableTxnMarkerPartitionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for WritableTxnMarkerPartitionResult {
+impl enc::EncodeStruct for WritableTxnMarkerPartitionResult {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
@@ -289,7 +282,7 @@ impl enc::Wire for WritableTxnMarkerPartitionResult {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 2;
@@ -299,13 +292,13 @@ impl enc::Wire for WritableTxnMarkerPartitionResult {
         size
     }
 }
-impl enc::Decode for WritableTxnMarkerPartitionResult {
+impl enc::Struct for WritableTxnMarkerPartitionResult {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -320,13 +313,12 @@ impl enc::Decode for WritableTxnMarkerPartitionResult {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for WritableTxnMarkerPartitionResult {}
 impl crate::message::Message for WriteTxnMarkersResponse {
     const NAME: &'static str = "WriteTxnMarkersResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

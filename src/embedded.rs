@@ -11,7 +11,7 @@ use crate::encoding::{DecodeNullable, Nullable};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::message::{ApiMessage, Message};
 use crate::messages::{RequestHeader, ResponseHeader};
-use crate::primitives::{Decode, Reader, Wire, Writer};
+use crate::primitives::{Decode, Encode, Reader, Writer};
 
 /// An embedded request or response with its header, e.g. the
 /// `RequestData` of an EnvelopeRequest: `header ‖ body` as raw bytes.
@@ -229,7 +229,7 @@ impl EmbeddedHeader {
 
 macro_rules! bytes_like {
     ($ty:ident) => {
-        impl Wire for $ty {
+        impl Encode for $ty {
             #[inline]
             fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
                 self.0.encode_value(buf, version, flexible)

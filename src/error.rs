@@ -20,7 +20,7 @@
 //! encoders of internal records (feature `internal-records`) and the tokio
 //! codecs (feature `tokio`): each truncates the buffer back on error. It does
 //! not hold for the building blocks they are made of: a failed
-//! [`Wire::encode_value`] may leave part of a value in its writer's buffer.
+//! [`Encode::encode_value`] may leave part of a value in its writer's buffer.
 //!
 //! # Values decoded into after an error
 //!
@@ -38,7 +38,7 @@
 //! [`Message::decode_into`]: crate::message::Message::decode_into
 //! [`RequestFrame::decode_into`]: crate::frame::RequestFrame::decode_into
 //! [`ResponseFrame::decode_into`]: crate::frame::ResponseFrame::decode_into
-//! [`Wire::encode_value`]: crate::primitives::Wire::encode_value
+//! [`Encode::encode_value`]: crate::primitives::Encode::encode_value
 
 use std::fmt;
 

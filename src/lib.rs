@@ -69,7 +69,7 @@ pub use compact_str::CompactString;
 
 // Errors with their place: message, version, field path, byte offset.
 pub mod error;
-// Encodings of every schema type and the `Wire` trait behind them.
+// Encodings of every schema type and the `Encode` trait behind them.
 pub mod primitives;
 // The tagged-field section, unknown fields kept.
 pub mod tagged;

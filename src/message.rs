@@ -6,7 +6,7 @@ use bytes::{Bytes, BytesMut};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::primitives::writer::all_or_nothing;
-use crate::primitives::{Decode, Input, IntoOwned, Reader, Wire, Writer};
+use crate::primitives::{Decode, Encode, Input, IntoOwned, Reader, Writer};
 
 /// The shortest `bytes` or `records` value, in bytes (512), that
 /// [`Message::encode_vectored`] hands out as a chunk sharing the message's
@@ -120,7 +120,7 @@ impl fmt::Display for VersionRange {
 /// let mut bytes = buf.freeze();
 /// assert_eq!(ResponseHeader::decode(&mut bytes, 1).unwrap(), header);
 /// ```
-pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
+pub trait Message: Encode + Decode + Default + Clone + fmt::Debug + PartialEq {
     /// The schema's message name, e.g. `"CreateTopicsRequest"`.
     const NAME: &'static str;
     /// The versions this message has (the schema's `validVersions`).

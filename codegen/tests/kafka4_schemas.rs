@@ -99,7 +99,7 @@ fn coordinator_records_compile_to_structs_with_a_codec() -> Result<(), Error> {
     assert!(key.contains("pub group_id: CompactString,"), "{key}");
     assert!(key.contains("use ::kafka_wire::CompactString;"), "{key}");
     assert!(key.contains("use ::kafka_wire::encoding as enc;"), "{key}");
-    for item in ["enc::Wire", "enc::Decode", "::kafka_wire::message::Message"] {
+    for item in ["enc::EncodeStruct", "enc::Struct", "::kafka_wire::message::Message"] {
         assert!(key.contains(&format!("impl {item} for ConsumerGroupMetadataKey")), "{item}: {key}");
     }
     // The apiKey is the record type, not an api: no ApiMessage impl.

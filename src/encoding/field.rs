@@ -1,12 +1,12 @@
 //! Fields of generated code go through these, so each error names its field.
 
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
-use crate::primitives::{Decode, Fixed, Input, Reader, Wire, Writer};
+use crate::primitives::{Decode, Encode, Fixed, Input, Reader, Writer};
 
 use super::Segment;
 
 #[inline]
-pub fn encode<T: Wire>(
+pub fn encode<T: Encode>(
     value: &T,
     buf: &mut Writer<'_>,
     version: i16,
@@ -22,7 +22,7 @@ pub fn encode<T: Wire>(
 /// # Errors
 /// [`EncodeErrorKind::NullNotAllowed`] for `None`, else as [`encode`].
 #[inline]
-pub fn encode_required<T: Wire>(
+pub fn encode_required<T: Encode>(
     value: &Option<T>,
     buf: &mut Writer<'_>,
     version: i16,
@@ -37,7 +37,7 @@ pub fn encode_required<T: Wire>(
 
 /// Bytes that [`encode_required`] writes (0 for `None`, which it refuses).
 #[inline]
-pub fn size_required<T: Wire>(value: &Option<T>, version: i16, flexible: bool) -> usize {
+pub fn size_required<T: Encode>(value: &Option<T>, version: i16, flexible: bool) -> usize {
     value.as_ref().map_or(0, |value| value.value_size(version, flexible))
 }
 
@@ -89,7 +89,7 @@ pub fn put_count(s: &mut Segment<'_>, count: usize, flexible: bool, name: &'stat
 /// The elements of an array whose count [`put_count`] wrote, naming
 /// the field and the element's index on error.
 #[inline]
-pub fn encode_elements<T: Wire>(
+pub fn encode_elements<T: Encode>(
     items: &[T],
     buf: &mut Writer<'_>,
     version: i16,

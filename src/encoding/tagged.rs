@@ -6,7 +6,7 @@ use bytes::BufMut;
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::primitives::varint::{put_uvarint, uvarint_len};
-use crate::primitives::{Input, Reader, Wire, Writer};
+use crate::primitives::{Encode, Input, Reader, Writer};
 use crate::tagged::{RawTaggedField, MAX_TAG};
 
 /// Appends one known tagged field: tag, size, value.
@@ -14,7 +14,7 @@ use crate::tagged::{RawTaggedField, MAX_TAG};
 /// # Errors
 /// The value's own [`EncodeError`], with `name` on its path.
 #[inline]
-pub fn encode_field<T: Wire>(
+pub fn encode_field<T: Encode>(
     buf: &mut Writer<'_>,
     tag: u32,
     value: &T,
@@ -28,7 +28,7 @@ pub fn encode_field<T: Wire>(
 
 /// Bytes that [`encode_field`] writes.
 #[inline]
-pub fn field_size<T: Wire>(tag: u32, value: &T, version: i16) -> usize {
+pub fn field_size<T: Encode>(tag: u32, value: &T, version: i16) -> usize {
     let size = value.tagged_size(version);
     uvarint_len(tag) + uvarint_len(size as u32) + size
 }

@@ -9,13 +9,13 @@
 
 use super::bytes::{len_size, put_len, read_len};
 use super::nullable::null_not_allowed;
-use super::{Decode, DecodeNullable, Input, Nullable, Reader, Wire, Writer};
+use super::{Decode, DecodeNullable, Encode, Input, Nullable, Reader, Writer};
 use crate::error::{DecodeError, EncodeError};
 
 /// Elements reserved up front at most; more grow as they decode.
 const MAX_PREALLOC: usize = 1024;
 
-impl<T: Wire> Wire for Vec<T> {
+impl<T: Encode> Encode for Vec<T> {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         put_len(buf, self.len(), flexible)?;
@@ -57,7 +57,7 @@ impl<B: Input, T: Decode<B>> Decode<B> for Vec<T> {
 /// Writes each of `items` (the elements of an array, after its count),
 /// naming the index of the one that fails.
 #[inline]
-pub(crate) fn encode_items<T: Wire>(
+pub(crate) fn encode_items<T: Encode>(
     items: &[T],
     buf: &mut Writer<'_>,
     version: i16,
@@ -135,7 +135,7 @@ fn decode_items_into<B: Input, T: Decode<B>>(
     }
 }
 
-impl<T: Wire> Nullable for Vec<T> {}
+impl<T: Encode + Decode> Nullable for Vec<T> {}
 
 impl<B: Input, T: Decode<B>> DecodeNullable<B> for Vec<T> {
     fn decode_option(r: &mut Reader<B>, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {

@@ -11,7 +11,7 @@ use bytes::{BufMut, Bytes};
 
 use super::nullable::decode_non_null;
 use super::varint::{put_uvarint, uvarint_len};
-use super::{Decode, DecodeNullable, Input, Nullable, Reader, Wire, Writer};
+use super::{Decode, DecodeNullable, Encode, Input, Nullable, Reader, Writer};
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 
 #[inline(always)]
@@ -85,7 +85,7 @@ fn read_len_by<B: Input>(
     }
 }
 
-impl Wire for Bytes {
+impl Encode for Bytes {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, _: i16, flexible: bool) -> Result<(), EncodeError> {
         put_len(buf, self.len(), flexible)?;

@@ -1,6 +1,6 @@
-//! Fixed-width values and the marker trait of generated structs.
+//! Fixed-width values.
 
-use super::{Uuid, Wire, Writer};
+use super::{Decode, Encode, Uuid, Writer};
 
 /// A fixed-width value (`bool`, the integers, `float64`, `uuid`): it has
 /// one size at every version and cannot fail to encode.
@@ -13,7 +13,7 @@ use super::{Uuid, Wire, Writer};
 /// 7i32.put(&mut Writer::new(&mut buf));
 /// assert_eq!(&buf[..], [0, 0, 0, 7]);
 /// ```
-pub trait Fixed: Wire + Copy + 'static + sealed::Sealed {
+pub trait Fixed: Encode + Decode + Copy + 'static + sealed::Sealed {
     /// The encoded size, in bytes.
     const SIZE: usize;
 
@@ -28,11 +28,6 @@ pub trait Fixed: Wire + Copy + 'static + sealed::Sealed {
     /// (anything shorter reads as zero bytes, never a panic).
     fn from_chunk(chunk: &[u8]) -> Self;
 }
-
-/// A generated struct: a message body, a struct nested in one, or the
-/// borrowed view of either. Nullable struct fields (`Option<S>`) use a
-/// one-byte marker before the struct.
-pub trait Struct: Default {}
 
 mod sealed {
     /// Keeps [`super::Fixed`] to this crate's fixed-width types.

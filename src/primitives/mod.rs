@@ -1,15 +1,15 @@
-//! Wire primitives: the encodings of every schema type, behind one trait.
+//! Encode primitives: the encodings of every schema type, behind one trait.
 //!
 //! | schema type | Rust type | classic encoding | flexible (compact) encoding |
 //! |---|---|---|---|
 //! | `bool`, `int8` … `float64` | `bool`, `i8` … `f64` | fixed width, big-endian | same |
 //! | `uuid` | [`Uuid`] | 16 bytes | same |
-//! | `string` | `String` | int16 length, UTF-8 | uvarint length+1 |
+//! | `string` | [`CompactString`](crate::CompactString) | int16 length, UTF-8 | uvarint length+1 |
 //! | `bytes`, `records` | [`Bytes`] | int32 length | uvarint length+1 |
 //! | `[]T` | `Vec<T>` | int32 count | uvarint count+1 |
 //! | nullable | `Option<T>` | length/count −1, struct marker `ff` | uvarint 0 |
 //!
-//! Generated code calls these through [`Wire`] and [`Decode`]; decoding
+//! Generated code calls these through [`Encode`] and [`Decode`]; decoding
 //! shares memory with the input for `bytes` and `records`. The borrowed
 //! views of the `borrowed` feature decode `string` to `&'a str`, `bytes`
 //! and `records` to `&'a [u8]` and arrays of fixed-width values to
@@ -24,14 +24,16 @@ pub(crate) mod nullable;
 mod number;
 mod reader;
 pub(crate) mod string;
+pub(crate) mod structs;
 mod uuid;
 pub(crate) mod varint;
 pub(crate) mod writer;
 
 pub use self::borrowed::{FixedArray, IntoOwned};
-pub(crate) use self::fixed::{Fixed, Struct};
+pub(crate) use self::fixed::Fixed;
 pub(crate) use self::nullable::{DecodeNullable, Nullable};
 pub use self::reader::{Input, Reader};
+pub(crate) use self::structs::Struct;
 pub use self::uuid::{ParseUuidError, Uuid};
 pub use self::writer::Writer;
 
@@ -39,19 +41,19 @@ use ::bytes::Bytes;
 
 use crate::error::{DecodeError, EncodeError};
 
-/// A value with a Kafka wire encoding: every field type of a schema, and
-/// every generated struct. Its decoding is [`Decode`].
+/// The encoding of a value: every field type of a schema, and every
+/// generated struct. Its decoding is the separate trait [`Decode`].
 ///
 /// `flexible` selects the compact encodings of strings, bytes, records and
-/// arrays; fixed-width values ignore it. Structs choose their own
-/// tagged-field section from `version`.
+/// arrays; fixed-width values ignore it, and generated structs choose
+/// compact forms and their tagged-field section from `version` alone.
 ///
-/// An implementation provides [`Wire::encode_value`] and
-/// [`Wire::value_size`], and [`Decode::decode_value_into`] for its decoding.
+/// An implementation provides [`Encode::encode_value`] and
+/// [`Encode::value_size`].
 ///
 /// # Example
 /// ```
-/// use kafka_wire::primitives::{Decode, Reader, Wire, Writer};
+/// use kafka_wire::primitives::{Decode, Encode, Reader, Writer};
 /// let mut buf = bytes::BytesMut::new();
 /// kafka_wire::CompactString::from("rk").encode_value(&mut Writer::new(&mut buf), 3, true)?;
 /// assert_eq!(&buf[..], b"\x03rk");
@@ -59,7 +61,7 @@ use crate::error::{DecodeError, EncodeError};
 /// assert_eq!(kafka_wire::CompactString::decode_value(&mut r, 3, true)?, "rk");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub trait Wire: Decode {
+pub trait Encode {
     /// Appends the encoding of `self` at `version`.
     ///
     /// # Errors
@@ -67,19 +69,19 @@ pub trait Wire: Decode {
     /// then hold part of the encoding.
     fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError>;
 
-    /// Bytes that [`Wire::encode_value`] writes when it succeeds.
+    /// Bytes that [`Encode::encode_value`] writes when it succeeds.
     fn value_size(&self, version: i16, flexible: bool) -> usize;
 
     /// Appends the value as it appears inside a tagged-field entry (always compact).
     ///
     /// # Errors
-    /// As [`Wire::encode_value`].
+    /// As [`Encode::encode_value`].
     #[inline]
     fn encode_tagged(&self, buf: &mut Writer<'_>, version: i16) -> Result<(), EncodeError> {
         self.encode_value(buf, version, true)
     }
 
-    /// Bytes that [`Wire::encode_tagged`] writes.
+    /// Bytes that [`Encode::encode_tagged`] writes.
     #[inline]
     fn tagged_size(&self, version: i16) -> usize {
         self.value_size(version, true)
@@ -87,14 +89,15 @@ pub trait Wire: Decode {
 }
 
 /// The decoding of a value from a [`Reader`] over the input `B`: [`Bytes`]
-/// for owned values (every [`Wire`] type; `bytes` and `records` fields
+/// for owned values (every [`Encode`] type; `bytes` and `records` fields
 /// share the input's memory), `&'a [u8]` for the borrowed views of the
 /// `borrowed` feature (strings and bytes borrow the input).
 ///
 /// An implementation provides [`Decode::decode_value_into`];
 /// [`Decode::decode_value`] decodes into the [`Default`] value unless
-/// overridden. Generated structs override only [`Decode::reset_value`]
-/// besides, so each compiles one decode function.
+/// overridden. Generated structs get theirs from a blanket impl over the
+/// struct's own decode, which takes no `flexible` flag, and override only
+/// [`Decode::reset_value`] besides, so each compiles one decode function.
 ///
 /// # Example
 /// ```

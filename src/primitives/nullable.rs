@@ -8,13 +8,14 @@
 
 use bytes::BufMut;
 
+use super::structs::EncodeStruct;
 use super::varint::put_uvarint;
-use super::{Decode, Input, Reader, Struct, Wire, Writer};
+use super::{Decode, Encode, Input, Reader, Struct, Writer};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// A type whose wire form has a null value, so that `Option<Self>` is a
-/// [`Wire`] type; its decoding is [`DecodeNullable`].
-pub trait Nullable: Wire + DecodeNullable {
+/// [`Encode`] type; its decoding is [`DecodeNullable`].
+pub trait Nullable: Encode + DecodeNullable {
     /// Appends null.
     #[inline]
     fn encode_null(buf: &mut Writer<'_>, flexible: bool) {
@@ -47,7 +48,7 @@ pub trait Nullable: Wire + DecodeNullable {
     /// Appends a present value, with any marker it needs.
     ///
     /// # Errors
-    /// As [`Wire::encode_value`].
+    /// As [`Encode::encode_value`].
     #[inline]
     fn encode_present(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         self.encode_value(buf, version, flexible)
@@ -62,7 +63,7 @@ pub trait Nullable: Wire + DecodeNullable {
     /// Appends a present value inside a tagged-field entry.
     ///
     /// # Errors
-    /// As [`Wire::encode_value`].
+    /// As [`Encode::encode_value`].
     #[inline]
     fn encode_present_tagged(&self, buf: &mut Writer<'_>, version: i16) -> Result<(), EncodeError> {
         self.encode_present(buf, version, true)
@@ -121,7 +122,7 @@ pub trait DecodeNullable<B: Input = bytes::Bytes>: Decode<B> {
     }
 }
 
-impl<T: Nullable> Wire for Option<T> {
+impl<T: Nullable> Encode for Option<T> {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         match self {
@@ -175,7 +176,7 @@ impl<B: Input, T: DecodeNullable<B>> Decode<B> for Option<T> {
     }
 }
 
-impl<S: Struct + Wire> Nullable for S {
+impl<S: EncodeStruct> Nullable for S {
     const CLASSIC_NULL_SIZE: usize = 1;
 
     #[inline]
@@ -216,9 +217,9 @@ impl<S: Struct + Wire> Nullable for S {
     }
 }
 
-impl<B: Input, S: Struct + Decode<B>> DecodeNullable<B> for S {
+impl<S: Struct> DecodeNullable<S::Input> for S {
     #[inline]
-    fn decode_option(r: &mut Reader<B>, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
+    fn decode_option(r: &mut Reader<S::Input>, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
         // Any negative marker is null; any other marker means a struct follows.
         if r.read_i8()? < 0 {
             return Ok(None);
@@ -229,7 +230,7 @@ impl<B: Input, S: Struct + Decode<B>> DecodeNullable<B> for S {
     #[inline]
     fn decode_option_into(
         place: &mut Option<Self>,
-        r: &mut Reader<B>,
+        r: &mut Reader<S::Input>,
         version: i16,
         flexible: bool,
     ) -> Result<(), DecodeError> {
@@ -247,7 +248,7 @@ impl<B: Input, S: Struct + Decode<B>> DecodeNullable<B> for S {
     }
 
     #[inline]
-    fn decode_option_tagged(r: &mut Reader<B>, version: i16) -> Result<Option<Self>, DecodeError> {
+    fn decode_option_tagged(r: &mut Reader<S::Input>, version: i16) -> Result<Option<Self>, DecodeError> {
         match r.read_uvarint()? {
             0 => Ok(None),
             n if n > i32::MAX as u32 => Ok(None),

@@ -5,12 +5,12 @@ use std::mem::MaybeUninit;
 
 use bytes::BufMut;
 
-use super::{Decode, Fixed, Input, Reader, Wire, Writer};
+use super::{Decode, Encode, Fixed, Input, Reader, Writer};
 use crate::error::{DecodeError, EncodeError};
 
 macro_rules! fixed {
     ($($ty:ty = $size:expr, $put:ident, $read:ident;)*) => {$(
-        impl Wire for $ty {
+        impl Encode for $ty {
             #[inline]
             fn encode_value(&self, buf: &mut Writer<'_>, _: i16, _: bool) -> Result<(), EncodeError> {
                 buf.$put(*self);
@@ -72,7 +72,7 @@ fixed! {
     f64 = 8, put_f64, read_f64;
 }
 
-impl Wire for bool {
+impl Encode for bool {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, _: i16, _: bool) -> Result<(), EncodeError> {
         buf.put_u8(u8::from(*self));

@@ -11,7 +11,7 @@ use compact_str::CompactString;
 
 use super::nullable::{decode_non_null, null_not_allowed};
 use super::varint::uvarint_len;
-use super::{Decode, DecodeNullable, Input, Nullable, Reader, Wire, Writer};
+use super::{Decode, DecodeNullable, Encode, Input, Nullable, Reader, Writer};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// Longest string Kafka's encodings carry, in bytes.
@@ -150,7 +150,7 @@ fn assign(into: &mut CompactString, s: &str) {
 /// The longest string a [`CompactString`] keeps inline, in bytes.
 const INLINE_LEN: usize = std::mem::size_of::<CompactString>();
 
-impl Wire for CompactString {
+impl Encode for CompactString {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, _: i16, flexible: bool) -> Result<(), EncodeError> {
         put_str(buf, self, flexible)

@@ -12,7 +12,7 @@ use std::mem::MaybeUninit;
 
 use bytes::BufMut;
 
-use super::{Decode, Fixed, Input, Reader, Wire, Writer};
+use super::{Decode, Encode, Fixed, Input, Reader, Writer};
 use crate::error::{DecodeError, EncodeError};
 
 /// A 128-bit UUID as Kafka sends it: topic ids, client instance ids.
@@ -260,7 +260,7 @@ impl From<Uuid> for uuid::Uuid {
     }
 }
 
-impl Wire for Uuid {
+impl Encode for Uuid {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, _: i16, _: bool) -> Result<(), EncodeError> {
         buf.put_slice(&self.0);

@@ -53,7 +53,7 @@ fn roll_back<E>(buf: &mut BytesMut, start: usize, e: E) -> E {
     e
 }
 
-/// The sink of [`Wire::encode_value`](super::Wire::encode_value): a
+/// The sink of [`Encode::encode_value`](super::Encode::encode_value): a
 /// [`BytesMut`] to append to, and in a vectored encode also the list of
 /// chunks that `bytes` and `records` values of at least [`SHARE_MIN`]
 /// bytes go to, shared with the message instead of copied.

@@ -1,4 +1,4 @@
-//! `impl Wire` and `impl Decode` for each struct: encode, size and decode
+//! `impl EncodeStruct` and `impl Struct` for each struct: encode, size and decode
 //! at a version, one statement per field, each guarded only where the
 //! versions need it.
 
@@ -12,7 +12,8 @@ use super::EmitContext;
 use crate::model::FieldType;
 use crate::naming;
 
-/// `impl Wire for X`, `impl Decode for X` and `impl Struct for X`.
+/// `impl EncodeStruct for X` and `impl Struct for X` (the runtime's blanket
+/// impls make them `Encode` and `Decode`).
 pub fn emit_wire_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     let ident = naming::type_ident(plan.view.def.name);
@@ -23,14 +24,14 @@ pub fn emit_wire_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStrea
     let encode_inline = plan.leaf.then(|| quote!(#[inline]));
     let decode = emit_decode_impl(plan, cx, Form::Owned);
     quote! {
-        impl enc::Wire for #ident {
+        impl enc::EncodeStruct for #ident {
             #encode_inline
-            fn encode_value(&self, #buf: &mut #rt::primitives::Writer<'_>, #encode_version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
+            fn encode_fields(&self, #buf: &mut #rt::primitives::Writer<'_>, #encode_version: i16) -> Result<(), #rt::error::EncodeError> {
                 #encode
             }
 
             #[inline]
-            fn value_size(&self, #size_version: i16, _flexible: bool) -> usize {
+            fn fields_size(&self, #size_version: i16) -> usize {
                 #size
             }
         }
@@ -39,7 +40,7 @@ pub fn emit_wire_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStrea
     }
 }
 
-/// The borrowed view's impls: `Decode<&'a [u8]>`, `Struct`, `IntoOwned`
+/// The borrowed view's impls: `Struct` (from `&'a [u8]`), `IntoOwned`
 /// (field by field into the owned struct) and, for a message,
 /// `MessageView`.
 pub fn emit_view_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
@@ -72,8 +73,8 @@ pub fn emit_view_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStre
     }
 }
 
-/// `impl Decode for X` (or `impl<'a> Decode<&'a [u8]> for XRef<'a>`) and
-/// `impl Struct` for it: the decode at a version and the reset in place.
+/// `impl Struct for X` (or `impl<'a> Struct for XRef<'a>` with `&'a [u8]` input): the
+/// decode at a version and the reset in place.
 fn emit_decode_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext, form: Form) -> TokenStream {
     let rt = &cx.runtime;
     let view = plan.view;
@@ -86,24 +87,24 @@ fn emit_decode_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext, form: Form) -> 
     // array: with a records length read in place, the compiler would
     // otherwise keep a call per partition.
     let inline = plan.leaf.then(|| quote!(#[inline(always)]));
-    let (generics, input, ty) = match form {
-        Form::Owned => (quote!(), quote!(), Form::Owned.type_path(view.def.name)),
-        Form::Borrowed => (quote!(<'a>), quote!(<&'a [u8]>), Form::Borrowed.type_path(view.def.name)),
+    let (generics, input_ty, ty) = match form {
+        Form::Owned => (quote!(), quote!(#rt::Bytes), Form::Owned.type_path(view.def.name)),
+        Form::Borrowed => (quote!(<'a>), quote!(&'a [u8]), Form::Borrowed.type_path(view.def.name)),
     };
     quote! {
-        impl #generics enc::Decode #input for #ty {
+        impl #generics enc::Struct for #ty {
+            type Input = #input_ty;
+
             #inline
-            fn decode_value_into(&mut self, #r: &mut #rt::primitives::Reader #input, #version: i16, _flexible: bool) -> Result<(), #rt::error::DecodeError> {
+            fn decode_fields_into(&mut self, #r: &mut #rt::primitives::Reader<Self::Input>, #version: i16) -> Result<(), #rt::error::DecodeError> {
                 #decode
             }
 
             #[inline]
-            fn reset_value(&mut self) {
+            fn reset_fields(&mut self) {
                 #(#resets)* #unknown
             }
         }
-
-        impl #generics enc::Struct for #ty {}
     }
 }
 
@@ -536,7 +537,7 @@ fn emit_size(plan: &StructPlan<'_, '_>, rt: &TokenStream) -> TokenStream {
             }
             None => marked_where_nullable(
                 f,
-                quote!(size += enc::Wire::value_size(&self.#ident, version, #flexible);),
+                quote!(size += enc::Encode::value_size(&self.#ident, version, #flexible);),
                 quote!(size += enc::field::size_required(&self.#ident, version, #flexible);),
             ),
         };

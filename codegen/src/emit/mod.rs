@@ -107,7 +107,7 @@ pub fn emit_message(
 
 /// The one import of a generated file: the runtime's hidden `encoding`
 /// module as `enc`, the prefix of every call generated code makes into the
-/// runtime's helpers (`enc::field::put_str`, `enc::Wire`, ...); a message's file
+/// runtime's helpers (`enc::field::put_str`, `enc::Encode`, ...); a message's file
 /// also imports `CompactString`, the type of its string fields, when it has any.
 pub fn encoding_import(cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;

@@ -19,12 +19,11 @@ pub struct ConsumerGroupCurrentMemberAssignmentValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ConsumerGroupCurrentMemberAssignmentValue {
-    fn encode_value(
+impl enc::EncodeStruct for ConsumerGroupCurrentMemberAssignmentValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(14);
         let mut run = [0u8; 9];
@@ -57,24 +56,28 @@ impl enc::Wire for ConsumerGroupCurrentMemberAssignmentValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
         size += 1;
-        size += enc::Wire::value_size(&self.assigned_partitions, version, true);
+        size += enc::Encode::value_size(&self.assigned_partitions, version, true);
         size
-            += enc::Wire::value_size(&self.partitions_pending_revocation, version, true);
+            += enc::Encode::value_size(
+                &self.partitions_pending_revocation,
+                version,
+                true,
+            );
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ConsumerGroupCurrentMemberAssignmentValue {
-    fn decode_value_into(
+impl enc::Struct for ConsumerGroupCurrentMemberAssignmentValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 9] = enc::field::read_run(
             r,
@@ -102,7 +105,7 @@ impl enc::Decode for ConsumerGroupCurrentMemberAssignmentValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_epoch = 0;
         self.previous_member_epoch = 0;
         self.state = 0;
@@ -111,7 +114,6 @@ impl enc::Decode for ConsumerGroupCurrentMemberAssignmentValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ConsumerGroupCurrentMemberAssignmentValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TopicPartitions {
@@ -134,13 +136,12 @@ impl Default for TopicPartitions {
         }
     }
 }
-impl enc::Wire for TopicPartitions {
+impl enc::EncodeStruct for TopicPartitions {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let write_assignment_epochs = self
             .assignment_epochs
@@ -171,10 +172,10 @@ impl enc::Wire for TopicPartitions {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         let write_assignment_epochs = self
             .assignment_epochs
             .as_ref()
@@ -190,13 +191,13 @@ impl enc::Wire for TopicPartitions {
         size
     }
 }
-impl enc::Decode for TopicPartitions {
+impl enc::Struct for TopicPartitions {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_fixed_array_into(
@@ -228,14 +229,13 @@ impl enc::Decode for TopicPartitions {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.assignment_epochs = Some(Vec::new());
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicPartitions {}
 impl crate::message::Message for ConsumerGroupCurrentMemberAssignmentValue {
     const NAME: &'static str = "ConsumerGroupCurrentMemberAssignmentValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -44,12 +44,11 @@ impl Default for ConsumerGroupMemberMetadataValue {
         }
     }
 }
-impl enc::Wire for ConsumerGroupMemberMetadataValue {
-    fn encode_value(
+impl enc::EncodeStruct for ConsumerGroupMemberMetadataValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let instance_id_text = self.instance_id.as_deref();
         let rack_id_text = self.rack_id.as_deref();
@@ -125,16 +124,16 @@ impl enc::Wire for ConsumerGroupMemberMetadataValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.instance_id, version, true);
-        size += enc::Wire::value_size(&self.rack_id, version, true);
-        size += enc::Wire::value_size(&self.client_id, version, true);
-        size += enc::Wire::value_size(&self.client_host, version, true);
-        size += enc::Wire::value_size(&self.subscribed_topic_names, version, true);
-        size += enc::Wire::value_size(&self.subscribed_topic_regex, version, true);
+        size += enc::Encode::value_size(&self.instance_id, version, true);
+        size += enc::Encode::value_size(&self.rack_id, version, true);
+        size += enc::Encode::value_size(&self.client_id, version, true);
+        size += enc::Encode::value_size(&self.client_host, version, true);
+        size += enc::Encode::value_size(&self.subscribed_topic_names, version, true);
+        size += enc::Encode::value_size(&self.subscribed_topic_regex, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.server_assignor, version, true);
+        size += enc::Encode::value_size(&self.server_assignor, version, true);
         let write_classic_member_metadata = self
             .classic_member_metadata
             .as_ref()
@@ -150,12 +149,12 @@ impl enc::Wire for ConsumerGroupMemberMetadataValue {
         size
     }
 }
-impl enc::Decode for ConsumerGroupMemberMetadataValue {
-    fn decode_value_into(
+impl enc::Struct for ConsumerGroupMemberMetadataValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
         enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
@@ -212,7 +211,7 @@ impl enc::Decode for ConsumerGroupMemberMetadataValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.instance_id = Some(CompactString::const_new(""));
         self.rack_id = Some(CompactString::const_new(""));
         self.client_id.clear();
@@ -225,7 +224,6 @@ impl enc::Decode for ConsumerGroupMemberMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ConsumerGroupMemberMetadataValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClassicMemberMetadata {
@@ -236,12 +234,11 @@ pub struct ClassicMemberMetadata {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ClassicMemberMetadata {
-    fn encode_value(
+impl enc::EncodeStruct for ClassicMemberMetadata {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.session_timeout_ms)?;
@@ -263,20 +260,20 @@ impl enc::Wire for ClassicMemberMetadata {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.supported_protocols, version, true);
+        size += enc::Encode::value_size(&self.supported_protocols, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ClassicMemberMetadata {
-    fn decode_value_into(
+impl enc::Struct for ClassicMemberMetadata {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.session_timeout_ms,
@@ -297,13 +294,12 @@ impl enc::Decode for ClassicMemberMetadata {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.session_timeout_ms = 0;
         self.supported_protocols.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ClassicMemberMetadata {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClassicProtocol {
@@ -314,13 +310,12 @@ pub struct ClassicProtocol {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ClassicProtocol {
+impl enc::EncodeStruct for ClassicProtocol {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(5 + name_text.len());
@@ -331,21 +326,21 @@ impl enc::Wire for ClassicProtocol {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.metadata, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.metadata, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ClassicProtocol {
+impl enc::Struct for ClassicProtocol {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.metadata, r, version, true, "metadata")?;
@@ -354,13 +349,12 @@ impl enc::Decode for ClassicProtocol {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.metadata = crate::Bytes::new();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ClassicProtocol {}
 impl crate::message::Message for ConsumerGroupMemberMetadataValue {
     const NAME: &'static str = "ConsumerGroupMemberMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,31 +12,30 @@ pub struct ConsumerGroupPartitionMetadataValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ConsumerGroupPartitionMetadataValue {
-    fn encode_value(
+impl enc::EncodeStruct for ConsumerGroupPartitionMetadataValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ConsumerGroupPartitionMetadataValue {
-    fn decode_value_into(
+impl enc::Struct for ConsumerGroupPartitionMetadataValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         self.unknown_tagged_fields.clear();
@@ -44,12 +43,11 @@ impl enc::Decode for ConsumerGroupPartitionMetadataValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ConsumerGroupPartitionMetadataValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicMetadata {
@@ -64,12 +62,11 @@ pub struct TopicMetadata {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicMetadata {
-    fn encode_value(
+impl enc::EncodeStruct for TopicMetadata {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(30 + topic_name_text.len());
@@ -94,22 +91,22 @@ impl enc::Wire for TopicMetadata {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.partition_metadata, version, true);
+        size += enc::Encode::value_size(&self.partition_metadata, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicMetadata {
-    fn decode_value_into(
+impl enc::Struct for TopicMetadata {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
@@ -132,7 +129,7 @@ impl enc::Decode for TopicMetadata {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.topic_name.clear();
         self.num_partitions = 0;
@@ -140,7 +137,6 @@ impl enc::Decode for TopicMetadata {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicMetadata {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionMetadata {
@@ -151,13 +147,12 @@ pub struct PartitionMetadata {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionMetadata {
+impl enc::EncodeStruct for PartitionMetadata {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.partition)?;
@@ -168,21 +163,21 @@ impl enc::Wire for PartitionMetadata {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.racks, version, true);
+        size += enc::Encode::value_size(&self.racks, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for PartitionMetadata {
+impl enc::Struct for PartitionMetadata {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.partition, r, version, false, "partition")?;
         enc::field::decode_into(&mut self.racks, r, version, true, "racks")?;
@@ -191,13 +186,12 @@ impl enc::Decode for PartitionMetadata {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition = 0;
         self.racks.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionMetadata {}
 impl crate::message::Message for ConsumerGroupPartitionMetadataValue {
     const NAME: &'static str = "ConsumerGroupPartitionMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,13 +12,12 @@ pub struct ConsumerGroupRegularExpressionKey {
     /// Versions 0.
     pub regular_expression: CompactString,
 }
-impl enc::Wire for ConsumerGroupRegularExpressionKey {
+impl enc::EncodeStruct for ConsumerGroupRegularExpressionKey {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let regular_expression_text = self.regular_expression.as_str();
@@ -35,20 +34,20 @@ impl enc::Wire for ConsumerGroupRegularExpressionKey {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, false);
-        size += enc::Wire::value_size(&self.regular_expression, version, false);
+        size += enc::Encode::value_size(&self.group_id, version, false);
+        size += enc::Encode::value_size(&self.regular_expression, version, false);
         size
     }
 }
-impl enc::Decode for ConsumerGroupRegularExpressionKey {
+impl enc::Struct for ConsumerGroupRegularExpressionKey {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
         enc::field::decode_into(
@@ -61,12 +60,11 @@ impl enc::Decode for ConsumerGroupRegularExpressionKey {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.regular_expression.clear();
     }
 }
-impl enc::Struct for ConsumerGroupRegularExpressionKey {}
 impl crate::message::Message for ConsumerGroupRegularExpressionKey {
     const NAME: &'static str = "ConsumerGroupRegularExpressionKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,13 +16,12 @@ pub struct ConsumerGroupRegularExpressionValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ConsumerGroupRegularExpressionValue {
+impl enc::EncodeStruct for ConsumerGroupRegularExpressionValue {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
         let mut s = buf.segment(17);
@@ -40,22 +39,22 @@ impl enc::Wire for ConsumerGroupRegularExpressionValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topics, version, true);
+        size += enc::Encode::value_size(&self.topics, version, true);
         size += 8;
         size += 8;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ConsumerGroupRegularExpressionValue {
+impl enc::Struct for ConsumerGroupRegularExpressionValue {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         let run: [u8; 16] = enc::field::read_run(
@@ -69,14 +68,13 @@ impl enc::Decode for ConsumerGroupRegularExpressionValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topics.clear();
         self.version = 0;
         self.timestamp = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ConsumerGroupRegularExpressionValue {}
 impl crate::message::Message for ConsumerGroupRegularExpressionValue {
     const NAME: &'static str = "ConsumerGroupRegularExpressionValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,13 +12,12 @@ pub struct ConsumerGroupTargetAssignmentMemberKey {
     /// Versions 0.
     pub member_id: CompactString,
 }
-impl enc::Wire for ConsumerGroupTargetAssignmentMemberKey {
+impl enc::EncodeStruct for ConsumerGroupTargetAssignmentMemberKey {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let member_id_text = self.member_id.as_str();
@@ -29,32 +28,31 @@ impl enc::Wire for ConsumerGroupTargetAssignmentMemberKey {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, false);
-        size += enc::Wire::value_size(&self.member_id, version, false);
+        size += enc::Encode::value_size(&self.group_id, version, false);
+        size += enc::Encode::value_size(&self.member_id, version, false);
         size
     }
 }
-impl enc::Decode for ConsumerGroupTargetAssignmentMemberKey {
+impl enc::Struct for ConsumerGroupTargetAssignmentMemberKey {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, false, "member_id")?;
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.member_id.clear();
     }
 }
-impl enc::Struct for ConsumerGroupTargetAssignmentMemberKey {}
 impl crate::message::Message for ConsumerGroupTargetAssignmentMemberKey {
     const NAME: &'static str = "ConsumerGroupTargetAssignmentMemberKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -11,12 +11,11 @@ pub struct ConsumerGroupTargetAssignmentMemberValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ConsumerGroupTargetAssignmentMemberValue {
-    fn encode_value(
+impl enc::EncodeStruct for ConsumerGroupTargetAssignmentMemberValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.topic_partitions,
@@ -29,19 +28,19 @@ impl enc::Wire for ConsumerGroupTargetAssignmentMemberValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_partitions, version, true);
+        size += enc::Encode::value_size(&self.topic_partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ConsumerGroupTargetAssignmentMemberValue {
-    fn decode_value_into(
+impl enc::Struct for ConsumerGroupTargetAssignmentMemberValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_partitions,
@@ -55,12 +54,11 @@ impl enc::Decode for ConsumerGroupTargetAssignmentMemberValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ConsumerGroupTargetAssignmentMemberValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartition {
@@ -71,13 +69,12 @@ pub struct TopicPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicPartition {
+impl enc::EncodeStruct for TopicPartition {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
@@ -92,21 +89,21 @@ impl enc::Wire for TopicPartition {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicPartition {
+impl enc::Struct for TopicPartition {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_fixed_array_into(
@@ -120,13 +117,12 @@ impl enc::Decode for TopicPartition {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicPartition {}
 impl crate::message::Message for ConsumerGroupTargetAssignmentMemberValue {
     const NAME: &'static str = "ConsumerGroupTargetAssignmentMemberValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -10,13 +10,12 @@ pub struct GroupMetadataKey {
     /// Versions 0.
     pub group: CompactString,
 }
-impl enc::Wire for GroupMetadataKey {
+impl enc::EncodeStruct for GroupMetadataKey {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_text = self.group.as_str();
         let mut s = buf.segment(5 + group_text.len());
@@ -25,29 +24,28 @@ impl enc::Wire for GroupMetadataKey {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group, version, false);
+        size += enc::Encode::value_size(&self.group, version, false);
         size
     }
 }
-impl enc::Decode for GroupMetadataKey {
+impl enc::Struct for GroupMetadataKey {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group, r, version, false, "group")?;
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group.clear();
     }
 }
-impl enc::Struct for GroupMetadataKey {}
 impl crate::message::Message for GroupMetadataKey {
     const NAME: &'static str = "GroupMetadataKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

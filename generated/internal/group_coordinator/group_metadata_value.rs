@@ -35,12 +35,11 @@ impl Default for GroupMetadataValue {
         }
     }
 }
-impl enc::Wire for GroupMetadataValue {
-    fn encode_value(
+impl enc::EncodeStruct for GroupMetadataValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let protocol_type_text = self.protocol_type.as_str();
         let protocol_text = self.protocol.as_deref();
@@ -74,28 +73,28 @@ impl enc::Wire for GroupMetadataValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.protocol_type, version, version >= 4);
+        size += enc::Encode::value_size(&self.protocol_type, version, version >= 4);
         size += 4;
-        size += enc::Wire::value_size(&self.protocol, version, version >= 4);
-        size += enc::Wire::value_size(&self.leader, version, version >= 4);
+        size += enc::Encode::value_size(&self.protocol, version, version >= 4);
+        size += enc::Encode::value_size(&self.leader, version, version >= 4);
         if version >= 2 {
             size += 8;
         }
-        size += enc::Wire::value_size(&self.members, version, version >= 4);
+        size += enc::Encode::value_size(&self.members, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for GroupMetadataValue {
-    fn decode_value_into(
+impl enc::Struct for GroupMetadataValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.protocol_type,
@@ -132,7 +131,7 @@ impl enc::Decode for GroupMetadataValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.protocol_type.clear();
         self.generation = 0;
         self.protocol = Some(CompactString::const_new(""));
@@ -142,7 +141,6 @@ impl enc::Decode for GroupMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for GroupMetadataValue {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MemberMetadata {
@@ -180,13 +178,12 @@ impl Default for MemberMetadata {
         }
     }
 }
-impl enc::Wire for MemberMetadata {
+impl enc::EncodeStruct for MemberMetadata {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let group_instance_id_text = self.group_instance_id.as_deref();
@@ -229,34 +226,38 @@ impl enc::Wire for MemberMetadata {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.member_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.member_id, version, version >= 4);
         if version >= 3 {
             size
-                += enc::Wire::value_size(&self.group_instance_id, version, version >= 4);
+                += enc::Encode::value_size(
+                    &self.group_instance_id,
+                    version,
+                    version >= 4,
+                );
         }
-        size += enc::Wire::value_size(&self.client_id, version, version >= 4);
-        size += enc::Wire::value_size(&self.client_host, version, version >= 4);
+        size += enc::Encode::value_size(&self.client_id, version, version >= 4);
+        size += enc::Encode::value_size(&self.client_host, version, version >= 4);
         if version >= 1 {
             size += 4;
         }
         size += 4;
-        size += enc::Wire::value_size(&self.subscription, version, version >= 4);
-        size += enc::Wire::value_size(&self.assignment, version, version >= 4);
+        size += enc::Encode::value_size(&self.subscription, version, version >= 4);
+        size += enc::Encode::value_size(&self.assignment, version, version >= 4);
         if version >= 4 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for MemberMetadata {
+impl enc::Struct for MemberMetadata {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
@@ -329,7 +330,7 @@ impl enc::Decode for MemberMetadata {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_id.clear();
         self.group_instance_id = None;
         self.client_id.clear();
@@ -341,7 +342,6 @@ impl enc::Decode for MemberMetadata {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for MemberMetadata {}
 impl crate::message::Message for GroupMetadataValue {
     const NAME: &'static str = "GroupMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -14,13 +14,12 @@ pub struct LegacyOffsetCommitKey {
     /// Versions 0.
     pub partition: i32,
 }
-impl enc::Wire for LegacyOffsetCommitKey {
+impl enc::EncodeStruct for LegacyOffsetCommitKey {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_text = self.group.as_str();
         let topic_text = self.topic.as_str();
@@ -32,21 +31,21 @@ impl enc::Wire for LegacyOffsetCommitKey {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group, version, false);
-        size += enc::Wire::value_size(&self.topic, version, false);
+        size += enc::Encode::value_size(&self.group, version, false);
+        size += enc::Encode::value_size(&self.topic, version, false);
         size += 4;
         size
     }
 }
-impl enc::Decode for LegacyOffsetCommitKey {
+impl enc::Struct for LegacyOffsetCommitKey {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group, r, version, false, "group")?;
         enc::field::decode_into(&mut self.topic, r, version, false, "topic")?;
@@ -54,13 +53,12 @@ impl enc::Decode for LegacyOffsetCommitKey {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group.clear();
         self.topic.clear();
         self.partition = 0;
     }
 }
-impl enc::Struct for LegacyOffsetCommitKey {}
 impl crate::message::Message for LegacyOffsetCommitKey {
     const NAME: &'static str = "LegacyOffsetCommitKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

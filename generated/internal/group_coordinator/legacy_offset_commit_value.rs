@@ -14,13 +14,12 @@ pub struct LegacyOffsetCommitValue {
     /// Versions 0.
     pub commit_timestamp: i64,
 }
-impl enc::Wire for LegacyOffsetCommitValue {
+impl enc::EncodeStruct for LegacyOffsetCommitValue {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let metadata_text = self.metadata.as_str();
         let mut s = buf.segment(21 + metadata_text.len());
@@ -31,21 +30,21 @@ impl enc::Wire for LegacyOffsetCommitValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 8;
-        size += enc::Wire::value_size(&self.metadata, version, false);
+        size += enc::Encode::value_size(&self.metadata, version, false);
         size += 8;
         size
     }
 }
-impl enc::Decode for LegacyOffsetCommitValue {
+impl enc::Struct for LegacyOffsetCommitValue {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.offset, r, version, false, "offset")?;
         enc::field::decode_into(&mut self.metadata, r, version, false, "metadata")?;
@@ -59,13 +58,12 @@ impl enc::Decode for LegacyOffsetCommitValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.offset = 0;
         self.metadata.clear();
         self.commit_timestamp = 0;
     }
 }
-impl enc::Struct for LegacyOffsetCommitValue {}
 impl crate::message::Message for LegacyOffsetCommitValue {
     const NAME: &'static str = "LegacyOffsetCommitValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

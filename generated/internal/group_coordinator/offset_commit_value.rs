@@ -35,13 +35,12 @@ impl Default for OffsetCommitValue {
         }
     }
 }
-impl enc::Wire for OffsetCommitValue {
+impl enc::EncodeStruct for OffsetCommitValue {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let metadata_text = self.metadata.as_str();
         let write_topic_id = !self.topic_id.is_nil();
@@ -89,13 +88,13 @@ impl enc::Wire for OffsetCommitValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 8;
         if version >= 3 {
             size += 4;
         }
-        size += enc::Wire::value_size(&self.metadata, version, version >= 4);
+        size += enc::Encode::value_size(&self.metadata, version, version >= 4);
         size += 8;
         if version == 1 {
             size += 8;
@@ -114,13 +113,13 @@ impl enc::Wire for OffsetCommitValue {
         size
     }
 }
-impl enc::Decode for OffsetCommitValue {
+impl enc::Struct for OffsetCommitValue {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
             let run: [u8; 12] = enc::field::read_run(
@@ -178,7 +177,7 @@ impl enc::Decode for OffsetCommitValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.offset = 0;
         self.leader_epoch = -1;
         self.metadata.clear();
@@ -188,7 +187,6 @@ impl enc::Decode for OffsetCommitValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for OffsetCommitValue {}
 impl crate::message::Message for OffsetCommitValue {
     const NAME: &'static str = "OffsetCommitValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

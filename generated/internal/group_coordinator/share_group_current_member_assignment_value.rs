@@ -17,12 +17,11 @@ pub struct ShareGroupCurrentMemberAssignmentValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ShareGroupCurrentMemberAssignmentValue {
-    fn encode_value(
+impl enc::EncodeStruct for ShareGroupCurrentMemberAssignmentValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(14);
         let mut run = [0u8; 9];
@@ -48,22 +47,22 @@ impl enc::Wire for ShareGroupCurrentMemberAssignmentValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
         size += 1;
-        size += enc::Wire::value_size(&self.assigned_partitions, version, true);
+        size += enc::Encode::value_size(&self.assigned_partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ShareGroupCurrentMemberAssignmentValue {
-    fn decode_value_into(
+impl enc::Struct for ShareGroupCurrentMemberAssignmentValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 9] = enc::field::read_run(
             r,
@@ -84,7 +83,7 @@ impl enc::Decode for ShareGroupCurrentMemberAssignmentValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_epoch = 0;
         self.previous_member_epoch = 0;
         self.state = 0;
@@ -92,7 +91,6 @@ impl enc::Decode for ShareGroupCurrentMemberAssignmentValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareGroupCurrentMemberAssignmentValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
@@ -103,13 +101,12 @@ pub struct TopicPartitions {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicPartitions {
+impl enc::EncodeStruct for TopicPartitions {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
@@ -124,21 +121,21 @@ impl enc::Wire for TopicPartitions {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicPartitions {
+impl enc::Struct for TopicPartitions {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_fixed_array_into(
@@ -152,13 +149,12 @@ impl enc::Decode for TopicPartitions {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicPartitions {}
 impl crate::message::Message for ShareGroupCurrentMemberAssignmentValue {
     const NAME: &'static str = "ShareGroupCurrentMemberAssignmentValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -29,13 +29,12 @@ impl Default for ShareGroupMemberMetadataValue {
         }
     }
 }
-impl enc::Wire for ShareGroupMemberMetadataValue {
+impl enc::EncodeStruct for ShareGroupMemberMetadataValue {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let rack_id_text = self.rack_id.as_deref();
         let client_id_text = self.client_id.as_str();
@@ -66,23 +65,23 @@ impl enc::Wire for ShareGroupMemberMetadataValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.rack_id, version, true);
-        size += enc::Wire::value_size(&self.client_id, version, true);
-        size += enc::Wire::value_size(&self.client_host, version, true);
-        size += enc::Wire::value_size(&self.subscribed_topic_names, version, true);
+        size += enc::Encode::value_size(&self.rack_id, version, true);
+        size += enc::Encode::value_size(&self.client_id, version, true);
+        size += enc::Encode::value_size(&self.client_host, version, true);
+        size += enc::Encode::value_size(&self.subscribed_topic_names, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ShareGroupMemberMetadataValue {
+impl enc::Struct for ShareGroupMemberMetadataValue {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
         enc::field::decode_into(&mut self.client_id, r, version, true, "client_id")?;
@@ -99,7 +98,7 @@ impl enc::Decode for ShareGroupMemberMetadataValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.rack_id = Some(CompactString::const_new(""));
         self.client_id.clear();
         self.client_host.clear();
@@ -107,7 +106,6 @@ impl enc::Decode for ShareGroupMemberMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareGroupMemberMetadataValue {}
 impl crate::message::Message for ShareGroupMemberMetadataValue {
     const NAME: &'static str = "ShareGroupMemberMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -13,13 +13,12 @@ pub struct ShareGroupMetadataValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ShareGroupMetadataValue {
+impl enc::EncodeStruct for ShareGroupMetadataValue {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -36,7 +35,7 @@ impl enc::Wire for ShareGroupMetadataValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -44,13 +43,13 @@ impl enc::Wire for ShareGroupMetadataValue {
         size
     }
 }
-impl enc::Decode for ShareGroupMetadataValue {
+impl enc::Struct for ShareGroupMetadataValue {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -63,13 +62,12 @@ impl enc::Decode for ShareGroupMetadataValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.epoch = 0;
         self.metadata_hash = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareGroupMetadataValue {}
 impl crate::message::Message for ShareGroupMetadataValue {
     const NAME: &'static str = "ShareGroupMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

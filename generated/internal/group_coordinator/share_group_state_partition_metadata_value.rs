@@ -16,12 +16,11 @@ pub struct ShareGroupStatePartitionMetadataValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ShareGroupStatePartitionMetadataValue {
-    fn encode_value(
+impl enc::EncodeStruct for ShareGroupStatePartitionMetadataValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.initializing_topics,
@@ -48,21 +47,21 @@ impl enc::Wire for ShareGroupStatePartitionMetadataValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.initializing_topics, version, true);
-        size += enc::Wire::value_size(&self.initialized_topics, version, true);
-        size += enc::Wire::value_size(&self.deleting_topics, version, true);
+        size += enc::Encode::value_size(&self.initializing_topics, version, true);
+        size += enc::Encode::value_size(&self.initialized_topics, version, true);
+        size += enc::Encode::value_size(&self.deleting_topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ShareGroupStatePartitionMetadataValue {
-    fn decode_value_into(
+impl enc::Struct for ShareGroupStatePartitionMetadataValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.initializing_topics,
@@ -90,14 +89,13 @@ impl enc::Decode for ShareGroupStatePartitionMetadataValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.initializing_topics.clear();
         self.initialized_topics.clear();
         self.deleting_topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareGroupStatePartitionMetadataValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitionsInfo {
@@ -110,13 +108,12 @@ pub struct TopicPartitionsInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicPartitionsInfo {
+impl enc::EncodeStruct for TopicPartitionsInfo {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(27 + topic_name_text.len() + self.partitions.len() * 4);
@@ -133,22 +130,22 @@ impl enc::Wire for TopicPartitionsInfo {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicPartitionsInfo {
+impl enc::Struct for TopicPartitionsInfo {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
@@ -163,14 +160,13 @@ impl enc::Decode for TopicPartitionsInfo {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.topic_name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicPartitionsInfo {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicInfo {
@@ -181,13 +177,12 @@ pub struct TopicInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicInfo {
+impl enc::EncodeStruct for TopicInfo {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(22 + topic_name_text.len());
@@ -203,21 +198,21 @@ impl enc::Wire for TopicInfo {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
-        size += enc::Wire::value_size(&self.topic_name, version, true);
+        size += enc::Encode::value_size(&self.topic_name, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicInfo {
+impl enc::Struct for TopicInfo {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
@@ -226,13 +221,12 @@ impl enc::Decode for TopicInfo {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic_id = crate::primitives::Uuid::NIL;
         self.topic_name.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicInfo {}
 impl crate::message::Message for ShareGroupStatePartitionMetadataValue {
     const NAME: &'static str = "ShareGroupStatePartitionMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -13,13 +13,12 @@ pub struct ShareGroupTargetAssignmentMetadataValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ShareGroupTargetAssignmentMetadataValue {
+impl enc::EncodeStruct for ShareGroupTargetAssignmentMetadataValue {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let write_assignment_timestamp = self.assignment_timestamp != 0;
         let mut s = buf.segment(5);
@@ -46,7 +45,7 @@ impl enc::Wire for ShareGroupTargetAssignmentMetadataValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         let write_assignment_timestamp = self.assignment_timestamp != 0;
@@ -61,13 +60,13 @@ impl enc::Wire for ShareGroupTargetAssignmentMetadataValue {
         size
     }
 }
-impl enc::Decode for ShareGroupTargetAssignmentMetadataValue {
+impl enc::Struct for ShareGroupTargetAssignmentMetadataValue {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.assignment_epoch,
@@ -99,13 +98,12 @@ impl enc::Decode for ShareGroupTargetAssignmentMetadataValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.assignment_epoch = 0;
         self.assignment_timestamp = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareGroupTargetAssignmentMetadataValue {}
 impl crate::message::Message for ShareGroupTargetAssignmentMetadataValue {
     const NAME: &'static str = "ShareGroupTargetAssignmentMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -28,12 +28,11 @@ pub struct StreamsGroupCurrentMemberAssignmentValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StreamsGroupCurrentMemberAssignmentValue {
-    fn encode_value(
+impl enc::EncodeStruct for StreamsGroupCurrentMemberAssignmentValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(14);
         let mut run = [0u8; 9];
@@ -77,28 +76,28 @@ impl enc::Wire for StreamsGroupCurrentMemberAssignmentValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
         size += 1;
-        size += enc::Wire::value_size(&self.active_tasks, version, true);
-        size += enc::Wire::value_size(&self.standby_tasks, version, true);
-        size += enc::Wire::value_size(&self.warmup_tasks, version, true);
+        size += enc::Encode::value_size(&self.active_tasks, version, true);
+        size += enc::Encode::value_size(&self.standby_tasks, version, true);
+        size += enc::Encode::value_size(&self.warmup_tasks, version, true);
         size
-            += enc::Wire::value_size(
+            += enc::Encode::value_size(
                 &self.active_tasks_pending_revocation,
                 version,
                 true,
             );
         size
-            += enc::Wire::value_size(
+            += enc::Encode::value_size(
                 &self.standby_tasks_pending_revocation,
                 version,
                 true,
             );
         size
-            += enc::Wire::value_size(
+            += enc::Encode::value_size(
                 &self.warmup_tasks_pending_revocation,
                 version,
                 true,
@@ -107,12 +106,12 @@ impl enc::Wire for StreamsGroupCurrentMemberAssignmentValue {
         size
     }
 }
-impl enc::Decode for StreamsGroupCurrentMemberAssignmentValue {
-    fn decode_value_into(
+impl enc::Struct for StreamsGroupCurrentMemberAssignmentValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 9] = enc::field::read_run(
             r,
@@ -168,7 +167,7 @@ impl enc::Decode for StreamsGroupCurrentMemberAssignmentValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.member_epoch = 0;
         self.previous_member_epoch = 0;
         self.state = 0;
@@ -181,7 +180,6 @@ impl enc::Decode for StreamsGroupCurrentMemberAssignmentValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StreamsGroupCurrentMemberAssignmentValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskIds {
@@ -204,13 +202,12 @@ impl Default for TaskIds {
         }
     }
 }
-impl enc::Wire for TaskIds {
+impl enc::EncodeStruct for TaskIds {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let write_assignment_epochs = self
@@ -243,10 +240,10 @@ impl enc::Wire for TaskIds {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         let write_assignment_epochs = self
             .assignment_epochs
             .as_ref()
@@ -262,13 +259,13 @@ impl enc::Wire for TaskIds {
         size
     }
 }
-impl enc::Decode for TaskIds {
+impl enc::Struct for TaskIds {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -306,14 +303,13 @@ impl enc::Decode for TaskIds {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partitions.clear();
         self.assignment_epochs = Some(Vec::new());
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TaskIds {}
 impl crate::message::Message for StreamsGroupCurrentMemberAssignmentValue {
     const NAME: &'static str = "StreamsGroupCurrentMemberAssignmentValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

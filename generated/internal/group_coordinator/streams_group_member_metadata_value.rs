@@ -44,12 +44,11 @@ impl Default for StreamsGroupMemberMetadataValue {
         }
     }
 }
-impl enc::Wire for StreamsGroupMemberMetadataValue {
-    fn encode_value(
+impl enc::EncodeStruct for StreamsGroupMemberMetadataValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let instance_id_text = self.instance_id.as_deref();
         let rack_id_text = self.rack_id.as_deref();
@@ -78,27 +77,27 @@ impl enc::Wire for StreamsGroupMemberMetadataValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.instance_id, version, true);
-        size += enc::Wire::value_size(&self.rack_id, version, true);
-        size += enc::Wire::value_size(&self.client_id, version, true);
-        size += enc::Wire::value_size(&self.client_host, version, true);
+        size += enc::Encode::value_size(&self.instance_id, version, true);
+        size += enc::Encode::value_size(&self.rack_id, version, true);
+        size += enc::Encode::value_size(&self.client_id, version, true);
+        size += enc::Encode::value_size(&self.client_host, version, true);
         size += 4;
         size += 4;
-        size += enc::Wire::value_size(&self.process_id, version, true);
-        size += enc::Wire::value_size(&self.user_endpoint, version, false);
-        size += enc::Wire::value_size(&self.client_tags, version, true);
+        size += enc::Encode::value_size(&self.process_id, version, true);
+        size += enc::Encode::value_size(&self.user_endpoint, version, false);
+        size += enc::Encode::value_size(&self.client_tags, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for StreamsGroupMemberMetadataValue {
-    fn decode_value_into(
+impl enc::Struct for StreamsGroupMemberMetadataValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
         enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
@@ -124,7 +123,7 @@ impl enc::Decode for StreamsGroupMemberMetadataValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.instance_id = Some(CompactString::const_new(""));
         self.rack_id = Some(CompactString::const_new(""));
         self.client_id.clear();
@@ -137,7 +136,6 @@ impl enc::Decode for StreamsGroupMemberMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StreamsGroupMemberMetadataValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Endpoint {
@@ -148,13 +146,12 @@ pub struct Endpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Endpoint {
+impl enc::EncodeStruct for Endpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(8 + host_text.len());
@@ -170,21 +167,21 @@ impl enc::Wire for Endpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Endpoint {
+impl enc::Struct for Endpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -193,13 +190,12 @@ impl enc::Decode for Endpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.host.clear();
         self.port = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Endpoint {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KeyValue {
@@ -210,13 +206,12 @@ pub struct KeyValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for KeyValue {
+impl enc::EncodeStruct for KeyValue {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let key_text = self.key.as_str();
         let value_text = self.value.as_str();
@@ -233,21 +228,21 @@ impl enc::Wire for KeyValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.key, version, true);
-        size += enc::Wire::value_size(&self.value, version, true);
+        size += enc::Encode::value_size(&self.key, version, true);
+        size += enc::Encode::value_size(&self.value, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for KeyValue {
+impl enc::Struct for KeyValue {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
@@ -256,13 +251,12 @@ impl enc::Decode for KeyValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.key.clear();
         self.value.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for KeyValue {}
 impl crate::message::Message for StreamsGroupMemberMetadataValue {
     const NAME: &'static str = "StreamsGroupMemberMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

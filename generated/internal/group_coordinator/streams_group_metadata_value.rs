@@ -35,12 +35,11 @@ impl Default for StreamsGroupMetadataValue {
         }
     }
 }
-impl enc::Wire for StreamsGroupMetadataValue {
-    fn encode_value(
+impl enc::EncodeStruct for StreamsGroupMetadataValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let write_validated_topology_epoch = self.validated_topology_epoch != -1;
         let write_last_assignment_configs = self
@@ -116,7 +115,7 @@ impl enc::Wire for StreamsGroupMetadataValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -162,12 +161,12 @@ impl enc::Wire for StreamsGroupMetadataValue {
         size
     }
 }
-impl enc::Decode for StreamsGroupMetadataValue {
-    fn decode_value_into(
+impl enc::Struct for StreamsGroupMetadataValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -222,7 +221,7 @@ impl enc::Decode for StreamsGroupMetadataValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.epoch = 0;
         self.metadata_hash = 0;
         self.validated_topology_epoch = -1;
@@ -232,7 +231,6 @@ impl enc::Decode for StreamsGroupMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StreamsGroupMetadataValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LastAssignmentConfig {
@@ -243,13 +241,12 @@ pub struct LastAssignmentConfig {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for LastAssignmentConfig {
+impl enc::EncodeStruct for LastAssignmentConfig {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let key_text = self.key.as_str();
         let value_text = self.value.as_str();
@@ -266,21 +263,21 @@ impl enc::Wire for LastAssignmentConfig {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.key, version, true);
-        size += enc::Wire::value_size(&self.value, version, true);
+        size += enc::Encode::value_size(&self.key, version, true);
+        size += enc::Encode::value_size(&self.value, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for LastAssignmentConfig {
+impl enc::Struct for LastAssignmentConfig {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
@@ -289,13 +286,12 @@ impl enc::Decode for LastAssignmentConfig {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.key.clear();
         self.value.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for LastAssignmentConfig {}
 impl crate::message::Message for StreamsGroupMetadataValue {
     const NAME: &'static str = "StreamsGroupMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

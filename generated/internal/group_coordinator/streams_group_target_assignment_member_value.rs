@@ -16,12 +16,11 @@ pub struct StreamsGroupTargetAssignmentMemberValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StreamsGroupTargetAssignmentMemberValue {
-    fn encode_value(
+impl enc::EncodeStruct for StreamsGroupTargetAssignmentMemberValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.active_tasks, buf, version, true, "active_tasks")?;
         enc::field::encode(&self.standby_tasks, buf, version, true, "standby_tasks")?;
@@ -30,21 +29,21 @@ impl enc::Wire for StreamsGroupTargetAssignmentMemberValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.active_tasks, version, true);
-        size += enc::Wire::value_size(&self.standby_tasks, version, true);
-        size += enc::Wire::value_size(&self.warmup_tasks, version, true);
+        size += enc::Encode::value_size(&self.active_tasks, version, true);
+        size += enc::Encode::value_size(&self.standby_tasks, version, true);
+        size += enc::Encode::value_size(&self.warmup_tasks, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for StreamsGroupTargetAssignmentMemberValue {
-    fn decode_value_into(
+impl enc::Struct for StreamsGroupTargetAssignmentMemberValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.active_tasks,
@@ -72,14 +71,13 @@ impl enc::Decode for StreamsGroupTargetAssignmentMemberValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.active_tasks.clear();
         self.standby_tasks.clear();
         self.warmup_tasks.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StreamsGroupTargetAssignmentMemberValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskIds {
@@ -90,13 +88,12 @@ pub struct TaskIds {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TaskIds {
+impl enc::EncodeStruct for TaskIds {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
@@ -113,21 +110,21 @@ impl enc::Wire for TaskIds {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
-        size += enc::Wire::value_size(&self.partitions, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.partitions, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TaskIds {
+impl enc::Struct for TaskIds {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -147,13 +144,12 @@ impl enc::Decode for TaskIds {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TaskIds {}
 impl crate::message::Message for StreamsGroupTargetAssignmentMemberValue {
     const NAME: &'static str = "StreamsGroupTargetAssignmentMemberValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

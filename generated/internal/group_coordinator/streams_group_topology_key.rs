@@ -10,13 +10,12 @@ pub struct StreamsGroupTopologyKey {
     /// Versions 0.
     pub group_id: CompactString,
 }
-impl enc::Wire for StreamsGroupTopologyKey {
+impl enc::EncodeStruct for StreamsGroupTopologyKey {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(5 + group_id_text.len());
@@ -25,29 +24,28 @@ impl enc::Wire for StreamsGroupTopologyKey {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, false);
+        size += enc::Encode::value_size(&self.group_id, version, false);
         size
     }
 }
-impl enc::Decode for StreamsGroupTopologyKey {
+impl enc::Struct for StreamsGroupTopologyKey {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
     }
 }
-impl enc::Struct for StreamsGroupTopologyKey {}
 impl crate::message::Message for StreamsGroupTopologyKey {
     const NAME: &'static str = "StreamsGroupTopologyKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -14,12 +14,11 @@ pub struct StreamsGroupTopologyValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StreamsGroupTopologyValue {
-    fn encode_value(
+impl enc::EncodeStruct for StreamsGroupTopologyValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.epoch)?;
@@ -36,20 +35,20 @@ impl enc::Wire for StreamsGroupTopologyValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.subtopologies, version, true);
+        size += enc::Encode::value_size(&self.subtopologies, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for StreamsGroupTopologyValue {
-    fn decode_value_into(
+impl enc::Struct for StreamsGroupTopologyValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
         enc::field::decode_into(
@@ -64,13 +63,12 @@ impl enc::Decode for StreamsGroupTopologyValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.epoch = 0;
         self.subtopologies.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StreamsGroupTopologyValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicConfig {
@@ -81,13 +79,12 @@ pub struct TopicConfig {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicConfig {
+impl enc::EncodeStruct for TopicConfig {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let key_text = self.key.as_str();
         let value_text = self.value.as_str();
@@ -104,21 +101,21 @@ impl enc::Wire for TopicConfig {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.key, version, true);
-        size += enc::Wire::value_size(&self.value, version, true);
+        size += enc::Encode::value_size(&self.key, version, true);
+        size += enc::Encode::value_size(&self.value, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicConfig {
+impl enc::Struct for TopicConfig {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
@@ -127,13 +124,12 @@ impl enc::Decode for TopicConfig {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.key.clear();
         self.value.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicConfig {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicInfo {
@@ -148,12 +144,11 @@ pub struct TopicInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicInfo {
-    fn encode_value(
+impl enc::EncodeStruct for TopicInfo {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(16 + name_text.len());
@@ -175,22 +170,22 @@ impl enc::Wire for TopicInfo {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 4;
         size += 2;
-        size += enc::Wire::value_size(&self.topic_configs, version, true);
+        size += enc::Encode::value_size(&self.topic_configs, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicInfo {
-    fn decode_value_into(
+impl enc::Struct for TopicInfo {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 6] = enc::field::read_run(
@@ -211,7 +206,7 @@ impl enc::Decode for TopicInfo {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions = 0;
         self.replication_factor = 0;
@@ -219,7 +214,6 @@ impl enc::Decode for TopicInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicInfo {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Subtopology {
@@ -240,12 +234,11 @@ pub struct Subtopology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Subtopology {
-    fn encode_value(
+impl enc::EncodeStruct for Subtopology {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(10 + subtopology_id_text.len());
@@ -298,25 +291,25 @@ impl enc::Wire for Subtopology {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.subtopology_id, version, true);
-        size += enc::Wire::value_size(&self.source_topics, version, true);
-        size += enc::Wire::value_size(&self.source_topic_regex, version, true);
-        size += enc::Wire::value_size(&self.state_changelog_topics, version, true);
-        size += enc::Wire::value_size(&self.repartition_sink_topics, version, true);
-        size += enc::Wire::value_size(&self.repartition_source_topics, version, true);
-        size += enc::Wire::value_size(&self.copartition_groups, version, true);
+        size += enc::Encode::value_size(&self.subtopology_id, version, true);
+        size += enc::Encode::value_size(&self.source_topics, version, true);
+        size += enc::Encode::value_size(&self.source_topic_regex, version, true);
+        size += enc::Encode::value_size(&self.state_changelog_topics, version, true);
+        size += enc::Encode::value_size(&self.repartition_sink_topics, version, true);
+        size += enc::Encode::value_size(&self.repartition_source_topics, version, true);
+        size += enc::Encode::value_size(&self.copartition_groups, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Subtopology {
-    fn decode_value_into(
+impl enc::Struct for Subtopology {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
@@ -372,7 +365,7 @@ impl enc::Decode for Subtopology {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.source_topics.clear();
         self.source_topic_regex.clear();
@@ -383,7 +376,6 @@ impl enc::Decode for Subtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Subtopology {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CopartitionGroup {
@@ -396,13 +388,12 @@ pub struct CopartitionGroup {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for CopartitionGroup {
+impl enc::EncodeStruct for CopartitionGroup {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
@@ -432,22 +423,22 @@ impl enc::Wire for CopartitionGroup {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.source_topics, version, true);
-        size += enc::Wire::value_size(&self.source_topic_regex, version, true);
-        size += enc::Wire::value_size(&self.repartition_source_topics, version, true);
+        size += enc::Encode::value_size(&self.source_topics, version, true);
+        size += enc::Encode::value_size(&self.source_topic_regex, version, true);
+        size += enc::Encode::value_size(&self.repartition_source_topics, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for CopartitionGroup {
+impl enc::Struct for CopartitionGroup {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_fixed_array_into(
             &mut self.source_topics,
@@ -472,14 +463,13 @@ impl enc::Decode for CopartitionGroup {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.source_topics.clear();
         self.source_topic_regex.clear();
         self.repartition_source_topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for CopartitionGroup {}
 impl crate::message::Message for StreamsGroupTopologyValue {
     const NAME: &'static str = "StreamsGroupTopologyValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -26,13 +26,12 @@ pub struct AccessControlEntryRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for AccessControlEntryRecord {
+impl enc::EncodeStruct for AccessControlEntryRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let principal_text = self.principal.as_str();
@@ -63,27 +62,27 @@ impl enc::Wire for AccessControlEntryRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name, version, true);
+        size += enc::Encode::value_size(&self.resource_name, version, true);
         size += 1;
-        size += enc::Wire::value_size(&self.principal, version, true);
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.principal, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 1;
         size += 1;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for AccessControlEntryRecord {
+impl enc::Struct for AccessControlEntryRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 17] = enc::field::read_run(
             r,
@@ -118,7 +117,7 @@ impl enc::Decode for AccessControlEntryRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.id = crate::primitives::Uuid::NIL;
         self.resource_type = 0;
         self.resource_name.clear();
@@ -130,7 +129,6 @@ impl enc::Decode for AccessControlEntryRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for AccessControlEntryRecord {}
 impl crate::message::Message for AccessControlEntryRecord {
     const NAME: &'static str = "AccessControlEntryRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,13 +12,12 @@ pub struct BeginTransactionRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for BeginTransactionRecord {
+impl enc::EncodeStruct for BeginTransactionRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let write_name = self.name.is_some();
         let mut count = self.unknown_tagged_fields.len();
@@ -31,7 +30,7 @@ impl enc::Wire for BeginTransactionRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         let write_name = self.name.is_some();
         let mut count = self.unknown_tagged_fields.len();
@@ -45,13 +44,13 @@ impl enc::Wire for BeginTransactionRecord {
         size
     }
 }
-impl enc::Decode for BeginTransactionRecord {
+impl enc::Struct for BeginTransactionRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         self.name = None;
         self.unknown_tagged_fields.clear();
@@ -70,12 +69,11 @@ impl enc::Decode for BeginTransactionRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for BeginTransactionRecord {}
 impl crate::message::Message for BeginTransactionRecord {
     const NAME: &'static str = "BeginTransactionRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

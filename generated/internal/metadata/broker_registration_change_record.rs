@@ -21,13 +21,12 @@ pub struct BrokerRegistrationChangeRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for BrokerRegistrationChangeRecord {
+impl enc::EncodeStruct for BrokerRegistrationChangeRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.in_controlled_shutdown != 0 {
             return Err(enc::field::non_default("in_controlled_shutdown"));
@@ -92,7 +91,7 @@ impl enc::Wire for BrokerRegistrationChangeRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -124,13 +123,13 @@ impl enc::Wire for BrokerRegistrationChangeRecord {
         size
     }
 }
-impl enc::Decode for BrokerRegistrationChangeRecord {
+impl enc::Struct for BrokerRegistrationChangeRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -179,7 +178,7 @@ impl enc::Decode for BrokerRegistrationChangeRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.broker_epoch = 0;
         self.fenced = 0;
@@ -189,7 +188,6 @@ impl enc::Decode for BrokerRegistrationChangeRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for BrokerRegistrationChangeRecord {}
 impl crate::entity::Entities for BrokerRegistrationChangeRecord {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

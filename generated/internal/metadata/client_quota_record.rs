@@ -18,12 +18,11 @@ pub struct ClientQuotaRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ClientQuotaRecord {
-    fn encode_value(
+impl enc::EncodeStruct for ClientQuotaRecord {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.entity, buf, version, true, "entity")?;
         let key_text = self.key.as_str();
@@ -43,22 +42,22 @@ impl enc::Wire for ClientQuotaRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.entity, version, true);
-        size += enc::Wire::value_size(&self.key, version, true);
+        size += enc::Encode::value_size(&self.entity, version, true);
+        size += enc::Encode::value_size(&self.key, version, true);
         size += 8;
         size += 1;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ClientQuotaRecord {
-    fn decode_value_into(
+impl enc::Struct for ClientQuotaRecord {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.entity, r, version, true, "entity")?;
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
@@ -70,7 +69,7 @@ impl enc::Decode for ClientQuotaRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.entity.clear();
         self.key.clear();
         self.value = 0.0;
@@ -78,7 +77,6 @@ impl enc::Decode for ClientQuotaRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ClientQuotaRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntityData {
@@ -98,13 +96,12 @@ impl Default for EntityData {
         }
     }
 }
-impl enc::Wire for EntityData {
+impl enc::EncodeStruct for EntityData {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let entity_type_text = self.entity_type.as_str();
         let entity_name_text = self.entity_name.as_deref();
@@ -122,21 +119,21 @@ impl enc::Wire for EntityData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.entity_type, version, true);
-        size += enc::Wire::value_size(&self.entity_name, version, true);
+        size += enc::Encode::value_size(&self.entity_type, version, true);
+        size += enc::Encode::value_size(&self.entity_name, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for EntityData {
+impl enc::Struct for EntityData {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.entity_type, r, version, true, "entity_type")?;
         enc::field::decode_into(&mut self.entity_name, r, version, true, "entity_name")?;
@@ -145,13 +142,12 @@ impl enc::Decode for EntityData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.entity_type.clear();
         self.entity_name = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for EntityData {}
 impl crate::message::Message for ClientQuotaRecord {
     const NAME: &'static str = "ClientQuotaRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -29,13 +29,12 @@ impl Default for ConfigRecord {
         }
     }
 }
-impl enc::Wire for ConfigRecord {
+impl enc::EncodeStruct for ConfigRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let name_text = self.name.as_str();
@@ -59,23 +58,23 @@ impl enc::Wire for ConfigRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 1;
-        size += enc::Wire::value_size(&self.resource_name, version, true);
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.value, version, true);
+        size += enc::Encode::value_size(&self.resource_name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.value, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ConfigRecord {
+impl enc::Struct for ConfigRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
@@ -98,7 +97,7 @@ impl enc::Decode for ConfigRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.resource_type = 0;
         self.resource_name.clear();
         self.name.clear();
@@ -106,7 +105,6 @@ impl enc::Decode for ConfigRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ConfigRecord {}
 impl crate::message::Message for ConfigRecord {
     const NAME: &'static str = "ConfigRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -24,13 +24,12 @@ pub struct DelegationTokenRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for DelegationTokenRecord {
+impl enc::EncodeStruct for DelegationTokenRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let owner_text = self.owner.as_str();
         let requester_text = self.requester.as_str();
@@ -58,26 +57,26 @@ impl enc::Wire for DelegationTokenRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.owner, version, true);
-        size += enc::Wire::value_size(&self.requester, version, true);
-        size += enc::Wire::value_size(&self.renewers, version, true);
+        size += enc::Encode::value_size(&self.owner, version, true);
+        size += enc::Encode::value_size(&self.requester, version, true);
+        size += enc::Encode::value_size(&self.renewers, version, true);
         size += 8;
         size += 8;
         size += 8;
-        size += enc::Wire::value_size(&self.token_id, version, true);
+        size += enc::Encode::value_size(&self.token_id, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for DelegationTokenRecord {
+impl enc::Struct for DelegationTokenRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.owner, r, version, true, "owner")?;
         enc::field::decode_into(&mut self.requester, r, version, true, "requester")?;
@@ -95,7 +94,7 @@ impl enc::Decode for DelegationTokenRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.owner.clear();
         self.requester.clear();
         self.renewers.clear();
@@ -106,7 +105,6 @@ impl enc::Decode for DelegationTokenRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for DelegationTokenRecord {}
 impl crate::message::Message for DelegationTokenRecord {
     const NAME: &'static str = "DelegationTokenRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -14,13 +14,12 @@ pub struct FeatureLevelRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for FeatureLevelRecord {
+impl enc::EncodeStruct for FeatureLevelRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(8 + name_text.len());
@@ -36,21 +35,21 @@ impl enc::Wire for FeatureLevelRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for FeatureLevelRecord {
+impl enc::Struct for FeatureLevelRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(
@@ -65,13 +64,12 @@ impl enc::Decode for FeatureLevelRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.feature_level = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FeatureLevelRecord {}
 impl crate::message::Message for FeatureLevelRecord {
     const NAME: &'static str = "FeatureLevelRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -13,13 +13,12 @@ pub struct FenceBrokerRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for FenceBrokerRecord {
+impl enc::EncodeStruct for FenceBrokerRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -36,7 +35,7 @@ impl enc::Wire for FenceBrokerRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -44,13 +43,13 @@ impl enc::Wire for FenceBrokerRecord {
         size
     }
 }
-impl enc::Decode for FenceBrokerRecord {
+impl enc::Struct for FenceBrokerRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(r, &[("id", 4), ("epoch", 8)])?;
         self.id = enc::Fixed::from_chunk(&run[0..4]);
@@ -60,13 +59,12 @@ impl enc::Decode for FenceBrokerRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.id = 0;
         self.epoch = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for FenceBrokerRecord {}
 impl crate::entity::Entities for FenceBrokerRecord {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.id, "Id", f);

@@ -49,13 +49,12 @@ impl Default for PartitionChangeRecord {
         }
     }
 }
-impl enc::Wire for PartitionChangeRecord {
+impl enc::EncodeStruct for PartitionChangeRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.directories.is_some() {
             return Err(enc::field::non_default("directories"));
@@ -173,7 +172,7 @@ impl enc::Wire for PartitionChangeRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 16;
@@ -230,13 +229,13 @@ impl enc::Wire for PartitionChangeRecord {
         size
     }
 }
-impl enc::Decode for PartitionChangeRecord {
+impl enc::Struct for PartitionChangeRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
@@ -319,7 +318,7 @@ impl enc::Decode for PartitionChangeRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_id = -1;
         self.topic_id = crate::primitives::Uuid::NIL;
         self.isr = None;
@@ -334,7 +333,6 @@ impl enc::Decode for PartitionChangeRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionChangeRecord {}
 impl crate::entity::Entities for PartitionChangeRecord {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.isr, "Isr", f);

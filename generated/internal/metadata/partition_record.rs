@@ -55,13 +55,12 @@ impl Default for PartitionRecord {
         }
     }
 }
-impl enc::Wire for PartitionRecord {
+impl enc::EncodeStruct for PartitionRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.directories.is_empty() {
             return Err(enc::field::non_default("directories"));
@@ -154,19 +153,19 @@ impl enc::Wire for PartitionRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 16;
-        size += enc::Wire::value_size(&self.replicas, version, true);
-        size += enc::Wire::value_size(&self.isr, version, true);
-        size += enc::Wire::value_size(&self.removing_replicas, version, true);
-        size += enc::Wire::value_size(&self.adding_replicas, version, true);
+        size += enc::Encode::value_size(&self.replicas, version, true);
+        size += enc::Encode::value_size(&self.isr, version, true);
+        size += enc::Encode::value_size(&self.removing_replicas, version, true);
+        size += enc::Encode::value_size(&self.adding_replicas, version, true);
         size += 4;
         size += 4;
         size += 4;
         if version >= 1 {
-            size += enc::Wire::value_size(&self.directories, version, true);
+            size += enc::Encode::value_size(&self.directories, version, true);
         }
         let write_leader_recovery_state = self.leader_recovery_state != 0;
         let write_eligible_leader_replicas = version >= 2
@@ -191,13 +190,13 @@ impl enc::Wire for PartitionRecord {
         size
     }
 }
-impl enc::Decode for PartitionRecord {
+impl enc::Struct for PartitionRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
@@ -275,7 +274,7 @@ impl enc::Decode for PartitionRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.partition_id = -1;
         self.topic_id = crate::primitives::Uuid::NIL;
         self.replicas.clear();
@@ -292,7 +291,6 @@ impl enc::Decode for PartitionRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionRecord {}
 impl crate::entity::Entities for PartitionRecord {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.replicas, "Replicas", f);

@@ -25,13 +25,12 @@ impl Default for ProducerIdsRecord {
         }
     }
 }
-impl enc::Wire for ProducerIdsRecord {
+impl enc::EncodeStruct for ProducerIdsRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         let mut run = [0u8; 20];
@@ -49,7 +48,7 @@ impl enc::Wire for ProducerIdsRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -58,13 +57,13 @@ impl enc::Wire for ProducerIdsRecord {
         size
     }
 }
-impl enc::Decode for ProducerIdsRecord {
+impl enc::Struct for ProducerIdsRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
@@ -78,14 +77,13 @@ impl enc::Decode for ProducerIdsRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.broker_epoch = -1;
         self.next_producer_id = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ProducerIdsRecord {}
 impl crate::entity::Entities for ProducerIdsRecord {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

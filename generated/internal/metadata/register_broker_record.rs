@@ -50,12 +50,11 @@ impl Default for RegisterBrokerRecord {
         }
     }
 }
-impl enc::Wire for RegisterBrokerRecord {
-    fn encode_value(
+impl enc::EncodeStruct for RegisterBrokerRecord {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && self.is_migrating_zk_broker {
             return Err(enc::field::non_default("is_migrating_zk_broker"));
@@ -129,7 +128,7 @@ impl enc::Wire for RegisterBrokerRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         if version >= 2 {
@@ -137,9 +136,9 @@ impl enc::Wire for RegisterBrokerRecord {
         }
         size += 16;
         size += 8;
-        size += enc::Wire::value_size(&self.end_points, version, true);
-        size += enc::Wire::value_size(&self.features, version, true);
-        size += enc::Wire::value_size(&self.rack, version, true);
+        size += enc::Encode::value_size(&self.end_points, version, true);
+        size += enc::Encode::value_size(&self.features, version, true);
+        size += enc::Encode::value_size(&self.rack, version, true);
         size += 1;
         if version >= 1 {
             size += 1;
@@ -161,12 +160,12 @@ impl enc::Wire for RegisterBrokerRecord {
         size
     }
 }
-impl enc::Decode for RegisterBrokerRecord {
-    fn decode_value_into(
+impl enc::Struct for RegisterBrokerRecord {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
             let run: [u8; 5] = enc::field::read_run(
@@ -232,7 +231,7 @@ impl enc::Decode for RegisterBrokerRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.is_migrating_zk_broker = false;
         self.incarnation_id = crate::primitives::Uuid::NIL;
@@ -247,7 +246,6 @@ impl enc::Decode for RegisterBrokerRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RegisterBrokerRecord {}
 impl crate::entity::Entities for RegisterBrokerRecord {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
@@ -270,13 +268,12 @@ pub struct BrokerEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for BrokerEndpoint {
+impl enc::EncodeStruct for BrokerEndpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
@@ -297,23 +294,23 @@ impl enc::Wire for BrokerEndpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for BrokerEndpoint {
+impl enc::Struct for BrokerEndpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -328,7 +325,7 @@ impl enc::Decode for BrokerEndpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.host.clear();
         self.port = 0;
@@ -336,7 +333,6 @@ impl enc::Decode for BrokerEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for BrokerEndpoint {}
 /// Versions 0-4; flexible 0-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BrokerFeature {
@@ -349,13 +345,12 @@ pub struct BrokerFeature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for BrokerFeature {
+impl enc::EncodeStruct for BrokerFeature {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -374,22 +369,22 @@ impl enc::Wire for BrokerFeature {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 2;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for BrokerFeature {
+impl enc::Struct for BrokerFeature {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
@@ -403,14 +398,13 @@ impl enc::Decode for BrokerFeature {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for BrokerFeature {}
 impl crate::message::Message for RegisterBrokerRecord {
     const NAME: &'static str = "RegisterBrokerRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -20,12 +20,11 @@ pub struct RegisterControllerRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for RegisterControllerRecord {
-    fn encode_value(
+impl enc::EncodeStruct for RegisterControllerRecord {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26);
         let mut run = [0u8; 21];
@@ -41,23 +40,23 @@ impl enc::Wire for RegisterControllerRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 16;
         size += 1;
-        size += enc::Wire::value_size(&self.end_points, version, true);
-        size += enc::Wire::value_size(&self.features, version, true);
+        size += enc::Encode::value_size(&self.end_points, version, true);
+        size += enc::Encode::value_size(&self.features, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for RegisterControllerRecord {
-    fn decode_value_into(
+impl enc::Struct for RegisterControllerRecord {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 21] = enc::field::read_run(
             r,
@@ -73,7 +72,7 @@ impl enc::Decode for RegisterControllerRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.controller_id = 0;
         self.incarnation_id = crate::primitives::Uuid::NIL;
         self.zk_migration_ready = false;
@@ -82,7 +81,6 @@ impl enc::Decode for RegisterControllerRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RegisterControllerRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ControllerEndpoint {
@@ -97,13 +95,12 @@ pub struct ControllerEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ControllerEndpoint {
+impl enc::EncodeStruct for ControllerEndpoint {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
@@ -124,23 +121,23 @@ impl enc::Wire for ControllerEndpoint {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
-        size += enc::Wire::value_size(&self.host, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.host, version, true);
         size += 2;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ControllerEndpoint {
+impl enc::Struct for ControllerEndpoint {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -155,7 +152,7 @@ impl enc::Decode for ControllerEndpoint {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.host.clear();
         self.port = 0;
@@ -163,7 +160,6 @@ impl enc::Decode for ControllerEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ControllerEndpoint {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ControllerFeature {
@@ -176,13 +172,12 @@ pub struct ControllerFeature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ControllerFeature {
+impl enc::EncodeStruct for ControllerFeature {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
@@ -201,22 +196,22 @@ impl enc::Wire for ControllerFeature {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 2;
         size += 2;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ControllerFeature {
+impl enc::Struct for ControllerFeature {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
@@ -230,14 +225,13 @@ impl enc::Decode for ControllerFeature {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ControllerFeature {}
 impl crate::message::Message for RegisterControllerRecord {
     const NAME: &'static str = "RegisterControllerRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

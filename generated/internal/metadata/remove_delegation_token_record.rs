@@ -12,13 +12,12 @@ pub struct RemoveDelegationTokenRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for RemoveDelegationTokenRecord {
+impl enc::EncodeStruct for RemoveDelegationTokenRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let token_id_text = self.token_id.as_str();
         let mut s = buf.segment(6 + token_id_text.len());
@@ -33,20 +32,20 @@ impl enc::Wire for RemoveDelegationTokenRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.token_id, version, true);
+        size += enc::Encode::value_size(&self.token_id, version, true);
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for RemoveDelegationTokenRecord {
+impl enc::Struct for RemoveDelegationTokenRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.token_id, r, version, true, "token_id")?;
         self.unknown_tagged_fields.clear();
@@ -54,12 +53,11 @@ impl enc::Decode for RemoveDelegationTokenRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.token_id.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RemoveDelegationTokenRecord {}
 impl crate::message::Message for RemoveDelegationTokenRecord {
     const NAME: &'static str = "RemoveDelegationTokenRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

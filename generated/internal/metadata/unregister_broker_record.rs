@@ -13,13 +13,12 @@ pub struct UnregisterBrokerRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for UnregisterBrokerRecord {
+impl enc::EncodeStruct for UnregisterBrokerRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -36,7 +35,7 @@ impl enc::Wire for UnregisterBrokerRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -44,13 +43,13 @@ impl enc::Wire for UnregisterBrokerRecord {
         size
     }
 }
-impl enc::Decode for UnregisterBrokerRecord {
+impl enc::Struct for UnregisterBrokerRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -63,13 +62,12 @@ impl enc::Decode for UnregisterBrokerRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.broker_epoch = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UnregisterBrokerRecord {}
 impl crate::entity::Entities for UnregisterBrokerRecord {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);

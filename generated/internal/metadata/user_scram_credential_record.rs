@@ -41,13 +41,12 @@ impl ::core::fmt::Debug for UserScramCredentialRecord {
             .finish()
     }
 }
-impl enc::Wire for UserScramCredentialRecord {
+impl enc::EncodeStruct for UserScramCredentialRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(6 + name_text.len());
@@ -69,25 +68,25 @@ impl enc::Wire for UserScramCredentialRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 1;
-        size += enc::Wire::value_size(&self.salt, version, true);
-        size += enc::Wire::value_size(&self.stored_key, version, true);
-        size += enc::Wire::value_size(&self.server_key, version, true);
+        size += enc::Encode::value_size(&self.salt, version, true);
+        size += enc::Encode::value_size(&self.stored_key, version, true);
+        size += enc::Encode::value_size(&self.server_key, version, true);
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for UserScramCredentialRecord {
+impl enc::Struct for UserScramCredentialRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
@@ -100,7 +99,7 @@ impl enc::Decode for UserScramCredentialRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.mechanism = 0;
         self.salt = crate::Bytes::new();
@@ -110,7 +109,6 @@ impl enc::Decode for UserScramCredentialRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for UserScramCredentialRecord {}
 impl crate::message::Message for UserScramCredentialRecord {
     const NAME: &'static str = "UserScramCredentialRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

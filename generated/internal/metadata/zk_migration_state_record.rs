@@ -11,13 +11,12 @@ pub struct ZkMigrationStateRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for ZkMigrationStateRecord {
+impl enc::EncodeStruct for ZkMigrationStateRecord {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(2);
         s.put_fixed(self.zk_migration_state)?;
@@ -31,20 +30,20 @@ impl enc::Wire for ZkMigrationStateRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 1;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for ZkMigrationStateRecord {
+impl enc::Struct for ZkMigrationStateRecord {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.zk_migration_state,
@@ -58,12 +57,11 @@ impl enc::Decode for ZkMigrationStateRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.zk_migration_state = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ZkMigrationStateRecord {}
 impl crate::message::Message for ZkMigrationStateRecord {
     const NAME: &'static str = "ZkMigrationStateRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

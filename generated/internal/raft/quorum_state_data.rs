@@ -38,12 +38,11 @@ impl Default for QuorumStateData {
         }
     }
 }
-impl enc::Wire for QuorumStateData {
-    fn encode_value(
+impl enc::EncodeStruct for QuorumStateData {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && !self.cluster_id.is_empty() {
             return Err(enc::field::non_default("cluster_id"));
@@ -93,10 +92,10 @@ impl enc::Wire for QuorumStateData {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         if version <= 0 {
-            size += enc::Wire::value_size(&self.cluster_id, version, true);
+            size += enc::Encode::value_size(&self.cluster_id, version, true);
         }
         size += 4;
         size += 4;
@@ -108,18 +107,18 @@ impl enc::Wire for QuorumStateData {
             size += 8;
         }
         if version <= 0 {
-            size += enc::Wire::value_size(&self.current_voters, version, true);
+            size += enc::Encode::value_size(&self.current_voters, version, true);
         }
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for QuorumStateData {
-    fn decode_value_into(
+impl enc::Struct for QuorumStateData {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 0 {
             enc::field::decode_into(
@@ -183,7 +182,7 @@ impl enc::Decode for QuorumStateData {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.cluster_id.clear();
         self.leader_id = -1;
         self.leader_epoch = -1;
@@ -194,7 +193,6 @@ impl enc::Decode for QuorumStateData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for QuorumStateData {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Voter {
@@ -203,13 +201,12 @@ pub struct Voter {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for Voter {
+impl enc::EncodeStruct for Voter {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5);
         s.put_fixed(self.voter_id)?;
@@ -223,20 +220,20 @@ impl enc::Wire for Voter {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for Voter {
+impl enc::Struct for Voter {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.voter_id, r, version, false, "voter_id")?;
         self.unknown_tagged_fields.clear();
@@ -244,12 +241,11 @@ impl enc::Decode for Voter {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.voter_id = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for Voter {}
 impl crate::message::Message for QuorumStateData {
     const NAME: &'static str = "QuorumStateData";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -14,13 +14,12 @@ pub struct ShareSnapshotKey {
     /// Versions 0.
     pub partition: i32,
 }
-impl enc::Wire for ShareSnapshotKey {
+impl enc::EncodeStruct for ShareSnapshotKey {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(25 + group_id_text.len());
@@ -33,21 +32,21 @@ impl enc::Wire for ShareSnapshotKey {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.group_id, version, false);
+        size += enc::Encode::value_size(&self.group_id, version, false);
         size += 16;
         size += 4;
         size
     }
 }
-impl enc::Decode for ShareSnapshotKey {
+impl enc::Struct for ShareSnapshotKey {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
         let run: [u8; 20] = enc::field::read_run(
@@ -59,13 +58,12 @@ impl enc::Decode for ShareSnapshotKey {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topic_id = crate::primitives::Uuid::NIL;
         self.partition = 0;
     }
 }
-impl enc::Struct for ShareSnapshotKey {}
 impl crate::message::Message for ShareSnapshotKey {
     const NAME: &'static str = "ShareSnapshotKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

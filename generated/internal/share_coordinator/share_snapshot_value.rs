@@ -40,12 +40,11 @@ impl Default for ShareSnapshotValue {
         }
     }
 }
-impl enc::Wire for ShareSnapshotValue {
-    fn encode_value(
+impl enc::EncodeStruct for ShareSnapshotValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(41);
         let mut run = [0u8; 20];
@@ -84,7 +83,7 @@ impl enc::Wire for ShareSnapshotValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
@@ -92,7 +91,7 @@ impl enc::Wire for ShareSnapshotValue {
         size += 8;
         size += 8;
         size += 8;
-        size += enc::Wire::value_size(&self.state_batches, version, true);
+        size += enc::Encode::value_size(&self.state_batches, version, true);
         let write_delivery_complete_count = self.delivery_complete_count != -1;
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_delivery_complete_count);
@@ -105,12 +104,12 @@ impl enc::Wire for ShareSnapshotValue {
         size
     }
 }
-impl enc::Decode for ShareSnapshotValue {
-    fn decode_value_into(
+impl enc::Struct for ShareSnapshotValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
@@ -161,7 +160,7 @@ impl enc::Decode for ShareSnapshotValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.snapshot_epoch = 0;
         self.state_epoch = 0;
         self.leader_epoch = 0;
@@ -173,7 +172,6 @@ impl enc::Decode for ShareSnapshotValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for ShareSnapshotValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
@@ -188,13 +186,12 @@ pub struct StateBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for StateBatch {
+impl enc::EncodeStruct for StateBatch {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(20);
         let mut run = [0u8; 19];
@@ -213,7 +210,7 @@ impl enc::Wire for StateBatch {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 8;
@@ -223,13 +220,13 @@ impl enc::Wire for StateBatch {
         size
     }
 }
-impl enc::Decode for StateBatch {
+impl enc::Struct for StateBatch {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 19] = enc::field::read_run(
             r,
@@ -249,7 +246,7 @@ impl enc::Decode for StateBatch {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.first_offset = 0;
         self.last_offset = 0;
         self.delivery_state = 0;
@@ -257,7 +254,6 @@ impl enc::Decode for StateBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for StateBatch {}
 impl crate::message::Message for ShareSnapshotValue {
     const NAME: &'static str = "ShareSnapshotValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

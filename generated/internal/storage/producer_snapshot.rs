@@ -11,12 +11,11 @@ pub struct ProducerSnapshot {
     /// Versions 1.
     pub producer_entries: Vec<ProducerEntry>,
 }
-impl enc::Wire for ProducerSnapshot {
-    fn encode_value(
+impl enc::EncodeStruct for ProducerSnapshot {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.crc)?;
@@ -37,19 +36,19 @@ impl enc::Wire for ProducerSnapshot {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 4;
-        size += enc::Wire::value_size(&self.producer_entries, version, false);
+        size += enc::Encode::value_size(&self.producer_entries, version, false);
         size
     }
 }
-impl enc::Decode for ProducerSnapshot {
-    fn decode_value_into(
+impl enc::Struct for ProducerSnapshot {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.crc, r, version, false, "crc")?;
         enc::field::decode_into(
@@ -62,12 +61,11 @@ impl enc::Decode for ProducerSnapshot {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.crc = 0;
         self.producer_entries.clear();
     }
 }
-impl enc::Struct for ProducerSnapshot {}
 /// Versions 1; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ProducerEntry {
@@ -88,13 +86,12 @@ pub struct ProducerEntry {
     /// Versions 1.
     pub current_txn_first_offset: i64,
 }
-impl enc::Wire for ProducerEntry {
+impl enc::EncodeStruct for ProducerEntry {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut run = [0u8; 46];
         run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
@@ -109,7 +106,7 @@ impl enc::Wire for ProducerEntry {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 2;
@@ -122,13 +119,13 @@ impl enc::Wire for ProducerEntry {
         size
     }
 }
-impl enc::Decode for ProducerEntry {
+impl enc::Struct for ProducerEntry {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 46] = enc::field::read_run(
             r,
@@ -154,7 +151,7 @@ impl enc::Decode for ProducerEntry {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.producer_id = 0;
         self.epoch = 0;
         self.last_sequence = 0;
@@ -165,7 +162,6 @@ impl enc::Decode for ProducerEntry {
         self.current_txn_first_offset = 0;
     }
 }
-impl enc::Struct for ProducerEntry {}
 impl crate::message::Message for ProducerSnapshot {
     const NAME: &'static str = "ProducerSnapshot";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

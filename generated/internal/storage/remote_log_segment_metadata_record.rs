@@ -32,12 +32,11 @@ pub struct RemoteLogSegmentMetadataRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for RemoteLogSegmentMetadataRecord {
-    fn encode_value(
+impl enc::EncodeStruct for RemoteLogSegmentMetadataRecord {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.remote_log_segment_id,
@@ -101,17 +100,17 @@ impl enc::Wire for RemoteLogSegmentMetadataRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.remote_log_segment_id, version, false);
+        size += enc::Encode::value_size(&self.remote_log_segment_id, version, false);
         size += 8;
         size += 8;
         size += 4;
         size += 8;
         size += 8;
-        size += enc::Wire::value_size(&self.segment_leader_epochs, version, true);
+        size += enc::Encode::value_size(&self.segment_leader_epochs, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.custom_metadata, version, true);
+        size += enc::Encode::value_size(&self.custom_metadata, version, true);
         size += 1;
         let write_txn_index_empty = self.txn_index_empty;
         let mut count = self.unknown_tagged_fields.len();
@@ -125,12 +124,12 @@ impl enc::Wire for RemoteLogSegmentMetadataRecord {
         size
     }
 }
-impl enc::Decode for RemoteLogSegmentMetadataRecord {
-    fn decode_value_into(
+impl enc::Struct for RemoteLogSegmentMetadataRecord {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.remote_log_segment_id,
@@ -205,7 +204,7 @@ impl enc::Decode for RemoteLogSegmentMetadataRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.remote_log_segment_id);
         self.start_offset = 0;
         self.end_offset = 0;
@@ -220,7 +219,6 @@ impl enc::Decode for RemoteLogSegmentMetadataRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RemoteLogSegmentMetadataRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RemoteLogSegmentIdEntry {
@@ -231,12 +229,11 @@ pub struct RemoteLogSegmentIdEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for RemoteLogSegmentIdEntry {
-    fn encode_value(
+impl enc::EncodeStruct for RemoteLogSegmentIdEntry {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.topic_id_partition,
@@ -257,20 +254,20 @@ impl enc::Wire for RemoteLogSegmentIdEntry {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_id_partition, version, false);
+        size += enc::Encode::value_size(&self.topic_id_partition, version, false);
         size += 16;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for RemoteLogSegmentIdEntry {
-    fn decode_value_into(
+impl enc::Struct for RemoteLogSegmentIdEntry {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_id_partition,
@@ -285,13 +282,12 @@ impl enc::Decode for RemoteLogSegmentIdEntry {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.topic_id_partition);
         self.id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RemoteLogSegmentIdEntry {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicIdPartitionEntry {
@@ -304,13 +300,12 @@ pub struct TopicIdPartitionEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicIdPartitionEntry {
+impl enc::EncodeStruct for TopicIdPartitionEntry {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
@@ -329,22 +324,22 @@ impl enc::Wire for TopicIdPartitionEntry {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 16;
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicIdPartitionEntry {
+impl enc::Struct for TopicIdPartitionEntry {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 20] = enc::field::read_run(r, &[("id", 16), ("partition", 4)])?;
@@ -355,14 +350,13 @@ impl enc::Decode for TopicIdPartitionEntry {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.id = crate::primitives::Uuid::NIL;
         self.partition = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicIdPartitionEntry {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SegmentLeaderEpochEntry {
@@ -373,13 +367,12 @@ pub struct SegmentLeaderEpochEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for SegmentLeaderEpochEntry {
+impl enc::EncodeStruct for SegmentLeaderEpochEntry {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -396,7 +389,7 @@ impl enc::Wire for SegmentLeaderEpochEntry {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -404,13 +397,13 @@ impl enc::Wire for SegmentLeaderEpochEntry {
         size
     }
 }
-impl enc::Decode for SegmentLeaderEpochEntry {
+impl enc::Struct for SegmentLeaderEpochEntry {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -423,13 +416,12 @@ impl enc::Decode for SegmentLeaderEpochEntry {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.leader_epoch = 0;
         self.offset = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SegmentLeaderEpochEntry {}
 impl crate::message::Message for RemoteLogSegmentMetadataRecord {
     const NAME: &'static str = "RemoteLogSegmentMetadataRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

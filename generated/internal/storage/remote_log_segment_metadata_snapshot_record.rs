@@ -31,12 +31,11 @@ pub struct RemoteLogSegmentMetadataSnapshotRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for RemoteLogSegmentMetadataSnapshotRecord {
-    fn encode_value(
+impl enc::EncodeStruct for RemoteLogSegmentMetadataSnapshotRecord {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(57);
         let mut run = [0u8; 52];
@@ -94,7 +93,7 @@ impl enc::Wire for RemoteLogSegmentMetadataSnapshotRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 16;
         size += 8;
@@ -102,9 +101,9 @@ impl enc::Wire for RemoteLogSegmentMetadataSnapshotRecord {
         size += 4;
         size += 8;
         size += 8;
-        size += enc::Wire::value_size(&self.segment_leader_epochs, version, true);
+        size += enc::Encode::value_size(&self.segment_leader_epochs, version, true);
         size += 4;
-        size += enc::Wire::value_size(&self.custom_metadata, version, true);
+        size += enc::Encode::value_size(&self.custom_metadata, version, true);
         size += 1;
         let write_txn_index_empty = self.txn_index_empty;
         let mut count = self.unknown_tagged_fields.len();
@@ -118,12 +117,12 @@ impl enc::Wire for RemoteLogSegmentMetadataSnapshotRecord {
         size
     }
 }
-impl enc::Decode for RemoteLogSegmentMetadataSnapshotRecord {
-    fn decode_value_into(
+impl enc::Struct for RemoteLogSegmentMetadataSnapshotRecord {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 52] = enc::field::read_run(
             r,
@@ -193,7 +192,7 @@ impl enc::Decode for RemoteLogSegmentMetadataSnapshotRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.segment_id = crate::primitives::Uuid::NIL;
         self.start_offset = 0;
         self.end_offset = 0;
@@ -208,7 +207,6 @@ impl enc::Decode for RemoteLogSegmentMetadataSnapshotRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RemoteLogSegmentMetadataSnapshotRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SegmentLeaderEpochEntry {
@@ -219,13 +217,12 @@ pub struct SegmentLeaderEpochEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for SegmentLeaderEpochEntry {
+impl enc::EncodeStruct for SegmentLeaderEpochEntry {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
@@ -242,7 +239,7 @@ impl enc::Wire for SegmentLeaderEpochEntry {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, _version: i16) -> usize {
         let mut size = 0;
         size += 4;
         size += 8;
@@ -250,13 +247,13 @@ impl enc::Wire for SegmentLeaderEpochEntry {
         size
     }
 }
-impl enc::Decode for SegmentLeaderEpochEntry {
+impl enc::Struct for SegmentLeaderEpochEntry {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
@@ -269,13 +266,12 @@ impl enc::Decode for SegmentLeaderEpochEntry {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.leader_epoch = 0;
         self.offset = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for SegmentLeaderEpochEntry {}
 impl crate::message::Message for RemoteLogSegmentMetadataSnapshotRecord {
     const NAME: &'static str = "RemoteLogSegmentMetadataSnapshotRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

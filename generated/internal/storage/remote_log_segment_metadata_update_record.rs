@@ -20,12 +20,11 @@ pub struct RemoteLogSegmentMetadataUpdateRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for RemoteLogSegmentMetadataUpdateRecord {
-    fn encode_value(
+impl enc::EncodeStruct for RemoteLogSegmentMetadataUpdateRecord {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.remote_log_segment_id,
@@ -57,23 +56,23 @@ impl enc::Wire for RemoteLogSegmentMetadataUpdateRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.remote_log_segment_id, version, false);
+        size += enc::Encode::value_size(&self.remote_log_segment_id, version, false);
         size += 4;
         size += 8;
-        size += enc::Wire::value_size(&self.custom_metadata, version, true);
+        size += enc::Encode::value_size(&self.custom_metadata, version, true);
         size += 1;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for RemoteLogSegmentMetadataUpdateRecord {
-    fn decode_value_into(
+impl enc::Struct for RemoteLogSegmentMetadataUpdateRecord {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.remote_log_segment_id,
@@ -107,7 +106,7 @@ impl enc::Decode for RemoteLogSegmentMetadataUpdateRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.remote_log_segment_id);
         self.broker_id = 0;
         self.event_timestamp_ms = 0;
@@ -116,7 +115,6 @@ impl enc::Decode for RemoteLogSegmentMetadataUpdateRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RemoteLogSegmentMetadataUpdateRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RemoteLogSegmentIdEntry {
@@ -127,12 +125,11 @@ pub struct RemoteLogSegmentIdEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for RemoteLogSegmentIdEntry {
-    fn encode_value(
+impl enc::EncodeStruct for RemoteLogSegmentIdEntry {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.topic_id_partition,
@@ -153,20 +150,20 @@ impl enc::Wire for RemoteLogSegmentIdEntry {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_id_partition, version, false);
+        size += enc::Encode::value_size(&self.topic_id_partition, version, false);
         size += 16;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for RemoteLogSegmentIdEntry {
-    fn decode_value_into(
+impl enc::Struct for RemoteLogSegmentIdEntry {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_id_partition,
@@ -181,13 +178,12 @@ impl enc::Decode for RemoteLogSegmentIdEntry {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.topic_id_partition);
         self.id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RemoteLogSegmentIdEntry {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicIdPartitionEntry {
@@ -200,13 +196,12 @@ pub struct TopicIdPartitionEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicIdPartitionEntry {
+impl enc::EncodeStruct for TopicIdPartitionEntry {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
@@ -225,22 +220,22 @@ impl enc::Wire for TopicIdPartitionEntry {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 16;
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicIdPartitionEntry {
+impl enc::Struct for TopicIdPartitionEntry {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 20] = enc::field::read_run(r, &[("id", 16), ("partition", 4)])?;
@@ -251,14 +246,13 @@ impl enc::Decode for TopicIdPartitionEntry {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.id = crate::primitives::Uuid::NIL;
         self.partition = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicIdPartitionEntry {}
 impl crate::message::Message for RemoteLogSegmentMetadataUpdateRecord {
     const NAME: &'static str = "RemoteLogSegmentMetadataUpdateRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

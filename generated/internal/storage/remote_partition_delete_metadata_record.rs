@@ -18,12 +18,11 @@ pub struct RemotePartitionDeleteMetadataRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for RemotePartitionDeleteMetadataRecord {
-    fn encode_value(
+impl enc::EncodeStruct for RemotePartitionDeleteMetadataRecord {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(
             &self.topic_id_partition,
@@ -48,9 +47,9 @@ impl enc::Wire for RemotePartitionDeleteMetadataRecord {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic_id_partition, version, false);
+        size += enc::Encode::value_size(&self.topic_id_partition, version, false);
         size += 4;
         size += 8;
         size += 1;
@@ -58,12 +57,12 @@ impl enc::Wire for RemotePartitionDeleteMetadataRecord {
         size
     }
 }
-impl enc::Decode for RemotePartitionDeleteMetadataRecord {
-    fn decode_value_into(
+impl enc::Struct for RemotePartitionDeleteMetadataRecord {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_id_partition,
@@ -88,7 +87,7 @@ impl enc::Decode for RemotePartitionDeleteMetadataRecord {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.topic_id_partition);
         self.broker_id = 0;
         self.event_timestamp_ms = 0;
@@ -96,7 +95,6 @@ impl enc::Decode for RemotePartitionDeleteMetadataRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for RemotePartitionDeleteMetadataRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicIdPartitionEntry {
@@ -109,13 +107,12 @@ pub struct TopicIdPartitionEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for TopicIdPartitionEntry {
+impl enc::EncodeStruct for TopicIdPartitionEntry {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
@@ -134,22 +131,22 @@ impl enc::Wire for TopicIdPartitionEntry {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.name, version, true);
+        size += enc::Encode::value_size(&self.name, version, true);
         size += 16;
         size += 4;
         size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl enc::Decode for TopicIdPartitionEntry {
+impl enc::Struct for TopicIdPartitionEntry {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 20] = enc::field::read_run(r, &[("id", 16), ("partition", 4)])?;
@@ -160,14 +157,13 @@ impl enc::Decode for TopicIdPartitionEntry {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.name.clear();
         self.id = crate::primitives::Uuid::NIL;
         self.partition = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TopicIdPartitionEntry {}
 impl crate::message::Message for RemotePartitionDeleteMetadataRecord {
     const NAME: &'static str = "RemotePartitionDeleteMetadataRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -10,13 +10,12 @@ pub struct TransactionLogKey {
     /// Versions 0.
     pub transactional_id: CompactString,
 }
-impl enc::Wire for TransactionLogKey {
+impl enc::EncodeStruct for TransactionLogKey {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let mut s = buf.segment(5 + transactional_id_text.len());
@@ -25,19 +24,19 @@ impl enc::Wire for TransactionLogKey {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.transactional_id, version, false);
+        size += enc::Encode::value_size(&self.transactional_id, version, false);
         size
     }
 }
-impl enc::Decode for TransactionLogKey {
+impl enc::Struct for TransactionLogKey {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
@@ -49,11 +48,10 @@ impl enc::Decode for TransactionLogKey {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.transactional_id.clear();
     }
 }
-impl enc::Struct for TransactionLogKey {}
 impl crate::message::Message for TransactionLogKey {
     const NAME: &'static str = "TransactionLogKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

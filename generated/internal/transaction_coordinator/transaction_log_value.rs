@@ -50,12 +50,11 @@ impl Default for TransactionLogValue {
         }
     }
 }
-impl enc::Wire for TransactionLogValue {
-    fn encode_value(
+impl enc::EncodeStruct for TransactionLogValue {
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.previous_producer_id != -1 {
             return Err(enc::field::non_default("previous_producer_id"));
@@ -156,14 +155,14 @@ impl enc::Wire for TransactionLogValue {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
         size += 8;
         size += 2;
         size += 4;
         size += 1;
         size
-            += enc::Wire::value_size(
+            += enc::Encode::value_size(
                 &self.transaction_partitions,
                 version,
                 version >= 1,
@@ -204,12 +203,12 @@ impl enc::Wire for TransactionLogValue {
         size
     }
 }
-impl enc::Decode for TransactionLogValue {
-    fn decode_value_into(
+impl enc::Struct for TransactionLogValue {
+    type Input = crate::Bytes;
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(
             &mut self.producer_id,
@@ -296,7 +295,7 @@ impl enc::Decode for TransactionLogValue {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.producer_id = 0;
         self.previous_producer_id = -1;
         self.next_producer_id = -1;
@@ -311,7 +310,6 @@ impl enc::Decode for TransactionLogValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for TransactionLogValue {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionsSchema {
@@ -322,13 +320,12 @@ pub struct PartitionsSchema {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl enc::Wire for PartitionsSchema {
+impl enc::EncodeStruct for PartitionsSchema {
     #[inline]
-    fn encode_value(
+    fn encode_fields(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(11 + topic_text.len() + self.partition_ids.len() * 4);
@@ -357,23 +354,23 @@ impl enc::Wire for PartitionsSchema {
         Ok(())
     }
     #[inline]
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn fields_size(&self, version: i16) -> usize {
         let mut size = 0;
-        size += enc::Wire::value_size(&self.topic, version, version >= 1);
-        size += enc::Wire::value_size(&self.partition_ids, version, version >= 1);
+        size += enc::Encode::value_size(&self.topic, version, version >= 1);
+        size += enc::Encode::value_size(&self.partition_ids, version, version >= 1);
         if version >= 1 {
             size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
 }
-impl enc::Decode for PartitionsSchema {
+impl enc::Struct for PartitionsSchema {
+    type Input = crate::Bytes;
     #[inline(always)]
-    fn decode_value_into(
+    fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader,
+        r: &mut crate::primitives::Reader<Self::Input>,
         version: i16,
-        _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 1, "topic")?;
         enc::field::decode_fixed_array_into(
@@ -389,13 +386,12 @@ impl enc::Decode for PartitionsSchema {
         Ok(())
     }
     #[inline]
-    fn reset_value(&mut self) {
+    fn reset_fields(&mut self) {
         self.topic.clear();
         self.partition_ids.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl enc::Struct for PartitionsSchema {}
 impl crate::message::Message for TransactionLogValue {
     const NAME: &'static str = "TransactionLogValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
