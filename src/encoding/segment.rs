@@ -45,7 +45,8 @@ pub struct Segment<'w> {
     buf: &'w mut BytesMut,
     /// The start of the reservation: `buf`'s spare capacity.
     start: *mut MaybeUninit<u8>,
-    /// Reserved bytes; invariant `pos <= cap`, and `start[..pos]` written.
+    /// Reserved bytes, all of them spare capacity of `buf` (see
+    /// [`Writer::segment`]); invariant `pos <= cap`, and `start[..pos]` written.
     cap: usize,
     pos: usize,
 }
@@ -337,11 +338,10 @@ impl Writer<'_> {
     /// into; [`Segment::finish`] keeps what was written. Generated code
     /// adds up each field's most bytes for `bound`.
     ///
-    /// Writes are checked against exactly `bound` in builds with debug
-    /// assertions, so that a bound too small fails every time in tests;
-    /// otherwise against all the spare capacity (at least `bound` after the
-    /// reservation), which saves a comparison per segment. Either way a
-    /// write past the end returns an error and never writes out of bounds.
+    /// Writes are checked against exactly `bound`: a bound too small fails
+    /// every time, and a write past the end returns an error and never
+    /// writes out of bounds. Where `bound` and the writes are constants (a
+    /// struct of fixed-width fields) the checks cost nothing.
     ///
     /// # Example
     /// ```
@@ -359,7 +359,12 @@ impl Writer<'_> {
         let buf: &mut BytesMut = self;
         buf.reserve(bound);
         let spare = buf.spare_capacity_mut();
-        let cap = if cfg!(debug_assertions) { bound.min(spare.len()) } else { spare.len() };
+        // The segment is `bound` bytes: where `bound` and the writes are
+        // constants the compiler then knows each write fits and drops its
+        // check. `reserve` leaves at least `bound` bytes of spare capacity
+        // (its documented guarantee), so they are all spare capacity; builds
+        // with debug assertions take the smaller of the two all the same.
+        let cap = if cfg!(debug_assertions) { bound.min(spare.len()) } else { bound };
         let start = spare.as_mut_ptr();
         Segment { buf, start, cap, pos: 0 }
     }
