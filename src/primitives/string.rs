@@ -76,6 +76,11 @@ pub(super) fn read_str<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Op
 #[inline(always)]
 fn read_str_len<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<usize>, DecodeError> {
     let len = if flexible {
+        // A one-byte length (a string of up to 126 bytes) needs no further check.
+        if let Some(b @ 1..0x80) = r.peek_u8() {
+            r.skip(1)?;
+            return Ok(Some(usize::from(b) - 1));
+        }
         match r.read_uvarint()? {
             0 => return Ok(None),
             n => (n - 1) as usize,
@@ -140,8 +145,14 @@ fn is_ascii(bytes: &[u8]) -> bool {
 #[inline(always)]
 fn assign(into: &mut CompactString, s: &str) {
     if s.len() > INLINE_LEN && into.is_heap_allocated() && into.capacity() >= s.len() {
-        into.clear();
-        into.push_str(s);
+        // SAFETY: the heap buffer holds at least `s.len()` bytes, `s` is
+        // UTF-8 and cannot overlap a buffer borrowed mutably, and the new
+        // length covers exactly the bytes just written. (`clear` and
+        // `push_str` would do the same through two calls out of line.)
+        unsafe {
+            into.as_mut_ptr().copy_from_nonoverlapping(s.as_ptr(), s.len());
+            into.set_len(s.len());
+        }
     } else {
         *into = CompactString::new(s);
     }
@@ -244,7 +255,37 @@ impl<'a> DecodeNullable<&'a [u8]> for &'a str {
 
 #[cfg(test)]
 mod tests {
-    use super::is_ascii;
+    use super::{is_ascii, CompactString};
+    use crate::primitives::{Decode, Reader};
+
+    /// Decodes `text` (compact when `flexible`) into `into` and checks the result.
+    fn decode_into_agrees(into: &mut CompactString, text: &str, flexible: bool) {
+        let mut input = if flexible { vec![text.len() as u8 + 1] } else { (text.len() as i16).to_be_bytes().to_vec() };
+        input.extend_from_slice(text.as_bytes());
+        let mut r = Reader::new(bytes::Bytes::from(input));
+        into.decode_value_into(&mut r, 0, flexible).unwrap();
+        assert_eq!(into.as_str(), text, "flexible {flexible}");
+        assert_eq!(into.len(), text.len());
+        assert_eq!(r.remaining(), 0);
+    }
+
+    #[test]
+    fn decode_into_refills_a_heap_string_in_place_and_moves_between_inline_and_heap() {
+        for flexible in [false, true] {
+            let mut into = CompactString::from("x".repeat(40));
+            let capacity = into.capacity();
+            let texts = ["consumer-orders-service-1", &"y".repeat(40), "unclean.leader.election.enable"];
+            for text in texts {
+                decode_into_agrees(&mut into, text, flexible);
+                // Longer than inline and within the buffer: the same buffer.
+                assert!(into.is_heap_allocated());
+                assert_eq!(into.capacity(), capacity);
+            }
+            for text in ["", "rk", "exactly-twenty-four-byte", &"z".repeat(70), "t", &"w".repeat(126)] {
+                decode_into_agrees(&mut into, text, flexible);
+            }
+        }
+    }
 
     #[test]
     fn is_ascii_agrees_with_the_standard_check_at_every_length_and_position() {
