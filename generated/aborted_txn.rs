@@ -27,9 +27,9 @@ impl enc::EncodeStruct for AbortedTxn {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut run = [0u8; 32];
         run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
         run[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
@@ -53,9 +53,9 @@ impl enc::Struct for AbortedTxn {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 32] = enc::field::read_run(
             r,
             &[
@@ -79,11 +79,8 @@ impl enc::Struct for AbortedTxn {
         self.last_stable_offset = 0;
     }
 }
-impl crate::message::Message for AbortedTxn {
+impl enc::Message for AbortedTxn {
     const NAME: &'static str = "AbortedTxn";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

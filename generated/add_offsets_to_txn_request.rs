@@ -24,15 +24,15 @@ pub struct AddOffsetsToTxnRequest {
     /// Versions 0+.
     pub group_id: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddOffsetsToTxnRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(21 + transactional_id_text.len() + group_id_text.len());
@@ -82,9 +82,9 @@ impl enc::Struct for AddOffsetsToTxnRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
             r,
@@ -120,32 +120,26 @@ impl enc::Struct for AddOffsetsToTxnRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AddOffsetsToTxnRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AddOffsetsToTxnRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);
         enc::producer_id(&self.producer_id, "ProducerId", f);
         enc::group_id(&self.group_id, "GroupId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
-impl crate::message::Message for AddOffsetsToTxnRequest {
+impl enc::Message for AddOffsetsToTxnRequest {
     const NAME: &'static str = "AddOffsetsToTxnRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 4);
 }
-impl crate::message::ApiMessage for AddOffsetsToTxnRequest {
+impl enc::ApiMessage for AddOffsetsToTxnRequest {
     const API_KEY: i16 = 25;
 }
-impl crate::message::Request for AddOffsetsToTxnRequest {
+impl enc::Request for AddOffsetsToTxnRequest {
     type Response = super::add_offsets_to_txn_response::AddOffsetsToTxnResponse;
 }

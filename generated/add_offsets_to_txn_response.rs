@@ -15,15 +15,15 @@ pub struct AddOffsetsToTxnResponse {
     /// Versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddOffsetsToTxnResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -62,9 +62,9 @@ impl enc::Struct for AddOffsetsToTxnResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -84,18 +84,12 @@ impl enc::Struct for AddOffsetsToTxnResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AddOffsetsToTxnResponse {}
-impl crate::message::Message for AddOffsetsToTxnResponse {
+impl enc::Entities for AddOffsetsToTxnResponse {}
+impl enc::Message for AddOffsetsToTxnResponse {
     const NAME: &'static str = "AddOffsetsToTxnResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 4);
 }
-impl crate::message::ApiMessage for AddOffsetsToTxnResponse {
+impl enc::ApiMessage for AddOffsetsToTxnResponse {
     const API_KEY: i16 = 25;
 }

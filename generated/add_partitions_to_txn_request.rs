@@ -28,14 +28,14 @@ pub struct AddPartitionsToTxnRequest {
     /// Versions 0-3.
     pub v3_and_below_topics: Vec<AddPartitionsToTxnTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 4 && !self.transactions.is_empty() {
             return Err(enc::field::non_default("transactions"));
         }
@@ -135,9 +135,9 @@ impl enc::Struct for AddPartitionsToTxnRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 4 {
             enc::field::decode_into(
                 &mut self.transactions,
@@ -198,10 +198,10 @@ impl enc::Struct for AddPartitionsToTxnRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AddPartitionsToTxnRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AddPartitionsToTxnRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 4 {
-            crate::entity::Entities::visit_entities(&self.transactions, version, f);
+            enc::Entities::visit_entities(&self.transactions, version, f);
         }
         if version <= 3 {
             enc::transactional_id(
@@ -214,20 +214,12 @@ impl crate::entity::Entities for AddPartitionsToTxnRequest {
             enc::producer_id(&self.v3_and_below_producer_id, "V3AndBelowProducerId", f);
         }
         if version <= 3 {
-            crate::entity::Entities::visit_entities(
-                &self.v3_and_below_topics,
-                version,
-                f,
-            );
+            enc::Entities::visit_entities(&self.v3_and_below_topics, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 4 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.transactions,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.transactions, version, f);
         }
         if version <= 3 {
             enc::transactional_id_mut(
@@ -244,11 +236,7 @@ impl crate::entity::Entities for AddPartitionsToTxnRequest {
             );
         }
         if version <= 3 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.v3_and_below_topics,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.v3_and_below_topics, version, f);
         }
     }
 }
@@ -264,15 +252,15 @@ pub struct AddPartitionsToTxnTopic {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partitions.len() * 4);
         enc::field::put_str(&mut s, name_text, version >= 3, "name")?;
@@ -315,9 +303,9 @@ impl enc::Struct for AddPartitionsToTxnTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -338,11 +326,11 @@ impl enc::Struct for AddPartitionsToTxnTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AddPartitionsToTxnTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AddPartitionsToTxnTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -370,14 +358,14 @@ pub struct AddPartitionsToTxnTransaction {
     /// Versions 4+.
     pub topics: Vec<AddPartitionsToTxnTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnTransaction {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let mut s = buf.segment(21 + transactional_id_text.len());
         enc::field::put_str(&mut s, transactional_id_text, true, "transactional_id")?;
@@ -408,9 +396,9 @@ impl enc::Struct for AddPartitionsToTxnTransaction {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
             r,
@@ -440,32 +428,26 @@ impl enc::Struct for AddPartitionsToTxnTransaction {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AddPartitionsToTxnTransaction {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AddPartitionsToTxnTransaction {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);
         enc::producer_id(&self.producer_id, "ProducerId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
-impl crate::message::Message for AddPartitionsToTxnRequest {
+impl enc::Message for AddPartitionsToTxnRequest {
     const NAME: &'static str = "AddPartitionsToTxnRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 5);
 }
-impl crate::message::ApiMessage for AddPartitionsToTxnRequest {
+impl enc::ApiMessage for AddPartitionsToTxnRequest {
     const API_KEY: i16 = 24;
 }
-impl crate::message::Request for AddPartitionsToTxnRequest {
+impl enc::Request for AddPartitionsToTxnRequest {
     type Response = super::add_partitions_to_txn_response::AddPartitionsToTxnResponse;
 }

@@ -24,14 +24,14 @@ pub struct AddPartitionsToTxnResponse {
     /// Versions 0-3.
     pub results_by_topic_v3_and_below: Vec<AddPartitionsToTxnTopicResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 4 && !self.results_by_transaction.is_empty() {
             return Err(enc::field::non_default("results_by_transaction"));
         }
@@ -109,9 +109,9 @@ impl enc::Struct for AddPartitionsToTxnResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 4 {
             let run: [u8; 6] = enc::field::read_run(
                 r,
@@ -161,33 +161,29 @@ impl enc::Struct for AddPartitionsToTxnResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AddPartitionsToTxnResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AddPartitionsToTxnResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 4 {
-            crate::entity::Entities::visit_entities(
-                &self.results_by_transaction,
-                version,
-                f,
-            );
+            enc::Entities::visit_entities(&self.results_by_transaction, version, f);
         }
         if version <= 3 {
-            crate::entity::Entities::visit_entities(
+            enc::Entities::visit_entities(
                 &self.results_by_topic_v3_and_below,
                 version,
                 f,
             );
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 4 {
-            crate::entity::Entities::rewrite_entities(
+            enc::Entities::rewrite_entities(
                 &mut self.results_by_transaction,
                 version,
                 f,
             );
         }
         if version <= 3 {
-            crate::entity::Entities::rewrite_entities(
+            enc::Entities::rewrite_entities(
                 &mut self.results_by_topic_v3_and_below,
                 version,
                 f,
@@ -207,14 +203,14 @@ pub struct AddPartitionsToTxnTopicResult {
     /// Versions 0+.
     pub results_by_partition: Vec<AddPartitionsToTxnPartitionResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnTopicResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 3, "name")?;
@@ -259,9 +255,9 @@ impl enc::Struct for AddPartitionsToTxnTopicResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
         enc::field::decode_into(
             &mut self.results_by_partition,
@@ -283,11 +279,11 @@ impl enc::Struct for AddPartitionsToTxnTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AddPartitionsToTxnTopicResult {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AddPartitionsToTxnTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -303,15 +299,15 @@ pub struct AddPartitionsToTxnPartitionResult {
     /// Versions 0+.
     pub partition_error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnPartitionResult {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -350,9 +346,9 @@ impl enc::Struct for AddPartitionsToTxnPartitionResult {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("partition_error_code", 2)],
@@ -384,14 +380,14 @@ pub struct AddPartitionsToTxnResult {
     /// Versions 4+.
     pub topic_results: Vec<AddPartitionsToTxnTopicResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AddPartitionsToTxnResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let mut s = buf.segment(10 + transactional_id_text.len());
         enc::field::put_str(&mut s, transactional_id_text, true, "transactional_id")?;
@@ -420,9 +416,9 @@ impl enc::Struct for AddPartitionsToTxnResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
             r,
@@ -448,27 +444,21 @@ impl enc::Struct for AddPartitionsToTxnResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AddPartitionsToTxnResult {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AddPartitionsToTxnResult {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);
-        crate::entity::Entities::visit_entities(&self.topic_results, version, f);
+        enc::Entities::visit_entities(&self.topic_results, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topic_results, version, f);
+        enc::Entities::rewrite_entities(&mut self.topic_results, version, f);
     }
 }
-impl crate::message::Message for AddPartitionsToTxnResponse {
+impl enc::Message for AddPartitionsToTxnResponse {
     const NAME: &'static str = "AddPartitionsToTxnResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 5);
 }
-impl crate::message::ApiMessage for AddPartitionsToTxnResponse {
+impl enc::ApiMessage for AddPartitionsToTxnResponse {
     const API_KEY: i16 = 24;
 }

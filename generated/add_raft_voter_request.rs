@@ -22,7 +22,7 @@ pub struct AddRaftVoterRequest {
     /// Log directory id of the voter to add.
     ///
     /// Versions 0+.
-    pub voter_directory_id: crate::primitives::Uuid,
+    pub voter_directory_id: enc::Uuid,
     /// Endpoints at which the new voter accepts connections.
     ///
     /// Versions 0+.
@@ -32,7 +32,7 @@ pub struct AddRaftVoterRequest {
     /// Versions 1+; default true.
     pub ack_when_committed: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AddRaftVoterRequest {
     fn default() -> Self {
@@ -40,7 +40,7 @@ impl Default for AddRaftVoterRequest {
             cluster_id: Some(CompactString::const_new("")),
             timeout_ms: 0,
             voter_id: 0,
-            voter_directory_id: crate::primitives::Uuid::NIL,
+            voter_directory_id: enc::Uuid::NIL,
             listeners: Vec::new(),
             ack_when_committed: true,
             unknown_tagged_fields: Vec::new(),
@@ -50,9 +50,9 @@ impl Default for AddRaftVoterRequest {
 impl enc::EncodeStruct for AddRaftVoterRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && !self.ack_when_committed {
             return Err(enc::field::non_default("ack_when_committed"));
         }
@@ -99,9 +99,9 @@ impl enc::Struct for AddRaftVoterRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
         let run: [u8; 24] = enc::field::read_run(
             r,
@@ -131,13 +131,13 @@ impl enc::Struct for AddRaftVoterRequest {
         self.cluster_id = Some(CompactString::const_new(""));
         self.timeout_ms = 0;
         self.voter_id = 0;
-        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.voter_directory_id = enc::Uuid::NIL;
         self.listeners.clear();
         self.ack_when_committed = true;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AddRaftVoterRequest {}
+impl enc::Entities for AddRaftVoterRequest {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {
@@ -154,15 +154,15 @@ pub struct Listener {
     /// Versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Listener {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(13 + name_text.len() + host_text.len());
@@ -193,9 +193,9 @@ impl enc::Struct for Listener {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -211,20 +211,14 @@ impl enc::Struct for Listener {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for AddRaftVoterRequest {
+impl enc::Message for AddRaftVoterRequest {
     const NAME: &'static str = "AddRaftVoterRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for AddRaftVoterRequest {
+impl enc::ApiMessage for AddRaftVoterRequest {
     const API_KEY: i16 = 80;
 }
-impl crate::message::Request for AddRaftVoterRequest {
+impl enc::Request for AddRaftVoterRequest {
     type Response = super::add_raft_voter_response::AddRaftVoterResponse;
 }

@@ -15,7 +15,7 @@ pub struct AllocateProducerIdsRequest {
     /// Versions 0+; default -1.
     pub broker_epoch: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AllocateProducerIdsRequest {
     fn default() -> Self {
@@ -30,9 +30,9 @@ impl enc::EncodeStruct for AllocateProducerIdsRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
@@ -61,9 +61,9 @@ impl enc::Struct for AllocateProducerIdsRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
             &[("broker_id", 4), ("broker_epoch", 8)],
@@ -81,28 +81,22 @@ impl enc::Struct for AllocateProducerIdsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AllocateProducerIdsRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AllocateProducerIdsRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
-impl crate::message::Message for AllocateProducerIdsRequest {
+impl enc::Message for AllocateProducerIdsRequest {
     const NAME: &'static str = "AllocateProducerIdsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for AllocateProducerIdsRequest {
+impl enc::ApiMessage for AllocateProducerIdsRequest {
     const API_KEY: i16 = 67;
 }
-impl crate::message::Request for AllocateProducerIdsRequest {
+impl enc::Request for AllocateProducerIdsRequest {
     type Response = super::allocate_producer_ids_response::AllocateProducerIdsResponse;
 }

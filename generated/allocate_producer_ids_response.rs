@@ -23,15 +23,15 @@ pub struct AllocateProducerIdsResponse {
     /// Versions 0+.
     pub producer_id_len: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AllocateProducerIdsResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(19);
         let mut run = [0u8; 18];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -64,9 +64,9 @@ impl enc::Struct for AllocateProducerIdsResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 18] = enc::field::read_run(
             r,
             &[
@@ -93,25 +93,19 @@ impl enc::Struct for AllocateProducerIdsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AllocateProducerIdsResponse {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AllocateProducerIdsResponse {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::producer_id(&self.producer_id_start, "ProducerIdStart", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::producer_id_mut(&mut self.producer_id_start, "ProducerIdStart", f);
     }
 }
-impl crate::message::Message for AllocateProducerIdsResponse {
+impl enc::Message for AllocateProducerIdsResponse {
     const NAME: &'static str = "AllocateProducerIdsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for AllocateProducerIdsResponse {
+impl enc::ApiMessage for AllocateProducerIdsResponse {
     const API_KEY: i16 = 67;
 }

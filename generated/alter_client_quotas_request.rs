@@ -16,14 +16,14 @@ pub struct AlterClientQuotasRequest {
     /// Versions 0+.
     pub validate_only: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterClientQuotasRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.entries, buf, version, version >= 1, "entries")?;
         let mut s = buf.segment(2);
         s.put_fixed(self.validate_only)?;
@@ -59,9 +59,9 @@ impl enc::Struct for AlterClientQuotasRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.entries, r, version, version >= 1, "entries")?;
         enc::field::decode_into(
             &mut self.validate_only,
@@ -83,7 +83,7 @@ impl enc::Struct for AlterClientQuotasRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AlterClientQuotasRequest {}
+impl enc::Entities for AlterClientQuotasRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EntryData {
@@ -96,14 +96,14 @@ pub struct EntryData {
     /// Versions 0+.
     pub ops: Vec<OpData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for EntryData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.entity, buf, version, version >= 1, "entity")?;
         enc::field::encode(&self.ops, buf, version, version >= 1, "ops")?;
         if version >= 1 {
@@ -128,9 +128,9 @@ impl enc::Struct for EntryData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.entity, r, version, version >= 1, "entity")?;
         enc::field::decode_into(&mut self.ops, r, version, version >= 1, "ops")?;
         self.unknown_tagged_fields.clear();
@@ -158,7 +158,7 @@ pub struct EntityData {
     /// Versions 0+; nullable 0+.
     pub entity_name: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for EntityData {
     fn default() -> Self {
@@ -173,9 +173,9 @@ impl enc::EncodeStruct for EntityData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let entity_type_text = self.entity_type.as_str();
         let entity_name_text = self.entity_name.as_deref();
         let mut s = buf
@@ -220,9 +220,9 @@ impl enc::Struct for EntityData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.entity_type,
             r,
@@ -266,15 +266,15 @@ pub struct OpData {
     /// Versions 0+.
     pub remove: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OpData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let key_text = self.key.as_str();
         let mut s = buf.segment(15 + key_text.len());
         enc::field::put_str(&mut s, key_text, version >= 1, "key")?;
@@ -316,9 +316,9 @@ impl enc::Struct for OpData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, version >= 1, "key")?;
         let run: [u8; 9] = enc::field::read_run(r, &[("value", 8), ("remove", 1)])?;
         self.value = enc::Fixed::from_chunk(&run[0..8]);
@@ -337,20 +337,14 @@ impl enc::Struct for OpData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for AlterClientQuotasRequest {
+impl enc::Message for AlterClientQuotasRequest {
     const NAME: &'static str = "AlterClientQuotasRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 1);
 }
-impl crate::message::ApiMessage for AlterClientQuotasRequest {
+impl enc::ApiMessage for AlterClientQuotasRequest {
     const API_KEY: i16 = 49;
 }
-impl crate::message::Request for AlterClientQuotasRequest {
+impl enc::Request for AlterClientQuotasRequest {
     type Response = super::alter_client_quotas_response::AlterClientQuotasResponse;
 }

@@ -16,14 +16,14 @@ pub struct AlterClientQuotasResponse {
     /// Versions 0+.
     pub entries: Vec<EntryData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterClientQuotasResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.entries.len(), version >= 1, "entries")?;
@@ -57,9 +57,9 @@ impl enc::Struct for AlterClientQuotasResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -81,7 +81,7 @@ impl enc::Struct for AlterClientQuotasResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AlterClientQuotasResponse {}
+impl enc::Entities for AlterClientQuotasResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntryData {
@@ -98,7 +98,7 @@ pub struct EntryData {
     /// Versions 0+.
     pub entity: Vec<EntityData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for EntryData {
     fn default() -> Self {
@@ -113,9 +113,9 @@ impl Default for EntryData {
 impl enc::EncodeStruct for EntryData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
@@ -151,9 +151,9 @@ impl enc::Struct for EntryData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.error_message,
@@ -189,7 +189,7 @@ pub struct EntityData {
     /// Versions 0+; nullable 0+.
     pub entity_name: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for EntityData {
     fn default() -> Self {
@@ -204,9 +204,9 @@ impl enc::EncodeStruct for EntityData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let entity_type_text = self.entity_type.as_str();
         let entity_name_text = self.entity_name.as_deref();
         let mut s = buf
@@ -251,9 +251,9 @@ impl enc::Struct for EntityData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.entity_type,
             r,
@@ -281,17 +281,11 @@ impl enc::Struct for EntityData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for AlterClientQuotasResponse {
+impl enc::Message for AlterClientQuotasResponse {
     const NAME: &'static str = "AlterClientQuotasResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 1);
 }
-impl crate::message::ApiMessage for AlterClientQuotasResponse {
+impl enc::ApiMessage for AlterClientQuotasResponse {
     const API_KEY: i16 = 49;
 }

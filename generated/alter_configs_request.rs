@@ -16,14 +16,14 @@ pub struct AlterConfigsRequest {
     /// Versions 0+.
     pub validate_only: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterConfigsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.resources, buf, version, version >= 2, "resources")?;
         let mut s = buf.segment(2);
         s.put_fixed(self.validate_only)?;
@@ -59,9 +59,9 @@ impl enc::Struct for AlterConfigsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resources,
             r,
@@ -89,7 +89,7 @@ impl enc::Struct for AlterConfigsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AlterConfigsRequest {}
+impl enc::Entities for AlterConfigsRequest {}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterConfigsResource {
@@ -106,14 +106,14 @@ pub struct AlterConfigsResource {
     /// Versions 0+.
     pub configs: Vec<AlterableConfig>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterConfigsResource {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let mut s = buf.segment(11 + resource_name_text.len());
         s.put_fixed(self.resource_type)?;
@@ -150,9 +150,9 @@ impl enc::Struct for AlterConfigsResource {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
             r,
@@ -194,7 +194,7 @@ pub struct AlterableConfig {
     /// Versions 0+; nullable 0+.
     pub value: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AlterableConfig {
     fn default() -> Self {
@@ -209,9 +209,9 @@ impl enc::EncodeStruct for AlterableConfig {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let value_text = self.value.as_deref();
         let mut s = buf.segment(11 + name_text.len() + value_text.map_or(0, str::len));
@@ -250,9 +250,9 @@ impl enc::Struct for AlterableConfig {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_into(&mut self.value, r, version, version >= 2, "value")?;
         self.unknown_tagged_fields.clear();
@@ -268,20 +268,14 @@ impl enc::Struct for AlterableConfig {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for AlterConfigsRequest {
+impl enc::Message for AlterConfigsRequest {
     const NAME: &'static str = "AlterConfigsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for AlterConfigsRequest {
+impl enc::ApiMessage for AlterConfigsRequest {
     const API_KEY: i16 = 33;
 }
-impl crate::message::Request for AlterConfigsRequest {
+impl enc::Request for AlterConfigsRequest {
     type Response = super::alter_configs_response::AlterConfigsResponse;
 }

@@ -20,7 +20,7 @@ pub struct AlterPartitionReassignmentsRequest {
     /// Versions 0+.
     pub topics: Vec<ReassignableTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AlterPartitionReassignmentsRequest {
     fn default() -> Self {
@@ -35,9 +35,9 @@ impl Default for AlterPartitionReassignmentsRequest {
 impl enc::EncodeStruct for AlterPartitionReassignmentsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && !self.allow_replication_factor_change {
             return Err(enc::field::non_default("allow_replication_factor_change"));
         }
@@ -72,9 +72,9 @@ impl enc::Struct for AlterPartitionReassignmentsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             let run: [u8; 5] = enc::field::read_run(
                 r,
@@ -100,12 +100,12 @@ impl enc::Struct for AlterPartitionReassignmentsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AlterPartitionReassignmentsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for AlterPartitionReassignmentsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -120,14 +120,14 @@ pub struct ReassignableTopic {
     /// Versions 0+.
     pub partitions: Vec<ReassignablePartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReassignableTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -150,9 +150,9 @@ impl enc::Struct for ReassignableTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -166,14 +166,14 @@ impl enc::Struct for ReassignableTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ReassignableTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ReassignableTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
-        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+        enc::Entities::visit_entities(&self.partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
-        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+        enc::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -188,15 +188,15 @@ pub struct ReassignablePartition {
     /// Versions 0+; nullable 0+; default null.
     pub replicas: Option<Vec<i32>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReassignablePartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::Fixed::put(self.partition_index, buf);
         enc::field::encode(&self.replicas, buf, version, true, "replicas")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -216,9 +216,9 @@ impl enc::Struct for ReassignablePartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
             r,
@@ -238,28 +238,22 @@ impl enc::Struct for ReassignablePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ReassignablePartition {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ReassignablePartition {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.replicas, "Replicas", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replicas, "Replicas", f);
     }
 }
-impl crate::message::Message for AlterPartitionReassignmentsRequest {
+impl enc::Message for AlterPartitionReassignmentsRequest {
     const NAME: &'static str = "AlterPartitionReassignmentsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for AlterPartitionReassignmentsRequest {
+impl enc::ApiMessage for AlterPartitionReassignmentsRequest {
     const API_KEY: i16 = 45;
 }
-impl crate::message::Request for AlterPartitionReassignmentsRequest {
+impl enc::Request for AlterPartitionReassignmentsRequest {
     type Response = super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse;
 }

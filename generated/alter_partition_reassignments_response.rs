@@ -28,7 +28,7 @@ pub struct AlterPartitionReassignmentsResponse {
     /// Versions 0+.
     pub responses: Vec<ReassignableTopicResponse>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AlterPartitionReassignmentsResponse {
     fn default() -> Self {
@@ -45,9 +45,9 @@ impl Default for AlterPartitionReassignmentsResponse {
 impl enc::EncodeStruct for AlterPartitionReassignmentsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(17 + error_message_text.map_or(0, str::len));
         if version >= 1 {
@@ -84,9 +84,9 @@ impl enc::Struct for AlterPartitionReassignmentsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             let run: [u8; 5] = enc::field::read_run(
                 r,
@@ -122,12 +122,12 @@ impl enc::Struct for AlterPartitionReassignmentsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AlterPartitionReassignmentsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.responses, version, f);
+impl enc::Entities for AlterPartitionReassignmentsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.responses, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.responses, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -142,14 +142,14 @@ pub struct ReassignableTopicResponse {
     /// Versions 0+.
     pub partitions: Vec<ReassignablePartitionResponse>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReassignableTopicResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -172,9 +172,9 @@ impl enc::Struct for ReassignableTopicResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -188,11 +188,11 @@ impl enc::Struct for ReassignableTopicResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ReassignableTopicResponse {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ReassignableTopicResponse {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -212,7 +212,7 @@ pub struct ReassignablePartitionResponse {
     /// Versions 0+; nullable 0+.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ReassignablePartitionResponse {
     fn default() -> Self {
@@ -228,9 +228,9 @@ impl enc::EncodeStruct for ReassignablePartitionResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
@@ -262,9 +262,9 @@ impl enc::Struct for ReassignablePartitionResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
@@ -290,17 +290,11 @@ impl enc::Struct for ReassignablePartitionResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for AlterPartitionReassignmentsResponse {
+impl enc::Message for AlterPartitionReassignmentsResponse {
     const NAME: &'static str = "AlterPartitionReassignmentsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for AlterPartitionReassignmentsResponse {
+impl enc::ApiMessage for AlterPartitionReassignmentsResponse {
     const API_KEY: i16 = 45;
 }

@@ -12,14 +12,14 @@ pub struct AlterReplicaLogDirsRequest {
     /// Versions 0+.
     pub dirs: Vec<AlterReplicaLogDir>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterReplicaLogDirsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.dirs, buf, version, version >= 2, "dirs")?;
         if version >= 2 {
             enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -42,9 +42,9 @@ impl enc::Struct for AlterReplicaLogDirsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.dirs, r, version, version >= 2, "dirs")?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
@@ -58,12 +58,12 @@ impl enc::Struct for AlterReplicaLogDirsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AlterReplicaLogDirsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.dirs, version, f);
+impl enc::Entities for AlterReplicaLogDirsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.dirs, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.dirs, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.dirs, version, f);
     }
 }
 /// Versions 0-2; flexible 2.
@@ -78,14 +78,14 @@ pub struct AlterReplicaLogDir {
     /// Versions 0+.
     pub topics: Vec<AlterReplicaLogDirTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterReplicaLogDir {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let path_text = self.path.as_str();
         let mut s = buf.segment(10 + path_text.len());
         enc::field::put_str(&mut s, path_text, version >= 2, "path")?;
@@ -114,9 +114,9 @@ impl enc::Struct for AlterReplicaLogDir {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.path, r, version, version >= 2, "path")?;
         enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
         self.unknown_tagged_fields.clear();
@@ -132,12 +132,12 @@ impl enc::Struct for AlterReplicaLogDir {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AlterReplicaLogDir {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for AlterReplicaLogDir {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-2; flexible 2.
@@ -152,15 +152,15 @@ pub struct AlterReplicaLogDirTopic {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterReplicaLogDirTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partitions.len() * 4);
         enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
@@ -203,9 +203,9 @@ impl enc::Struct for AlterReplicaLogDirTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -226,28 +226,22 @@ impl enc::Struct for AlterReplicaLogDirTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AlterReplicaLogDirTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AlterReplicaLogDirTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
-impl crate::message::Message for AlterReplicaLogDirsRequest {
+impl enc::Message for AlterReplicaLogDirsRequest {
     const NAME: &'static str = "AlterReplicaLogDirsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for AlterReplicaLogDirsRequest {
+impl enc::ApiMessage for AlterReplicaLogDirsRequest {
     const API_KEY: i16 = 34;
 }
-impl crate::message::Request for AlterReplicaLogDirsRequest {
+impl enc::Request for AlterReplicaLogDirsRequest {
     type Response = super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse;
 }

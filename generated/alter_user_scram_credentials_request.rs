@@ -16,14 +16,14 @@ pub struct AlterUserScramCredentialsRequest {
     /// Versions 0+.
     pub upsertions: Vec<ScramCredentialUpsertion>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterUserScramCredentialsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.deletions, buf, version, true, "deletions")?;
         enc::field::encode(&self.upsertions, buf, version, true, "upsertions")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -42,9 +42,9 @@ impl enc::Struct for AlterUserScramCredentialsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.deletions, r, version, true, "deletions")?;
         enc::field::decode_into(&mut self.upsertions, r, version, true, "upsertions")?;
         self.unknown_tagged_fields.clear();
@@ -58,7 +58,7 @@ impl enc::Struct for AlterUserScramCredentialsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AlterUserScramCredentialsRequest {}
+impl enc::Entities for AlterUserScramCredentialsRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ScramCredentialDeletion {
@@ -71,15 +71,15 @@ pub struct ScramCredentialDeletion {
     /// Versions 0+.
     pub mechanism: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ScramCredentialDeletion {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(7 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -107,9 +107,9 @@ impl enc::Struct for ScramCredentialDeletion {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
         self.unknown_tagged_fields.clear();
@@ -151,7 +151,7 @@ pub struct ScramCredentialUpsertion {
     /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub salted_password: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl ::core::fmt::Debug for ScramCredentialUpsertion {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -169,9 +169,9 @@ impl enc::EncodeStruct for ScramCredentialUpsertion {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -208,9 +208,9 @@ impl enc::Struct for ScramCredentialUpsertion {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 5] = enc::field::read_run(
             r,
@@ -240,20 +240,14 @@ impl enc::Struct for ScramCredentialUpsertion {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for AlterUserScramCredentialsRequest {
+impl enc::Message for AlterUserScramCredentialsRequest {
     const NAME: &'static str = "AlterUserScramCredentialsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for AlterUserScramCredentialsRequest {
+impl enc::ApiMessage for AlterUserScramCredentialsRequest {
     const API_KEY: i16 = 51;
 }
-impl crate::message::Request for AlterUserScramCredentialsRequest {
+impl enc::Request for AlterUserScramCredentialsRequest {
     type Response = super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse;
 }

@@ -16,14 +16,14 @@ pub struct AlterUserScramCredentialsResponse {
     /// Versions 0+.
     pub results: Vec<AlterUserScramCredentialsResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterUserScramCredentialsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.results.len(), true, "results")?;
@@ -45,9 +45,9 @@ impl enc::Struct for AlterUserScramCredentialsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -67,7 +67,7 @@ impl enc::Struct for AlterUserScramCredentialsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AlterUserScramCredentialsResponse {}
+impl enc::Entities for AlterUserScramCredentialsResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlterUserScramCredentialsResult {
@@ -84,7 +84,7 @@ pub struct AlterUserScramCredentialsResult {
     /// Versions 0+; nullable 0+.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AlterUserScramCredentialsResult {
     fn default() -> Self {
@@ -100,9 +100,9 @@ impl enc::EncodeStruct for AlterUserScramCredentialsResult {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let user_text = self.user.as_str();
         let error_message_text = self.error_message.as_deref();
         let mut s = buf
@@ -134,9 +134,9 @@ impl enc::Struct for AlterUserScramCredentialsResult {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.user, r, version, true, "user")?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -158,17 +158,11 @@ impl enc::Struct for AlterUserScramCredentialsResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for AlterUserScramCredentialsResponse {
+impl enc::Message for AlterUserScramCredentialsResponse {
     const NAME: &'static str = "AlterUserScramCredentialsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for AlterUserScramCredentialsResponse {
+impl enc::ApiMessage for AlterUserScramCredentialsResponse {
     const API_KEY: i16 = 51;
 }

@@ -201,1346 +201,1346 @@ pub enum ApiKey {
     UnregisterController = 94i16,
 }
 /// Facts about each api key, in api-key order.
-pub static API_INFO: &[crate::api::ApiInfo<ApiKey>] = &[
-    crate::api::ApiInfo {
+pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
+    enc::ApiInfo {
         api_key: ApiKey::Produce,
         name: "Produce",
         request_name: "ProduceRequest",
         response_name: "ProduceResponse",
-        valid_versions: crate::message::VersionRange::new(0, 13),
-        flexible_versions: crate::message::VersionRange::new(9, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(9, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 6),
+        valid_versions: enc::VersionRange::new(0, 13),
+        flexible_versions: enc::VersionRange::new(9, 32767),
+        response_flexible_versions: enc::VersionRange::new(9, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 6),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::Fetch,
         name: "Fetch",
         request_name: "FetchRequest",
         response_name: "FetchResponse",
-        valid_versions: crate::message::VersionRange::new(0, 18),
-        flexible_versions: crate::message::VersionRange::new(12, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(12, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 3),
+        valid_versions: enc::VersionRange::new(0, 18),
+        flexible_versions: enc::VersionRange::new(12, 32767),
+        response_flexible_versions: enc::VersionRange::new(12, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 3),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ListOffsets,
         name: "ListOffsets",
         request_name: "ListOffsetsRequest",
         response_name: "ListOffsetsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 11),
-        flexible_versions: crate::message::VersionRange::new(6, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(6, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 11),
+        flexible_versions: enc::VersionRange::new(6, 32767),
+        response_flexible_versions: enc::VersionRange::new(6, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::Metadata,
         name: "Metadata",
         request_name: "MetadataRequest",
         response_name: "MetadataResponse",
-        valid_versions: crate::message::VersionRange::new(0, 13),
-        flexible_versions: crate::message::VersionRange::new(9, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(9, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 3),
+        valid_versions: enc::VersionRange::new(0, 13),
+        flexible_versions: enc::VersionRange::new(9, 32767),
+        response_flexible_versions: enc::VersionRange::new(9, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 3),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::LeaderAndIsr,
         name: "LeaderAndIsr",
         request_name: "LeaderAndIsrRequest",
         response_name: "LeaderAndIsrResponse",
-        valid_versions: crate::message::VersionRange::new(0, 7),
-        flexible_versions: crate::message::VersionRange::new(4, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(4, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 7),
+        flexible_versions: enc::VersionRange::new(4, 32767),
+        response_flexible_versions: enc::VersionRange::new(4, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker],
+        listeners: &[enc::Listener::ZkBroker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::StopReplica,
         name: "StopReplica",
         request_name: "StopReplicaRequest",
         response_name: "StopReplicaResponse",
-        valid_versions: crate::message::VersionRange::new(0, 4),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 4),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker],
+        listeners: &[enc::Listener::ZkBroker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::UpdateMetadata,
         name: "UpdateMetadata",
         request_name: "UpdateMetadataRequest",
         response_name: "UpdateMetadataResponse",
-        valid_versions: crate::message::VersionRange::new(0, 8),
-        flexible_versions: crate::message::VersionRange::new(6, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(6, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 8),
+        flexible_versions: enc::VersionRange::new(6, 32767),
+        response_flexible_versions: enc::VersionRange::new(6, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker],
+        listeners: &[enc::Listener::ZkBroker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ControlledShutdown,
         name: "ControlledShutdown",
         request_name: "ControlledShutdownRequest",
         response_name: "ControlledShutdownResponse",
-        valid_versions: crate::message::VersionRange::new(0, 3),
-        flexible_versions: crate::message::VersionRange::new(3, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(3, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 3),
+        flexible_versions: enc::VersionRange::new(3, 32767),
+        response_flexible_versions: enc::VersionRange::new(3, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::OffsetCommit,
         name: "OffsetCommit",
         request_name: "OffsetCommitRequest",
         response_name: "OffsetCommitResponse",
-        valid_versions: crate::message::VersionRange::new(0, 10),
-        flexible_versions: crate::message::VersionRange::new(8, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(8, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 1),
+        valid_versions: enc::VersionRange::new(0, 10),
+        flexible_versions: enc::VersionRange::new(8, 32767),
+        response_flexible_versions: enc::VersionRange::new(8, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 1),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::OffsetFetch,
         name: "OffsetFetch",
         request_name: "OffsetFetchRequest",
         response_name: "OffsetFetchResponse",
-        valid_versions: crate::message::VersionRange::new(0, 10),
-        flexible_versions: crate::message::VersionRange::new(6, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(6, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 10),
+        flexible_versions: enc::VersionRange::new(6, 32767),
+        response_flexible_versions: enc::VersionRange::new(6, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::FindCoordinator,
         name: "FindCoordinator",
         request_name: "FindCoordinatorRequest",
         response_name: "FindCoordinatorResponse",
-        valid_versions: crate::message::VersionRange::new(0, 6),
-        flexible_versions: crate::message::VersionRange::new(3, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(3, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 6),
+        flexible_versions: enc::VersionRange::new(3, 32767),
+        response_flexible_versions: enc::VersionRange::new(3, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::JoinGroup,
         name: "JoinGroup",
         request_name: "JoinGroupRequest",
         response_name: "JoinGroupResponse",
-        valid_versions: crate::message::VersionRange::new(0, 9),
-        flexible_versions: crate::message::VersionRange::new(6, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(6, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 1),
+        valid_versions: enc::VersionRange::new(0, 9),
+        flexible_versions: enc::VersionRange::new(6, 32767),
+        response_flexible_versions: enc::VersionRange::new(6, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 1),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::Heartbeat,
         name: "Heartbeat",
         request_name: "HeartbeatRequest",
         response_name: "HeartbeatResponse",
-        valid_versions: crate::message::VersionRange::new(0, 4),
-        flexible_versions: crate::message::VersionRange::new(4, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(4, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 4),
+        flexible_versions: enc::VersionRange::new(4, 32767),
+        response_flexible_versions: enc::VersionRange::new(4, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::LeaveGroup,
         name: "LeaveGroup",
         request_name: "LeaveGroupRequest",
         response_name: "LeaveGroupResponse",
-        valid_versions: crate::message::VersionRange::new(0, 5),
-        flexible_versions: crate::message::VersionRange::new(4, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(4, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 5),
+        flexible_versions: enc::VersionRange::new(4, 32767),
+        response_flexible_versions: enc::VersionRange::new(4, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::SyncGroup,
         name: "SyncGroup",
         request_name: "SyncGroupRequest",
         response_name: "SyncGroupResponse",
-        valid_versions: crate::message::VersionRange::new(0, 5),
-        flexible_versions: crate::message::VersionRange::new(4, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(4, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 5),
+        flexible_versions: enc::VersionRange::new(4, 32767),
+        response_flexible_versions: enc::VersionRange::new(4, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeGroups,
         name: "DescribeGroups",
         request_name: "DescribeGroupsRequest",
         response_name: "DescribeGroupsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 6),
-        flexible_versions: crate::message::VersionRange::new(5, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(5, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 6),
+        flexible_versions: enc::VersionRange::new(5, 32767),
+        response_flexible_versions: enc::VersionRange::new(5, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ListGroups,
         name: "ListGroups",
         request_name: "ListGroupsRequest",
         response_name: "ListGroupsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 5),
-        flexible_versions: crate::message::VersionRange::new(3, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(3, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 5),
+        flexible_versions: enc::VersionRange::new(3, 32767),
+        response_flexible_versions: enc::VersionRange::new(3, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::SaslHandshake,
         name: "SaslHandshake",
         request_name: "SaslHandshakeRequest",
         response_name: "SaslHandshakeResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::NONE,
-        response_flexible_versions: crate::message::VersionRange::NONE,
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::NONE,
+        response_flexible_versions: enc::VersionRange::NONE,
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ApiVersions,
         name: "ApiVersions",
         request_name: "ApiVersionsRequest",
         response_name: "ApiVersionsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 5),
-        flexible_versions: crate::message::VersionRange::new(3, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(3, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 5),
+        flexible_versions: enc::VersionRange::new(3, 32767),
+        response_flexible_versions: enc::VersionRange::new(3, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::CreateTopics,
         name: "CreateTopics",
         request_name: "CreateTopicsRequest",
         response_name: "CreateTopicsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 7),
-        flexible_versions: crate::message::VersionRange::new(5, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(5, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 1),
+        valid_versions: enc::VersionRange::new(0, 7),
+        flexible_versions: enc::VersionRange::new(5, 32767),
+        response_flexible_versions: enc::VersionRange::new(5, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 1),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DeleteTopics,
         name: "DeleteTopics",
         request_name: "DeleteTopicsRequest",
         response_name: "DeleteTopicsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 6),
-        flexible_versions: crate::message::VersionRange::new(4, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(4, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 6),
+        flexible_versions: enc::VersionRange::new(4, 32767),
+        response_flexible_versions: enc::VersionRange::new(4, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DeleteRecords,
         name: "DeleteRecords",
         request_name: "DeleteRecordsRequest",
         response_name: "DeleteRecordsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::InitProducerId,
         name: "InitProducerId",
         request_name: "InitProducerIdRequest",
         response_name: "InitProducerIdResponse",
-        valid_versions: crate::message::VersionRange::new(0, 6),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 6),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: true,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::OffsetForLeaderEpoch,
         name: "OffsetForLeaderEpoch",
         request_name: "OffsetForLeaderEpochRequest",
         response_name: "OffsetForLeaderEpochResponse",
-        valid_versions: crate::message::VersionRange::new(0, 4),
-        flexible_versions: crate::message::VersionRange::new(4, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(4, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 1),
+        valid_versions: enc::VersionRange::new(0, 4),
+        flexible_versions: enc::VersionRange::new(4, 32767),
+        response_flexible_versions: enc::VersionRange::new(4, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 1),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AddPartitionsToTxn,
         name: "AddPartitionsToTxn",
         request_name: "AddPartitionsToTxnRequest",
         response_name: "AddPartitionsToTxnResponse",
-        valid_versions: crate::message::VersionRange::new(0, 5),
-        flexible_versions: crate::message::VersionRange::new(3, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(3, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 5),
+        flexible_versions: enc::VersionRange::new(3, 32767),
+        response_flexible_versions: enc::VersionRange::new(3, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AddOffsetsToTxn,
         name: "AddOffsetsToTxn",
         request_name: "AddOffsetsToTxnRequest",
         response_name: "AddOffsetsToTxnResponse",
-        valid_versions: crate::message::VersionRange::new(0, 4),
-        flexible_versions: crate::message::VersionRange::new(3, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(3, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 4),
+        flexible_versions: enc::VersionRange::new(3, 32767),
+        response_flexible_versions: enc::VersionRange::new(3, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::EndTxn,
         name: "EndTxn",
         request_name: "EndTxnRequest",
         response_name: "EndTxnResponse",
-        valid_versions: crate::message::VersionRange::new(0, 5),
-        flexible_versions: crate::message::VersionRange::new(3, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(3, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 5),
+        flexible_versions: enc::VersionRange::new(3, 32767),
+        response_flexible_versions: enc::VersionRange::new(3, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::WriteTxnMarkers,
         name: "WriteTxnMarkers",
         request_name: "WriteTxnMarkersRequest",
         response_name: "WriteTxnMarkersResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(1, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(1, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(1, 32767),
+        response_flexible_versions: enc::VersionRange::new(1, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::TxnOffsetCommit,
         name: "TxnOffsetCommit",
         request_name: "TxnOffsetCommitRequest",
         response_name: "TxnOffsetCommitResponse",
-        valid_versions: crate::message::VersionRange::new(0, 6),
-        flexible_versions: crate::message::VersionRange::new(3, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(3, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 6),
+        flexible_versions: enc::VersionRange::new(3, 32767),
+        response_flexible_versions: enc::VersionRange::new(3, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeAcls,
         name: "DescribeAcls",
         request_name: "DescribeAclsRequest",
         response_name: "DescribeAclsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 3),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 3),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::CreateAcls,
         name: "CreateAcls",
         request_name: "CreateAclsRequest",
         response_name: "CreateAclsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 3),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 3),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DeleteAcls,
         name: "DeleteAcls",
         request_name: "DeleteAclsRequest",
         response_name: "DeleteAclsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 3),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 3),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeConfigs,
         name: "DescribeConfigs",
         request_name: "DescribeConfigsRequest",
         response_name: "DescribeConfigsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 4),
-        flexible_versions: crate::message::VersionRange::new(4, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(4, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 4),
+        flexible_versions: enc::VersionRange::new(4, 32767),
+        response_flexible_versions: enc::VersionRange::new(4, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AlterConfigs,
         name: "AlterConfigs",
         request_name: "AlterConfigsRequest",
         response_name: "AlterConfigsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AlterReplicaLogDirs,
         name: "AlterReplicaLogDirs",
         request_name: "AlterReplicaLogDirsRequest",
         response_name: "AlterReplicaLogDirsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeLogDirs,
         name: "DescribeLogDirs",
         request_name: "DescribeLogDirsRequest",
         response_name: "DescribeLogDirsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 5),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 5),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::SaslAuthenticate,
         name: "SaslAuthenticate",
         request_name: "SaslAuthenticateRequest",
         response_name: "SaslAuthenticateResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::CreatePartitions,
         name: "CreatePartitions",
         request_name: "CreatePartitionsRequest",
         response_name: "CreatePartitionsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 3),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 3),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::CreateDelegationToken,
         name: "CreateDelegationToken",
         request_name: "CreateDelegationTokenRequest",
         response_name: "CreateDelegationTokenResponse",
-        valid_versions: crate::message::VersionRange::new(0, 3),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 3),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::RenewDelegationToken,
         name: "RenewDelegationToken",
         request_name: "RenewDelegationTokenRequest",
         response_name: "RenewDelegationTokenResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ExpireDelegationToken,
         name: "ExpireDelegationToken",
         request_name: "ExpireDelegationTokenRequest",
         response_name: "ExpireDelegationTokenResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeDelegationToken,
         name: "DescribeDelegationToken",
         request_name: "DescribeDelegationTokenRequest",
         response_name: "DescribeDelegationTokenResponse",
-        valid_versions: crate::message::VersionRange::new(0, 3),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 3),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DeleteGroups,
         name: "DeleteGroups",
         request_name: "DeleteGroupsRequest",
         response_name: "DeleteGroupsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 3),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: enc::VersionRange::new(0, 3),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ElectLeaders,
         name: "ElectLeaders",
         request_name: "ElectLeadersRequest",
         response_name: "ElectLeadersResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(2, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(2, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(2, 32767),
+        response_flexible_versions: enc::VersionRange::new(2, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::IncrementalAlterConfigs,
         name: "IncrementalAlterConfigs",
         request_name: "IncrementalAlterConfigsRequest",
         response_name: "IncrementalAlterConfigsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(1, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(1, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(1, 32767),
+        response_flexible_versions: enc::VersionRange::new(1, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AlterPartitionReassignments,
         name: "AlterPartitionReassignments",
         request_name: "AlterPartitionReassignmentsRequest",
         response_name: "AlterPartitionReassignmentsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ListPartitionReassignments,
         name: "ListPartitionReassignments",
         request_name: "ListPartitionReassignmentsRequest",
         response_name: "ListPartitionReassignmentsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::OffsetDelete,
         name: "OffsetDelete",
         request_name: "OffsetDeleteRequest",
         response_name: "OffsetDeleteResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::NONE,
-        response_flexible_versions: crate::message::VersionRange::NONE,
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::NONE,
+        response_flexible_versions: enc::VersionRange::NONE,
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeClientQuotas,
         name: "DescribeClientQuotas",
         request_name: "DescribeClientQuotasRequest",
         response_name: "DescribeClientQuotasResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(1, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(1, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(1, 32767),
+        response_flexible_versions: enc::VersionRange::new(1, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AlterClientQuotas,
         name: "AlterClientQuotas",
         request_name: "AlterClientQuotasRequest",
         response_name: "AlterClientQuotasResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(1, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(1, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(1, 32767),
+        response_flexible_versions: enc::VersionRange::new(1, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeUserScramCredentials,
         name: "DescribeUserScramCredentials",
         request_name: "DescribeUserScramCredentialsRequest",
         response_name: "DescribeUserScramCredentialsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AlterUserScramCredentials,
         name: "AlterUserScramCredentials",
         request_name: "AlterUserScramCredentialsRequest",
         response_name: "AlterUserScramCredentialsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::Vote,
         name: "Vote",
         request_name: "VoteRequest",
         response_name: "VoteResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::BeginQuorumEpoch,
         name: "BeginQuorumEpoch",
         request_name: "BeginQuorumEpochRequest",
         response_name: "BeginQuorumEpochResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(1, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(1, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(1, 32767),
+        response_flexible_versions: enc::VersionRange::new(1, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::EndQuorumEpoch,
         name: "EndQuorumEpoch",
         request_name: "EndQuorumEpochRequest",
         response_name: "EndQuorumEpochResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(1, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(1, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(1, 32767),
+        response_flexible_versions: enc::VersionRange::new(1, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeQuorum,
         name: "DescribeQuorum",
         request_name: "DescribeQuorumRequest",
         response_name: "DescribeQuorumResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Broker, enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AlterPartition,
         name: "AlterPartition",
         request_name: "AlterPartitionRequest",
         response_name: "AlterPartitionResponse",
-        valid_versions: crate::message::VersionRange::new(0, 3),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 3),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::UpdateFeatures,
         name: "UpdateFeatures",
         request_name: "UpdateFeaturesRequest",
         response_name: "UpdateFeaturesResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::Envelope,
         name: "Envelope",
         request_name: "EnvelopeRequest",
         response_name: "EnvelopeResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::FetchSnapshot,
         name: "FetchSnapshot",
         request_name: "FetchSnapshotRequest",
         response_name: "FetchSnapshotResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeCluster,
         name: "DescribeCluster",
         request_name: "DescribeClusterRequest",
         response_name: "DescribeClusterResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[
-            crate::api::Listener::ZkBroker,
-            crate::api::Listener::Broker,
-            crate::api::Listener::Controller,
+            enc::Listener::ZkBroker,
+            enc::Listener::Broker,
+            enc::Listener::Controller,
         ],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeProducers,
         name: "DescribeProducers",
         request_name: "DescribeProducersRequest",
         response_name: "DescribeProducersResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::BrokerRegistration,
         name: "BrokerRegistration",
         request_name: "BrokerRegistrationRequest",
         response_name: "BrokerRegistrationResponse",
-        valid_versions: crate::message::VersionRange::new(0, 4),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 4),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::BrokerHeartbeat,
         name: "BrokerHeartbeat",
         request_name: "BrokerHeartbeatRequest",
         response_name: "BrokerHeartbeatResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::UnregisterBroker,
         name: "UnregisterBroker",
         request_name: "UnregisterBrokerRequest",
         response_name: "UnregisterBrokerResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Broker, enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeTransactions,
         name: "DescribeTransactions",
         request_name: "DescribeTransactionsRequest",
         response_name: "DescribeTransactionsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ListTransactions,
         name: "ListTransactions",
         request_name: "ListTransactionsRequest",
         response_name: "ListTransactionsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AllocateProducerIds,
         name: "AllocateProducerIds",
         request_name: "AllocateProducerIdsRequest",
         response_name: "AllocateProducerIdsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ConsumerGroupHeartbeat,
         name: "ConsumerGroupHeartbeat",
         request_name: "ConsumerGroupHeartbeatRequest",
         response_name: "ConsumerGroupHeartbeatResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ConsumerGroupDescribe,
         name: "ConsumerGroupDescribe",
         request_name: "ConsumerGroupDescribeRequest",
         response_name: "ConsumerGroupDescribeResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ControllerRegistration,
         name: "ControllerRegistration",
         request_name: "ControllerRegistrationRequest",
         response_name: "ControllerRegistrationResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::GetTelemetrySubscriptions,
         name: "GetTelemetrySubscriptions",
         request_name: "GetTelemetrySubscriptionsRequest",
         response_name: "GetTelemetrySubscriptionsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::PushTelemetry,
         name: "PushTelemetry",
         request_name: "PushTelemetryRequest",
         response_name: "PushTelemetryResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AssignReplicasToDirs,
         name: "AssignReplicasToDirs",
         request_name: "AssignReplicasToDirsRequest",
         response_name: "AssignReplicasToDirsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ListConfigResources,
         name: "ListConfigResources",
         request_name: "ListConfigResourcesRequest",
         response_name: "ListConfigResourcesResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeTopicPartitions,
         name: "DescribeTopicPartitions",
         request_name: "DescribeTopicPartitionsRequest",
         response_name: "DescribeTopicPartitionsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ShareGroupHeartbeat,
         name: "ShareGroupHeartbeat",
         request_name: "ShareGroupHeartbeatRequest",
         response_name: "ShareGroupHeartbeatResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ShareGroupDescribe,
         name: "ShareGroupDescribe",
         request_name: "ShareGroupDescribeRequest",
         response_name: "ShareGroupDescribeResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ShareFetch,
         name: "ShareFetch",
         request_name: "ShareFetchRequest",
         response_name: "ShareFetchResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ShareAcknowledge,
         name: "ShareAcknowledge",
         request_name: "ShareAcknowledgeRequest",
         response_name: "ShareAcknowledgeResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 2),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AddRaftVoter,
         name: "AddRaftVoter",
         request_name: "AddRaftVoterRequest",
         response_name: "AddRaftVoterResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Broker, enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::RemoveRaftVoter,
         name: "RemoveRaftVoter",
         request_name: "RemoveRaftVoterRequest",
         response_name: "RemoveRaftVoterResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Broker, enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::UpdateRaftVoter,
         name: "UpdateRaftVoter",
         request_name: "UpdateRaftVoterRequest",
         response_name: "UpdateRaftVoterResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Controller],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::InitializeShareGroupState,
         name: "InitializeShareGroupState",
         request_name: "InitializeShareGroupStateRequest",
         response_name: "InitializeShareGroupStateResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ReadShareGroupState,
         name: "ReadShareGroupState",
         request_name: "ReadShareGroupStateRequest",
         response_name: "ReadShareGroupStateResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::WriteShareGroupState,
         name: "WriteShareGroupState",
         request_name: "WriteShareGroupStateRequest",
         response_name: "WriteShareGroupStateResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DeleteShareGroupState,
         name: "DeleteShareGroupState",
         request_name: "DeleteShareGroupStateRequest",
         response_name: "DeleteShareGroupStateResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::ReadShareGroupStateSummary,
         name: "ReadShareGroupStateSummary",
         request_name: "ReadShareGroupStateSummaryRequest",
         response_name: "ReadShareGroupStateSummaryResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::StreamsGroupHeartbeat,
         name: "StreamsGroupHeartbeat",
         request_name: "StreamsGroupHeartbeatRequest",
         response_name: "StreamsGroupHeartbeatResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::StreamsGroupDescribe,
         name: "StreamsGroupDescribe",
         request_name: "StreamsGroupDescribeRequest",
         response_name: "StreamsGroupDescribeResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DescribeShareGroupOffsets,
         name: "DescribeShareGroupOffsets",
         request_name: "DescribeShareGroupOffsetsRequest",
         response_name: "DescribeShareGroupOffsetsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 1),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::AlterShareGroupOffsets,
         name: "AlterShareGroupOffsets",
         request_name: "AlterShareGroupOffsetsRequest",
         response_name: "AlterShareGroupOffsetsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::DeleteShareGroupOffsets,
         name: "DeleteShareGroupOffsets",
         request_name: "DeleteShareGroupOffsetsRequest",
         response_name: "DeleteShareGroupOffsetsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::StreamsGroupTopologyDescriptionUpdate,
         name: "StreamsGroupTopologyDescriptionUpdate",
         request_name: "StreamsGroupTopologyDescriptionUpdateRequest",
         response_name: "StreamsGroupTopologyDescriptionUpdateResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker],
+        listeners: &[enc::Listener::Broker],
         compiled: true,
     },
-    crate::api::ApiInfo {
+    enc::ApiInfo {
         api_key: ApiKey::UnregisterController,
         name: "UnregisterController",
         request_name: "UnregisterControllerRequest",
         response_name: "UnregisterControllerResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
-        flexible_versions: crate::message::VersionRange::new(0, 32767),
-        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
-        deprecated_versions: crate::message::VersionRange::NONE,
+        valid_versions: enc::VersionRange::new(0, 0),
+        flexible_versions: enc::VersionRange::new(0, 32767),
+        response_flexible_versions: enc::VersionRange::new(0, 32767),
+        deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
-        listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+        listeners: &[enc::Listener::Broker, enc::Listener::Controller],
         compiled: true,
     },
 ];
 /// The facts about api key `code` (a number read from the wire, which
 /// may be one this message set lacks), if this message set has it.
-pub fn api_info(code: i16) -> Option<&'static crate::api::ApiInfo<ApiKey>> {
+pub fn api_info(code: i16) -> Option<&'static enc::ApiInfo<ApiKey>> {
     match code {
         0 => Some(&API_INFO[0usize]),
         1 => Some(&API_INFO[1usize]),
@@ -1744,7 +1744,7 @@ impl ApiKey {
         self as i16
     }
     /// The facts about this api key: name, versions, listeners, header versions.
-    pub fn info(self) -> &'static crate::api::ApiInfo<ApiKey> {
+    pub fn info(self) -> &'static enc::ApiInfo<ApiKey> {
         match self {
             ApiKey::Produce => &API_INFO[0usize],
             ApiKey::Fetch => &API_INFO[1usize],
@@ -1851,7 +1851,7 @@ impl From<ApiKey> for i16 {
     }
 }
 impl TryFrom<i16> for ApiKey {
-    type Error = crate::error::UnknownApiKey;
+    type Error = enc::UnknownApiKey;
     fn try_from(code: i16) -> Result<Self, Self::Error> {
         match code {
             0 => Ok(ApiKey::Produce),
@@ -1949,7 +1949,7 @@ impl TryFrom<i16> for ApiKey {
             92 => Ok(ApiKey::DeleteShareGroupOffsets),
             93 => Ok(ApiKey::StreamsGroupTopologyDescriptionUpdate),
             94 => Ok(ApiKey::UnregisterController),
-            _ => Err(crate::error::UnknownApiKey(code)),
+            _ => Err(enc::UnknownApiKey(code)),
         }
     }
 }
@@ -2336,10 +2336,10 @@ impl RequestBody {
         &self,
         buf: &mut crate::BytesMut,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::all_or_nothing(
             buf,
-            |buf| self.encode_to(&mut crate::primitives::Writer::new(buf), version),
+            |buf| self.encode_to(&mut enc::Writer::new(buf), version),
         )
     }
     /// Writes the body encoded at `version` to a [`Writer`](crate::primitives::Writer),
@@ -2350,390 +2350,218 @@ impl RequestBody {
     /// What was written before the error stays in the writer.
     pub fn encode_to(
         &self,
-        w: &mut crate::primitives::Writer<'_>,
+        w: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         match self {
-            Self::Produce(m) => crate::message::Message::encode_to(m, w, version),
-            Self::Fetch(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ListOffsets(m) => crate::message::Message::encode_to(m, w, version),
-            Self::Metadata(m) => crate::message::Message::encode_to(m, w, version),
-            Self::LeaderAndIsr(m) => crate::message::Message::encode_to(m, w, version),
-            Self::StopReplica(m) => crate::message::Message::encode_to(m, w, version),
-            Self::UpdateMetadata(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ControlledShutdown(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::OffsetCommit(m) => crate::message::Message::encode_to(m, w, version),
-            Self::OffsetFetch(m) => crate::message::Message::encode_to(m, w, version),
-            Self::FindCoordinator(m) => crate::message::Message::encode_to(m, w, version),
-            Self::JoinGroup(m) => crate::message::Message::encode_to(m, w, version),
-            Self::Heartbeat(m) => crate::message::Message::encode_to(m, w, version),
-            Self::LeaveGroup(m) => crate::message::Message::encode_to(m, w, version),
-            Self::SyncGroup(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeGroups(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ListGroups(m) => crate::message::Message::encode_to(m, w, version),
-            Self::SaslHandshake(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ApiVersions(m) => crate::message::Message::encode_to(m, w, version),
-            Self::CreateTopics(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DeleteTopics(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DeleteRecords(m) => crate::message::Message::encode_to(m, w, version),
-            Self::InitProducerId(m) => crate::message::Message::encode_to(m, w, version),
-            Self::OffsetForLeaderEpoch(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AddPartitionsToTxn(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AddOffsetsToTxn(m) => crate::message::Message::encode_to(m, w, version),
-            Self::EndTxn(m) => crate::message::Message::encode_to(m, w, version),
-            Self::WriteTxnMarkers(m) => crate::message::Message::encode_to(m, w, version),
-            Self::TxnOffsetCommit(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeAcls(m) => crate::message::Message::encode_to(m, w, version),
-            Self::CreateAcls(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DeleteAcls(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeConfigs(m) => crate::message::Message::encode_to(m, w, version),
-            Self::AlterConfigs(m) => crate::message::Message::encode_to(m, w, version),
-            Self::AlterReplicaLogDirs(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DescribeLogDirs(m) => crate::message::Message::encode_to(m, w, version),
-            Self::SaslAuthenticate(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::CreatePartitions(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::CreateDelegationToken(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::RenewDelegationToken(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ExpireDelegationToken(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DescribeDelegationToken(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DeleteGroups(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ElectLeaders(m) => crate::message::Message::encode_to(m, w, version),
-            Self::IncrementalAlterConfigs(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
+            Self::Produce(m) => enc::Message::encode_to(m, w, version),
+            Self::Fetch(m) => enc::Message::encode_to(m, w, version),
+            Self::ListOffsets(m) => enc::Message::encode_to(m, w, version),
+            Self::Metadata(m) => enc::Message::encode_to(m, w, version),
+            Self::LeaderAndIsr(m) => enc::Message::encode_to(m, w, version),
+            Self::StopReplica(m) => enc::Message::encode_to(m, w, version),
+            Self::UpdateMetadata(m) => enc::Message::encode_to(m, w, version),
+            Self::ControlledShutdown(m) => enc::Message::encode_to(m, w, version),
+            Self::OffsetCommit(m) => enc::Message::encode_to(m, w, version),
+            Self::OffsetFetch(m) => enc::Message::encode_to(m, w, version),
+            Self::FindCoordinator(m) => enc::Message::encode_to(m, w, version),
+            Self::JoinGroup(m) => enc::Message::encode_to(m, w, version),
+            Self::Heartbeat(m) => enc::Message::encode_to(m, w, version),
+            Self::LeaveGroup(m) => enc::Message::encode_to(m, w, version),
+            Self::SyncGroup(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeGroups(m) => enc::Message::encode_to(m, w, version),
+            Self::ListGroups(m) => enc::Message::encode_to(m, w, version),
+            Self::SaslHandshake(m) => enc::Message::encode_to(m, w, version),
+            Self::ApiVersions(m) => enc::Message::encode_to(m, w, version),
+            Self::CreateTopics(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteTopics(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteRecords(m) => enc::Message::encode_to(m, w, version),
+            Self::InitProducerId(m) => enc::Message::encode_to(m, w, version),
+            Self::OffsetForLeaderEpoch(m) => enc::Message::encode_to(m, w, version),
+            Self::AddPartitionsToTxn(m) => enc::Message::encode_to(m, w, version),
+            Self::AddOffsetsToTxn(m) => enc::Message::encode_to(m, w, version),
+            Self::EndTxn(m) => enc::Message::encode_to(m, w, version),
+            Self::WriteTxnMarkers(m) => enc::Message::encode_to(m, w, version),
+            Self::TxnOffsetCommit(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeAcls(m) => enc::Message::encode_to(m, w, version),
+            Self::CreateAcls(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteAcls(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeConfigs(m) => enc::Message::encode_to(m, w, version),
+            Self::AlterConfigs(m) => enc::Message::encode_to(m, w, version),
+            Self::AlterReplicaLogDirs(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeLogDirs(m) => enc::Message::encode_to(m, w, version),
+            Self::SaslAuthenticate(m) => enc::Message::encode_to(m, w, version),
+            Self::CreatePartitions(m) => enc::Message::encode_to(m, w, version),
+            Self::CreateDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            Self::RenewDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            Self::ExpireDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteGroups(m) => enc::Message::encode_to(m, w, version),
+            Self::ElectLeaders(m) => enc::Message::encode_to(m, w, version),
+            Self::IncrementalAlterConfigs(m) => enc::Message::encode_to(m, w, version),
             Self::AlterPartitionReassignments(m) => {
-                crate::message::Message::encode_to(m, w, version)
+                enc::Message::encode_to(m, w, version)
             }
-            Self::ListPartitionReassignments(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::OffsetDelete(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeClientQuotas(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AlterClientQuotas(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
+            Self::ListPartitionReassignments(m) => enc::Message::encode_to(m, w, version),
+            Self::OffsetDelete(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeClientQuotas(m) => enc::Message::encode_to(m, w, version),
+            Self::AlterClientQuotas(m) => enc::Message::encode_to(m, w, version),
             Self::DescribeUserScramCredentials(m) => {
-                crate::message::Message::encode_to(m, w, version)
+                enc::Message::encode_to(m, w, version)
             }
-            Self::AlterUserScramCredentials(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::Vote(m) => crate::message::Message::encode_to(m, w, version),
-            Self::BeginQuorumEpoch(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::EndQuorumEpoch(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeQuorum(m) => crate::message::Message::encode_to(m, w, version),
-            Self::AlterPartition(m) => crate::message::Message::encode_to(m, w, version),
-            Self::UpdateFeatures(m) => crate::message::Message::encode_to(m, w, version),
-            Self::Envelope(m) => crate::message::Message::encode_to(m, w, version),
-            Self::FetchSnapshot(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeCluster(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeProducers(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::BrokerRegistration(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::BrokerHeartbeat(m) => crate::message::Message::encode_to(m, w, version),
-            Self::UnregisterBroker(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DescribeTransactions(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ListTransactions(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AllocateProducerIds(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ConsumerGroupHeartbeat(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ConsumerGroupDescribe(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ControllerRegistration(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::GetTelemetrySubscriptions(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::PushTelemetry(m) => crate::message::Message::encode_to(m, w, version),
-            Self::AssignReplicasToDirs(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ListConfigResources(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DescribeTopicPartitions(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ShareGroupHeartbeat(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ShareGroupDescribe(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ShareFetch(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ShareAcknowledge(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AddRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
-            Self::RemoveRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
-            Self::UpdateRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
-            Self::InitializeShareGroupState(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ReadShareGroupState(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::WriteShareGroupState(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DeleteShareGroupState(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ReadShareGroupStateSummary(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::StreamsGroupHeartbeat(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::StreamsGroupDescribe(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DescribeShareGroupOffsets(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AlterShareGroupOffsets(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DeleteShareGroupOffsets(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
+            Self::AlterUserScramCredentials(m) => enc::Message::encode_to(m, w, version),
+            Self::Vote(m) => enc::Message::encode_to(m, w, version),
+            Self::BeginQuorumEpoch(m) => enc::Message::encode_to(m, w, version),
+            Self::EndQuorumEpoch(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeQuorum(m) => enc::Message::encode_to(m, w, version),
+            Self::AlterPartition(m) => enc::Message::encode_to(m, w, version),
+            Self::UpdateFeatures(m) => enc::Message::encode_to(m, w, version),
+            Self::Envelope(m) => enc::Message::encode_to(m, w, version),
+            Self::FetchSnapshot(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeCluster(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeProducers(m) => enc::Message::encode_to(m, w, version),
+            Self::BrokerRegistration(m) => enc::Message::encode_to(m, w, version),
+            Self::BrokerHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            Self::UnregisterBroker(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeTransactions(m) => enc::Message::encode_to(m, w, version),
+            Self::ListTransactions(m) => enc::Message::encode_to(m, w, version),
+            Self::AllocateProducerIds(m) => enc::Message::encode_to(m, w, version),
+            Self::ConsumerGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            Self::ConsumerGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            Self::ControllerRegistration(m) => enc::Message::encode_to(m, w, version),
+            Self::GetTelemetrySubscriptions(m) => enc::Message::encode_to(m, w, version),
+            Self::PushTelemetry(m) => enc::Message::encode_to(m, w, version),
+            Self::AssignReplicasToDirs(m) => enc::Message::encode_to(m, w, version),
+            Self::ListConfigResources(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeTopicPartitions(m) => enc::Message::encode_to(m, w, version),
+            Self::ShareGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            Self::ShareGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            Self::ShareFetch(m) => enc::Message::encode_to(m, w, version),
+            Self::ShareAcknowledge(m) => enc::Message::encode_to(m, w, version),
+            Self::AddRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            Self::RemoveRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            Self::UpdateRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            Self::InitializeShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            Self::ReadShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            Self::WriteShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            Self::ReadShareGroupStateSummary(m) => enc::Message::encode_to(m, w, version),
+            Self::StreamsGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            Self::StreamsGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
+            Self::AlterShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
-                crate::message::Message::encode_to(m, w, version)
+                enc::Message::encode_to(m, w, version)
             }
-            Self::UnregisterController(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
+            Self::UnregisterController(m) => enc::Message::encode_to(m, w, version),
         }
     }
     /// Bytes that [`Self::encode`] writes at `version`.
     #[inline]
     pub fn encoded_size(&self, version: i16) -> usize {
         match self {
-            Self::Produce(m) => crate::message::Message::encoded_size(m, version),
-            Self::Fetch(m) => crate::message::Message::encoded_size(m, version),
-            Self::ListOffsets(m) => crate::message::Message::encoded_size(m, version),
-            Self::Metadata(m) => crate::message::Message::encoded_size(m, version),
-            Self::LeaderAndIsr(m) => crate::message::Message::encoded_size(m, version),
-            Self::StopReplica(m) => crate::message::Message::encoded_size(m, version),
-            Self::UpdateMetadata(m) => crate::message::Message::encoded_size(m, version),
-            Self::ControlledShutdown(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::OffsetCommit(m) => crate::message::Message::encoded_size(m, version),
-            Self::OffsetFetch(m) => crate::message::Message::encoded_size(m, version),
-            Self::FindCoordinator(m) => crate::message::Message::encoded_size(m, version),
-            Self::JoinGroup(m) => crate::message::Message::encoded_size(m, version),
-            Self::Heartbeat(m) => crate::message::Message::encoded_size(m, version),
-            Self::LeaveGroup(m) => crate::message::Message::encoded_size(m, version),
-            Self::SyncGroup(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeGroups(m) => crate::message::Message::encoded_size(m, version),
-            Self::ListGroups(m) => crate::message::Message::encoded_size(m, version),
-            Self::SaslHandshake(m) => crate::message::Message::encoded_size(m, version),
-            Self::ApiVersions(m) => crate::message::Message::encoded_size(m, version),
-            Self::CreateTopics(m) => crate::message::Message::encoded_size(m, version),
-            Self::DeleteTopics(m) => crate::message::Message::encoded_size(m, version),
-            Self::DeleteRecords(m) => crate::message::Message::encoded_size(m, version),
-            Self::InitProducerId(m) => crate::message::Message::encoded_size(m, version),
-            Self::OffsetForLeaderEpoch(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AddPartitionsToTxn(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AddOffsetsToTxn(m) => crate::message::Message::encoded_size(m, version),
-            Self::EndTxn(m) => crate::message::Message::encoded_size(m, version),
-            Self::WriteTxnMarkers(m) => crate::message::Message::encoded_size(m, version),
-            Self::TxnOffsetCommit(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeAcls(m) => crate::message::Message::encoded_size(m, version),
-            Self::CreateAcls(m) => crate::message::Message::encoded_size(m, version),
-            Self::DeleteAcls(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeConfigs(m) => crate::message::Message::encoded_size(m, version),
-            Self::AlterConfigs(m) => crate::message::Message::encoded_size(m, version),
-            Self::AlterReplicaLogDirs(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DescribeLogDirs(m) => crate::message::Message::encoded_size(m, version),
-            Self::SaslAuthenticate(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::CreatePartitions(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::CreateDelegationToken(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::RenewDelegationToken(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ExpireDelegationToken(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DescribeDelegationToken(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DeleteGroups(m) => crate::message::Message::encoded_size(m, version),
-            Self::ElectLeaders(m) => crate::message::Message::encoded_size(m, version),
-            Self::IncrementalAlterConfigs(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
+            Self::Produce(m) => enc::Message::encoded_size(m, version),
+            Self::Fetch(m) => enc::Message::encoded_size(m, version),
+            Self::ListOffsets(m) => enc::Message::encoded_size(m, version),
+            Self::Metadata(m) => enc::Message::encoded_size(m, version),
+            Self::LeaderAndIsr(m) => enc::Message::encoded_size(m, version),
+            Self::StopReplica(m) => enc::Message::encoded_size(m, version),
+            Self::UpdateMetadata(m) => enc::Message::encoded_size(m, version),
+            Self::ControlledShutdown(m) => enc::Message::encoded_size(m, version),
+            Self::OffsetCommit(m) => enc::Message::encoded_size(m, version),
+            Self::OffsetFetch(m) => enc::Message::encoded_size(m, version),
+            Self::FindCoordinator(m) => enc::Message::encoded_size(m, version),
+            Self::JoinGroup(m) => enc::Message::encoded_size(m, version),
+            Self::Heartbeat(m) => enc::Message::encoded_size(m, version),
+            Self::LeaveGroup(m) => enc::Message::encoded_size(m, version),
+            Self::SyncGroup(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeGroups(m) => enc::Message::encoded_size(m, version),
+            Self::ListGroups(m) => enc::Message::encoded_size(m, version),
+            Self::SaslHandshake(m) => enc::Message::encoded_size(m, version),
+            Self::ApiVersions(m) => enc::Message::encoded_size(m, version),
+            Self::CreateTopics(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteTopics(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteRecords(m) => enc::Message::encoded_size(m, version),
+            Self::InitProducerId(m) => enc::Message::encoded_size(m, version),
+            Self::OffsetForLeaderEpoch(m) => enc::Message::encoded_size(m, version),
+            Self::AddPartitionsToTxn(m) => enc::Message::encoded_size(m, version),
+            Self::AddOffsetsToTxn(m) => enc::Message::encoded_size(m, version),
+            Self::EndTxn(m) => enc::Message::encoded_size(m, version),
+            Self::WriteTxnMarkers(m) => enc::Message::encoded_size(m, version),
+            Self::TxnOffsetCommit(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeAcls(m) => enc::Message::encoded_size(m, version),
+            Self::CreateAcls(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteAcls(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeConfigs(m) => enc::Message::encoded_size(m, version),
+            Self::AlterConfigs(m) => enc::Message::encoded_size(m, version),
+            Self::AlterReplicaLogDirs(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeLogDirs(m) => enc::Message::encoded_size(m, version),
+            Self::SaslAuthenticate(m) => enc::Message::encoded_size(m, version),
+            Self::CreatePartitions(m) => enc::Message::encoded_size(m, version),
+            Self::CreateDelegationToken(m) => enc::Message::encoded_size(m, version),
+            Self::RenewDelegationToken(m) => enc::Message::encoded_size(m, version),
+            Self::ExpireDelegationToken(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeDelegationToken(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteGroups(m) => enc::Message::encoded_size(m, version),
+            Self::ElectLeaders(m) => enc::Message::encoded_size(m, version),
+            Self::IncrementalAlterConfigs(m) => enc::Message::encoded_size(m, version),
             Self::AlterPartitionReassignments(m) => {
-                crate::message::Message::encoded_size(m, version)
+                enc::Message::encoded_size(m, version)
             }
-            Self::ListPartitionReassignments(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::OffsetDelete(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeClientQuotas(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AlterClientQuotas(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
+            Self::ListPartitionReassignments(m) => enc::Message::encoded_size(m, version),
+            Self::OffsetDelete(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeClientQuotas(m) => enc::Message::encoded_size(m, version),
+            Self::AlterClientQuotas(m) => enc::Message::encoded_size(m, version),
             Self::DescribeUserScramCredentials(m) => {
-                crate::message::Message::encoded_size(m, version)
+                enc::Message::encoded_size(m, version)
             }
-            Self::AlterUserScramCredentials(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::Vote(m) => crate::message::Message::encoded_size(m, version),
-            Self::BeginQuorumEpoch(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::EndQuorumEpoch(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeQuorum(m) => crate::message::Message::encoded_size(m, version),
-            Self::AlterPartition(m) => crate::message::Message::encoded_size(m, version),
-            Self::UpdateFeatures(m) => crate::message::Message::encoded_size(m, version),
-            Self::Envelope(m) => crate::message::Message::encoded_size(m, version),
-            Self::FetchSnapshot(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeCluster(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeProducers(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::BrokerRegistration(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::BrokerHeartbeat(m) => crate::message::Message::encoded_size(m, version),
-            Self::UnregisterBroker(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DescribeTransactions(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ListTransactions(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AllocateProducerIds(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ConsumerGroupHeartbeat(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ConsumerGroupDescribe(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ControllerRegistration(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::GetTelemetrySubscriptions(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::PushTelemetry(m) => crate::message::Message::encoded_size(m, version),
-            Self::AssignReplicasToDirs(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ListConfigResources(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DescribeTopicPartitions(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ShareGroupHeartbeat(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ShareGroupDescribe(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ShareFetch(m) => crate::message::Message::encoded_size(m, version),
-            Self::ShareAcknowledge(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AddRaftVoter(m) => crate::message::Message::encoded_size(m, version),
-            Self::RemoveRaftVoter(m) => crate::message::Message::encoded_size(m, version),
-            Self::UpdateRaftVoter(m) => crate::message::Message::encoded_size(m, version),
-            Self::InitializeShareGroupState(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ReadShareGroupState(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::WriteShareGroupState(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DeleteShareGroupState(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ReadShareGroupStateSummary(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::StreamsGroupHeartbeat(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::StreamsGroupDescribe(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DescribeShareGroupOffsets(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AlterShareGroupOffsets(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DeleteShareGroupOffsets(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
+            Self::AlterUserScramCredentials(m) => enc::Message::encoded_size(m, version),
+            Self::Vote(m) => enc::Message::encoded_size(m, version),
+            Self::BeginQuorumEpoch(m) => enc::Message::encoded_size(m, version),
+            Self::EndQuorumEpoch(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeQuorum(m) => enc::Message::encoded_size(m, version),
+            Self::AlterPartition(m) => enc::Message::encoded_size(m, version),
+            Self::UpdateFeatures(m) => enc::Message::encoded_size(m, version),
+            Self::Envelope(m) => enc::Message::encoded_size(m, version),
+            Self::FetchSnapshot(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeCluster(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeProducers(m) => enc::Message::encoded_size(m, version),
+            Self::BrokerRegistration(m) => enc::Message::encoded_size(m, version),
+            Self::BrokerHeartbeat(m) => enc::Message::encoded_size(m, version),
+            Self::UnregisterBroker(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeTransactions(m) => enc::Message::encoded_size(m, version),
+            Self::ListTransactions(m) => enc::Message::encoded_size(m, version),
+            Self::AllocateProducerIds(m) => enc::Message::encoded_size(m, version),
+            Self::ConsumerGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            Self::ConsumerGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            Self::ControllerRegistration(m) => enc::Message::encoded_size(m, version),
+            Self::GetTelemetrySubscriptions(m) => enc::Message::encoded_size(m, version),
+            Self::PushTelemetry(m) => enc::Message::encoded_size(m, version),
+            Self::AssignReplicasToDirs(m) => enc::Message::encoded_size(m, version),
+            Self::ListConfigResources(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeTopicPartitions(m) => enc::Message::encoded_size(m, version),
+            Self::ShareGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            Self::ShareGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            Self::ShareFetch(m) => enc::Message::encoded_size(m, version),
+            Self::ShareAcknowledge(m) => enc::Message::encoded_size(m, version),
+            Self::AddRaftVoter(m) => enc::Message::encoded_size(m, version),
+            Self::RemoveRaftVoter(m) => enc::Message::encoded_size(m, version),
+            Self::UpdateRaftVoter(m) => enc::Message::encoded_size(m, version),
+            Self::InitializeShareGroupState(m) => enc::Message::encoded_size(m, version),
+            Self::ReadShareGroupState(m) => enc::Message::encoded_size(m, version),
+            Self::WriteShareGroupState(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteShareGroupState(m) => enc::Message::encoded_size(m, version),
+            Self::ReadShareGroupStateSummary(m) => enc::Message::encoded_size(m, version),
+            Self::StreamsGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            Self::StreamsGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
+            Self::AlterShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
-                crate::message::Message::encoded_size(m, version)
+                enc::Message::encoded_size(m, version)
             }
-            Self::UnregisterController(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
+            Self::UnregisterController(m) => enc::Message::encoded_size(m, version),
         }
     }
     /// Reads the body of `api_key` at `version`.
@@ -2743,676 +2571,676 @@ impl RequestBody {
     /// or the body's own decode error.
     pub fn decode(
         api_key: i16,
-        r: &mut crate::primitives::Reader,
+        r: &mut enc::Reader,
         version: i16,
-    ) -> Result<Self, crate::error::DecodeError> {
+    ) -> Result<Self, enc::DecodeError> {
         match api_key {
             0 => {
-                <super::produce_request::ProduceRequest as crate::message::Message>::decode_from(
+                <super::produce_request::ProduceRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Produce)
             }
             1 => {
-                <super::fetch_request::FetchRequest as crate::message::Message>::decode_from(
+                <super::fetch_request::FetchRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Fetch)
             }
             2 => {
-                <super::list_offsets_request::ListOffsetsRequest as crate::message::Message>::decode_from(
+                <super::list_offsets_request::ListOffsetsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListOffsets)
             }
             3 => {
-                <super::metadata_request::MetadataRequest as crate::message::Message>::decode_from(
+                <super::metadata_request::MetadataRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Metadata)
             }
             4 => {
-                <super::leader_and_isr_request::LeaderAndIsrRequest as crate::message::Message>::decode_from(
+                <super::leader_and_isr_request::LeaderAndIsrRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::LeaderAndIsr)
             }
             5 => {
-                <super::stop_replica_request::StopReplicaRequest as crate::message::Message>::decode_from(
+                <super::stop_replica_request::StopReplicaRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StopReplica)
             }
             6 => {
-                <super::update_metadata_request::UpdateMetadataRequest as crate::message::Message>::decode_from(
+                <super::update_metadata_request::UpdateMetadataRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateMetadata)
             }
             7 => {
-                <super::controlled_shutdown_request::ControlledShutdownRequest as crate::message::Message>::decode_from(
+                <super::controlled_shutdown_request::ControlledShutdownRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ControlledShutdown)
             }
             8 => {
-                <super::offset_commit_request::OffsetCommitRequest as crate::message::Message>::decode_from(
+                <super::offset_commit_request::OffsetCommitRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetCommit)
             }
             9 => {
-                <super::offset_fetch_request::OffsetFetchRequest as crate::message::Message>::decode_from(
+                <super::offset_fetch_request::OffsetFetchRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetFetch)
             }
             10 => {
-                <super::find_coordinator_request::FindCoordinatorRequest as crate::message::Message>::decode_from(
+                <super::find_coordinator_request::FindCoordinatorRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::FindCoordinator)
             }
             11 => {
-                <super::join_group_request::JoinGroupRequest as crate::message::Message>::decode_from(
+                <super::join_group_request::JoinGroupRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::JoinGroup)
             }
             12 => {
-                <super::heartbeat_request::HeartbeatRequest as crate::message::Message>::decode_from(
+                <super::heartbeat_request::HeartbeatRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Heartbeat)
             }
             13 => {
-                <super::leave_group_request::LeaveGroupRequest as crate::message::Message>::decode_from(
+                <super::leave_group_request::LeaveGroupRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::LeaveGroup)
             }
             14 => {
-                <super::sync_group_request::SyncGroupRequest as crate::message::Message>::decode_from(
+                <super::sync_group_request::SyncGroupRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SyncGroup)
             }
             15 => {
-                <super::describe_groups_request::DescribeGroupsRequest as crate::message::Message>::decode_from(
+                <super::describe_groups_request::DescribeGroupsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeGroups)
             }
             16 => {
-                <super::list_groups_request::ListGroupsRequest as crate::message::Message>::decode_from(
+                <super::list_groups_request::ListGroupsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListGroups)
             }
             17 => {
-                <super::sasl_handshake_request::SaslHandshakeRequest as crate::message::Message>::decode_from(
+                <super::sasl_handshake_request::SaslHandshakeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SaslHandshake)
             }
             18 => {
-                <super::api_versions_request::ApiVersionsRequest as crate::message::Message>::decode_from(
+                <super::api_versions_request::ApiVersionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ApiVersions)
             }
             19 => {
-                <super::create_topics_request::CreateTopicsRequest as crate::message::Message>::decode_from(
+                <super::create_topics_request::CreateTopicsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateTopics)
             }
             20 => {
-                <super::delete_topics_request::DeleteTopicsRequest as crate::message::Message>::decode_from(
+                <super::delete_topics_request::DeleteTopicsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteTopics)
             }
             21 => {
-                <super::delete_records_request::DeleteRecordsRequest as crate::message::Message>::decode_from(
+                <super::delete_records_request::DeleteRecordsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteRecords)
             }
             22 => {
-                <super::init_producer_id_request::InitProducerIdRequest as crate::message::Message>::decode_from(
+                <super::init_producer_id_request::InitProducerIdRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::InitProducerId)
             }
             23 => {
-                <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest as crate::message::Message>::decode_from(
+                <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetForLeaderEpoch)
             }
             24 => {
-                <super::add_partitions_to_txn_request::AddPartitionsToTxnRequest as crate::message::Message>::decode_from(
+                <super::add_partitions_to_txn_request::AddPartitionsToTxnRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddPartitionsToTxn)
             }
             25 => {
-                <super::add_offsets_to_txn_request::AddOffsetsToTxnRequest as crate::message::Message>::decode_from(
+                <super::add_offsets_to_txn_request::AddOffsetsToTxnRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddOffsetsToTxn)
             }
             26 => {
-                <super::end_txn_request::EndTxnRequest as crate::message::Message>::decode_from(
+                <super::end_txn_request::EndTxnRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::EndTxn)
             }
             27 => {
-                <super::write_txn_markers_request::WriteTxnMarkersRequest as crate::message::Message>::decode_from(
+                <super::write_txn_markers_request::WriteTxnMarkersRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::WriteTxnMarkers)
             }
             28 => {
-                <super::txn_offset_commit_request::TxnOffsetCommitRequest as crate::message::Message>::decode_from(
+                <super::txn_offset_commit_request::TxnOffsetCommitRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::TxnOffsetCommit)
             }
             29 => {
-                <super::describe_acls_request::DescribeAclsRequest as crate::message::Message>::decode_from(
+                <super::describe_acls_request::DescribeAclsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeAcls)
             }
             30 => {
-                <super::create_acls_request::CreateAclsRequest as crate::message::Message>::decode_from(
+                <super::create_acls_request::CreateAclsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateAcls)
             }
             31 => {
-                <super::delete_acls_request::DeleteAclsRequest as crate::message::Message>::decode_from(
+                <super::delete_acls_request::DeleteAclsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteAcls)
             }
             32 => {
-                <super::describe_configs_request::DescribeConfigsRequest as crate::message::Message>::decode_from(
+                <super::describe_configs_request::DescribeConfigsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeConfigs)
             }
             33 => {
-                <super::alter_configs_request::AlterConfigsRequest as crate::message::Message>::decode_from(
+                <super::alter_configs_request::AlterConfigsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterConfigs)
             }
             34 => {
-                <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest as crate::message::Message>::decode_from(
+                <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterReplicaLogDirs)
             }
             35 => {
-                <super::describe_log_dirs_request::DescribeLogDirsRequest as crate::message::Message>::decode_from(
+                <super::describe_log_dirs_request::DescribeLogDirsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeLogDirs)
             }
             36 => {
-                <super::sasl_authenticate_request::SaslAuthenticateRequest as crate::message::Message>::decode_from(
+                <super::sasl_authenticate_request::SaslAuthenticateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SaslAuthenticate)
             }
             37 => {
-                <super::create_partitions_request::CreatePartitionsRequest as crate::message::Message>::decode_from(
+                <super::create_partitions_request::CreatePartitionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreatePartitions)
             }
             38 => {
-                <super::create_delegation_token_request::CreateDelegationTokenRequest as crate::message::Message>::decode_from(
+                <super::create_delegation_token_request::CreateDelegationTokenRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateDelegationToken)
             }
             39 => {
-                <super::renew_delegation_token_request::RenewDelegationTokenRequest as crate::message::Message>::decode_from(
+                <super::renew_delegation_token_request::RenewDelegationTokenRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::RenewDelegationToken)
             }
             40 => {
-                <super::expire_delegation_token_request::ExpireDelegationTokenRequest as crate::message::Message>::decode_from(
+                <super::expire_delegation_token_request::ExpireDelegationTokenRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ExpireDelegationToken)
             }
             41 => {
-                <super::describe_delegation_token_request::DescribeDelegationTokenRequest as crate::message::Message>::decode_from(
+                <super::describe_delegation_token_request::DescribeDelegationTokenRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeDelegationToken)
             }
             42 => {
-                <super::delete_groups_request::DeleteGroupsRequest as crate::message::Message>::decode_from(
+                <super::delete_groups_request::DeleteGroupsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteGroups)
             }
             43 => {
-                <super::elect_leaders_request::ElectLeadersRequest as crate::message::Message>::decode_from(
+                <super::elect_leaders_request::ElectLeadersRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ElectLeaders)
             }
             44 => {
-                <super::incremental_alter_configs_request::IncrementalAlterConfigsRequest as crate::message::Message>::decode_from(
+                <super::incremental_alter_configs_request::IncrementalAlterConfigsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::IncrementalAlterConfigs)
             }
             45 => {
-                <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest as crate::message::Message>::decode_from(
+                <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterPartitionReassignments)
             }
             46 => {
-                <super::list_partition_reassignments_request::ListPartitionReassignmentsRequest as crate::message::Message>::decode_from(
+                <super::list_partition_reassignments_request::ListPartitionReassignmentsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListPartitionReassignments)
             }
             47 => {
-                <super::offset_delete_request::OffsetDeleteRequest as crate::message::Message>::decode_from(
+                <super::offset_delete_request::OffsetDeleteRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetDelete)
             }
             48 => {
-                <super::describe_client_quotas_request::DescribeClientQuotasRequest as crate::message::Message>::decode_from(
+                <super::describe_client_quotas_request::DescribeClientQuotasRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeClientQuotas)
             }
             49 => {
-                <super::alter_client_quotas_request::AlterClientQuotasRequest as crate::message::Message>::decode_from(
+                <super::alter_client_quotas_request::AlterClientQuotasRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterClientQuotas)
             }
             50 => {
-                <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest as crate::message::Message>::decode_from(
+                <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeUserScramCredentials)
             }
             51 => {
-                <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest as crate::message::Message>::decode_from(
+                <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterUserScramCredentials)
             }
             52 => {
-                <super::vote_request::VoteRequest as crate::message::Message>::decode_from(
+                <super::vote_request::VoteRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Vote)
             }
             53 => {
-                <super::begin_quorum_epoch_request::BeginQuorumEpochRequest as crate::message::Message>::decode_from(
+                <super::begin_quorum_epoch_request::BeginQuorumEpochRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BeginQuorumEpoch)
             }
             54 => {
-                <super::end_quorum_epoch_request::EndQuorumEpochRequest as crate::message::Message>::decode_from(
+                <super::end_quorum_epoch_request::EndQuorumEpochRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::EndQuorumEpoch)
             }
             55 => {
-                <super::describe_quorum_request::DescribeQuorumRequest as crate::message::Message>::decode_from(
+                <super::describe_quorum_request::DescribeQuorumRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeQuorum)
             }
             56 => {
-                <super::alter_partition_request::AlterPartitionRequest as crate::message::Message>::decode_from(
+                <super::alter_partition_request::AlterPartitionRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterPartition)
             }
             57 => {
-                <super::update_features_request::UpdateFeaturesRequest as crate::message::Message>::decode_from(
+                <super::update_features_request::UpdateFeaturesRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateFeatures)
             }
             58 => {
-                <super::envelope_request::EnvelopeRequest as crate::message::Message>::decode_from(
+                <super::envelope_request::EnvelopeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Envelope)
             }
             59 => {
-                <super::fetch_snapshot_request::FetchSnapshotRequest as crate::message::Message>::decode_from(
+                <super::fetch_snapshot_request::FetchSnapshotRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::FetchSnapshot)
             }
             60 => {
-                <super::describe_cluster_request::DescribeClusterRequest as crate::message::Message>::decode_from(
+                <super::describe_cluster_request::DescribeClusterRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeCluster)
             }
             61 => {
-                <super::describe_producers_request::DescribeProducersRequest as crate::message::Message>::decode_from(
+                <super::describe_producers_request::DescribeProducersRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeProducers)
             }
             62 => {
-                <super::broker_registration_request::BrokerRegistrationRequest as crate::message::Message>::decode_from(
+                <super::broker_registration_request::BrokerRegistrationRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BrokerRegistration)
             }
             63 => {
-                <super::broker_heartbeat_request::BrokerHeartbeatRequest as crate::message::Message>::decode_from(
+                <super::broker_heartbeat_request::BrokerHeartbeatRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BrokerHeartbeat)
             }
             64 => {
-                <super::unregister_broker_request::UnregisterBrokerRequest as crate::message::Message>::decode_from(
+                <super::unregister_broker_request::UnregisterBrokerRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UnregisterBroker)
             }
             65 => {
-                <super::describe_transactions_request::DescribeTransactionsRequest as crate::message::Message>::decode_from(
+                <super::describe_transactions_request::DescribeTransactionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeTransactions)
             }
             66 => {
-                <super::list_transactions_request::ListTransactionsRequest as crate::message::Message>::decode_from(
+                <super::list_transactions_request::ListTransactionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListTransactions)
             }
             67 => {
-                <super::allocate_producer_ids_request::AllocateProducerIdsRequest as crate::message::Message>::decode_from(
+                <super::allocate_producer_ids_request::AllocateProducerIdsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AllocateProducerIds)
             }
             68 => {
-                <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest as crate::message::Message>::decode_from(
+                <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ConsumerGroupHeartbeat)
             }
             69 => {
-                <super::consumer_group_describe_request::ConsumerGroupDescribeRequest as crate::message::Message>::decode_from(
+                <super::consumer_group_describe_request::ConsumerGroupDescribeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ConsumerGroupDescribe)
             }
             70 => {
-                <super::controller_registration_request::ControllerRegistrationRequest as crate::message::Message>::decode_from(
+                <super::controller_registration_request::ControllerRegistrationRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ControllerRegistration)
             }
             71 => {
-                <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest as crate::message::Message>::decode_from(
+                <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::GetTelemetrySubscriptions)
             }
             72 => {
-                <super::push_telemetry_request::PushTelemetryRequest as crate::message::Message>::decode_from(
+                <super::push_telemetry_request::PushTelemetryRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::PushTelemetry)
             }
             73 => {
-                <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest as crate::message::Message>::decode_from(
+                <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AssignReplicasToDirs)
             }
             74 => {
-                <super::list_config_resources_request::ListConfigResourcesRequest as crate::message::Message>::decode_from(
+                <super::list_config_resources_request::ListConfigResourcesRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListConfigResources)
             }
             75 => {
-                <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as crate::message::Message>::decode_from(
+                <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeTopicPartitions)
             }
             76 => {
-                <super::share_group_heartbeat_request::ShareGroupHeartbeatRequest as crate::message::Message>::decode_from(
+                <super::share_group_heartbeat_request::ShareGroupHeartbeatRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareGroupHeartbeat)
             }
             77 => {
-                <super::share_group_describe_request::ShareGroupDescribeRequest as crate::message::Message>::decode_from(
+                <super::share_group_describe_request::ShareGroupDescribeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareGroupDescribe)
             }
             78 => {
-                <super::share_fetch_request::ShareFetchRequest as crate::message::Message>::decode_from(
+                <super::share_fetch_request::ShareFetchRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareFetch)
             }
             79 => {
-                <super::share_acknowledge_request::ShareAcknowledgeRequest as crate::message::Message>::decode_from(
+                <super::share_acknowledge_request::ShareAcknowledgeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareAcknowledge)
             }
             80 => {
-                <super::add_raft_voter_request::AddRaftVoterRequest as crate::message::Message>::decode_from(
+                <super::add_raft_voter_request::AddRaftVoterRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddRaftVoter)
             }
             81 => {
-                <super::remove_raft_voter_request::RemoveRaftVoterRequest as crate::message::Message>::decode_from(
+                <super::remove_raft_voter_request::RemoveRaftVoterRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::RemoveRaftVoter)
             }
             82 => {
-                <super::update_raft_voter_request::UpdateRaftVoterRequest as crate::message::Message>::decode_from(
+                <super::update_raft_voter_request::UpdateRaftVoterRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateRaftVoter)
             }
             83 => {
-                <super::initialize_share_group_state_request::InitializeShareGroupStateRequest as crate::message::Message>::decode_from(
+                <super::initialize_share_group_state_request::InitializeShareGroupStateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::InitializeShareGroupState)
             }
             84 => {
-                <super::read_share_group_state_request::ReadShareGroupStateRequest as crate::message::Message>::decode_from(
+                <super::read_share_group_state_request::ReadShareGroupStateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ReadShareGroupState)
             }
             85 => {
-                <super::write_share_group_state_request::WriteShareGroupStateRequest as crate::message::Message>::decode_from(
+                <super::write_share_group_state_request::WriteShareGroupStateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::WriteShareGroupState)
             }
             86 => {
-                <super::delete_share_group_state_request::DeleteShareGroupStateRequest as crate::message::Message>::decode_from(
+                <super::delete_share_group_state_request::DeleteShareGroupStateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteShareGroupState)
             }
             87 => {
-                <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest as crate::message::Message>::decode_from(
+                <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ReadShareGroupStateSummary)
             }
             88 => {
-                <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest as crate::message::Message>::decode_from(
+                <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupHeartbeat)
             }
             89 => {
-                <super::streams_group_describe_request::StreamsGroupDescribeRequest as crate::message::Message>::decode_from(
+                <super::streams_group_describe_request::StreamsGroupDescribeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupDescribe)
             }
             90 => {
-                <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest as crate::message::Message>::decode_from(
+                <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeShareGroupOffsets)
             }
             91 => {
-                <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest as crate::message::Message>::decode_from(
+                <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterShareGroupOffsets)
             }
             92 => {
-                <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest as crate::message::Message>::decode_from(
+                <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteShareGroupOffsets)
             }
             93 => {
-                <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest as crate::message::Message>::decode_from(
+                <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupTopologyDescriptionUpdate)
             }
             94 => {
-                <super::unregister_controller_request::UnregisterControllerRequest as crate::message::Message>::decode_from(
+                <super::unregister_controller_request::UnregisterControllerRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UnregisterController)
             }
-            _ => Err(r.error(crate::error::DecodeErrorKind::UnknownApiKey(api_key))),
+            _ => Err(r.error(enc::DecodeErrorKind::UnknownApiKey(api_key))),
         }
     }
     /// Reads the body of `api_key` at `version` into `self`: in place,
@@ -3427,294 +3255,228 @@ impl RequestBody {
     pub fn decode_into(
         &mut self,
         api_key: i16,
-        r: &mut crate::primitives::Reader,
+        r: &mut enc::Reader,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         match (&mut *self, api_key) {
-            (Self::Produce(m), 0) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::Fetch(m), 1) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::ListOffsets(m), 2) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::Metadata(m), 3) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::LeaderAndIsr(m), 4) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::StopReplica(m), 5) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::UpdateMetadata(m), 6) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::Produce(m), 0) => enc::Message::decode_into_from(m, r, version),
+            (Self::Fetch(m), 1) => enc::Message::decode_into_from(m, r, version),
+            (Self::ListOffsets(m), 2) => enc::Message::decode_into_from(m, r, version),
+            (Self::Metadata(m), 3) => enc::Message::decode_into_from(m, r, version),
+            (Self::LeaderAndIsr(m), 4) => enc::Message::decode_into_from(m, r, version),
+            (Self::StopReplica(m), 5) => enc::Message::decode_into_from(m, r, version),
+            (Self::UpdateMetadata(m), 6) => enc::Message::decode_into_from(m, r, version),
             (Self::ControlledShutdown(m), 7) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::OffsetCommit(m), 8) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::OffsetFetch(m), 9) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::OffsetCommit(m), 8) => enc::Message::decode_into_from(m, r, version),
+            (Self::OffsetFetch(m), 9) => enc::Message::decode_into_from(m, r, version),
             (Self::FindCoordinator(m), 10) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::JoinGroup(m), 11) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::Heartbeat(m), 12) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::LeaveGroup(m), 13) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::SyncGroup(m), 14) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::JoinGroup(m), 11) => enc::Message::decode_into_from(m, r, version),
+            (Self::Heartbeat(m), 12) => enc::Message::decode_into_from(m, r, version),
+            (Self::LeaveGroup(m), 13) => enc::Message::decode_into_from(m, r, version),
+            (Self::SyncGroup(m), 14) => enc::Message::decode_into_from(m, r, version),
             (Self::DescribeGroups(m), 15) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ListGroups(m), 16) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::SaslHandshake(m), 17) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::ApiVersions(m), 18) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::CreateTopics(m), 19) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::DeleteTopics(m), 20) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::DeleteRecords(m), 21) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::ListGroups(m), 16) => enc::Message::decode_into_from(m, r, version),
+            (Self::SaslHandshake(m), 17) => enc::Message::decode_into_from(m, r, version),
+            (Self::ApiVersions(m), 18) => enc::Message::decode_into_from(m, r, version),
+            (Self::CreateTopics(m), 19) => enc::Message::decode_into_from(m, r, version),
+            (Self::DeleteTopics(m), 20) => enc::Message::decode_into_from(m, r, version),
+            (Self::DeleteRecords(m), 21) => enc::Message::decode_into_from(m, r, version),
             (Self::InitProducerId(m), 22) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::OffsetForLeaderEpoch(m), 23) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AddPartitionsToTxn(m), 24) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AddOffsetsToTxn(m), 25) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::EndTxn(m), 26) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::EndTxn(m), 26) => enc::Message::decode_into_from(m, r, version),
             (Self::WriteTxnMarkers(m), 27) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::TxnOffsetCommit(m), 28) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeAcls(m), 29) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::CreateAcls(m), 30) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::DeleteAcls(m), 31) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::DescribeAcls(m), 29) => enc::Message::decode_into_from(m, r, version),
+            (Self::CreateAcls(m), 30) => enc::Message::decode_into_from(m, r, version),
+            (Self::DeleteAcls(m), 31) => enc::Message::decode_into_from(m, r, version),
             (Self::DescribeConfigs(m), 32) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterConfigs(m), 33) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::AlterConfigs(m), 33) => enc::Message::decode_into_from(m, r, version),
             (Self::AlterReplicaLogDirs(m), 34) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeLogDirs(m), 35) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::SaslAuthenticate(m), 36) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::CreatePartitions(m), 37) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::CreateDelegationToken(m), 38) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::RenewDelegationToken(m), 39) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ExpireDelegationToken(m), 40) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeDelegationToken(m), 41) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DeleteGroups(m), 42) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::ElectLeaders(m), 43) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::DeleteGroups(m), 42) => enc::Message::decode_into_from(m, r, version),
+            (Self::ElectLeaders(m), 43) => enc::Message::decode_into_from(m, r, version),
             (Self::IncrementalAlterConfigs(m), 44) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AlterPartitionReassignments(m), 45) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ListPartitionReassignments(m), 46) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::OffsetDelete(m), 47) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::OffsetDelete(m), 47) => enc::Message::decode_into_from(m, r, version),
             (Self::DescribeClientQuotas(m), 48) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AlterClientQuotas(m), 49) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeUserScramCredentials(m), 50) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AlterUserScramCredentials(m), 51) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::Vote(m), 52) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::Vote(m), 52) => enc::Message::decode_into_from(m, r, version),
             (Self::BeginQuorumEpoch(m), 53) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::EndQuorumEpoch(m), 54) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeQuorum(m), 55) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AlterPartition(m), 56) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::UpdateFeatures(m), 57) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::Envelope(m), 58) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::FetchSnapshot(m), 59) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::Envelope(m), 58) => enc::Message::decode_into_from(m, r, version),
+            (Self::FetchSnapshot(m), 59) => enc::Message::decode_into_from(m, r, version),
             (Self::DescribeCluster(m), 60) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeProducers(m), 61) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::BrokerRegistration(m), 62) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::BrokerHeartbeat(m), 63) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::UnregisterBroker(m), 64) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeTransactions(m), 65) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ListTransactions(m), 66) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AllocateProducerIds(m), 67) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ConsumerGroupHeartbeat(m), 68) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ConsumerGroupDescribe(m), 69) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ControllerRegistration(m), 70) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::GetTelemetrySubscriptions(m), 71) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::PushTelemetry(m), 72) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::PushTelemetry(m), 72) => enc::Message::decode_into_from(m, r, version),
             (Self::AssignReplicasToDirs(m), 73) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ListConfigResources(m), 74) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeTopicPartitions(m), 75) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ShareGroupHeartbeat(m), 76) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ShareGroupDescribe(m), 77) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ShareFetch(m), 78) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::ShareFetch(m), 78) => enc::Message::decode_into_from(m, r, version),
             (Self::ShareAcknowledge(m), 79) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AddRaftVoter(m), 80) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::AddRaftVoter(m), 80) => enc::Message::decode_into_from(m, r, version),
             (Self::RemoveRaftVoter(m), 81) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::UpdateRaftVoter(m), 82) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::InitializeShareGroupState(m), 83) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ReadShareGroupState(m), 84) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::WriteShareGroupState(m), 85) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DeleteShareGroupState(m), 86) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ReadShareGroupStateSummary(m), 87) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::StreamsGroupHeartbeat(m), 88) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::StreamsGroupDescribe(m), 89) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeShareGroupOffsets(m), 90) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AlterShareGroupOffsets(m), 91) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DeleteShareGroupOffsets(m), 92) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::StreamsGroupTopologyDescriptionUpdate(m), 93) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::UnregisterController(m), 94) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             _ => {
                 *self = Self::decode(api_key, r, version)?;
@@ -3730,13 +3492,13 @@ impl From<super::produce_request::ProduceRequest> for RequestBody {
 }
 /// The body of api key 0, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::produce_request::ProduceRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::Produce(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 0,
                     found: body.api_key().code(),
                     body,
@@ -3752,13 +3514,13 @@ impl From<super::fetch_request::FetchRequest> for RequestBody {
 }
 /// The body of api key 1, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::fetch_request::FetchRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::Fetch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 1,
                     found: body.api_key().code(),
                     body,
@@ -3774,13 +3536,13 @@ impl From<super::list_offsets_request::ListOffsetsRequest> for RequestBody {
 }
 /// The body of api key 2, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::list_offsets_request::ListOffsetsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ListOffsets(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 2,
                     found: body.api_key().code(),
                     body,
@@ -3796,13 +3558,13 @@ impl From<super::metadata_request::MetadataRequest> for RequestBody {
 }
 /// The body of api key 3, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::metadata_request::MetadataRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::Metadata(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 3,
                     found: body.api_key().code(),
                     body,
@@ -3818,13 +3580,13 @@ impl From<super::leader_and_isr_request::LeaderAndIsrRequest> for RequestBody {
 }
 /// The body of api key 4, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::leader_and_isr_request::LeaderAndIsrRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::LeaderAndIsr(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 4,
                     found: body.api_key().code(),
                     body,
@@ -3840,13 +3602,13 @@ impl From<super::stop_replica_request::StopReplicaRequest> for RequestBody {
 }
 /// The body of api key 5, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::stop_replica_request::StopReplicaRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::StopReplica(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 5,
                     found: body.api_key().code(),
                     body,
@@ -3862,13 +3624,13 @@ impl From<super::update_metadata_request::UpdateMetadataRequest> for RequestBody
 }
 /// The body of api key 6, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::update_metadata_request::UpdateMetadataRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::UpdateMetadata(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 6,
                     found: body.api_key().code(),
                     body,
@@ -3886,13 +3648,13 @@ for RequestBody {
 /// The body of api key 7, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::controlled_shutdown_request::ControlledShutdownRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ControlledShutdown(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 7,
                     found: body.api_key().code(),
                     body,
@@ -3908,13 +3670,13 @@ impl From<super::offset_commit_request::OffsetCommitRequest> for RequestBody {
 }
 /// The body of api key 8, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::offset_commit_request::OffsetCommitRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::OffsetCommit(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 8,
                     found: body.api_key().code(),
                     body,
@@ -3930,13 +3692,13 @@ impl From<super::offset_fetch_request::OffsetFetchRequest> for RequestBody {
 }
 /// The body of api key 9, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::offset_fetch_request::OffsetFetchRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::OffsetFetch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 9,
                     found: body.api_key().code(),
                     body,
@@ -3952,13 +3714,13 @@ impl From<super::find_coordinator_request::FindCoordinatorRequest> for RequestBo
 }
 /// The body of api key 10, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::find_coordinator_request::FindCoordinatorRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::FindCoordinator(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 10,
                     found: body.api_key().code(),
                     body,
@@ -3974,13 +3736,13 @@ impl From<super::join_group_request::JoinGroupRequest> for RequestBody {
 }
 /// The body of api key 11, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::join_group_request::JoinGroupRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::JoinGroup(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 11,
                     found: body.api_key().code(),
                     body,
@@ -3996,13 +3758,13 @@ impl From<super::heartbeat_request::HeartbeatRequest> for RequestBody {
 }
 /// The body of api key 12, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::heartbeat_request::HeartbeatRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::Heartbeat(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 12,
                     found: body.api_key().code(),
                     body,
@@ -4018,13 +3780,13 @@ impl From<super::leave_group_request::LeaveGroupRequest> for RequestBody {
 }
 /// The body of api key 13, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::leave_group_request::LeaveGroupRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::LeaveGroup(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 13,
                     found: body.api_key().code(),
                     body,
@@ -4040,13 +3802,13 @@ impl From<super::sync_group_request::SyncGroupRequest> for RequestBody {
 }
 /// The body of api key 14, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::sync_group_request::SyncGroupRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::SyncGroup(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 14,
                     found: body.api_key().code(),
                     body,
@@ -4062,13 +3824,13 @@ impl From<super::describe_groups_request::DescribeGroupsRequest> for RequestBody
 }
 /// The body of api key 15, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_groups_request::DescribeGroupsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeGroups(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 15,
                     found: body.api_key().code(),
                     body,
@@ -4084,13 +3846,13 @@ impl From<super::list_groups_request::ListGroupsRequest> for RequestBody {
 }
 /// The body of api key 16, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::list_groups_request::ListGroupsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ListGroups(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 16,
                     found: body.api_key().code(),
                     body,
@@ -4106,13 +3868,13 @@ impl From<super::sasl_handshake_request::SaslHandshakeRequest> for RequestBody {
 }
 /// The body of api key 17, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::sasl_handshake_request::SaslHandshakeRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::SaslHandshake(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 17,
                     found: body.api_key().code(),
                     body,
@@ -4128,13 +3890,13 @@ impl From<super::api_versions_request::ApiVersionsRequest> for RequestBody {
 }
 /// The body of api key 18, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::api_versions_request::ApiVersionsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ApiVersions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 18,
                     found: body.api_key().code(),
                     body,
@@ -4150,13 +3912,13 @@ impl From<super::create_topics_request::CreateTopicsRequest> for RequestBody {
 }
 /// The body of api key 19, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::create_topics_request::CreateTopicsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::CreateTopics(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 19,
                     found: body.api_key().code(),
                     body,
@@ -4172,13 +3934,13 @@ impl From<super::delete_topics_request::DeleteTopicsRequest> for RequestBody {
 }
 /// The body of api key 20, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_topics_request::DeleteTopicsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DeleteTopics(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 20,
                     found: body.api_key().code(),
                     body,
@@ -4194,13 +3956,13 @@ impl From<super::delete_records_request::DeleteRecordsRequest> for RequestBody {
 }
 /// The body of api key 21, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_records_request::DeleteRecordsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DeleteRecords(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 21,
                     found: body.api_key().code(),
                     body,
@@ -4216,13 +3978,13 @@ impl From<super::init_producer_id_request::InitProducerIdRequest> for RequestBod
 }
 /// The body of api key 22, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::init_producer_id_request::InitProducerIdRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::InitProducerId(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 22,
                     found: body.api_key().code(),
                     body,
@@ -4242,13 +4004,13 @@ for RequestBody {
 /// The body of api key 23, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::OffsetForLeaderEpoch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 23,
                     found: body.api_key().code(),
                     body,
@@ -4266,13 +4028,13 @@ for RequestBody {
 /// The body of api key 24, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::add_partitions_to_txn_request::AddPartitionsToTxnRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AddPartitionsToTxn(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 24,
                     found: body.api_key().code(),
                     body,
@@ -4288,13 +4050,13 @@ impl From<super::add_offsets_to_txn_request::AddOffsetsToTxnRequest> for Request
 }
 /// The body of api key 25, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::add_offsets_to_txn_request::AddOffsetsToTxnRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AddOffsetsToTxn(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 25,
                     found: body.api_key().code(),
                     body,
@@ -4310,13 +4072,13 @@ impl From<super::end_txn_request::EndTxnRequest> for RequestBody {
 }
 /// The body of api key 26, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::end_txn_request::EndTxnRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::EndTxn(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 26,
                     found: body.api_key().code(),
                     body,
@@ -4332,13 +4094,13 @@ impl From<super::write_txn_markers_request::WriteTxnMarkersRequest> for RequestB
 }
 /// The body of api key 27, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::write_txn_markers_request::WriteTxnMarkersRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::WriteTxnMarkers(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 27,
                     found: body.api_key().code(),
                     body,
@@ -4354,13 +4116,13 @@ impl From<super::txn_offset_commit_request::TxnOffsetCommitRequest> for RequestB
 }
 /// The body of api key 28, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::txn_offset_commit_request::TxnOffsetCommitRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::TxnOffsetCommit(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 28,
                     found: body.api_key().code(),
                     body,
@@ -4376,13 +4138,13 @@ impl From<super::describe_acls_request::DescribeAclsRequest> for RequestBody {
 }
 /// The body of api key 29, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_acls_request::DescribeAclsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeAcls(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 29,
                     found: body.api_key().code(),
                     body,
@@ -4398,13 +4160,13 @@ impl From<super::create_acls_request::CreateAclsRequest> for RequestBody {
 }
 /// The body of api key 30, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::create_acls_request::CreateAclsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::CreateAcls(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 30,
                     found: body.api_key().code(),
                     body,
@@ -4420,13 +4182,13 @@ impl From<super::delete_acls_request::DeleteAclsRequest> for RequestBody {
 }
 /// The body of api key 31, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_acls_request::DeleteAclsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DeleteAcls(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 31,
                     found: body.api_key().code(),
                     body,
@@ -4442,13 +4204,13 @@ impl From<super::describe_configs_request::DescribeConfigsRequest> for RequestBo
 }
 /// The body of api key 32, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_configs_request::DescribeConfigsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeConfigs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 32,
                     found: body.api_key().code(),
                     body,
@@ -4464,13 +4226,13 @@ impl From<super::alter_configs_request::AlterConfigsRequest> for RequestBody {
 }
 /// The body of api key 33, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::alter_configs_request::AlterConfigsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AlterConfigs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 33,
                     found: body.api_key().code(),
                     body,
@@ -4490,13 +4252,13 @@ for RequestBody {
 /// The body of api key 34, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AlterReplicaLogDirs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 34,
                     found: body.api_key().code(),
                     body,
@@ -4512,13 +4274,13 @@ impl From<super::describe_log_dirs_request::DescribeLogDirsRequest> for RequestB
 }
 /// The body of api key 35, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_log_dirs_request::DescribeLogDirsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeLogDirs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 35,
                     found: body.api_key().code(),
                     body,
@@ -4534,13 +4296,13 @@ impl From<super::sasl_authenticate_request::SaslAuthenticateRequest> for Request
 }
 /// The body of api key 36, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::sasl_authenticate_request::SaslAuthenticateRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::SaslAuthenticate(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 36,
                     found: body.api_key().code(),
                     body,
@@ -4556,13 +4318,13 @@ impl From<super::create_partitions_request::CreatePartitionsRequest> for Request
 }
 /// The body of api key 37, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::create_partitions_request::CreatePartitionsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::CreatePartitions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 37,
                     found: body.api_key().code(),
                     body,
@@ -4582,13 +4344,13 @@ for RequestBody {
 /// The body of api key 38, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::create_delegation_token_request::CreateDelegationTokenRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::CreateDelegationToken(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 38,
                     found: body.api_key().code(),
                     body,
@@ -4608,13 +4370,13 @@ for RequestBody {
 /// The body of api key 39, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::renew_delegation_token_request::RenewDelegationTokenRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::RenewDelegationToken(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 39,
                     found: body.api_key().code(),
                     body,
@@ -4634,13 +4396,13 @@ for RequestBody {
 /// The body of api key 40, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::expire_delegation_token_request::ExpireDelegationTokenRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ExpireDelegationToken(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 40,
                     found: body.api_key().code(),
                     body,
@@ -4660,13 +4422,13 @@ for RequestBody {
 /// The body of api key 41, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_delegation_token_request::DescribeDelegationTokenRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeDelegationToken(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 41,
                     found: body.api_key().code(),
                     body,
@@ -4682,13 +4444,13 @@ impl From<super::delete_groups_request::DeleteGroupsRequest> for RequestBody {
 }
 /// The body of api key 42, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_groups_request::DeleteGroupsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DeleteGroups(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 42,
                     found: body.api_key().code(),
                     body,
@@ -4704,13 +4466,13 @@ impl From<super::elect_leaders_request::ElectLeadersRequest> for RequestBody {
 }
 /// The body of api key 43, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::elect_leaders_request::ElectLeadersRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ElectLeaders(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 43,
                     found: body.api_key().code(),
                     body,
@@ -4730,13 +4492,13 @@ for RequestBody {
 /// The body of api key 44, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::incremental_alter_configs_request::IncrementalAlterConfigsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::IncrementalAlterConfigs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 44,
                     found: body.api_key().code(),
                     body,
@@ -4757,13 +4519,13 @@ impl From<
 /// The body of api key 45, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AlterPartitionReassignments(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 45,
                     found: body.api_key().code(),
                     body,
@@ -4783,13 +4545,13 @@ for RequestBody {
 /// The body of api key 46, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::list_partition_reassignments_request::ListPartitionReassignmentsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ListPartitionReassignments(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 46,
                     found: body.api_key().code(),
                     body,
@@ -4805,13 +4567,13 @@ impl From<super::offset_delete_request::OffsetDeleteRequest> for RequestBody {
 }
 /// The body of api key 47, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::offset_delete_request::OffsetDeleteRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::OffsetDelete(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 47,
                     found: body.api_key().code(),
                     body,
@@ -4831,13 +4593,13 @@ for RequestBody {
 /// The body of api key 48, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_client_quotas_request::DescribeClientQuotasRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeClientQuotas(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 48,
                     found: body.api_key().code(),
                     body,
@@ -4854,13 +4616,13 @@ impl From<super::alter_client_quotas_request::AlterClientQuotasRequest> for Requ
 /// The body of api key 49, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::alter_client_quotas_request::AlterClientQuotasRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AlterClientQuotas(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 49,
                     found: body.api_key().code(),
                     body,
@@ -4881,13 +4643,13 @@ impl From<
 /// The body of api key 50, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeUserScramCredentials(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 50,
                     found: body.api_key().code(),
                     body,
@@ -4907,13 +4669,13 @@ for RequestBody {
 /// The body of api key 51, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AlterUserScramCredentials(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 51,
                     found: body.api_key().code(),
                     body,
@@ -4929,13 +4691,13 @@ impl From<super::vote_request::VoteRequest> for RequestBody {
 }
 /// The body of api key 52, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::vote_request::VoteRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::Vote(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 52,
                     found: body.api_key().code(),
                     body,
@@ -4952,13 +4714,13 @@ impl From<super::begin_quorum_epoch_request::BeginQuorumEpochRequest> for Reques
 /// The body of api key 53, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::begin_quorum_epoch_request::BeginQuorumEpochRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::BeginQuorumEpoch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 53,
                     found: body.api_key().code(),
                     body,
@@ -4974,13 +4736,13 @@ impl From<super::end_quorum_epoch_request::EndQuorumEpochRequest> for RequestBod
 }
 /// The body of api key 54, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::end_quorum_epoch_request::EndQuorumEpochRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::EndQuorumEpoch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 54,
                     found: body.api_key().code(),
                     body,
@@ -4996,13 +4758,13 @@ impl From<super::describe_quorum_request::DescribeQuorumRequest> for RequestBody
 }
 /// The body of api key 55, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_quorum_request::DescribeQuorumRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeQuorum(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 55,
                     found: body.api_key().code(),
                     body,
@@ -5018,13 +4780,13 @@ impl From<super::alter_partition_request::AlterPartitionRequest> for RequestBody
 }
 /// The body of api key 56, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::alter_partition_request::AlterPartitionRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AlterPartition(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 56,
                     found: body.api_key().code(),
                     body,
@@ -5040,13 +4802,13 @@ impl From<super::update_features_request::UpdateFeaturesRequest> for RequestBody
 }
 /// The body of api key 57, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::update_features_request::UpdateFeaturesRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::UpdateFeatures(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 57,
                     found: body.api_key().code(),
                     body,
@@ -5062,13 +4824,13 @@ impl From<super::envelope_request::EnvelopeRequest> for RequestBody {
 }
 /// The body of api key 58, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::envelope_request::EnvelopeRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::Envelope(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 58,
                     found: body.api_key().code(),
                     body,
@@ -5084,13 +4846,13 @@ impl From<super::fetch_snapshot_request::FetchSnapshotRequest> for RequestBody {
 }
 /// The body of api key 59, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::fetch_snapshot_request::FetchSnapshotRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::FetchSnapshot(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 59,
                     found: body.api_key().code(),
                     body,
@@ -5106,13 +4868,13 @@ impl From<super::describe_cluster_request::DescribeClusterRequest> for RequestBo
 }
 /// The body of api key 60, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_cluster_request::DescribeClusterRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeCluster(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 60,
                     found: body.api_key().code(),
                     body,
@@ -5129,13 +4891,13 @@ impl From<super::describe_producers_request::DescribeProducersRequest> for Reque
 /// The body of api key 61, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_producers_request::DescribeProducersRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeProducers(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 61,
                     found: body.api_key().code(),
                     body,
@@ -5153,13 +4915,13 @@ for RequestBody {
 /// The body of api key 62, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::broker_registration_request::BrokerRegistrationRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::BrokerRegistration(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 62,
                     found: body.api_key().code(),
                     body,
@@ -5175,13 +4937,13 @@ impl From<super::broker_heartbeat_request::BrokerHeartbeatRequest> for RequestBo
 }
 /// The body of api key 63, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::broker_heartbeat_request::BrokerHeartbeatRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::BrokerHeartbeat(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 63,
                     found: body.api_key().code(),
                     body,
@@ -5197,13 +4959,13 @@ impl From<super::unregister_broker_request::UnregisterBrokerRequest> for Request
 }
 /// The body of api key 64, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::unregister_broker_request::UnregisterBrokerRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::UnregisterBroker(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 64,
                     found: body.api_key().code(),
                     body,
@@ -5223,13 +4985,13 @@ for RequestBody {
 /// The body of api key 65, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_transactions_request::DescribeTransactionsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeTransactions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 65,
                     found: body.api_key().code(),
                     body,
@@ -5245,13 +5007,13 @@ impl From<super::list_transactions_request::ListTransactionsRequest> for Request
 }
 /// The body of api key 66, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::list_transactions_request::ListTransactionsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ListTransactions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 66,
                     found: body.api_key().code(),
                     body,
@@ -5271,13 +5033,13 @@ for RequestBody {
 /// The body of api key 67, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::allocate_producer_ids_request::AllocateProducerIdsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AllocateProducerIds(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 67,
                     found: body.api_key().code(),
                     body,
@@ -5297,13 +5059,13 @@ for RequestBody {
 /// The body of api key 68, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ConsumerGroupHeartbeat(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 68,
                     found: body.api_key().code(),
                     body,
@@ -5323,13 +5085,13 @@ for RequestBody {
 /// The body of api key 69, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::consumer_group_describe_request::ConsumerGroupDescribeRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ConsumerGroupDescribe(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 69,
                     found: body.api_key().code(),
                     body,
@@ -5349,13 +5111,13 @@ for RequestBody {
 /// The body of api key 70, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::controller_registration_request::ControllerRegistrationRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ControllerRegistration(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 70,
                     found: body.api_key().code(),
                     body,
@@ -5375,13 +5137,13 @@ for RequestBody {
 /// The body of api key 71, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::GetTelemetrySubscriptions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 71,
                     found: body.api_key().code(),
                     body,
@@ -5397,13 +5159,13 @@ impl From<super::push_telemetry_request::PushTelemetryRequest> for RequestBody {
 }
 /// The body of api key 72, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::push_telemetry_request::PushTelemetryRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::PushTelemetry(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 72,
                     found: body.api_key().code(),
                     body,
@@ -5423,13 +5185,13 @@ for RequestBody {
 /// The body of api key 73, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AssignReplicasToDirs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 73,
                     found: body.api_key().code(),
                     body,
@@ -5449,13 +5211,13 @@ for RequestBody {
 /// The body of api key 74, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::list_config_resources_request::ListConfigResourcesRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ListConfigResources(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 74,
                     found: body.api_key().code(),
                     body,
@@ -5475,13 +5237,13 @@ for RequestBody {
 /// The body of api key 75, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_topic_partitions_request::DescribeTopicPartitionsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeTopicPartitions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 75,
                     found: body.api_key().code(),
                     body,
@@ -5501,13 +5263,13 @@ for RequestBody {
 /// The body of api key 76, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::share_group_heartbeat_request::ShareGroupHeartbeatRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ShareGroupHeartbeat(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 76,
                     found: body.api_key().code(),
                     body,
@@ -5525,13 +5287,13 @@ for RequestBody {
 /// The body of api key 77, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::share_group_describe_request::ShareGroupDescribeRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ShareGroupDescribe(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 77,
                     found: body.api_key().code(),
                     body,
@@ -5547,13 +5309,13 @@ impl From<super::share_fetch_request::ShareFetchRequest> for RequestBody {
 }
 /// The body of api key 78, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::share_fetch_request::ShareFetchRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ShareFetch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 78,
                     found: body.api_key().code(),
                     body,
@@ -5569,13 +5331,13 @@ impl From<super::share_acknowledge_request::ShareAcknowledgeRequest> for Request
 }
 /// The body of api key 79, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::share_acknowledge_request::ShareAcknowledgeRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ShareAcknowledge(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 79,
                     found: body.api_key().code(),
                     body,
@@ -5591,13 +5353,13 @@ impl From<super::add_raft_voter_request::AddRaftVoterRequest> for RequestBody {
 }
 /// The body of api key 80, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::add_raft_voter_request::AddRaftVoterRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AddRaftVoter(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 80,
                     found: body.api_key().code(),
                     body,
@@ -5613,13 +5375,13 @@ impl From<super::remove_raft_voter_request::RemoveRaftVoterRequest> for RequestB
 }
 /// The body of api key 81, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::remove_raft_voter_request::RemoveRaftVoterRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::RemoveRaftVoter(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 81,
                     found: body.api_key().code(),
                     body,
@@ -5635,13 +5397,13 @@ impl From<super::update_raft_voter_request::UpdateRaftVoterRequest> for RequestB
 }
 /// The body of api key 82, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::update_raft_voter_request::UpdateRaftVoterRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::UpdateRaftVoter(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 82,
                     found: body.api_key().code(),
                     body,
@@ -5661,13 +5423,13 @@ for RequestBody {
 /// The body of api key 83, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::initialize_share_group_state_request::InitializeShareGroupStateRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::InitializeShareGroupState(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 83,
                     found: body.api_key().code(),
                     body,
@@ -5687,13 +5449,13 @@ for RequestBody {
 /// The body of api key 84, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::read_share_group_state_request::ReadShareGroupStateRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ReadShareGroupState(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 84,
                     found: body.api_key().code(),
                     body,
@@ -5713,13 +5475,13 @@ for RequestBody {
 /// The body of api key 85, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::write_share_group_state_request::WriteShareGroupStateRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::WriteShareGroupState(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 85,
                     found: body.api_key().code(),
                     body,
@@ -5739,13 +5501,13 @@ for RequestBody {
 /// The body of api key 86, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::delete_share_group_state_request::DeleteShareGroupStateRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DeleteShareGroupState(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 86,
                     found: body.api_key().code(),
                     body,
@@ -5766,13 +5528,13 @@ impl From<
 /// The body of api key 87, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::ReadShareGroupStateSummary(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 87,
                     found: body.api_key().code(),
                     body,
@@ -5792,13 +5554,13 @@ for RequestBody {
 /// The body of api key 88, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::StreamsGroupHeartbeat(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 88,
                     found: body.api_key().code(),
                     body,
@@ -5818,13 +5580,13 @@ for RequestBody {
 /// The body of api key 89, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::streams_group_describe_request::StreamsGroupDescribeRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::StreamsGroupDescribe(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 89,
                     found: body.api_key().code(),
                     body,
@@ -5844,13 +5606,13 @@ for RequestBody {
 /// The body of api key 90, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DescribeShareGroupOffsets(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 90,
                     found: body.api_key().code(),
                     body,
@@ -5870,13 +5632,13 @@ for RequestBody {
 /// The body of api key 91, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::AlterShareGroupOffsets(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 91,
                     found: body.api_key().code(),
                     body,
@@ -5896,13 +5658,13 @@ for RequestBody {
 /// The body of api key 92, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::DeleteShareGroupOffsets(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 92,
                     found: body.api_key().code(),
                     body,
@@ -5923,13 +5685,13 @@ impl From<
 /// The body of api key 93, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::StreamsGroupTopologyDescriptionUpdate(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 93,
                     found: body.api_key().code(),
                     body,
@@ -5949,13 +5711,13 @@ for RequestBody {
 /// The body of api key 94, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::unregister_controller_request::UnregisterControllerRequest {
-    type Error = crate::error::UnexpectedBody<RequestBody>;
+    type Error = enc::UnexpectedBody<RequestBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: RequestBody) -> Result<Self, Self::Error> {
         match body {
             RequestBody::UnregisterController(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 94,
                     found: body.api_key().code(),
                     body,
@@ -5965,343 +5727,187 @@ for super::unregister_controller_request::UnregisterControllerRequest {
     }
 }
 /// Delegates to the body (see the runtime's `entity` module).
-impl crate::entity::Entities for RequestBody {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for RequestBody {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         match self {
-            Self::Produce(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::Fetch(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::ListOffsets(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::Metadata(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::LeaderAndIsr(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::StopReplica(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::UpdateMetadata(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::ControlledShutdown(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::OffsetCommit(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::OffsetFetch(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::JoinGroup(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::Heartbeat(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::LeaveGroup(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::SyncGroup(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::DescribeGroups(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::CreateTopics(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DeleteTopics(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DeleteRecords(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::InitProducerId(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::OffsetForLeaderEpoch(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::AddPartitionsToTxn(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::AddOffsetsToTxn(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::EndTxn(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::WriteTxnMarkers(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::TxnOffsetCommit(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::AlterReplicaLogDirs(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DescribeLogDirs(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::CreatePartitions(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DeleteGroups(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::ElectLeaders(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
+            Self::Produce(m) => enc::Entities::visit_entities(m, version, f),
+            Self::Fetch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ListOffsets(m) => enc::Entities::visit_entities(m, version, f),
+            Self::Metadata(m) => enc::Entities::visit_entities(m, version, f),
+            Self::LeaderAndIsr(m) => enc::Entities::visit_entities(m, version, f),
+            Self::StopReplica(m) => enc::Entities::visit_entities(m, version, f),
+            Self::UpdateMetadata(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ControlledShutdown(m) => enc::Entities::visit_entities(m, version, f),
+            Self::OffsetCommit(m) => enc::Entities::visit_entities(m, version, f),
+            Self::OffsetFetch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::JoinGroup(m) => enc::Entities::visit_entities(m, version, f),
+            Self::Heartbeat(m) => enc::Entities::visit_entities(m, version, f),
+            Self::LeaveGroup(m) => enc::Entities::visit_entities(m, version, f),
+            Self::SyncGroup(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeGroups(m) => enc::Entities::visit_entities(m, version, f),
+            Self::CreateTopics(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DeleteTopics(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DeleteRecords(m) => enc::Entities::visit_entities(m, version, f),
+            Self::InitProducerId(m) => enc::Entities::visit_entities(m, version, f),
+            Self::OffsetForLeaderEpoch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::AddPartitionsToTxn(m) => enc::Entities::visit_entities(m, version, f),
+            Self::AddOffsetsToTxn(m) => enc::Entities::visit_entities(m, version, f),
+            Self::EndTxn(m) => enc::Entities::visit_entities(m, version, f),
+            Self::WriteTxnMarkers(m) => enc::Entities::visit_entities(m, version, f),
+            Self::TxnOffsetCommit(m) => enc::Entities::visit_entities(m, version, f),
+            Self::AlterReplicaLogDirs(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeLogDirs(m) => enc::Entities::visit_entities(m, version, f),
+            Self::CreatePartitions(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DeleteGroups(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ElectLeaders(m) => enc::Entities::visit_entities(m, version, f),
             Self::AlterPartitionReassignments(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             Self::ListPartitionReassignments(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
-            Self::OffsetDelete(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::Vote(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::BeginQuorumEpoch(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::EndQuorumEpoch(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DescribeQuorum(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::AlterPartition(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::FetchSnapshot(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DescribeProducers(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::BrokerRegistration(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::BrokerHeartbeat(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::UnregisterBroker(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DescribeTransactions(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::ListTransactions(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::AllocateProducerIds(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
+            Self::OffsetDelete(m) => enc::Entities::visit_entities(m, version, f),
+            Self::Vote(m) => enc::Entities::visit_entities(m, version, f),
+            Self::BeginQuorumEpoch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::EndQuorumEpoch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeQuorum(m) => enc::Entities::visit_entities(m, version, f),
+            Self::AlterPartition(m) => enc::Entities::visit_entities(m, version, f),
+            Self::FetchSnapshot(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeProducers(m) => enc::Entities::visit_entities(m, version, f),
+            Self::BrokerRegistration(m) => enc::Entities::visit_entities(m, version, f),
+            Self::BrokerHeartbeat(m) => enc::Entities::visit_entities(m, version, f),
+            Self::UnregisterBroker(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeTransactions(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ListTransactions(m) => enc::Entities::visit_entities(m, version, f),
+            Self::AllocateProducerIds(m) => enc::Entities::visit_entities(m, version, f),
             Self::ConsumerGroupHeartbeat(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             Self::ConsumerGroupDescribe(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
-            Self::AssignReplicasToDirs(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
+            Self::AssignReplicasToDirs(m) => enc::Entities::visit_entities(m, version, f),
             Self::DescribeTopicPartitions(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
-            Self::ShareGroupHeartbeat(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::ShareGroupDescribe(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::ShareFetch(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::ShareAcknowledge(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
+            Self::ShareGroupHeartbeat(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ShareGroupDescribe(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ShareFetch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ShareAcknowledge(m) => enc::Entities::visit_entities(m, version, f),
             Self::StreamsGroupHeartbeat(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
-            Self::StreamsGroupDescribe(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
+            Self::StreamsGroupDescribe(m) => enc::Entities::visit_entities(m, version, f),
             Self::DescribeShareGroupOffsets(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             Self::AlterShareGroupOffsets(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             Self::DeleteShareGroupOffsets(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             _ => {}
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         match self {
-            Self::Produce(m) => crate::entity::Entities::rewrite_entities(m, version, f),
-            Self::Fetch(m) => crate::entity::Entities::rewrite_entities(m, version, f),
-            Self::ListOffsets(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::Metadata(m) => crate::entity::Entities::rewrite_entities(m, version, f),
-            Self::LeaderAndIsr(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::StopReplica(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::UpdateMetadata(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::ControlledShutdown(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::OffsetCommit(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::OffsetFetch(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::JoinGroup(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::Heartbeat(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::LeaveGroup(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::SyncGroup(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DescribeGroups(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::CreateTopics(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DeleteTopics(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DeleteRecords(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::InitProducerId(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::Produce(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::Fetch(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ListOffsets(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::Metadata(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::LeaderAndIsr(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::StopReplica(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::UpdateMetadata(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ControlledShutdown(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::OffsetCommit(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::OffsetFetch(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::JoinGroup(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::Heartbeat(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::LeaveGroup(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::SyncGroup(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DescribeGroups(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::CreateTopics(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DeleteTopics(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DeleteRecords(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::InitProducerId(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::OffsetForLeaderEpoch(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
-            Self::AddPartitionsToTxn(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::AddOffsetsToTxn(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::EndTxn(m) => crate::entity::Entities::rewrite_entities(m, version, f),
-            Self::WriteTxnMarkers(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::TxnOffsetCommit(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::AddPartitionsToTxn(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::AddOffsetsToTxn(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::EndTxn(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::WriteTxnMarkers(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::TxnOffsetCommit(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::AlterReplicaLogDirs(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
-            Self::DescribeLogDirs(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::CreatePartitions(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DeleteGroups(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::ElectLeaders(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::DescribeLogDirs(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::CreatePartitions(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DeleteGroups(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ElectLeaders(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::AlterPartitionReassignments(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::ListPartitionReassignments(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
-            Self::OffsetDelete(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::Vote(m) => crate::entity::Entities::rewrite_entities(m, version, f),
-            Self::BeginQuorumEpoch(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::EndQuorumEpoch(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DescribeQuorum(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::AlterPartition(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::FetchSnapshot(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DescribeProducers(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::BrokerRegistration(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::BrokerHeartbeat(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::UnregisterBroker(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::OffsetDelete(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::Vote(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::BeginQuorumEpoch(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::EndQuorumEpoch(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DescribeQuorum(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::AlterPartition(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::FetchSnapshot(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DescribeProducers(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::BrokerRegistration(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::BrokerHeartbeat(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::UnregisterBroker(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::DescribeTransactions(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
-            Self::ListTransactions(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::ListTransactions(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::AllocateProducerIds(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::ConsumerGroupHeartbeat(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::ConsumerGroupDescribe(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::AssignReplicasToDirs(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::DescribeTopicPartitions(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::ShareGroupHeartbeat(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
-            Self::ShareGroupDescribe(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::ShareFetch(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::ShareAcknowledge(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::ShareGroupDescribe(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ShareFetch(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ShareAcknowledge(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::StreamsGroupHeartbeat(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::StreamsGroupDescribe(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::DescribeShareGroupOffsets(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::AlterShareGroupOffsets(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::DeleteShareGroupOffsets(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             _ => {}
         }
@@ -6692,10 +6298,10 @@ impl ResponseBody {
         &self,
         buf: &mut crate::BytesMut,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::all_or_nothing(
             buf,
-            |buf| self.encode_to(&mut crate::primitives::Writer::new(buf), version),
+            |buf| self.encode_to(&mut enc::Writer::new(buf), version),
         )
     }
     /// Writes the body encoded at `version` to a [`Writer`](crate::primitives::Writer),
@@ -6706,390 +6312,218 @@ impl ResponseBody {
     /// What was written before the error stays in the writer.
     pub fn encode_to(
         &self,
-        w: &mut crate::primitives::Writer<'_>,
+        w: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         match self {
-            Self::Produce(m) => crate::message::Message::encode_to(m, w, version),
-            Self::Fetch(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ListOffsets(m) => crate::message::Message::encode_to(m, w, version),
-            Self::Metadata(m) => crate::message::Message::encode_to(m, w, version),
-            Self::LeaderAndIsr(m) => crate::message::Message::encode_to(m, w, version),
-            Self::StopReplica(m) => crate::message::Message::encode_to(m, w, version),
-            Self::UpdateMetadata(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ControlledShutdown(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::OffsetCommit(m) => crate::message::Message::encode_to(m, w, version),
-            Self::OffsetFetch(m) => crate::message::Message::encode_to(m, w, version),
-            Self::FindCoordinator(m) => crate::message::Message::encode_to(m, w, version),
-            Self::JoinGroup(m) => crate::message::Message::encode_to(m, w, version),
-            Self::Heartbeat(m) => crate::message::Message::encode_to(m, w, version),
-            Self::LeaveGroup(m) => crate::message::Message::encode_to(m, w, version),
-            Self::SyncGroup(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeGroups(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ListGroups(m) => crate::message::Message::encode_to(m, w, version),
-            Self::SaslHandshake(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ApiVersions(m) => crate::message::Message::encode_to(m, w, version),
-            Self::CreateTopics(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DeleteTopics(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DeleteRecords(m) => crate::message::Message::encode_to(m, w, version),
-            Self::InitProducerId(m) => crate::message::Message::encode_to(m, w, version),
-            Self::OffsetForLeaderEpoch(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AddPartitionsToTxn(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AddOffsetsToTxn(m) => crate::message::Message::encode_to(m, w, version),
-            Self::EndTxn(m) => crate::message::Message::encode_to(m, w, version),
-            Self::WriteTxnMarkers(m) => crate::message::Message::encode_to(m, w, version),
-            Self::TxnOffsetCommit(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeAcls(m) => crate::message::Message::encode_to(m, w, version),
-            Self::CreateAcls(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DeleteAcls(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeConfigs(m) => crate::message::Message::encode_to(m, w, version),
-            Self::AlterConfigs(m) => crate::message::Message::encode_to(m, w, version),
-            Self::AlterReplicaLogDirs(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DescribeLogDirs(m) => crate::message::Message::encode_to(m, w, version),
-            Self::SaslAuthenticate(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::CreatePartitions(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::CreateDelegationToken(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::RenewDelegationToken(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ExpireDelegationToken(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DescribeDelegationToken(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DeleteGroups(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ElectLeaders(m) => crate::message::Message::encode_to(m, w, version),
-            Self::IncrementalAlterConfigs(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
+            Self::Produce(m) => enc::Message::encode_to(m, w, version),
+            Self::Fetch(m) => enc::Message::encode_to(m, w, version),
+            Self::ListOffsets(m) => enc::Message::encode_to(m, w, version),
+            Self::Metadata(m) => enc::Message::encode_to(m, w, version),
+            Self::LeaderAndIsr(m) => enc::Message::encode_to(m, w, version),
+            Self::StopReplica(m) => enc::Message::encode_to(m, w, version),
+            Self::UpdateMetadata(m) => enc::Message::encode_to(m, w, version),
+            Self::ControlledShutdown(m) => enc::Message::encode_to(m, w, version),
+            Self::OffsetCommit(m) => enc::Message::encode_to(m, w, version),
+            Self::OffsetFetch(m) => enc::Message::encode_to(m, w, version),
+            Self::FindCoordinator(m) => enc::Message::encode_to(m, w, version),
+            Self::JoinGroup(m) => enc::Message::encode_to(m, w, version),
+            Self::Heartbeat(m) => enc::Message::encode_to(m, w, version),
+            Self::LeaveGroup(m) => enc::Message::encode_to(m, w, version),
+            Self::SyncGroup(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeGroups(m) => enc::Message::encode_to(m, w, version),
+            Self::ListGroups(m) => enc::Message::encode_to(m, w, version),
+            Self::SaslHandshake(m) => enc::Message::encode_to(m, w, version),
+            Self::ApiVersions(m) => enc::Message::encode_to(m, w, version),
+            Self::CreateTopics(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteTopics(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteRecords(m) => enc::Message::encode_to(m, w, version),
+            Self::InitProducerId(m) => enc::Message::encode_to(m, w, version),
+            Self::OffsetForLeaderEpoch(m) => enc::Message::encode_to(m, w, version),
+            Self::AddPartitionsToTxn(m) => enc::Message::encode_to(m, w, version),
+            Self::AddOffsetsToTxn(m) => enc::Message::encode_to(m, w, version),
+            Self::EndTxn(m) => enc::Message::encode_to(m, w, version),
+            Self::WriteTxnMarkers(m) => enc::Message::encode_to(m, w, version),
+            Self::TxnOffsetCommit(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeAcls(m) => enc::Message::encode_to(m, w, version),
+            Self::CreateAcls(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteAcls(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeConfigs(m) => enc::Message::encode_to(m, w, version),
+            Self::AlterConfigs(m) => enc::Message::encode_to(m, w, version),
+            Self::AlterReplicaLogDirs(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeLogDirs(m) => enc::Message::encode_to(m, w, version),
+            Self::SaslAuthenticate(m) => enc::Message::encode_to(m, w, version),
+            Self::CreatePartitions(m) => enc::Message::encode_to(m, w, version),
+            Self::CreateDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            Self::RenewDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            Self::ExpireDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteGroups(m) => enc::Message::encode_to(m, w, version),
+            Self::ElectLeaders(m) => enc::Message::encode_to(m, w, version),
+            Self::IncrementalAlterConfigs(m) => enc::Message::encode_to(m, w, version),
             Self::AlterPartitionReassignments(m) => {
-                crate::message::Message::encode_to(m, w, version)
+                enc::Message::encode_to(m, w, version)
             }
-            Self::ListPartitionReassignments(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::OffsetDelete(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeClientQuotas(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AlterClientQuotas(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
+            Self::ListPartitionReassignments(m) => enc::Message::encode_to(m, w, version),
+            Self::OffsetDelete(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeClientQuotas(m) => enc::Message::encode_to(m, w, version),
+            Self::AlterClientQuotas(m) => enc::Message::encode_to(m, w, version),
             Self::DescribeUserScramCredentials(m) => {
-                crate::message::Message::encode_to(m, w, version)
+                enc::Message::encode_to(m, w, version)
             }
-            Self::AlterUserScramCredentials(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::Vote(m) => crate::message::Message::encode_to(m, w, version),
-            Self::BeginQuorumEpoch(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::EndQuorumEpoch(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeQuorum(m) => crate::message::Message::encode_to(m, w, version),
-            Self::AlterPartition(m) => crate::message::Message::encode_to(m, w, version),
-            Self::UpdateFeatures(m) => crate::message::Message::encode_to(m, w, version),
-            Self::Envelope(m) => crate::message::Message::encode_to(m, w, version),
-            Self::FetchSnapshot(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeCluster(m) => crate::message::Message::encode_to(m, w, version),
-            Self::DescribeProducers(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::BrokerRegistration(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::BrokerHeartbeat(m) => crate::message::Message::encode_to(m, w, version),
-            Self::UnregisterBroker(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DescribeTransactions(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ListTransactions(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AllocateProducerIds(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ConsumerGroupHeartbeat(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ConsumerGroupDescribe(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ControllerRegistration(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::GetTelemetrySubscriptions(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::PushTelemetry(m) => crate::message::Message::encode_to(m, w, version),
-            Self::AssignReplicasToDirs(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ListConfigResources(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DescribeTopicPartitions(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ShareGroupHeartbeat(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ShareGroupDescribe(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ShareFetch(m) => crate::message::Message::encode_to(m, w, version),
-            Self::ShareAcknowledge(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AddRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
-            Self::RemoveRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
-            Self::UpdateRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
-            Self::InitializeShareGroupState(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ReadShareGroupState(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::WriteShareGroupState(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DeleteShareGroupState(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::ReadShareGroupStateSummary(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::StreamsGroupHeartbeat(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::StreamsGroupDescribe(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DescribeShareGroupOffsets(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::AlterShareGroupOffsets(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
-            Self::DeleteShareGroupOffsets(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
+            Self::AlterUserScramCredentials(m) => enc::Message::encode_to(m, w, version),
+            Self::Vote(m) => enc::Message::encode_to(m, w, version),
+            Self::BeginQuorumEpoch(m) => enc::Message::encode_to(m, w, version),
+            Self::EndQuorumEpoch(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeQuorum(m) => enc::Message::encode_to(m, w, version),
+            Self::AlterPartition(m) => enc::Message::encode_to(m, w, version),
+            Self::UpdateFeatures(m) => enc::Message::encode_to(m, w, version),
+            Self::Envelope(m) => enc::Message::encode_to(m, w, version),
+            Self::FetchSnapshot(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeCluster(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeProducers(m) => enc::Message::encode_to(m, w, version),
+            Self::BrokerRegistration(m) => enc::Message::encode_to(m, w, version),
+            Self::BrokerHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            Self::UnregisterBroker(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeTransactions(m) => enc::Message::encode_to(m, w, version),
+            Self::ListTransactions(m) => enc::Message::encode_to(m, w, version),
+            Self::AllocateProducerIds(m) => enc::Message::encode_to(m, w, version),
+            Self::ConsumerGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            Self::ConsumerGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            Self::ControllerRegistration(m) => enc::Message::encode_to(m, w, version),
+            Self::GetTelemetrySubscriptions(m) => enc::Message::encode_to(m, w, version),
+            Self::PushTelemetry(m) => enc::Message::encode_to(m, w, version),
+            Self::AssignReplicasToDirs(m) => enc::Message::encode_to(m, w, version),
+            Self::ListConfigResources(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeTopicPartitions(m) => enc::Message::encode_to(m, w, version),
+            Self::ShareGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            Self::ShareGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            Self::ShareFetch(m) => enc::Message::encode_to(m, w, version),
+            Self::ShareAcknowledge(m) => enc::Message::encode_to(m, w, version),
+            Self::AddRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            Self::RemoveRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            Self::UpdateRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            Self::InitializeShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            Self::ReadShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            Self::WriteShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            Self::ReadShareGroupStateSummary(m) => enc::Message::encode_to(m, w, version),
+            Self::StreamsGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            Self::StreamsGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            Self::DescribeShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
+            Self::AlterShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
+            Self::DeleteShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
-                crate::message::Message::encode_to(m, w, version)
+                enc::Message::encode_to(m, w, version)
             }
-            Self::UnregisterController(m) => {
-                crate::message::Message::encode_to(m, w, version)
-            }
+            Self::UnregisterController(m) => enc::Message::encode_to(m, w, version),
         }
     }
     /// Bytes that [`Self::encode`] writes at `version`.
     #[inline]
     pub fn encoded_size(&self, version: i16) -> usize {
         match self {
-            Self::Produce(m) => crate::message::Message::encoded_size(m, version),
-            Self::Fetch(m) => crate::message::Message::encoded_size(m, version),
-            Self::ListOffsets(m) => crate::message::Message::encoded_size(m, version),
-            Self::Metadata(m) => crate::message::Message::encoded_size(m, version),
-            Self::LeaderAndIsr(m) => crate::message::Message::encoded_size(m, version),
-            Self::StopReplica(m) => crate::message::Message::encoded_size(m, version),
-            Self::UpdateMetadata(m) => crate::message::Message::encoded_size(m, version),
-            Self::ControlledShutdown(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::OffsetCommit(m) => crate::message::Message::encoded_size(m, version),
-            Self::OffsetFetch(m) => crate::message::Message::encoded_size(m, version),
-            Self::FindCoordinator(m) => crate::message::Message::encoded_size(m, version),
-            Self::JoinGroup(m) => crate::message::Message::encoded_size(m, version),
-            Self::Heartbeat(m) => crate::message::Message::encoded_size(m, version),
-            Self::LeaveGroup(m) => crate::message::Message::encoded_size(m, version),
-            Self::SyncGroup(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeGroups(m) => crate::message::Message::encoded_size(m, version),
-            Self::ListGroups(m) => crate::message::Message::encoded_size(m, version),
-            Self::SaslHandshake(m) => crate::message::Message::encoded_size(m, version),
-            Self::ApiVersions(m) => crate::message::Message::encoded_size(m, version),
-            Self::CreateTopics(m) => crate::message::Message::encoded_size(m, version),
-            Self::DeleteTopics(m) => crate::message::Message::encoded_size(m, version),
-            Self::DeleteRecords(m) => crate::message::Message::encoded_size(m, version),
-            Self::InitProducerId(m) => crate::message::Message::encoded_size(m, version),
-            Self::OffsetForLeaderEpoch(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AddPartitionsToTxn(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AddOffsetsToTxn(m) => crate::message::Message::encoded_size(m, version),
-            Self::EndTxn(m) => crate::message::Message::encoded_size(m, version),
-            Self::WriteTxnMarkers(m) => crate::message::Message::encoded_size(m, version),
-            Self::TxnOffsetCommit(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeAcls(m) => crate::message::Message::encoded_size(m, version),
-            Self::CreateAcls(m) => crate::message::Message::encoded_size(m, version),
-            Self::DeleteAcls(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeConfigs(m) => crate::message::Message::encoded_size(m, version),
-            Self::AlterConfigs(m) => crate::message::Message::encoded_size(m, version),
-            Self::AlterReplicaLogDirs(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DescribeLogDirs(m) => crate::message::Message::encoded_size(m, version),
-            Self::SaslAuthenticate(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::CreatePartitions(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::CreateDelegationToken(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::RenewDelegationToken(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ExpireDelegationToken(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DescribeDelegationToken(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DeleteGroups(m) => crate::message::Message::encoded_size(m, version),
-            Self::ElectLeaders(m) => crate::message::Message::encoded_size(m, version),
-            Self::IncrementalAlterConfigs(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
+            Self::Produce(m) => enc::Message::encoded_size(m, version),
+            Self::Fetch(m) => enc::Message::encoded_size(m, version),
+            Self::ListOffsets(m) => enc::Message::encoded_size(m, version),
+            Self::Metadata(m) => enc::Message::encoded_size(m, version),
+            Self::LeaderAndIsr(m) => enc::Message::encoded_size(m, version),
+            Self::StopReplica(m) => enc::Message::encoded_size(m, version),
+            Self::UpdateMetadata(m) => enc::Message::encoded_size(m, version),
+            Self::ControlledShutdown(m) => enc::Message::encoded_size(m, version),
+            Self::OffsetCommit(m) => enc::Message::encoded_size(m, version),
+            Self::OffsetFetch(m) => enc::Message::encoded_size(m, version),
+            Self::FindCoordinator(m) => enc::Message::encoded_size(m, version),
+            Self::JoinGroup(m) => enc::Message::encoded_size(m, version),
+            Self::Heartbeat(m) => enc::Message::encoded_size(m, version),
+            Self::LeaveGroup(m) => enc::Message::encoded_size(m, version),
+            Self::SyncGroup(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeGroups(m) => enc::Message::encoded_size(m, version),
+            Self::ListGroups(m) => enc::Message::encoded_size(m, version),
+            Self::SaslHandshake(m) => enc::Message::encoded_size(m, version),
+            Self::ApiVersions(m) => enc::Message::encoded_size(m, version),
+            Self::CreateTopics(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteTopics(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteRecords(m) => enc::Message::encoded_size(m, version),
+            Self::InitProducerId(m) => enc::Message::encoded_size(m, version),
+            Self::OffsetForLeaderEpoch(m) => enc::Message::encoded_size(m, version),
+            Self::AddPartitionsToTxn(m) => enc::Message::encoded_size(m, version),
+            Self::AddOffsetsToTxn(m) => enc::Message::encoded_size(m, version),
+            Self::EndTxn(m) => enc::Message::encoded_size(m, version),
+            Self::WriteTxnMarkers(m) => enc::Message::encoded_size(m, version),
+            Self::TxnOffsetCommit(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeAcls(m) => enc::Message::encoded_size(m, version),
+            Self::CreateAcls(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteAcls(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeConfigs(m) => enc::Message::encoded_size(m, version),
+            Self::AlterConfigs(m) => enc::Message::encoded_size(m, version),
+            Self::AlterReplicaLogDirs(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeLogDirs(m) => enc::Message::encoded_size(m, version),
+            Self::SaslAuthenticate(m) => enc::Message::encoded_size(m, version),
+            Self::CreatePartitions(m) => enc::Message::encoded_size(m, version),
+            Self::CreateDelegationToken(m) => enc::Message::encoded_size(m, version),
+            Self::RenewDelegationToken(m) => enc::Message::encoded_size(m, version),
+            Self::ExpireDelegationToken(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeDelegationToken(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteGroups(m) => enc::Message::encoded_size(m, version),
+            Self::ElectLeaders(m) => enc::Message::encoded_size(m, version),
+            Self::IncrementalAlterConfigs(m) => enc::Message::encoded_size(m, version),
             Self::AlterPartitionReassignments(m) => {
-                crate::message::Message::encoded_size(m, version)
+                enc::Message::encoded_size(m, version)
             }
-            Self::ListPartitionReassignments(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::OffsetDelete(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeClientQuotas(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AlterClientQuotas(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
+            Self::ListPartitionReassignments(m) => enc::Message::encoded_size(m, version),
+            Self::OffsetDelete(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeClientQuotas(m) => enc::Message::encoded_size(m, version),
+            Self::AlterClientQuotas(m) => enc::Message::encoded_size(m, version),
             Self::DescribeUserScramCredentials(m) => {
-                crate::message::Message::encoded_size(m, version)
+                enc::Message::encoded_size(m, version)
             }
-            Self::AlterUserScramCredentials(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::Vote(m) => crate::message::Message::encoded_size(m, version),
-            Self::BeginQuorumEpoch(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::EndQuorumEpoch(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeQuorum(m) => crate::message::Message::encoded_size(m, version),
-            Self::AlterPartition(m) => crate::message::Message::encoded_size(m, version),
-            Self::UpdateFeatures(m) => crate::message::Message::encoded_size(m, version),
-            Self::Envelope(m) => crate::message::Message::encoded_size(m, version),
-            Self::FetchSnapshot(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeCluster(m) => crate::message::Message::encoded_size(m, version),
-            Self::DescribeProducers(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::BrokerRegistration(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::BrokerHeartbeat(m) => crate::message::Message::encoded_size(m, version),
-            Self::UnregisterBroker(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DescribeTransactions(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ListTransactions(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AllocateProducerIds(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ConsumerGroupHeartbeat(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ConsumerGroupDescribe(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ControllerRegistration(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::GetTelemetrySubscriptions(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::PushTelemetry(m) => crate::message::Message::encoded_size(m, version),
-            Self::AssignReplicasToDirs(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ListConfigResources(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DescribeTopicPartitions(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ShareGroupHeartbeat(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ShareGroupDescribe(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ShareFetch(m) => crate::message::Message::encoded_size(m, version),
-            Self::ShareAcknowledge(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AddRaftVoter(m) => crate::message::Message::encoded_size(m, version),
-            Self::RemoveRaftVoter(m) => crate::message::Message::encoded_size(m, version),
-            Self::UpdateRaftVoter(m) => crate::message::Message::encoded_size(m, version),
-            Self::InitializeShareGroupState(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ReadShareGroupState(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::WriteShareGroupState(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DeleteShareGroupState(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::ReadShareGroupStateSummary(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::StreamsGroupHeartbeat(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::StreamsGroupDescribe(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DescribeShareGroupOffsets(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::AlterShareGroupOffsets(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
-            Self::DeleteShareGroupOffsets(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
+            Self::AlterUserScramCredentials(m) => enc::Message::encoded_size(m, version),
+            Self::Vote(m) => enc::Message::encoded_size(m, version),
+            Self::BeginQuorumEpoch(m) => enc::Message::encoded_size(m, version),
+            Self::EndQuorumEpoch(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeQuorum(m) => enc::Message::encoded_size(m, version),
+            Self::AlterPartition(m) => enc::Message::encoded_size(m, version),
+            Self::UpdateFeatures(m) => enc::Message::encoded_size(m, version),
+            Self::Envelope(m) => enc::Message::encoded_size(m, version),
+            Self::FetchSnapshot(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeCluster(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeProducers(m) => enc::Message::encoded_size(m, version),
+            Self::BrokerRegistration(m) => enc::Message::encoded_size(m, version),
+            Self::BrokerHeartbeat(m) => enc::Message::encoded_size(m, version),
+            Self::UnregisterBroker(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeTransactions(m) => enc::Message::encoded_size(m, version),
+            Self::ListTransactions(m) => enc::Message::encoded_size(m, version),
+            Self::AllocateProducerIds(m) => enc::Message::encoded_size(m, version),
+            Self::ConsumerGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            Self::ConsumerGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            Self::ControllerRegistration(m) => enc::Message::encoded_size(m, version),
+            Self::GetTelemetrySubscriptions(m) => enc::Message::encoded_size(m, version),
+            Self::PushTelemetry(m) => enc::Message::encoded_size(m, version),
+            Self::AssignReplicasToDirs(m) => enc::Message::encoded_size(m, version),
+            Self::ListConfigResources(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeTopicPartitions(m) => enc::Message::encoded_size(m, version),
+            Self::ShareGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            Self::ShareGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            Self::ShareFetch(m) => enc::Message::encoded_size(m, version),
+            Self::ShareAcknowledge(m) => enc::Message::encoded_size(m, version),
+            Self::AddRaftVoter(m) => enc::Message::encoded_size(m, version),
+            Self::RemoveRaftVoter(m) => enc::Message::encoded_size(m, version),
+            Self::UpdateRaftVoter(m) => enc::Message::encoded_size(m, version),
+            Self::InitializeShareGroupState(m) => enc::Message::encoded_size(m, version),
+            Self::ReadShareGroupState(m) => enc::Message::encoded_size(m, version),
+            Self::WriteShareGroupState(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteShareGroupState(m) => enc::Message::encoded_size(m, version),
+            Self::ReadShareGroupStateSummary(m) => enc::Message::encoded_size(m, version),
+            Self::StreamsGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            Self::StreamsGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            Self::DescribeShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
+            Self::AlterShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
+            Self::DeleteShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
-                crate::message::Message::encoded_size(m, version)
+                enc::Message::encoded_size(m, version)
             }
-            Self::UnregisterController(m) => {
-                crate::message::Message::encoded_size(m, version)
-            }
+            Self::UnregisterController(m) => enc::Message::encoded_size(m, version),
         }
     }
     /// Reads the body of `api_key` at `version`.
@@ -7099,676 +6533,676 @@ impl ResponseBody {
     /// or the body's own decode error.
     pub fn decode(
         api_key: i16,
-        r: &mut crate::primitives::Reader,
+        r: &mut enc::Reader,
         version: i16,
-    ) -> Result<Self, crate::error::DecodeError> {
+    ) -> Result<Self, enc::DecodeError> {
         match api_key {
             0 => {
-                <super::produce_response::ProduceResponse as crate::message::Message>::decode_from(
+                <super::produce_response::ProduceResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Produce)
             }
             1 => {
-                <super::fetch_response::FetchResponse as crate::message::Message>::decode_from(
+                <super::fetch_response::FetchResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Fetch)
             }
             2 => {
-                <super::list_offsets_response::ListOffsetsResponse as crate::message::Message>::decode_from(
+                <super::list_offsets_response::ListOffsetsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListOffsets)
             }
             3 => {
-                <super::metadata_response::MetadataResponse as crate::message::Message>::decode_from(
+                <super::metadata_response::MetadataResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Metadata)
             }
             4 => {
-                <super::leader_and_isr_response::LeaderAndIsrResponse as crate::message::Message>::decode_from(
+                <super::leader_and_isr_response::LeaderAndIsrResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::LeaderAndIsr)
             }
             5 => {
-                <super::stop_replica_response::StopReplicaResponse as crate::message::Message>::decode_from(
+                <super::stop_replica_response::StopReplicaResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StopReplica)
             }
             6 => {
-                <super::update_metadata_response::UpdateMetadataResponse as crate::message::Message>::decode_from(
+                <super::update_metadata_response::UpdateMetadataResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateMetadata)
             }
             7 => {
-                <super::controlled_shutdown_response::ControlledShutdownResponse as crate::message::Message>::decode_from(
+                <super::controlled_shutdown_response::ControlledShutdownResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ControlledShutdown)
             }
             8 => {
-                <super::offset_commit_response::OffsetCommitResponse as crate::message::Message>::decode_from(
+                <super::offset_commit_response::OffsetCommitResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetCommit)
             }
             9 => {
-                <super::offset_fetch_response::OffsetFetchResponse as crate::message::Message>::decode_from(
+                <super::offset_fetch_response::OffsetFetchResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetFetch)
             }
             10 => {
-                <super::find_coordinator_response::FindCoordinatorResponse as crate::message::Message>::decode_from(
+                <super::find_coordinator_response::FindCoordinatorResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::FindCoordinator)
             }
             11 => {
-                <super::join_group_response::JoinGroupResponse as crate::message::Message>::decode_from(
+                <super::join_group_response::JoinGroupResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::JoinGroup)
             }
             12 => {
-                <super::heartbeat_response::HeartbeatResponse as crate::message::Message>::decode_from(
+                <super::heartbeat_response::HeartbeatResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Heartbeat)
             }
             13 => {
-                <super::leave_group_response::LeaveGroupResponse as crate::message::Message>::decode_from(
+                <super::leave_group_response::LeaveGroupResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::LeaveGroup)
             }
             14 => {
-                <super::sync_group_response::SyncGroupResponse as crate::message::Message>::decode_from(
+                <super::sync_group_response::SyncGroupResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SyncGroup)
             }
             15 => {
-                <super::describe_groups_response::DescribeGroupsResponse as crate::message::Message>::decode_from(
+                <super::describe_groups_response::DescribeGroupsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeGroups)
             }
             16 => {
-                <super::list_groups_response::ListGroupsResponse as crate::message::Message>::decode_from(
+                <super::list_groups_response::ListGroupsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListGroups)
             }
             17 => {
-                <super::sasl_handshake_response::SaslHandshakeResponse as crate::message::Message>::decode_from(
+                <super::sasl_handshake_response::SaslHandshakeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SaslHandshake)
             }
             18 => {
-                <super::api_versions_response::ApiVersionsResponse as crate::message::Message>::decode_from(
+                <super::api_versions_response::ApiVersionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ApiVersions)
             }
             19 => {
-                <super::create_topics_response::CreateTopicsResponse as crate::message::Message>::decode_from(
+                <super::create_topics_response::CreateTopicsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateTopics)
             }
             20 => {
-                <super::delete_topics_response::DeleteTopicsResponse as crate::message::Message>::decode_from(
+                <super::delete_topics_response::DeleteTopicsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteTopics)
             }
             21 => {
-                <super::delete_records_response::DeleteRecordsResponse as crate::message::Message>::decode_from(
+                <super::delete_records_response::DeleteRecordsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteRecords)
             }
             22 => {
-                <super::init_producer_id_response::InitProducerIdResponse as crate::message::Message>::decode_from(
+                <super::init_producer_id_response::InitProducerIdResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::InitProducerId)
             }
             23 => {
-                <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse as crate::message::Message>::decode_from(
+                <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetForLeaderEpoch)
             }
             24 => {
-                <super::add_partitions_to_txn_response::AddPartitionsToTxnResponse as crate::message::Message>::decode_from(
+                <super::add_partitions_to_txn_response::AddPartitionsToTxnResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddPartitionsToTxn)
             }
             25 => {
-                <super::add_offsets_to_txn_response::AddOffsetsToTxnResponse as crate::message::Message>::decode_from(
+                <super::add_offsets_to_txn_response::AddOffsetsToTxnResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddOffsetsToTxn)
             }
             26 => {
-                <super::end_txn_response::EndTxnResponse as crate::message::Message>::decode_from(
+                <super::end_txn_response::EndTxnResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::EndTxn)
             }
             27 => {
-                <super::write_txn_markers_response::WriteTxnMarkersResponse as crate::message::Message>::decode_from(
+                <super::write_txn_markers_response::WriteTxnMarkersResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::WriteTxnMarkers)
             }
             28 => {
-                <super::txn_offset_commit_response::TxnOffsetCommitResponse as crate::message::Message>::decode_from(
+                <super::txn_offset_commit_response::TxnOffsetCommitResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::TxnOffsetCommit)
             }
             29 => {
-                <super::describe_acls_response::DescribeAclsResponse as crate::message::Message>::decode_from(
+                <super::describe_acls_response::DescribeAclsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeAcls)
             }
             30 => {
-                <super::create_acls_response::CreateAclsResponse as crate::message::Message>::decode_from(
+                <super::create_acls_response::CreateAclsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateAcls)
             }
             31 => {
-                <super::delete_acls_response::DeleteAclsResponse as crate::message::Message>::decode_from(
+                <super::delete_acls_response::DeleteAclsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteAcls)
             }
             32 => {
-                <super::describe_configs_response::DescribeConfigsResponse as crate::message::Message>::decode_from(
+                <super::describe_configs_response::DescribeConfigsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeConfigs)
             }
             33 => {
-                <super::alter_configs_response::AlterConfigsResponse as crate::message::Message>::decode_from(
+                <super::alter_configs_response::AlterConfigsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterConfigs)
             }
             34 => {
-                <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse as crate::message::Message>::decode_from(
+                <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterReplicaLogDirs)
             }
             35 => {
-                <super::describe_log_dirs_response::DescribeLogDirsResponse as crate::message::Message>::decode_from(
+                <super::describe_log_dirs_response::DescribeLogDirsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeLogDirs)
             }
             36 => {
-                <super::sasl_authenticate_response::SaslAuthenticateResponse as crate::message::Message>::decode_from(
+                <super::sasl_authenticate_response::SaslAuthenticateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SaslAuthenticate)
             }
             37 => {
-                <super::create_partitions_response::CreatePartitionsResponse as crate::message::Message>::decode_from(
+                <super::create_partitions_response::CreatePartitionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreatePartitions)
             }
             38 => {
-                <super::create_delegation_token_response::CreateDelegationTokenResponse as crate::message::Message>::decode_from(
+                <super::create_delegation_token_response::CreateDelegationTokenResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateDelegationToken)
             }
             39 => {
-                <super::renew_delegation_token_response::RenewDelegationTokenResponse as crate::message::Message>::decode_from(
+                <super::renew_delegation_token_response::RenewDelegationTokenResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::RenewDelegationToken)
             }
             40 => {
-                <super::expire_delegation_token_response::ExpireDelegationTokenResponse as crate::message::Message>::decode_from(
+                <super::expire_delegation_token_response::ExpireDelegationTokenResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ExpireDelegationToken)
             }
             41 => {
-                <super::describe_delegation_token_response::DescribeDelegationTokenResponse as crate::message::Message>::decode_from(
+                <super::describe_delegation_token_response::DescribeDelegationTokenResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeDelegationToken)
             }
             42 => {
-                <super::delete_groups_response::DeleteGroupsResponse as crate::message::Message>::decode_from(
+                <super::delete_groups_response::DeleteGroupsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteGroups)
             }
             43 => {
-                <super::elect_leaders_response::ElectLeadersResponse as crate::message::Message>::decode_from(
+                <super::elect_leaders_response::ElectLeadersResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ElectLeaders)
             }
             44 => {
-                <super::incremental_alter_configs_response::IncrementalAlterConfigsResponse as crate::message::Message>::decode_from(
+                <super::incremental_alter_configs_response::IncrementalAlterConfigsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::IncrementalAlterConfigs)
             }
             45 => {
-                <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse as crate::message::Message>::decode_from(
+                <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterPartitionReassignments)
             }
             46 => {
-                <super::list_partition_reassignments_response::ListPartitionReassignmentsResponse as crate::message::Message>::decode_from(
+                <super::list_partition_reassignments_response::ListPartitionReassignmentsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListPartitionReassignments)
             }
             47 => {
-                <super::offset_delete_response::OffsetDeleteResponse as crate::message::Message>::decode_from(
+                <super::offset_delete_response::OffsetDeleteResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetDelete)
             }
             48 => {
-                <super::describe_client_quotas_response::DescribeClientQuotasResponse as crate::message::Message>::decode_from(
+                <super::describe_client_quotas_response::DescribeClientQuotasResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeClientQuotas)
             }
             49 => {
-                <super::alter_client_quotas_response::AlterClientQuotasResponse as crate::message::Message>::decode_from(
+                <super::alter_client_quotas_response::AlterClientQuotasResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterClientQuotas)
             }
             50 => {
-                <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse as crate::message::Message>::decode_from(
+                <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeUserScramCredentials)
             }
             51 => {
-                <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse as crate::message::Message>::decode_from(
+                <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterUserScramCredentials)
             }
             52 => {
-                <super::vote_response::VoteResponse as crate::message::Message>::decode_from(
+                <super::vote_response::VoteResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Vote)
             }
             53 => {
-                <super::begin_quorum_epoch_response::BeginQuorumEpochResponse as crate::message::Message>::decode_from(
+                <super::begin_quorum_epoch_response::BeginQuorumEpochResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BeginQuorumEpoch)
             }
             54 => {
-                <super::end_quorum_epoch_response::EndQuorumEpochResponse as crate::message::Message>::decode_from(
+                <super::end_quorum_epoch_response::EndQuorumEpochResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::EndQuorumEpoch)
             }
             55 => {
-                <super::describe_quorum_response::DescribeQuorumResponse as crate::message::Message>::decode_from(
+                <super::describe_quorum_response::DescribeQuorumResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeQuorum)
             }
             56 => {
-                <super::alter_partition_response::AlterPartitionResponse as crate::message::Message>::decode_from(
+                <super::alter_partition_response::AlterPartitionResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterPartition)
             }
             57 => {
-                <super::update_features_response::UpdateFeaturesResponse as crate::message::Message>::decode_from(
+                <super::update_features_response::UpdateFeaturesResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateFeatures)
             }
             58 => {
-                <super::envelope_response::EnvelopeResponse as crate::message::Message>::decode_from(
+                <super::envelope_response::EnvelopeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Envelope)
             }
             59 => {
-                <super::fetch_snapshot_response::FetchSnapshotResponse as crate::message::Message>::decode_from(
+                <super::fetch_snapshot_response::FetchSnapshotResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::FetchSnapshot)
             }
             60 => {
-                <super::describe_cluster_response::DescribeClusterResponse as crate::message::Message>::decode_from(
+                <super::describe_cluster_response::DescribeClusterResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeCluster)
             }
             61 => {
-                <super::describe_producers_response::DescribeProducersResponse as crate::message::Message>::decode_from(
+                <super::describe_producers_response::DescribeProducersResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeProducers)
             }
             62 => {
-                <super::broker_registration_response::BrokerRegistrationResponse as crate::message::Message>::decode_from(
+                <super::broker_registration_response::BrokerRegistrationResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BrokerRegistration)
             }
             63 => {
-                <super::broker_heartbeat_response::BrokerHeartbeatResponse as crate::message::Message>::decode_from(
+                <super::broker_heartbeat_response::BrokerHeartbeatResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BrokerHeartbeat)
             }
             64 => {
-                <super::unregister_broker_response::UnregisterBrokerResponse as crate::message::Message>::decode_from(
+                <super::unregister_broker_response::UnregisterBrokerResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UnregisterBroker)
             }
             65 => {
-                <super::describe_transactions_response::DescribeTransactionsResponse as crate::message::Message>::decode_from(
+                <super::describe_transactions_response::DescribeTransactionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeTransactions)
             }
             66 => {
-                <super::list_transactions_response::ListTransactionsResponse as crate::message::Message>::decode_from(
+                <super::list_transactions_response::ListTransactionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListTransactions)
             }
             67 => {
-                <super::allocate_producer_ids_response::AllocateProducerIdsResponse as crate::message::Message>::decode_from(
+                <super::allocate_producer_ids_response::AllocateProducerIdsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AllocateProducerIds)
             }
             68 => {
-                <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse as crate::message::Message>::decode_from(
+                <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ConsumerGroupHeartbeat)
             }
             69 => {
-                <super::consumer_group_describe_response::ConsumerGroupDescribeResponse as crate::message::Message>::decode_from(
+                <super::consumer_group_describe_response::ConsumerGroupDescribeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ConsumerGroupDescribe)
             }
             70 => {
-                <super::controller_registration_response::ControllerRegistrationResponse as crate::message::Message>::decode_from(
+                <super::controller_registration_response::ControllerRegistrationResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ControllerRegistration)
             }
             71 => {
-                <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse as crate::message::Message>::decode_from(
+                <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::GetTelemetrySubscriptions)
             }
             72 => {
-                <super::push_telemetry_response::PushTelemetryResponse as crate::message::Message>::decode_from(
+                <super::push_telemetry_response::PushTelemetryResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::PushTelemetry)
             }
             73 => {
-                <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse as crate::message::Message>::decode_from(
+                <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AssignReplicasToDirs)
             }
             74 => {
-                <super::list_config_resources_response::ListConfigResourcesResponse as crate::message::Message>::decode_from(
+                <super::list_config_resources_response::ListConfigResourcesResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListConfigResources)
             }
             75 => {
-                <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as crate::message::Message>::decode_from(
+                <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeTopicPartitions)
             }
             76 => {
-                <super::share_group_heartbeat_response::ShareGroupHeartbeatResponse as crate::message::Message>::decode_from(
+                <super::share_group_heartbeat_response::ShareGroupHeartbeatResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareGroupHeartbeat)
             }
             77 => {
-                <super::share_group_describe_response::ShareGroupDescribeResponse as crate::message::Message>::decode_from(
+                <super::share_group_describe_response::ShareGroupDescribeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareGroupDescribe)
             }
             78 => {
-                <super::share_fetch_response::ShareFetchResponse as crate::message::Message>::decode_from(
+                <super::share_fetch_response::ShareFetchResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareFetch)
             }
             79 => {
-                <super::share_acknowledge_response::ShareAcknowledgeResponse as crate::message::Message>::decode_from(
+                <super::share_acknowledge_response::ShareAcknowledgeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareAcknowledge)
             }
             80 => {
-                <super::add_raft_voter_response::AddRaftVoterResponse as crate::message::Message>::decode_from(
+                <super::add_raft_voter_response::AddRaftVoterResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddRaftVoter)
             }
             81 => {
-                <super::remove_raft_voter_response::RemoveRaftVoterResponse as crate::message::Message>::decode_from(
+                <super::remove_raft_voter_response::RemoveRaftVoterResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::RemoveRaftVoter)
             }
             82 => {
-                <super::update_raft_voter_response::UpdateRaftVoterResponse as crate::message::Message>::decode_from(
+                <super::update_raft_voter_response::UpdateRaftVoterResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateRaftVoter)
             }
             83 => {
-                <super::initialize_share_group_state_response::InitializeShareGroupStateResponse as crate::message::Message>::decode_from(
+                <super::initialize_share_group_state_response::InitializeShareGroupStateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::InitializeShareGroupState)
             }
             84 => {
-                <super::read_share_group_state_response::ReadShareGroupStateResponse as crate::message::Message>::decode_from(
+                <super::read_share_group_state_response::ReadShareGroupStateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ReadShareGroupState)
             }
             85 => {
-                <super::write_share_group_state_response::WriteShareGroupStateResponse as crate::message::Message>::decode_from(
+                <super::write_share_group_state_response::WriteShareGroupStateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::WriteShareGroupState)
             }
             86 => {
-                <super::delete_share_group_state_response::DeleteShareGroupStateResponse as crate::message::Message>::decode_from(
+                <super::delete_share_group_state_response::DeleteShareGroupStateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteShareGroupState)
             }
             87 => {
-                <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse as crate::message::Message>::decode_from(
+                <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ReadShareGroupStateSummary)
             }
             88 => {
-                <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse as crate::message::Message>::decode_from(
+                <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupHeartbeat)
             }
             89 => {
-                <super::streams_group_describe_response::StreamsGroupDescribeResponse as crate::message::Message>::decode_from(
+                <super::streams_group_describe_response::StreamsGroupDescribeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupDescribe)
             }
             90 => {
-                <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse as crate::message::Message>::decode_from(
+                <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeShareGroupOffsets)
             }
             91 => {
-                <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse as crate::message::Message>::decode_from(
+                <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterShareGroupOffsets)
             }
             92 => {
-                <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse as crate::message::Message>::decode_from(
+                <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteShareGroupOffsets)
             }
             93 => {
-                <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse as crate::message::Message>::decode_from(
+                <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupTopologyDescriptionUpdate)
             }
             94 => {
-                <super::unregister_controller_response::UnregisterControllerResponse as crate::message::Message>::decode_from(
+                <super::unregister_controller_response::UnregisterControllerResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UnregisterController)
             }
-            _ => Err(r.error(crate::error::DecodeErrorKind::UnknownApiKey(api_key))),
+            _ => Err(r.error(enc::DecodeErrorKind::UnknownApiKey(api_key))),
         }
     }
     /// Reads the body of `api_key` at `version` into `self`: in place,
@@ -7783,294 +7217,228 @@ impl ResponseBody {
     pub fn decode_into(
         &mut self,
         api_key: i16,
-        r: &mut crate::primitives::Reader,
+        r: &mut enc::Reader,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         match (&mut *self, api_key) {
-            (Self::Produce(m), 0) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::Fetch(m), 1) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::ListOffsets(m), 2) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::Metadata(m), 3) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::LeaderAndIsr(m), 4) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::StopReplica(m), 5) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::UpdateMetadata(m), 6) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::Produce(m), 0) => enc::Message::decode_into_from(m, r, version),
+            (Self::Fetch(m), 1) => enc::Message::decode_into_from(m, r, version),
+            (Self::ListOffsets(m), 2) => enc::Message::decode_into_from(m, r, version),
+            (Self::Metadata(m), 3) => enc::Message::decode_into_from(m, r, version),
+            (Self::LeaderAndIsr(m), 4) => enc::Message::decode_into_from(m, r, version),
+            (Self::StopReplica(m), 5) => enc::Message::decode_into_from(m, r, version),
+            (Self::UpdateMetadata(m), 6) => enc::Message::decode_into_from(m, r, version),
             (Self::ControlledShutdown(m), 7) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::OffsetCommit(m), 8) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::OffsetFetch(m), 9) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::OffsetCommit(m), 8) => enc::Message::decode_into_from(m, r, version),
+            (Self::OffsetFetch(m), 9) => enc::Message::decode_into_from(m, r, version),
             (Self::FindCoordinator(m), 10) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::JoinGroup(m), 11) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::Heartbeat(m), 12) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::LeaveGroup(m), 13) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::SyncGroup(m), 14) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::JoinGroup(m), 11) => enc::Message::decode_into_from(m, r, version),
+            (Self::Heartbeat(m), 12) => enc::Message::decode_into_from(m, r, version),
+            (Self::LeaveGroup(m), 13) => enc::Message::decode_into_from(m, r, version),
+            (Self::SyncGroup(m), 14) => enc::Message::decode_into_from(m, r, version),
             (Self::DescribeGroups(m), 15) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ListGroups(m), 16) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::SaslHandshake(m), 17) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::ApiVersions(m), 18) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::CreateTopics(m), 19) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::DeleteTopics(m), 20) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::DeleteRecords(m), 21) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::ListGroups(m), 16) => enc::Message::decode_into_from(m, r, version),
+            (Self::SaslHandshake(m), 17) => enc::Message::decode_into_from(m, r, version),
+            (Self::ApiVersions(m), 18) => enc::Message::decode_into_from(m, r, version),
+            (Self::CreateTopics(m), 19) => enc::Message::decode_into_from(m, r, version),
+            (Self::DeleteTopics(m), 20) => enc::Message::decode_into_from(m, r, version),
+            (Self::DeleteRecords(m), 21) => enc::Message::decode_into_from(m, r, version),
             (Self::InitProducerId(m), 22) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::OffsetForLeaderEpoch(m), 23) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AddPartitionsToTxn(m), 24) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AddOffsetsToTxn(m), 25) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::EndTxn(m), 26) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::EndTxn(m), 26) => enc::Message::decode_into_from(m, r, version),
             (Self::WriteTxnMarkers(m), 27) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::TxnOffsetCommit(m), 28) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeAcls(m), 29) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::CreateAcls(m), 30) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::DeleteAcls(m), 31) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::DescribeAcls(m), 29) => enc::Message::decode_into_from(m, r, version),
+            (Self::CreateAcls(m), 30) => enc::Message::decode_into_from(m, r, version),
+            (Self::DeleteAcls(m), 31) => enc::Message::decode_into_from(m, r, version),
             (Self::DescribeConfigs(m), 32) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterConfigs(m), 33) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::AlterConfigs(m), 33) => enc::Message::decode_into_from(m, r, version),
             (Self::AlterReplicaLogDirs(m), 34) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeLogDirs(m), 35) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::SaslAuthenticate(m), 36) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::CreatePartitions(m), 37) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::CreateDelegationToken(m), 38) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::RenewDelegationToken(m), 39) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ExpireDelegationToken(m), 40) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeDelegationToken(m), 41) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DeleteGroups(m), 42) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::ElectLeaders(m), 43) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::DeleteGroups(m), 42) => enc::Message::decode_into_from(m, r, version),
+            (Self::ElectLeaders(m), 43) => enc::Message::decode_into_from(m, r, version),
             (Self::IncrementalAlterConfigs(m), 44) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AlterPartitionReassignments(m), 45) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ListPartitionReassignments(m), 46) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::OffsetDelete(m), 47) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::OffsetDelete(m), 47) => enc::Message::decode_into_from(m, r, version),
             (Self::DescribeClientQuotas(m), 48) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AlterClientQuotas(m), 49) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeUserScramCredentials(m), 50) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AlterUserScramCredentials(m), 51) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::Vote(m), 52) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::Vote(m), 52) => enc::Message::decode_into_from(m, r, version),
             (Self::BeginQuorumEpoch(m), 53) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::EndQuorumEpoch(m), 54) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeQuorum(m), 55) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AlterPartition(m), 56) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::UpdateFeatures(m), 57) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::Envelope(m), 58) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
-            (Self::FetchSnapshot(m), 59) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::Envelope(m), 58) => enc::Message::decode_into_from(m, r, version),
+            (Self::FetchSnapshot(m), 59) => enc::Message::decode_into_from(m, r, version),
             (Self::DescribeCluster(m), 60) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeProducers(m), 61) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::BrokerRegistration(m), 62) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::BrokerHeartbeat(m), 63) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::UnregisterBroker(m), 64) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeTransactions(m), 65) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ListTransactions(m), 66) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AllocateProducerIds(m), 67) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ConsumerGroupHeartbeat(m), 68) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ConsumerGroupDescribe(m), 69) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ControllerRegistration(m), 70) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::GetTelemetrySubscriptions(m), 71) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::PushTelemetry(m), 72) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::PushTelemetry(m), 72) => enc::Message::decode_into_from(m, r, version),
             (Self::AssignReplicasToDirs(m), 73) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ListConfigResources(m), 74) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeTopicPartitions(m), 75) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ShareGroupHeartbeat(m), 76) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ShareGroupDescribe(m), 77) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ShareFetch(m), 78) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::ShareFetch(m), 78) => enc::Message::decode_into_from(m, r, version),
             (Self::ShareAcknowledge(m), 79) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AddRaftVoter(m), 80) => {
-                crate::message::Message::decode_into_from(m, r, version)
-            }
+            (Self::AddRaftVoter(m), 80) => enc::Message::decode_into_from(m, r, version),
             (Self::RemoveRaftVoter(m), 81) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::UpdateRaftVoter(m), 82) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::InitializeShareGroupState(m), 83) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ReadShareGroupState(m), 84) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::WriteShareGroupState(m), 85) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DeleteShareGroupState(m), 86) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::ReadShareGroupStateSummary(m), 87) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::StreamsGroupHeartbeat(m), 88) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::StreamsGroupDescribe(m), 89) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeShareGroupOffsets(m), 90) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::AlterShareGroupOffsets(m), 91) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::DeleteShareGroupOffsets(m), 92) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::StreamsGroupTopologyDescriptionUpdate(m), 93) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             (Self::UnregisterController(m), 94) => {
-                crate::message::Message::decode_into_from(m, r, version)
+                enc::Message::decode_into_from(m, r, version)
             }
             _ => {
                 *self = Self::decode(api_key, r, version)?;
@@ -8086,13 +7454,13 @@ impl From<super::produce_response::ProduceResponse> for ResponseBody {
 }
 /// The body of api key 0, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::produce_response::ProduceResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::Produce(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 0,
                     found: body.api_key().code(),
                     body,
@@ -8108,13 +7476,13 @@ impl From<super::fetch_response::FetchResponse> for ResponseBody {
 }
 /// The body of api key 1, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::fetch_response::FetchResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::Fetch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 1,
                     found: body.api_key().code(),
                     body,
@@ -8130,13 +7498,13 @@ impl From<super::list_offsets_response::ListOffsetsResponse> for ResponseBody {
 }
 /// The body of api key 2, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::list_offsets_response::ListOffsetsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ListOffsets(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 2,
                     found: body.api_key().code(),
                     body,
@@ -8152,13 +7520,13 @@ impl From<super::metadata_response::MetadataResponse> for ResponseBody {
 }
 /// The body of api key 3, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::metadata_response::MetadataResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::Metadata(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 3,
                     found: body.api_key().code(),
                     body,
@@ -8174,13 +7542,13 @@ impl From<super::leader_and_isr_response::LeaderAndIsrResponse> for ResponseBody
 }
 /// The body of api key 4, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::leader_and_isr_response::LeaderAndIsrResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::LeaderAndIsr(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 4,
                     found: body.api_key().code(),
                     body,
@@ -8196,13 +7564,13 @@ impl From<super::stop_replica_response::StopReplicaResponse> for ResponseBody {
 }
 /// The body of api key 5, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::stop_replica_response::StopReplicaResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::StopReplica(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 5,
                     found: body.api_key().code(),
                     body,
@@ -8218,13 +7586,13 @@ impl From<super::update_metadata_response::UpdateMetadataResponse> for ResponseB
 }
 /// The body of api key 6, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::update_metadata_response::UpdateMetadataResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::UpdateMetadata(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 6,
                     found: body.api_key().code(),
                     body,
@@ -8242,13 +7610,13 @@ for ResponseBody {
 /// The body of api key 7, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::controlled_shutdown_response::ControlledShutdownResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ControlledShutdown(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 7,
                     found: body.api_key().code(),
                     body,
@@ -8264,13 +7632,13 @@ impl From<super::offset_commit_response::OffsetCommitResponse> for ResponseBody 
 }
 /// The body of api key 8, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::offset_commit_response::OffsetCommitResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::OffsetCommit(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 8,
                     found: body.api_key().code(),
                     body,
@@ -8286,13 +7654,13 @@ impl From<super::offset_fetch_response::OffsetFetchResponse> for ResponseBody {
 }
 /// The body of api key 9, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::offset_fetch_response::OffsetFetchResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::OffsetFetch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 9,
                     found: body.api_key().code(),
                     body,
@@ -8309,13 +7677,13 @@ impl From<super::find_coordinator_response::FindCoordinatorResponse> for Respons
 /// The body of api key 10, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::find_coordinator_response::FindCoordinatorResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::FindCoordinator(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 10,
                     found: body.api_key().code(),
                     body,
@@ -8331,13 +7699,13 @@ impl From<super::join_group_response::JoinGroupResponse> for ResponseBody {
 }
 /// The body of api key 11, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::join_group_response::JoinGroupResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::JoinGroup(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 11,
                     found: body.api_key().code(),
                     body,
@@ -8353,13 +7721,13 @@ impl From<super::heartbeat_response::HeartbeatResponse> for ResponseBody {
 }
 /// The body of api key 12, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::heartbeat_response::HeartbeatResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::Heartbeat(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 12,
                     found: body.api_key().code(),
                     body,
@@ -8375,13 +7743,13 @@ impl From<super::leave_group_response::LeaveGroupResponse> for ResponseBody {
 }
 /// The body of api key 13, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::leave_group_response::LeaveGroupResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::LeaveGroup(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 13,
                     found: body.api_key().code(),
                     body,
@@ -8397,13 +7765,13 @@ impl From<super::sync_group_response::SyncGroupResponse> for ResponseBody {
 }
 /// The body of api key 14, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::sync_group_response::SyncGroupResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::SyncGroup(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 14,
                     found: body.api_key().code(),
                     body,
@@ -8419,13 +7787,13 @@ impl From<super::describe_groups_response::DescribeGroupsResponse> for ResponseB
 }
 /// The body of api key 15, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::describe_groups_response::DescribeGroupsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeGroups(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 15,
                     found: body.api_key().code(),
                     body,
@@ -8441,13 +7809,13 @@ impl From<super::list_groups_response::ListGroupsResponse> for ResponseBody {
 }
 /// The body of api key 16, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::list_groups_response::ListGroupsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ListGroups(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 16,
                     found: body.api_key().code(),
                     body,
@@ -8463,13 +7831,13 @@ impl From<super::sasl_handshake_response::SaslHandshakeResponse> for ResponseBod
 }
 /// The body of api key 17, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::sasl_handshake_response::SaslHandshakeResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::SaslHandshake(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 17,
                     found: body.api_key().code(),
                     body,
@@ -8485,13 +7853,13 @@ impl From<super::api_versions_response::ApiVersionsResponse> for ResponseBody {
 }
 /// The body of api key 18, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::api_versions_response::ApiVersionsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ApiVersions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 18,
                     found: body.api_key().code(),
                     body,
@@ -8507,13 +7875,13 @@ impl From<super::create_topics_response::CreateTopicsResponse> for ResponseBody 
 }
 /// The body of api key 19, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::create_topics_response::CreateTopicsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::CreateTopics(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 19,
                     found: body.api_key().code(),
                     body,
@@ -8529,13 +7897,13 @@ impl From<super::delete_topics_response::DeleteTopicsResponse> for ResponseBody 
 }
 /// The body of api key 20, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_topics_response::DeleteTopicsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DeleteTopics(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 20,
                     found: body.api_key().code(),
                     body,
@@ -8551,13 +7919,13 @@ impl From<super::delete_records_response::DeleteRecordsResponse> for ResponseBod
 }
 /// The body of api key 21, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_records_response::DeleteRecordsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DeleteRecords(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 21,
                     found: body.api_key().code(),
                     body,
@@ -8573,13 +7941,13 @@ impl From<super::init_producer_id_response::InitProducerIdResponse> for Response
 }
 /// The body of api key 22, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::init_producer_id_response::InitProducerIdResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::InitProducerId(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 22,
                     found: body.api_key().code(),
                     body,
@@ -8599,13 +7967,13 @@ for ResponseBody {
 /// The body of api key 23, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::OffsetForLeaderEpoch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 23,
                     found: body.api_key().code(),
                     body,
@@ -8625,13 +7993,13 @@ for ResponseBody {
 /// The body of api key 24, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::add_partitions_to_txn_response::AddPartitionsToTxnResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AddPartitionsToTxn(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 24,
                     found: body.api_key().code(),
                     body,
@@ -8648,13 +8016,13 @@ impl From<super::add_offsets_to_txn_response::AddOffsetsToTxnResponse> for Respo
 /// The body of api key 25, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::add_offsets_to_txn_response::AddOffsetsToTxnResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AddOffsetsToTxn(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 25,
                     found: body.api_key().code(),
                     body,
@@ -8670,13 +8038,13 @@ impl From<super::end_txn_response::EndTxnResponse> for ResponseBody {
 }
 /// The body of api key 26, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::end_txn_response::EndTxnResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::EndTxn(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 26,
                     found: body.api_key().code(),
                     body,
@@ -8693,13 +8061,13 @@ impl From<super::write_txn_markers_response::WriteTxnMarkersResponse> for Respon
 /// The body of api key 27, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::write_txn_markers_response::WriteTxnMarkersResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::WriteTxnMarkers(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 27,
                     found: body.api_key().code(),
                     body,
@@ -8716,13 +8084,13 @@ impl From<super::txn_offset_commit_response::TxnOffsetCommitResponse> for Respon
 /// The body of api key 28, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::txn_offset_commit_response::TxnOffsetCommitResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::TxnOffsetCommit(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 28,
                     found: body.api_key().code(),
                     body,
@@ -8738,13 +8106,13 @@ impl From<super::describe_acls_response::DescribeAclsResponse> for ResponseBody 
 }
 /// The body of api key 29, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::describe_acls_response::DescribeAclsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeAcls(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 29,
                     found: body.api_key().code(),
                     body,
@@ -8760,13 +8128,13 @@ impl From<super::create_acls_response::CreateAclsResponse> for ResponseBody {
 }
 /// The body of api key 30, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::create_acls_response::CreateAclsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::CreateAcls(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 30,
                     found: body.api_key().code(),
                     body,
@@ -8782,13 +8150,13 @@ impl From<super::delete_acls_response::DeleteAclsResponse> for ResponseBody {
 }
 /// The body of api key 31, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_acls_response::DeleteAclsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DeleteAcls(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 31,
                     found: body.api_key().code(),
                     body,
@@ -8805,13 +8173,13 @@ impl From<super::describe_configs_response::DescribeConfigsResponse> for Respons
 /// The body of api key 32, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_configs_response::DescribeConfigsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeConfigs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 32,
                     found: body.api_key().code(),
                     body,
@@ -8827,13 +8195,13 @@ impl From<super::alter_configs_response::AlterConfigsResponse> for ResponseBody 
 }
 /// The body of api key 33, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::alter_configs_response::AlterConfigsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AlterConfigs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 33,
                     found: body.api_key().code(),
                     body,
@@ -8853,13 +8221,13 @@ for ResponseBody {
 /// The body of api key 34, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AlterReplicaLogDirs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 34,
                     found: body.api_key().code(),
                     body,
@@ -8876,13 +8244,13 @@ impl From<super::describe_log_dirs_response::DescribeLogDirsResponse> for Respon
 /// The body of api key 35, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_log_dirs_response::DescribeLogDirsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeLogDirs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 35,
                     found: body.api_key().code(),
                     body,
@@ -8899,13 +8267,13 @@ impl From<super::sasl_authenticate_response::SaslAuthenticateResponse> for Respo
 /// The body of api key 36, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::sasl_authenticate_response::SaslAuthenticateResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::SaslAuthenticate(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 36,
                     found: body.api_key().code(),
                     body,
@@ -8922,13 +8290,13 @@ impl From<super::create_partitions_response::CreatePartitionsResponse> for Respo
 /// The body of api key 37, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::create_partitions_response::CreatePartitionsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::CreatePartitions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 37,
                     found: body.api_key().code(),
                     body,
@@ -8948,13 +8316,13 @@ for ResponseBody {
 /// The body of api key 38, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::create_delegation_token_response::CreateDelegationTokenResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::CreateDelegationToken(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 38,
                     found: body.api_key().code(),
                     body,
@@ -8974,13 +8342,13 @@ for ResponseBody {
 /// The body of api key 39, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::renew_delegation_token_response::RenewDelegationTokenResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::RenewDelegationToken(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 39,
                     found: body.api_key().code(),
                     body,
@@ -9000,13 +8368,13 @@ for ResponseBody {
 /// The body of api key 40, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::expire_delegation_token_response::ExpireDelegationTokenResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ExpireDelegationToken(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 40,
                     found: body.api_key().code(),
                     body,
@@ -9026,13 +8394,13 @@ for ResponseBody {
 /// The body of api key 41, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_delegation_token_response::DescribeDelegationTokenResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeDelegationToken(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 41,
                     found: body.api_key().code(),
                     body,
@@ -9048,13 +8416,13 @@ impl From<super::delete_groups_response::DeleteGroupsResponse> for ResponseBody 
 }
 /// The body of api key 42, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_groups_response::DeleteGroupsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DeleteGroups(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 42,
                     found: body.api_key().code(),
                     body,
@@ -9070,13 +8438,13 @@ impl From<super::elect_leaders_response::ElectLeadersResponse> for ResponseBody 
 }
 /// The body of api key 43, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::elect_leaders_response::ElectLeadersResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ElectLeaders(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 43,
                     found: body.api_key().code(),
                     body,
@@ -9096,13 +8464,13 @@ for ResponseBody {
 /// The body of api key 44, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::incremental_alter_configs_response::IncrementalAlterConfigsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::IncrementalAlterConfigs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 44,
                     found: body.api_key().code(),
                     body,
@@ -9123,13 +8491,13 @@ impl From<
 /// The body of api key 45, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AlterPartitionReassignments(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 45,
                     found: body.api_key().code(),
                     body,
@@ -9150,13 +8518,13 @@ impl From<
 /// The body of api key 46, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::list_partition_reassignments_response::ListPartitionReassignmentsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ListPartitionReassignments(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 46,
                     found: body.api_key().code(),
                     body,
@@ -9172,13 +8540,13 @@ impl From<super::offset_delete_response::OffsetDeleteResponse> for ResponseBody 
 }
 /// The body of api key 47, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::offset_delete_response::OffsetDeleteResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::OffsetDelete(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 47,
                     found: body.api_key().code(),
                     body,
@@ -9198,13 +8566,13 @@ for ResponseBody {
 /// The body of api key 48, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_client_quotas_response::DescribeClientQuotasResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeClientQuotas(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 48,
                     found: body.api_key().code(),
                     body,
@@ -9222,13 +8590,13 @@ for ResponseBody {
 /// The body of api key 49, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::alter_client_quotas_response::AlterClientQuotasResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AlterClientQuotas(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 49,
                     found: body.api_key().code(),
                     body,
@@ -9249,13 +8617,13 @@ impl From<
 /// The body of api key 50, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeUserScramCredentials(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 50,
                     found: body.api_key().code(),
                     body,
@@ -9276,13 +8644,13 @@ impl From<
 /// The body of api key 51, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AlterUserScramCredentials(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 51,
                     found: body.api_key().code(),
                     body,
@@ -9298,13 +8666,13 @@ impl From<super::vote_response::VoteResponse> for ResponseBody {
 }
 /// The body of api key 52, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::vote_response::VoteResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::Vote(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 52,
                     found: body.api_key().code(),
                     body,
@@ -9322,13 +8690,13 @@ for ResponseBody {
 /// The body of api key 53, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::begin_quorum_epoch_response::BeginQuorumEpochResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::BeginQuorumEpoch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 53,
                     found: body.api_key().code(),
                     body,
@@ -9344,13 +8712,13 @@ impl From<super::end_quorum_epoch_response::EndQuorumEpochResponse> for Response
 }
 /// The body of api key 54, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::end_quorum_epoch_response::EndQuorumEpochResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::EndQuorumEpoch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 54,
                     found: body.api_key().code(),
                     body,
@@ -9366,13 +8734,13 @@ impl From<super::describe_quorum_response::DescribeQuorumResponse> for ResponseB
 }
 /// The body of api key 55, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::describe_quorum_response::DescribeQuorumResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeQuorum(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 55,
                     found: body.api_key().code(),
                     body,
@@ -9388,13 +8756,13 @@ impl From<super::alter_partition_response::AlterPartitionResponse> for ResponseB
 }
 /// The body of api key 56, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::alter_partition_response::AlterPartitionResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AlterPartition(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 56,
                     found: body.api_key().code(),
                     body,
@@ -9410,13 +8778,13 @@ impl From<super::update_features_response::UpdateFeaturesResponse> for ResponseB
 }
 /// The body of api key 57, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::update_features_response::UpdateFeaturesResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::UpdateFeatures(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 57,
                     found: body.api_key().code(),
                     body,
@@ -9432,13 +8800,13 @@ impl From<super::envelope_response::EnvelopeResponse> for ResponseBody {
 }
 /// The body of api key 58, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::envelope_response::EnvelopeResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::Envelope(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 58,
                     found: body.api_key().code(),
                     body,
@@ -9454,13 +8822,13 @@ impl From<super::fetch_snapshot_response::FetchSnapshotResponse> for ResponseBod
 }
 /// The body of api key 59, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::fetch_snapshot_response::FetchSnapshotResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::FetchSnapshot(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 59,
                     found: body.api_key().code(),
                     body,
@@ -9477,13 +8845,13 @@ impl From<super::describe_cluster_response::DescribeClusterResponse> for Respons
 /// The body of api key 60, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_cluster_response::DescribeClusterResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeCluster(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 60,
                     found: body.api_key().code(),
                     body,
@@ -9501,13 +8869,13 @@ for ResponseBody {
 /// The body of api key 61, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_producers_response::DescribeProducersResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeProducers(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 61,
                     found: body.api_key().code(),
                     body,
@@ -9525,13 +8893,13 @@ for ResponseBody {
 /// The body of api key 62, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::broker_registration_response::BrokerRegistrationResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::BrokerRegistration(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 62,
                     found: body.api_key().code(),
                     body,
@@ -9548,13 +8916,13 @@ impl From<super::broker_heartbeat_response::BrokerHeartbeatResponse> for Respons
 /// The body of api key 63, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::broker_heartbeat_response::BrokerHeartbeatResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::BrokerHeartbeat(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 63,
                     found: body.api_key().code(),
                     body,
@@ -9571,13 +8939,13 @@ impl From<super::unregister_broker_response::UnregisterBrokerResponse> for Respo
 /// The body of api key 64, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::unregister_broker_response::UnregisterBrokerResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::UnregisterBroker(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 64,
                     found: body.api_key().code(),
                     body,
@@ -9597,13 +8965,13 @@ for ResponseBody {
 /// The body of api key 65, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_transactions_response::DescribeTransactionsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeTransactions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 65,
                     found: body.api_key().code(),
                     body,
@@ -9620,13 +8988,13 @@ impl From<super::list_transactions_response::ListTransactionsResponse> for Respo
 /// The body of api key 66, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::list_transactions_response::ListTransactionsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ListTransactions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 66,
                     found: body.api_key().code(),
                     body,
@@ -9646,13 +9014,13 @@ for ResponseBody {
 /// The body of api key 67, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::allocate_producer_ids_response::AllocateProducerIdsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AllocateProducerIds(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 67,
                     found: body.api_key().code(),
                     body,
@@ -9672,13 +9040,13 @@ for ResponseBody {
 /// The body of api key 68, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ConsumerGroupHeartbeat(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 68,
                     found: body.api_key().code(),
                     body,
@@ -9698,13 +9066,13 @@ for ResponseBody {
 /// The body of api key 69, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::consumer_group_describe_response::ConsumerGroupDescribeResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ConsumerGroupDescribe(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 69,
                     found: body.api_key().code(),
                     body,
@@ -9724,13 +9092,13 @@ for ResponseBody {
 /// The body of api key 70, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::controller_registration_response::ControllerRegistrationResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ControllerRegistration(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 70,
                     found: body.api_key().code(),
                     body,
@@ -9750,13 +9118,13 @@ for ResponseBody {
 /// The body of api key 71, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::GetTelemetrySubscriptions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 71,
                     found: body.api_key().code(),
                     body,
@@ -9772,13 +9140,13 @@ impl From<super::push_telemetry_response::PushTelemetryResponse> for ResponseBod
 }
 /// The body of api key 72, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::push_telemetry_response::PushTelemetryResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::PushTelemetry(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 72,
                     found: body.api_key().code(),
                     body,
@@ -9798,13 +9166,13 @@ for ResponseBody {
 /// The body of api key 73, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AssignReplicasToDirs(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 73,
                     found: body.api_key().code(),
                     body,
@@ -9824,13 +9192,13 @@ for ResponseBody {
 /// The body of api key 74, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::list_config_resources_response::ListConfigResourcesResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ListConfigResources(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 74,
                     found: body.api_key().code(),
                     body,
@@ -9850,13 +9218,13 @@ for ResponseBody {
 /// The body of api key 75, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_topic_partitions_response::DescribeTopicPartitionsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeTopicPartitions(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 75,
                     found: body.api_key().code(),
                     body,
@@ -9876,13 +9244,13 @@ for ResponseBody {
 /// The body of api key 76, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::share_group_heartbeat_response::ShareGroupHeartbeatResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ShareGroupHeartbeat(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 76,
                     found: body.api_key().code(),
                     body,
@@ -9902,13 +9270,13 @@ for ResponseBody {
 /// The body of api key 77, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::share_group_describe_response::ShareGroupDescribeResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ShareGroupDescribe(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 77,
                     found: body.api_key().code(),
                     body,
@@ -9924,13 +9292,13 @@ impl From<super::share_fetch_response::ShareFetchResponse> for ResponseBody {
 }
 /// The body of api key 78, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::share_fetch_response::ShareFetchResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ShareFetch(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 78,
                     found: body.api_key().code(),
                     body,
@@ -9947,13 +9315,13 @@ impl From<super::share_acknowledge_response::ShareAcknowledgeResponse> for Respo
 /// The body of api key 79, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::share_acknowledge_response::ShareAcknowledgeResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ShareAcknowledge(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 79,
                     found: body.api_key().code(),
                     body,
@@ -9969,13 +9337,13 @@ impl From<super::add_raft_voter_response::AddRaftVoterResponse> for ResponseBody
 }
 /// The body of api key 80, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::add_raft_voter_response::AddRaftVoterResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AddRaftVoter(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 80,
                     found: body.api_key().code(),
                     body,
@@ -9992,13 +9360,13 @@ impl From<super::remove_raft_voter_response::RemoveRaftVoterResponse> for Respon
 /// The body of api key 81, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::remove_raft_voter_response::RemoveRaftVoterResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::RemoveRaftVoter(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 81,
                     found: body.api_key().code(),
                     body,
@@ -10015,13 +9383,13 @@ impl From<super::update_raft_voter_response::UpdateRaftVoterResponse> for Respon
 /// The body of api key 82, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::update_raft_voter_response::UpdateRaftVoterResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::UpdateRaftVoter(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 82,
                     found: body.api_key().code(),
                     body,
@@ -10042,13 +9410,13 @@ impl From<
 /// The body of api key 83, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::initialize_share_group_state_response::InitializeShareGroupStateResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::InitializeShareGroupState(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 83,
                     found: body.api_key().code(),
                     body,
@@ -10068,13 +9436,13 @@ for ResponseBody {
 /// The body of api key 84, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::read_share_group_state_response::ReadShareGroupStateResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ReadShareGroupState(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 84,
                     found: body.api_key().code(),
                     body,
@@ -10094,13 +9462,13 @@ for ResponseBody {
 /// The body of api key 85, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::write_share_group_state_response::WriteShareGroupStateResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::WriteShareGroupState(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 85,
                     found: body.api_key().code(),
                     body,
@@ -10120,13 +9488,13 @@ for ResponseBody {
 /// The body of api key 86, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::delete_share_group_state_response::DeleteShareGroupStateResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DeleteShareGroupState(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 86,
                     found: body.api_key().code(),
                     body,
@@ -10147,13 +9515,13 @@ impl From<
 /// The body of api key 87, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::ReadShareGroupStateSummary(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 87,
                     found: body.api_key().code(),
                     body,
@@ -10173,13 +9541,13 @@ for ResponseBody {
 /// The body of api key 88, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::StreamsGroupHeartbeat(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 88,
                     found: body.api_key().code(),
                     body,
@@ -10199,13 +9567,13 @@ for ResponseBody {
 /// The body of api key 89, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::streams_group_describe_response::StreamsGroupDescribeResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::StreamsGroupDescribe(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 89,
                     found: body.api_key().code(),
                     body,
@@ -10226,13 +9594,13 @@ impl From<
 /// The body of api key 90, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DescribeShareGroupOffsets(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 90,
                     found: body.api_key().code(),
                     body,
@@ -10252,13 +9620,13 @@ for ResponseBody {
 /// The body of api key 91, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::AlterShareGroupOffsets(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 91,
                     found: body.api_key().code(),
                     body,
@@ -10278,13 +9646,13 @@ for ResponseBody {
 /// The body of api key 92, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::DeleteShareGroupOffsets(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 92,
                     found: body.api_key().code(),
                     body,
@@ -10305,13 +9673,13 @@ impl From<
 /// The body of api key 93, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::StreamsGroupTopologyDescriptionUpdate(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 93,
                     found: body.api_key().code(),
                     body,
@@ -10331,13 +9699,13 @@ for ResponseBody {
 /// The body of api key 94, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::unregister_controller_response::UnregisterControllerResponse {
-    type Error = crate::error::UnexpectedBody<ResponseBody>;
+    type Error = enc::UnexpectedBody<ResponseBody>;
     #[allow(unreachable_patterns)]
     fn try_from(body: ResponseBody) -> Result<Self, Self::Error> {
         match body {
             ResponseBody::UnregisterController(m) => Ok(m),
             body => {
-                Err(crate::error::UnexpectedBody {
+                Err(enc::UnexpectedBody {
                     expected: 94,
                     found: body.api_key().code(),
                     body,
@@ -10347,295 +9715,157 @@ for super::unregister_controller_response::UnregisterControllerResponse {
     }
 }
 /// Delegates to the body (see the runtime's `entity` module).
-impl crate::entity::Entities for ResponseBody {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ResponseBody {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         match self {
-            Self::Produce(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::Fetch(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::ListOffsets(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::Metadata(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::LeaderAndIsr(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::StopReplica(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::ControlledShutdown(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::OffsetCommit(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::OffsetFetch(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::FindCoordinator(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DescribeGroups(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::ListGroups(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::CreateTopics(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DeleteTopics(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DeleteRecords(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::InitProducerId(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::OffsetForLeaderEpoch(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::AddPartitionsToTxn(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::EndTxn(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::WriteTxnMarkers(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::TxnOffsetCommit(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::AlterReplicaLogDirs(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DescribeLogDirs(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::CreatePartitions(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DeleteGroups(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::ElectLeaders(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
+            Self::Produce(m) => enc::Entities::visit_entities(m, version, f),
+            Self::Fetch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ListOffsets(m) => enc::Entities::visit_entities(m, version, f),
+            Self::Metadata(m) => enc::Entities::visit_entities(m, version, f),
+            Self::LeaderAndIsr(m) => enc::Entities::visit_entities(m, version, f),
+            Self::StopReplica(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ControlledShutdown(m) => enc::Entities::visit_entities(m, version, f),
+            Self::OffsetCommit(m) => enc::Entities::visit_entities(m, version, f),
+            Self::OffsetFetch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::FindCoordinator(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeGroups(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ListGroups(m) => enc::Entities::visit_entities(m, version, f),
+            Self::CreateTopics(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DeleteTopics(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DeleteRecords(m) => enc::Entities::visit_entities(m, version, f),
+            Self::InitProducerId(m) => enc::Entities::visit_entities(m, version, f),
+            Self::OffsetForLeaderEpoch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::AddPartitionsToTxn(m) => enc::Entities::visit_entities(m, version, f),
+            Self::EndTxn(m) => enc::Entities::visit_entities(m, version, f),
+            Self::WriteTxnMarkers(m) => enc::Entities::visit_entities(m, version, f),
+            Self::TxnOffsetCommit(m) => enc::Entities::visit_entities(m, version, f),
+            Self::AlterReplicaLogDirs(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeLogDirs(m) => enc::Entities::visit_entities(m, version, f),
+            Self::CreatePartitions(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DeleteGroups(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ElectLeaders(m) => enc::Entities::visit_entities(m, version, f),
             Self::AlterPartitionReassignments(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             Self::ListPartitionReassignments(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
-            Self::OffsetDelete(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::Vote(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::BeginQuorumEpoch(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::EndQuorumEpoch(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DescribeQuorum(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::AlterPartition(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::FetchSnapshot(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DescribeCluster(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DescribeProducers(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::DescribeTransactions(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::ListTransactions(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::AllocateProducerIds(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
+            Self::OffsetDelete(m) => enc::Entities::visit_entities(m, version, f),
+            Self::Vote(m) => enc::Entities::visit_entities(m, version, f),
+            Self::BeginQuorumEpoch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::EndQuorumEpoch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeQuorum(m) => enc::Entities::visit_entities(m, version, f),
+            Self::AlterPartition(m) => enc::Entities::visit_entities(m, version, f),
+            Self::FetchSnapshot(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeCluster(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeProducers(m) => enc::Entities::visit_entities(m, version, f),
+            Self::DescribeTransactions(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ListTransactions(m) => enc::Entities::visit_entities(m, version, f),
+            Self::AllocateProducerIds(m) => enc::Entities::visit_entities(m, version, f),
             Self::ConsumerGroupDescribe(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             Self::DescribeTopicPartitions(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
-            Self::ShareGroupDescribe(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::ShareFetch(m) => crate::entity::Entities::visit_entities(m, version, f),
-            Self::ShareAcknowledge(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
-            Self::UpdateRaftVoter(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
+            Self::ShareGroupDescribe(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ShareFetch(m) => enc::Entities::visit_entities(m, version, f),
+            Self::ShareAcknowledge(m) => enc::Entities::visit_entities(m, version, f),
+            Self::UpdateRaftVoter(m) => enc::Entities::visit_entities(m, version, f),
             Self::StreamsGroupHeartbeat(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
-            Self::StreamsGroupDescribe(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
-            }
+            Self::StreamsGroupDescribe(m) => enc::Entities::visit_entities(m, version, f),
             Self::DescribeShareGroupOffsets(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             Self::AlterShareGroupOffsets(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             Self::DeleteShareGroupOffsets(m) => {
-                crate::entity::Entities::visit_entities(m, version, f)
+                enc::Entities::visit_entities(m, version, f)
             }
             _ => {}
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         match self {
-            Self::Produce(m) => crate::entity::Entities::rewrite_entities(m, version, f),
-            Self::Fetch(m) => crate::entity::Entities::rewrite_entities(m, version, f),
-            Self::ListOffsets(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::Metadata(m) => crate::entity::Entities::rewrite_entities(m, version, f),
-            Self::LeaderAndIsr(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::StopReplica(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::ControlledShutdown(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::OffsetCommit(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::OffsetFetch(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::FindCoordinator(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DescribeGroups(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::ListGroups(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::CreateTopics(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DeleteTopics(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DeleteRecords(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::InitProducerId(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::Produce(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::Fetch(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ListOffsets(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::Metadata(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::LeaderAndIsr(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::StopReplica(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ControlledShutdown(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::OffsetCommit(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::OffsetFetch(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::FindCoordinator(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DescribeGroups(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ListGroups(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::CreateTopics(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DeleteTopics(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DeleteRecords(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::InitProducerId(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::OffsetForLeaderEpoch(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
-            Self::AddPartitionsToTxn(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::EndTxn(m) => crate::entity::Entities::rewrite_entities(m, version, f),
-            Self::WriteTxnMarkers(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::TxnOffsetCommit(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::AddPartitionsToTxn(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::EndTxn(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::WriteTxnMarkers(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::TxnOffsetCommit(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::AlterReplicaLogDirs(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
-            Self::DescribeLogDirs(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::CreatePartitions(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DeleteGroups(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::ElectLeaders(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::DescribeLogDirs(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::CreatePartitions(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DeleteGroups(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ElectLeaders(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::AlterPartitionReassignments(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::ListPartitionReassignments(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
-            Self::OffsetDelete(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::Vote(m) => crate::entity::Entities::rewrite_entities(m, version, f),
-            Self::BeginQuorumEpoch(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::EndQuorumEpoch(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DescribeQuorum(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::AlterPartition(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::FetchSnapshot(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DescribeCluster(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::DescribeProducers(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::OffsetDelete(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::Vote(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::BeginQuorumEpoch(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::EndQuorumEpoch(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DescribeQuorum(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::AlterPartition(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::FetchSnapshot(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DescribeCluster(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::DescribeProducers(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::DescribeTransactions(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
-            Self::ListTransactions(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::ListTransactions(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::AllocateProducerIds(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::ConsumerGroupDescribe(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::DescribeTopicPartitions(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
-            Self::ShareGroupDescribe(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::ShareFetch(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::ShareAcknowledge(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
-            Self::UpdateRaftVoter(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
-            }
+            Self::ShareGroupDescribe(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ShareFetch(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::ShareAcknowledge(m) => enc::Entities::rewrite_entities(m, version, f),
+            Self::UpdateRaftVoter(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::StreamsGroupHeartbeat(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::StreamsGroupDescribe(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::DescribeShareGroupOffsets(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::AlterShareGroupOffsets(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             Self::DeleteShareGroupOffsets(m) => {
-                crate::entity::Entities::rewrite_entities(m, version, f)
+                enc::Entities::rewrite_entities(m, version, f)
             }
             _ => {}
         }

@@ -24,7 +24,7 @@ pub struct ApiVersionsRequest {
     /// Versions 5+; ignorable; default -1.
     pub node_id: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ApiVersionsRequest {
     fn default() -> Self {
@@ -41,9 +41,9 @@ impl enc::EncodeStruct for ApiVersionsRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let client_software_name_text = self.client_software_name.as_str();
         let client_software_version_text = self.client_software_version.as_str();
         let cluster_id_text = self.cluster_id.as_deref();
@@ -118,9 +118,9 @@ impl enc::Struct for ApiVersionsRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
                 &mut self.client_software_name,
@@ -174,21 +174,15 @@ impl enc::Struct for ApiVersionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ApiVersionsRequest {}
-impl crate::message::Message for ApiVersionsRequest {
+impl enc::Entities for ApiVersionsRequest {}
+impl enc::Message for ApiVersionsRequest {
     const NAME: &'static str = "ApiVersionsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 5);
 }
-impl crate::message::ApiMessage for ApiVersionsRequest {
+impl enc::ApiMessage for ApiVersionsRequest {
     const API_KEY: i16 = 18;
 }
-impl crate::message::Request for ApiVersionsRequest {
+impl enc::Request for ApiVersionsRequest {
     type Response = super::api_versions_response::ApiVersionsResponse;
 }

@@ -36,7 +36,7 @@ pub struct ApiVersionsResponse {
     /// Versions 3+; tag 3 from 3+; ignorable; default false.
     pub zk_migration_ready: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ApiVersionsResponse {
     fn default() -> Self {
@@ -55,9 +55,9 @@ impl Default for ApiVersionsResponse {
 impl enc::EncodeStruct for ApiVersionsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
         enc::field::put_count(&mut s, self.api_keys.len(), version >= 3, "api_keys")?;
@@ -184,9 +184,9 @@ impl enc::Struct for ApiVersionsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.api_keys,
@@ -266,7 +266,7 @@ impl enc::Struct for ApiVersionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ApiVersionsResponse {}
+impl enc::Entities for ApiVersionsResponse {}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ApiVersion {
@@ -283,15 +283,15 @@ pub struct ApiVersion {
     /// Versions 0+.
     pub max_version: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ApiVersion {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
         run[0..2].copy_from_slice(&self.api_key.to_be_bytes());
@@ -332,9 +332,9 @@ impl enc::Struct for ApiVersion {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("api_key", 2), ("min_version", 2), ("max_version", 2)],
@@ -372,15 +372,15 @@ pub struct SupportedFeatureKey {
     /// Versions 3+.
     pub max_version: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for SupportedFeatureKey {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -412,9 +412,9 @@ impl enc::Struct for SupportedFeatureKey {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
             r,
@@ -450,15 +450,15 @@ pub struct FinalizedFeatureKey {
     /// Versions 3+.
     pub min_version_level: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for FinalizedFeatureKey {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -490,9 +490,9 @@ impl enc::Struct for FinalizedFeatureKey {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
             r,
@@ -512,17 +512,11 @@ impl enc::Struct for FinalizedFeatureKey {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ApiVersionsResponse {
+impl enc::Message for ApiVersionsResponse {
     const NAME: &'static str = "ApiVersionsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 5);
 }
-impl crate::message::ApiMessage for ApiVersionsResponse {
+impl enc::ApiMessage for ApiVersionsResponse {
     const API_KEY: i16 = 18;
 }

@@ -19,7 +19,7 @@ pub struct AssignReplicasToDirsRequest {
     /// Versions 0+.
     pub directories: Vec<DirectoryData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AssignReplicasToDirsRequest {
     fn default() -> Self {
@@ -34,9 +34,9 @@ impl Default for AssignReplicasToDirsRequest {
 impl enc::EncodeStruct for AssignReplicasToDirsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(17);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
@@ -68,9 +68,9 @@ impl enc::Struct for AssignReplicasToDirsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
             &[("broker_id", 4), ("broker_epoch", 8)],
@@ -90,11 +90,11 @@ impl enc::Struct for AssignReplicasToDirsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AssignReplicasToDirsRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AssignReplicasToDirsRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
@@ -104,20 +104,20 @@ pub struct DirectoryData {
     /// Log directory id.
     ///
     /// Versions 0+.
-    pub id: crate::primitives::Uuid,
+    pub id: enc::Uuid,
     /// Topics with partitions placed in this directory.
     ///
     /// Versions 0+.
     pub topics: Vec<TopicData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DirectoryData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.id)?;
         enc::field::put_count(&mut s, self.topics.len(), true, "topics")?;
@@ -139,9 +139,9 @@ impl enc::Struct for DirectoryData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.id, r, version, false, "id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         self.unknown_tagged_fields.clear();
@@ -150,7 +150,7 @@ impl enc::Struct for DirectoryData {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.id = crate::primitives::Uuid::NIL;
+        self.id = enc::Uuid::NIL;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
@@ -161,20 +161,20 @@ pub struct TopicData {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partitions of that topic placed in this directory.
     ///
     /// Versions 0+.
     pub partitions: Vec<PartitionData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
         enc::field::put_count(&mut s, self.partitions.len(), true, "partitions")?;
@@ -196,9 +196,9 @@ impl enc::Struct for TopicData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -207,7 +207,7 @@ impl enc::Struct for TopicData {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
@@ -220,15 +220,15 @@ pub struct PartitionData {
     /// Versions 0+.
     pub partition_index: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(5);
         s.put_fixed(self.partition_index)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -253,9 +253,9 @@ impl enc::Struct for PartitionData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
             r,
@@ -273,20 +273,14 @@ impl enc::Struct for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for AssignReplicasToDirsRequest {
+impl enc::Message for AssignReplicasToDirsRequest {
     const NAME: &'static str = "AssignReplicasToDirsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for AssignReplicasToDirsRequest {
+impl enc::ApiMessage for AssignReplicasToDirsRequest {
     const API_KEY: i16 = 73;
 }
-impl crate::message::Request for AssignReplicasToDirsRequest {
+impl enc::Request for AssignReplicasToDirsRequest {
     type Response = super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse;
 }

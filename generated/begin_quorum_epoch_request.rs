@@ -24,7 +24,7 @@ pub struct BeginQuorumEpochRequest {
     /// Versions 1+; ignorable.
     pub leader_endpoints: Vec<LeaderEndpoint>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for BeginQuorumEpochRequest {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for BeginQuorumEpochRequest {
 impl enc::EncodeStruct for BeginQuorumEpochRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let cluster_id_text = self.cluster_id.as_deref();
         let mut s = buf.segment(14 + cluster_id_text.map_or(0, str::len));
         enc::field::put_nullable_str(
@@ -94,9 +94,9 @@ impl enc::Struct for BeginQuorumEpochRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.cluster_id,
             r,
@@ -136,18 +136,18 @@ impl enc::Struct for BeginQuorumEpochRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for BeginQuorumEpochRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for BeginQuorumEpochRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 1 {
             enc::broker_id(&self.voter_id, "VoterId", f);
         }
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 1 {
             enc::broker_id_mut(&mut self.voter_id, "VoterId", f);
         }
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -162,14 +162,14 @@ pub struct TopicData {
     /// Versions 0+.
     pub partitions: Vec<PartitionData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, version >= 1, "topic_name")?;
@@ -209,9 +209,9 @@ impl enc::Struct for TopicData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
             r,
@@ -239,14 +239,14 @@ impl enc::Struct for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicData {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicData {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
-        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+        enc::Entities::visit_entities(&self.partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
-        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+        enc::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -259,7 +259,7 @@ pub struct PartitionData {
     /// Log directory id of the addressed voter.
     ///
     /// Versions 1+; ignorable.
-    pub voter_directory_id: crate::primitives::Uuid,
+    pub voter_directory_id: enc::Uuid,
     /// Replica id of the new leader.
     ///
     /// Versions 0+.
@@ -269,15 +269,15 @@ pub struct PartitionData {
     /// Versions 0+.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(29);
         if version >= 1 {
             let mut run = [0u8; 20];
@@ -328,9 +328,9 @@ impl enc::Struct for PartitionData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             let run: [u8; 20] = enc::field::read_run(
                 r,
@@ -341,7 +341,7 @@ impl enc::Struct for PartitionData {
         } else {
             let run: [u8; 4] = enc::field::read_run(r, &[("partition_index", 4)])?;
             self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
-            self.voter_directory_id = crate::primitives::Uuid::NIL;
+            self.voter_directory_id = enc::Uuid::NIL;
         }
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -358,17 +358,17 @@ impl enc::Struct for PartitionData {
     #[inline]
     fn reset_fields(&mut self) {
         self.partition_index = 0;
-        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.voter_directory_id = enc::Uuid::NIL;
         self.leader_id = 0;
         self.leader_epoch = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for PartitionData {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for PartitionData {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
@@ -388,15 +388,15 @@ pub struct LeaderEndpoint {
     /// Versions 1+.
     pub port: u16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderEndpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(13 + name_text.len() + host_text.len());
@@ -427,9 +427,9 @@ impl enc::Struct for LeaderEndpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -445,20 +445,14 @@ impl enc::Struct for LeaderEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for BeginQuorumEpochRequest {
+impl enc::Message for BeginQuorumEpochRequest {
     const NAME: &'static str = "BeginQuorumEpochRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 1);
 }
-impl crate::message::ApiMessage for BeginQuorumEpochRequest {
+impl enc::ApiMessage for BeginQuorumEpochRequest {
     const API_KEY: i16 = 53;
 }
-impl crate::message::Request for BeginQuorumEpochRequest {
+impl enc::Request for BeginQuorumEpochRequest {
     type Response = super::begin_quorum_epoch_response::BeginQuorumEpochResponse;
 }

@@ -29,13 +29,13 @@ pub struct BrokerHeartbeatRequest {
     /// Ids of the broker's log directories that have failed.
     ///
     /// Versions 1+; tag 0 from 1+.
-    pub offline_log_dirs: Vec<crate::primitives::Uuid>,
+    pub offline_log_dirs: Vec<enc::Uuid>,
     /// Ids of the log directories the broker has cordoned, so that no new replicas go there (KIP-1066); null until the broker has reached the RECOVERY state.
     ///
     /// Versions 2+; nullable 2+; tag 1 from 2+; default null.
-    pub cordoned_log_dirs: Option<Vec<crate::primitives::Uuid>>,
+    pub cordoned_log_dirs: Option<Vec<enc::Uuid>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for BrokerHeartbeatRequest {
     fn default() -> Self {
@@ -55,9 +55,9 @@ impl enc::EncodeStruct for BrokerHeartbeatRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && !self.offline_log_dirs.is_empty() {
             return Err(enc::field::non_default("offline_log_dirs"));
         }
@@ -139,9 +139,9 @@ impl enc::Struct for BrokerHeartbeatRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 22] = enc::field::read_run(
             r,
             &[
@@ -199,28 +199,22 @@ impl enc::Struct for BrokerHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for BrokerHeartbeatRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for BrokerHeartbeatRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
-impl crate::message::Message for BrokerHeartbeatRequest {
+impl enc::Message for BrokerHeartbeatRequest {
     const NAME: &'static str = "BrokerHeartbeatRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for BrokerHeartbeatRequest {
+impl enc::ApiMessage for BrokerHeartbeatRequest {
     const API_KEY: i16 = 63;
 }
-impl crate::message::Request for BrokerHeartbeatRequest {
+impl enc::Request for BrokerHeartbeatRequest {
     type Response = super::broker_heartbeat_response::BrokerHeartbeatResponse;
 }

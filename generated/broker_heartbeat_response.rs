@@ -27,7 +27,7 @@ pub struct BrokerHeartbeatResponse {
     /// Versions 0+.
     pub should_shut_down: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for BrokerHeartbeatResponse {
     fn default() -> Self {
@@ -45,9 +45,9 @@ impl enc::EncodeStruct for BrokerHeartbeatResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(10);
         let mut run = [0u8; 9];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -82,9 +82,9 @@ impl enc::Struct for BrokerHeartbeatResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 9] = enc::field::read_run(
             r,
             &[
@@ -114,18 +114,12 @@ impl enc::Struct for BrokerHeartbeatResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for BrokerHeartbeatResponse {}
-impl crate::message::Message for BrokerHeartbeatResponse {
+impl enc::Entities for BrokerHeartbeatResponse {}
+impl enc::Message for BrokerHeartbeatResponse {
     const NAME: &'static str = "BrokerHeartbeatResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for BrokerHeartbeatResponse {
+impl enc::ApiMessage for BrokerHeartbeatResponse {
     const API_KEY: i16 = 63;
 }

@@ -18,7 +18,7 @@ pub struct BrokerRegistrationRequest {
     /// Random id of this run of the broker process, new at every start.
     ///
     /// Versions 0+.
-    pub incarnation_id: crate::primitives::Uuid,
+    pub incarnation_id: enc::Uuid,
     /// Listeners on which the broker accepts connections.
     ///
     /// Versions 0+.
@@ -38,20 +38,20 @@ pub struct BrokerRegistrationRequest {
     /// Ids of the broker's log directories that are online.
     ///
     /// Versions 2+; ignorable.
-    pub log_dirs: Vec<crate::primitives::Uuid>,
+    pub log_dirs: Vec<enc::Uuid>,
     /// Broker epoch held before the last clean shutdown; -1 when none.
     ///
     /// Versions 3+; ignorable; default -1.
     pub previous_broker_epoch: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for BrokerRegistrationRequest {
     fn default() -> Self {
         Self {
             broker_id: 0,
             cluster_id: CompactString::const_new(""),
-            incarnation_id: crate::primitives::Uuid::NIL,
+            incarnation_id: enc::Uuid::NIL,
             listeners: Vec::new(),
             features: Vec::new(),
             rack: Some(CompactString::const_new("")),
@@ -65,9 +65,9 @@ impl Default for BrokerRegistrationRequest {
 impl enc::EncodeStruct for BrokerRegistrationRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.is_migrating_zk_broker {
             return Err(enc::field::non_default("is_migrating_zk_broker"));
         }
@@ -128,9 +128,9 @@ impl enc::Struct for BrokerRegistrationRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.broker_id, r, version, false, "broker_id")?;
         enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
         enc::field::decode_into(
@@ -183,7 +183,7 @@ impl enc::Struct for BrokerRegistrationRequest {
     fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.cluster_id.clear();
-        self.incarnation_id = crate::primitives::Uuid::NIL;
+        self.incarnation_id = enc::Uuid::NIL;
         self.listeners.clear();
         self.features.clear();
         self.rack = Some(CompactString::const_new(""));
@@ -193,11 +193,11 @@ impl enc::Struct for BrokerRegistrationRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for BrokerRegistrationRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for BrokerRegistrationRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
@@ -221,15 +221,15 @@ pub struct Listener {
     /// Versions 0+.
     pub security_protocol: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Listener {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(15 + name_text.len() + host_text.len());
@@ -264,9 +264,9 @@ impl enc::Struct for Listener {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         let run: [u8; 4] = enc::field::read_run(
@@ -304,15 +304,15 @@ pub struct Feature {
     /// Versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Feature {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -344,9 +344,9 @@ impl enc::Struct for Feature {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
             r,
@@ -366,20 +366,14 @@ impl enc::Struct for Feature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for BrokerRegistrationRequest {
+impl enc::Message for BrokerRegistrationRequest {
     const NAME: &'static str = "BrokerRegistrationRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
 }
-impl crate::message::ApiMessage for BrokerRegistrationRequest {
+impl enc::ApiMessage for BrokerRegistrationRequest {
     const API_KEY: i16 = 62;
 }
-impl crate::message::Request for BrokerRegistrationRequest {
+impl enc::Request for BrokerRegistrationRequest {
     type Response = super::broker_registration_response::BrokerRegistrationResponse;
 }

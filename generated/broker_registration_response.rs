@@ -19,7 +19,7 @@ pub struct BrokerRegistrationResponse {
     /// Versions 0+; default -1.
     pub broker_epoch: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for BrokerRegistrationResponse {
     fn default() -> Self {
@@ -35,9 +35,9 @@ impl enc::EncodeStruct for BrokerRegistrationResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(15);
         let mut run = [0u8; 14];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -68,9 +68,9 @@ impl enc::Struct for BrokerRegistrationResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 14] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2), ("broker_epoch", 8)],
@@ -90,18 +90,12 @@ impl enc::Struct for BrokerRegistrationResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for BrokerRegistrationResponse {}
-impl crate::message::Message for BrokerRegistrationResponse {
+impl enc::Entities for BrokerRegistrationResponse {}
+impl enc::Message for BrokerRegistrationResponse {
     const NAME: &'static str = "BrokerRegistrationResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
 }
-impl crate::message::ApiMessage for BrokerRegistrationResponse {
+impl enc::ApiMessage for BrokerRegistrationResponse {
     const API_KEY: i16 = 62;
 }

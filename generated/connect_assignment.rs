@@ -52,9 +52,9 @@ impl Default for ConnectAssignment {
 impl enc::EncodeStruct for ConnectAssignment {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.revoked.as_ref().is_none_or(|v| !v.is_empty()) {
             return Err(enc::field::non_default("revoked"));
         }
@@ -102,9 +102,9 @@ impl enc::Struct for ConnectAssignment {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error, r, version, false, "error")?;
         enc::field::decode_into(&mut self.leader, r, version, false, "leader")?;
         enc::field::decode_into(&mut self.leader_url, r, version, false, "leader_url")?;
@@ -171,9 +171,9 @@ impl enc::EncodeStruct for ConnectorAssignment {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let connector_text = self.connector.as_str();
         let mut s = buf.segment(10 + connector_text.len() + self.tasks.len() * 4);
         enc::field::put_str(&mut s, connector_text, false, "connector")?;
@@ -194,9 +194,9 @@ impl enc::Struct for ConnectorAssignment {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.connector, r, version, false, "connector")?;
         enc::field::decode_fixed_array_into(&mut self.tasks, r, false, "tasks")?;
         Ok(())
@@ -207,11 +207,8 @@ impl enc::Struct for ConnectorAssignment {
         self.tasks.clear();
     }
 }
-impl crate::message::Message for ConnectAssignment {
+impl enc::Message for ConnectAssignment {
     const NAME: &'static str = "ConnectAssignment";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

@@ -24,9 +24,9 @@ impl enc::EncodeStruct for ConnectWorkerMetadata {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.allocation.is_some() {
             return Err(enc::field::non_default("allocation"));
         }
@@ -56,9 +56,9 @@ impl enc::Struct for ConnectWorkerMetadata {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.url, r, version, false, "url")?;
         enc::field::decode_into(
             &mut self.config_offset,
@@ -87,11 +87,8 @@ impl enc::Struct for ConnectWorkerMetadata {
         self.allocation = None;
     }
 }
-impl crate::message::Message for ConnectWorkerMetadata {
+impl enc::Message for ConnectWorkerMetadata {
     const NAME: &'static str = "ConnectWorkerMetadata";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

@@ -16,15 +16,15 @@ pub struct ConsumerGroupDescribeRequest {
     /// Versions 0+.
     pub include_authorized_operations: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupDescribeRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.group_ids, buf, version, true, "group_ids")?;
         let mut s = buf.segment(2);
         s.put_fixed(self.include_authorized_operations)?;
@@ -51,9 +51,9 @@ impl enc::Struct for ConsumerGroupDescribeRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_ids, r, version, true, "group_ids")?;
         enc::field::decode_into(
             &mut self.include_authorized_operations,
@@ -73,28 +73,22 @@ impl enc::Struct for ConsumerGroupDescribeRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ConsumerGroupDescribeRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ConsumerGroupDescribeRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_ids, "GroupIds", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_ids, "GroupIds", f);
     }
 }
-impl crate::message::Message for ConsumerGroupDescribeRequest {
+impl enc::Message for ConsumerGroupDescribeRequest {
     const NAME: &'static str = "ConsumerGroupDescribeRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for ConsumerGroupDescribeRequest {
+impl enc::ApiMessage for ConsumerGroupDescribeRequest {
     const API_KEY: i16 = 69;
 }
-impl crate::message::Request for ConsumerGroupDescribeRequest {
+impl enc::Request for ConsumerGroupDescribeRequest {
     type Response = super::consumer_group_describe_response::ConsumerGroupDescribeResponse;
 }

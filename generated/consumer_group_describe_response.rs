@@ -16,14 +16,14 @@ pub struct ConsumerGroupDescribeResponse {
     /// Versions 0+.
     pub groups: Vec<DescribedGroup>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupDescribeResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.groups.len(), true, "groups")?;
@@ -45,9 +45,9 @@ impl enc::Struct for ConsumerGroupDescribeResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -67,12 +67,12 @@ impl enc::Struct for ConsumerGroupDescribeResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ConsumerGroupDescribeResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.groups, version, f);
+impl enc::Entities for ConsumerGroupDescribeResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.groups, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -81,7 +81,7 @@ pub struct TopicPartitions {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Topic name.
     ///
     /// Versions 0+.
@@ -91,15 +91,15 @@ pub struct TopicPartitions {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicPartitions {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(27 + topic_name_text.len() + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
@@ -129,9 +129,9 @@ impl enc::Struct for TopicPartitions {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_fixed_array_into(
@@ -146,17 +146,17 @@ impl enc::Struct for TopicPartitions {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.topic_name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicPartitions {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicPartitions {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
@@ -168,14 +168,14 @@ pub struct Assignment {
     /// Versions 0+.
     pub topic_partitions: Vec<TopicPartitions>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Assignment {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(
             &self.topic_partitions,
             buf,
@@ -198,9 +198,9 @@ impl enc::Struct for Assignment {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_partitions,
             r,
@@ -218,16 +218,12 @@ impl enc::Struct for Assignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Assignment {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topic_partitions, version, f);
+impl enc::Entities for Assignment {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topic_partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(
-            &mut self.topic_partitions,
-            version,
-            f,
-        );
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topic_partitions, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -270,7 +266,7 @@ pub struct DescribedGroup {
     /// Versions 0+; default -2147483648.
     pub authorized_operations: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribedGroup {
     fn default() -> Self {
@@ -291,9 +287,9 @@ impl Default for DescribedGroup {
 impl enc::EncodeStruct for DescribedGroup {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let group_id_text = self.group_id.as_str();
         let group_state_text = self.group_state.as_str();
@@ -346,9 +342,9 @@ impl enc::Struct for DescribedGroup {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.error_message,
@@ -398,14 +394,14 @@ impl enc::Struct for DescribedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribedGroup {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribedGroup {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.members, version, f);
+        enc::Entities::visit_entities(&self.members, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.members, version, f);
+        enc::Entities::rewrite_entities(&mut self.members, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -456,7 +452,7 @@ pub struct Member {
     /// Versions 1+; ignorable; default -1.
     pub member_type: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for Member {
     fn default() -> Self {
@@ -479,9 +475,9 @@ impl Default for Member {
 impl enc::EncodeStruct for Member {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let instance_id_text = self.instance_id.as_deref();
         let rack_id_text = self.rack_id.as_deref();
@@ -567,9 +563,9 @@ impl enc::Struct for Member {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
         enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
         enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
@@ -635,33 +631,23 @@ impl enc::Struct for Member {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Member {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for Member {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.subscribed_topic_names, "SubscribedTopicNames", f);
-        crate::entity::Entities::visit_entities(&self.assignment, version, f);
-        crate::entity::Entities::visit_entities(&self.target_assignment, version, f);
+        enc::Entities::visit_entities(&self.assignment, version, f);
+        enc::Entities::visit_entities(&self.target_assignment, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.subscribed_topic_names, "SubscribedTopicNames", f);
-        crate::entity::Entities::rewrite_entities(&mut self.assignment, version, f);
-        crate::entity::Entities::rewrite_entities(
-            &mut self.target_assignment,
-            version,
-            f,
-        );
+        enc::Entities::rewrite_entities(&mut self.assignment, version, f);
+        enc::Entities::rewrite_entities(&mut self.target_assignment, version, f);
     }
 }
-impl crate::message::Message for ConsumerGroupDescribeResponse {
+impl enc::Message for ConsumerGroupDescribeResponse {
     const NAME: &'static str = "ConsumerGroupDescribeResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for ConsumerGroupDescribeResponse {
+impl enc::ApiMessage for ConsumerGroupDescribeResponse {
     const API_KEY: i16 = 69;
 }

@@ -48,7 +48,7 @@ pub struct ConsumerGroupHeartbeatRequest {
     /// Versions 0+; nullable 0+; default null.
     pub topic_partitions: Option<Vec<TopicPartitions>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ConsumerGroupHeartbeatRequest {
     fn default() -> Self {
@@ -70,9 +70,9 @@ impl Default for ConsumerGroupHeartbeatRequest {
 impl enc::EncodeStruct for ConsumerGroupHeartbeatRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.subscribed_topic_regex.is_some() {
             return Err(enc::field::non_default("subscribed_topic_regex"));
         }
@@ -155,9 +155,9 @@ impl enc::Struct for ConsumerGroupHeartbeatRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
         enc::field::decode_into(
@@ -227,12 +227,12 @@ impl enc::Struct for ConsumerGroupHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ConsumerGroupHeartbeatRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ConsumerGroupHeartbeatRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
         enc::topic_name(&self.subscribed_topic_names, "SubscribedTopicNames", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
         enc::topic_name_mut(&mut self.subscribed_topic_names, "SubscribedTopicNames", f);
     }
@@ -243,21 +243,21 @@ pub struct TopicPartitions {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partition numbers.
     ///
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicPartitions {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
@@ -284,9 +284,9 @@ impl enc::Struct for TopicPartitions {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -300,25 +300,19 @@ impl enc::Struct for TopicPartitions {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ConsumerGroupHeartbeatRequest {
+impl enc::Message for ConsumerGroupHeartbeatRequest {
     const NAME: &'static str = "ConsumerGroupHeartbeatRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for ConsumerGroupHeartbeatRequest {
+impl enc::ApiMessage for ConsumerGroupHeartbeatRequest {
     const API_KEY: i16 = 68;
 }
-impl crate::message::Request for ConsumerGroupHeartbeatRequest {
+impl enc::Request for ConsumerGroupHeartbeatRequest {
     type Response = super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse;
 }

@@ -36,14 +36,14 @@ pub struct ConsumerGroupHeartbeatResponse {
     /// Versions 0+; nullable 0+; default null.
     pub assignment: Option<Assignment>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupHeartbeatResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let member_id_text = self.member_id.as_deref();
         let mut s = buf
@@ -84,9 +84,9 @@ impl enc::Struct for ConsumerGroupHeartbeatResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -124,28 +124,28 @@ impl enc::Struct for ConsumerGroupHeartbeatResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ConsumerGroupHeartbeatResponse {}
+impl enc::Entities for ConsumerGroupHeartbeatResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partition numbers.
     ///
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicPartitions {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
@@ -172,9 +172,9 @@ impl enc::Struct for TopicPartitions {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -188,7 +188,7 @@ impl enc::Struct for TopicPartitions {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
@@ -201,14 +201,14 @@ pub struct Assignment {
     /// Versions 0+.
     pub topic_partitions: Vec<TopicPartitions>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Assignment {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(
             &self.topic_partitions,
             buf,
@@ -231,9 +231,9 @@ impl enc::Struct for Assignment {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_partitions,
             r,
@@ -251,17 +251,11 @@ impl enc::Struct for Assignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ConsumerGroupHeartbeatResponse {
+impl enc::Message for ConsumerGroupHeartbeatResponse {
     const NAME: &'static str = "ConsumerGroupHeartbeatResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for ConsumerGroupHeartbeatResponse {
+impl enc::ApiMessage for ConsumerGroupHeartbeatResponse {
     const API_KEY: i16 = 68;
 }

@@ -19,9 +19,9 @@ pub struct ConsumerProtocolAssignment {
 impl enc::EncodeStruct for ConsumerProtocolAssignment {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(
             &self.assigned_partitions,
             buf,
@@ -44,9 +44,9 @@ impl enc::Struct for ConsumerProtocolAssignment {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.assigned_partitions,
             r,
@@ -63,16 +63,12 @@ impl enc::Struct for ConsumerProtocolAssignment {
         self.user_data = None;
     }
 }
-impl crate::entity::Entities for ConsumerProtocolAssignment {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.assigned_partitions, version, f);
+impl enc::Entities for ConsumerProtocolAssignment {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.assigned_partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(
-            &mut self.assigned_partitions,
-            version,
-            f,
-        );
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.assigned_partitions, version, f);
     }
 }
 /// Versions 0-3; flexible none.
@@ -91,9 +87,9 @@ impl enc::EncodeStruct for TopicPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(10 + topic_text.len() + self.partitions.len() * 4);
         enc::field::put_str(&mut s, topic_text, false, "topic")?;
@@ -114,9 +110,9 @@ impl enc::Struct for TopicPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, false, "topic")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -132,19 +128,16 @@ impl enc::Struct for TopicPartition {
         self.partitions.clear();
     }
 }
-impl crate::entity::Entities for TopicPartition {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicPartition {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
-impl crate::message::Message for ConsumerProtocolAssignment {
+impl enc::Message for ConsumerProtocolAssignment {
     const NAME: &'static str = "ConsumerProtocolAssignment";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

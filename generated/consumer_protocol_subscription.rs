@@ -42,9 +42,9 @@ impl Default for ConsumerProtocolSubscription {
 impl enc::EncodeStruct for ConsumerProtocolSubscription {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.topics, buf, version, false, "topics")?;
         enc::field::encode(&self.user_data, buf, version, false, "user_data")?;
         if version >= 1 {
@@ -88,9 +88,9 @@ impl enc::Struct for ConsumerProtocolSubscription {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, false, "topics")?;
         enc::field::decode_into(&mut self.user_data, r, version, false, "user_data")?;
         if version >= 1 {
@@ -131,19 +131,15 @@ impl enc::Struct for ConsumerProtocolSubscription {
         self.rack_id = None;
     }
 }
-impl crate::entity::Entities for ConsumerProtocolSubscription {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ConsumerProtocolSubscription {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 1 {
-            crate::entity::Entities::visit_entities(&self.owned_partitions, version, f);
+            enc::Entities::visit_entities(&self.owned_partitions, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 1 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.owned_partitions,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.owned_partitions, version, f);
         }
     }
 }
@@ -163,9 +159,9 @@ impl enc::EncodeStruct for TopicPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(10 + topic_text.len() + self.partitions.len() * 4);
         enc::field::put_str(&mut s, topic_text, false, "topic")?;
@@ -186,9 +182,9 @@ impl enc::Struct for TopicPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, false, "topic")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -204,19 +200,16 @@ impl enc::Struct for TopicPartition {
         self.partitions.clear();
     }
 }
-impl crate::entity::Entities for TopicPartition {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicPartition {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
-impl crate::message::Message for ConsumerProtocolSubscription {
+impl enc::Message for ConsumerProtocolSubscription {
     const NAME: &'static str = "ConsumerProtocolSubscription";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

@@ -15,9 +15,9 @@ impl enc::EncodeStruct for ControlRecordTypeSchema {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::Fixed::put(self.r#type, buf);
         Ok(())
     }
@@ -33,9 +33,9 @@ impl enc::Struct for ControlRecordTypeSchema {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.r#type, r, version, false, "type")?;
         Ok(())
     }
@@ -44,11 +44,8 @@ impl enc::Struct for ControlRecordTypeSchema {
         self.r#type = 0;
     }
 }
-impl crate::message::Message for ControlRecordTypeSchema {
+impl enc::Message for ControlRecordTypeSchema {
     const NAME: &'static str = "ControlRecordTypeSchema";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

@@ -15,7 +15,7 @@ pub struct ControlledShutdownRequest {
     /// Versions 2+; ignorable; default -1.
     pub broker_epoch: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ControlledShutdownRequest {
     fn default() -> Self {
@@ -30,9 +30,9 @@ impl enc::EncodeStruct for ControlledShutdownRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         if version >= 2 {
             let mut run = [0u8; 12];
@@ -77,9 +77,9 @@ impl enc::Struct for ControlledShutdownRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             let run: [u8; 12] = enc::field::read_run(
                 r,
@@ -105,28 +105,22 @@ impl enc::Struct for ControlledShutdownRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ControlledShutdownRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ControlledShutdownRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
-impl crate::message::Message for ControlledShutdownRequest {
+impl enc::Message for ControlledShutdownRequest {
     const NAME: &'static str = "ControlledShutdownRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 3);
 }
-impl crate::message::ApiMessage for ControlledShutdownRequest {
+impl enc::ApiMessage for ControlledShutdownRequest {
     const API_KEY: i16 = 7;
 }
-impl crate::message::Request for ControlledShutdownRequest {
+impl enc::Request for ControlledShutdownRequest {
     type Response = super::controlled_shutdown_response::ControlledShutdownResponse;
 }

@@ -16,14 +16,14 @@ pub struct ControlledShutdownResponse {
     /// Versions 0+.
     pub remaining_partitions: Vec<RemainingPartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ControlledShutdownResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
         enc::field::put_count(
@@ -67,9 +67,9 @@ impl enc::Struct for ControlledShutdownResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.remaining_partitions,
@@ -91,16 +91,12 @@ impl enc::Struct for ControlledShutdownResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ControlledShutdownResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.remaining_partitions, version, f);
+impl enc::Entities for ControlledShutdownResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.remaining_partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(
-            &mut self.remaining_partitions,
-            version,
-            f,
-        );
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.remaining_partitions, version, f);
     }
 }
 /// Versions 0-3; flexible 3.
@@ -115,15 +111,15 @@ pub struct RemainingPartition {
     /// Versions 0+.
     pub partition_index: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemainingPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, version >= 3, "topic_name")?;
@@ -161,9 +157,9 @@ impl enc::Struct for RemainingPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
             r,
@@ -191,25 +187,19 @@ impl enc::Struct for RemainingPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for RemainingPartition {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for RemainingPartition {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
-impl crate::message::Message for ControlledShutdownResponse {
+impl enc::Message for ControlledShutdownResponse {
     const NAME: &'static str = "ControlledShutdownResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 3);
 }
-impl crate::message::ApiMessage for ControlledShutdownResponse {
+impl enc::ApiMessage for ControlledShutdownResponse {
     const API_KEY: i16 = 7;
 }

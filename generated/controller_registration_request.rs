@@ -14,7 +14,7 @@ pub struct ControllerRegistrationRequest {
     /// Random id of this run of the controller process, new at every start.
     ///
     /// Versions 0+.
-    pub incarnation_id: crate::primitives::Uuid,
+    pub incarnation_id: enc::Uuid,
     /// True when the controller has the configs needed for ZooKeeper to KRaft migration.
     ///
     /// Versions 0+.
@@ -28,14 +28,14 @@ pub struct ControllerRegistrationRequest {
     /// Versions 0+.
     pub features: Vec<Feature>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ControllerRegistrationRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(26);
         let mut run = [0u8; 21];
         run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
@@ -65,9 +65,9 @@ impl enc::Struct for ControllerRegistrationRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 21] = enc::field::read_run(
             r,
             &[("controller_id", 4), ("incarnation_id", 16), ("zk_migration_ready", 1)],
@@ -84,14 +84,14 @@ impl enc::Struct for ControllerRegistrationRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.controller_id = 0;
-        self.incarnation_id = crate::primitives::Uuid::NIL;
+        self.incarnation_id = enc::Uuid::NIL;
         self.zk_migration_ready = false;
         self.listeners.clear();
         self.features.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ControllerRegistrationRequest {}
+impl enc::Entities for ControllerRegistrationRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {
@@ -112,15 +112,15 @@ pub struct Listener {
     /// Versions 0+.
     pub security_protocol: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Listener {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(15 + name_text.len() + host_text.len());
@@ -155,9 +155,9 @@ impl enc::Struct for Listener {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         let run: [u8; 4] = enc::field::read_run(
@@ -195,15 +195,15 @@ pub struct Feature {
     /// Versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Feature {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -235,9 +235,9 @@ impl enc::Struct for Feature {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
             r,
@@ -257,20 +257,14 @@ impl enc::Struct for Feature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ControllerRegistrationRequest {
+impl enc::Message for ControllerRegistrationRequest {
     const NAME: &'static str = "ControllerRegistrationRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for ControllerRegistrationRequest {
+impl enc::ApiMessage for ControllerRegistrationRequest {
     const API_KEY: i16 = 70;
 }
-impl crate::message::Request for ControllerRegistrationRequest {
+impl enc::Request for ControllerRegistrationRequest {
     type Response = super::controller_registration_response::ControllerRegistrationResponse;
 }

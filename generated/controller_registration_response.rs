@@ -20,7 +20,7 @@ pub struct ControllerRegistrationResponse {
     /// Versions 0+; nullable 0+.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ControllerRegistrationResponse {
     fn default() -> Self {
@@ -36,9 +36,9 @@ impl enc::EncodeStruct for ControllerRegistrationResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
@@ -70,9 +70,9 @@ impl enc::Struct for ControllerRegistrationResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -98,18 +98,12 @@ impl enc::Struct for ControllerRegistrationResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ControllerRegistrationResponse {}
-impl crate::message::Message for ControllerRegistrationResponse {
+impl enc::Entities for ControllerRegistrationResponse {}
+impl enc::Message for ControllerRegistrationResponse {
     const NAME: &'static str = "ControllerRegistrationResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for ControllerRegistrationResponse {
+impl enc::ApiMessage for ControllerRegistrationResponse {
     const API_KEY: i16 = 70;
 }

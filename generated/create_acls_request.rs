@@ -12,14 +12,14 @@ pub struct CreateAclsRequest {
     /// Versions 0+.
     pub creations: Vec<AclCreation>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreateAclsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.creations, buf, version, version >= 2, "creations")?;
         if version >= 2 {
             enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -42,9 +42,9 @@ impl enc::Struct for CreateAclsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.creations,
             r,
@@ -64,7 +64,7 @@ impl enc::Struct for CreateAclsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreateAclsRequest {}
+impl enc::Entities for CreateAclsRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AclCreation {
@@ -97,7 +97,7 @@ pub struct AclCreation {
     /// Versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AclCreation {
     fn default() -> Self {
@@ -117,9 +117,9 @@ impl enc::EncodeStruct for AclCreation {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.resource_pattern_type != 3 {
             return Err(enc::field::non_default("resource_pattern_type"));
         }
@@ -181,9 +181,9 @@ impl enc::Struct for AclCreation {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
             r,
@@ -241,20 +241,14 @@ impl enc::Struct for AclCreation {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for CreateAclsRequest {
+impl enc::Message for CreateAclsRequest {
     const NAME: &'static str = "CreateAclsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for CreateAclsRequest {
+impl enc::ApiMessage for CreateAclsRequest {
     const API_KEY: i16 = 30;
 }
-impl crate::message::Request for CreateAclsRequest {
+impl enc::Request for CreateAclsRequest {
     type Response = super::create_acls_response::CreateAclsResponse;
 }

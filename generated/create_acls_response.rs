@@ -16,14 +16,14 @@ pub struct CreateAclsResponse {
     /// Versions 0+.
     pub results: Vec<AclCreationResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreateAclsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.results.len(), version >= 2, "results")?;
@@ -57,9 +57,9 @@ impl enc::Struct for CreateAclsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -81,7 +81,7 @@ impl enc::Struct for CreateAclsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreateAclsResponse {}
+impl enc::Entities for CreateAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AclCreationResult {
@@ -94,7 +94,7 @@ pub struct AclCreationResult {
     /// Versions 0+; nullable 0+.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AclCreationResult {
     fn default() -> Self {
@@ -109,9 +109,9 @@ impl enc::EncodeStruct for AclCreationResult {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(8 + error_message_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
@@ -154,9 +154,9 @@ impl enc::Struct for AclCreationResult {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.error_message,
@@ -178,17 +178,11 @@ impl enc::Struct for AclCreationResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for CreateAclsResponse {
+impl enc::Message for CreateAclsResponse {
     const NAME: &'static str = "CreateAclsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for CreateAclsResponse {
+impl enc::ApiMessage for CreateAclsResponse {
     const API_KEY: i16 = 30;
 }

@@ -24,7 +24,7 @@ pub struct CreateDelegationTokenRequest {
     /// Versions 0+.
     pub max_lifetime_ms: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for CreateDelegationTokenRequest {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for CreateDelegationTokenRequest {
 impl enc::EncodeStruct for CreateDelegationTokenRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 3
             && self.owner_principal_type.as_ref().is_none_or(|v| !v.is_empty())
         {
@@ -125,9 +125,9 @@ impl enc::Struct for CreateDelegationTokenRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
                 &mut self.owner_principal_type,
@@ -179,7 +179,7 @@ impl enc::Struct for CreateDelegationTokenRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreateDelegationTokenRequest {}
+impl enc::Entities for CreateDelegationTokenRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreatableRenewers {
@@ -192,15 +192,15 @@ pub struct CreatableRenewers {
     /// Versions 0+.
     pub principal_name: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreatableRenewers {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let principal_type_text = self.principal_type.as_str();
         let principal_name_text = self.principal_name.as_str();
         let mut s = buf
@@ -250,9 +250,9 @@ impl enc::Struct for CreatableRenewers {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.principal_type,
             r,
@@ -280,20 +280,14 @@ impl enc::Struct for CreatableRenewers {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for CreateDelegationTokenRequest {
+impl enc::Message for CreateDelegationTokenRequest {
     const NAME: &'static str = "CreateDelegationTokenRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for CreateDelegationTokenRequest {
+impl enc::ApiMessage for CreateDelegationTokenRequest {
     const API_KEY: i16 = 38;
 }
-impl crate::message::Request for CreateDelegationTokenRequest {
+impl enc::Request for CreateDelegationTokenRequest {
     type Response = super::create_delegation_token_response::CreateDelegationTokenResponse;
 }

@@ -54,7 +54,7 @@ pub struct CreateDelegationTokenResponse {
     /// Versions 0+.
     pub throttle_time_ms: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl ::core::fmt::Debug for CreateDelegationTokenResponse {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -84,9 +84,9 @@ impl enc::EncodeStruct for CreateDelegationTokenResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 3 && !self.token_requester_principal_type.is_empty() {
             return Err(enc::field::non_default("token_requester_principal_type"));
         }
@@ -203,9 +203,9 @@ impl enc::Struct for CreateDelegationTokenResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.principal_type,
@@ -291,18 +291,12 @@ impl enc::Struct for CreateDelegationTokenResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreateDelegationTokenResponse {}
-impl crate::message::Message for CreateDelegationTokenResponse {
+impl enc::Entities for CreateDelegationTokenResponse {}
+impl enc::Message for CreateDelegationTokenResponse {
     const NAME: &'static str = "CreateDelegationTokenResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for CreateDelegationTokenResponse {
+impl enc::ApiMessage for CreateDelegationTokenResponse {
     const API_KEY: i16 = 38;
 }

@@ -20,14 +20,14 @@ pub struct CreatePartitionsRequest {
     /// Versions 0+.
     pub validate_only: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreatePartitionsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.topics, buf, version, version >= 2, "topics")?;
         let mut s = buf.segment(6);
         let mut run = [0u8; 5];
@@ -67,9 +67,9 @@ impl enc::Struct for CreatePartitionsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
         let run: [u8; 5] = enc::field::read_run(
             r,
@@ -91,12 +91,12 @@ impl enc::Struct for CreatePartitionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreatePartitionsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for CreatePartitionsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-3; flexible 2-3.
@@ -115,7 +115,7 @@ pub struct CreatePartitionsTopic {
     /// Versions 0+; nullable 0+.
     pub assignments: Option<Vec<CreatePartitionsAssignment>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for CreatePartitionsTopic {
     fn default() -> Self {
@@ -130,9 +130,9 @@ impl Default for CreatePartitionsTopic {
 impl enc::EncodeStruct for CreatePartitionsTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(9 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
@@ -168,9 +168,9 @@ impl enc::Struct for CreatePartitionsTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_into(&mut self.count, r, version, false, "count")?;
         enc::field::decode_into(
@@ -194,14 +194,14 @@ impl enc::Struct for CreatePartitionsTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreatePartitionsTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for CreatePartitionsTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
-        crate::entity::Entities::visit_entities(&self.assignments, version, f);
+        enc::Entities::visit_entities(&self.assignments, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
-        crate::entity::Entities::rewrite_entities(&mut self.assignments, version, f);
+        enc::Entities::rewrite_entities(&mut self.assignments, version, f);
     }
 }
 /// Versions 0-3; flexible 2-3.
@@ -212,15 +212,15 @@ pub struct CreatePartitionsAssignment {
     /// Versions 0+.
     pub broker_ids: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreatePartitionsAssignment {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(6 + self.broker_ids.len() * 4);
         enc::field::put_fixed_array(
             &mut s,
@@ -260,9 +260,9 @@ impl enc::Struct for CreatePartitionsAssignment {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_fixed_array_into(
             &mut self.broker_ids,
             r,
@@ -281,28 +281,22 @@ impl enc::Struct for CreatePartitionsAssignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreatePartitionsAssignment {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for CreatePartitionsAssignment {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_ids, "BrokerIds", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_ids, "BrokerIds", f);
     }
 }
-impl crate::message::Message for CreatePartitionsRequest {
+impl enc::Message for CreatePartitionsRequest {
     const NAME: &'static str = "CreatePartitionsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for CreatePartitionsRequest {
+impl enc::ApiMessage for CreatePartitionsRequest {
     const API_KEY: i16 = 37;
 }
-impl crate::message::Request for CreatePartitionsRequest {
+impl enc::Request for CreatePartitionsRequest {
     type Response = super::create_partitions_response::CreatePartitionsResponse;
 }

@@ -20,7 +20,7 @@ pub struct CreateTopicsRequest {
     /// Versions 1+; default false.
     pub validate_only: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for CreateTopicsRequest {
     fn default() -> Self {
@@ -35,9 +35,9 @@ impl Default for CreateTopicsRequest {
 impl enc::EncodeStruct for CreateTopicsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.validate_only {
             return Err(enc::field::non_default("validate_only"));
         }
@@ -86,9 +86,9 @@ impl enc::Struct for CreateTopicsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, version >= 5, "topics")?;
         if version >= 1 {
             let run: [u8; 5] = enc::field::read_run(
@@ -116,12 +116,12 @@ impl enc::Struct for CreateTopicsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreateTopicsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for CreateTopicsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-7; flexible 5-7.
@@ -148,14 +148,14 @@ pub struct CreatableTopic {
     /// Versions 0+.
     pub configs: Vec<CreatableTopicConfig>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreatableTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(16 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 5, "name")?;
@@ -203,9 +203,9 @@ impl enc::Struct for CreatableTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 5, "name")?;
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -237,14 +237,14 @@ impl enc::Struct for CreatableTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreatableTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for CreatableTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
-        crate::entity::Entities::visit_entities(&self.assignments, version, f);
+        enc::Entities::visit_entities(&self.assignments, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
-        crate::entity::Entities::rewrite_entities(&mut self.assignments, version, f);
+        enc::Entities::rewrite_entities(&mut self.assignments, version, f);
     }
 }
 /// Versions 0-7; flexible 5-7.
@@ -259,15 +259,15 @@ pub struct CreatableReplicaAssignment {
     /// Versions 0+.
     pub broker_ids: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreatableReplicaAssignment {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(10 + self.broker_ids.len() * 4);
         s.put_fixed(self.partition_index)?;
         enc::field::put_fixed_array(
@@ -309,9 +309,9 @@ impl enc::Struct for CreatableReplicaAssignment {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
             r,
@@ -338,11 +338,11 @@ impl enc::Struct for CreatableReplicaAssignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreatableReplicaAssignment {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for CreatableReplicaAssignment {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_ids, "BrokerIds", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_ids, "BrokerIds", f);
     }
 }
@@ -358,7 +358,7 @@ pub struct CreatableTopicConfig {
     /// Versions 0+; nullable 0+.
     pub value: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for CreatableTopicConfig {
     fn default() -> Self {
@@ -373,9 +373,9 @@ impl enc::EncodeStruct for CreatableTopicConfig {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let value_text = self.value.as_deref();
         let mut s = buf.segment(11 + name_text.len() + value_text.map_or(0, str::len));
@@ -414,9 +414,9 @@ impl enc::Struct for CreatableTopicConfig {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 5, "name")?;
         enc::field::decode_into(&mut self.value, r, version, version >= 5, "value")?;
         self.unknown_tagged_fields.clear();
@@ -432,20 +432,14 @@ impl enc::Struct for CreatableTopicConfig {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for CreateTopicsRequest {
+impl enc::Message for CreateTopicsRequest {
     const NAME: &'static str = "CreateTopicsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        7,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        5,
-        7,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 7);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(5, 7);
 }
-impl crate::message::ApiMessage for CreateTopicsRequest {
+impl enc::ApiMessage for CreateTopicsRequest {
     const API_KEY: i16 = 19;
 }
-impl crate::message::Request for CreateTopicsRequest {
+impl enc::Request for CreateTopicsRequest {
     type Response = super::create_topics_response::CreateTopicsResponse;
 }

@@ -16,14 +16,14 @@ pub struct CreateTopicsResponse {
     /// Versions 0+.
     pub topics: Vec<CreatableTopicResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CreateTopicsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 2 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -55,9 +55,9 @@ impl enc::Struct for CreateTopicsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -83,12 +83,12 @@ impl enc::Struct for CreateTopicsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreateTopicsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for CreateTopicsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-7; flexible 5-7.
@@ -101,7 +101,7 @@ pub struct CreatableTopicResult {
     /// ID assigned to the new topic.
     ///
     /// Versions 7+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// 0 when the topic was created (or would be, with validateOnly), otherwise the error.
     ///
     /// Versions 0+.
@@ -127,13 +127,13 @@ pub struct CreatableTopicResult {
     /// Versions 5+; nullable 5+; ignorable.
     pub configs: Option<Vec<CreatableTopicConfigs>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for CreatableTopicResult {
     fn default() -> Self {
         Self {
             name: CompactString::const_new(""),
-            topic_id: crate::primitives::Uuid::NIL,
+            topic_id: enc::Uuid::NIL,
             error_code: 0,
             error_message: Some(CompactString::const_new("")),
             topic_config_error_code: 0,
@@ -147,9 +147,9 @@ impl Default for CreatableTopicResult {
 impl enc::EncodeStruct for CreatableTopicResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let error_message_text = self.error_message.as_deref();
         let mut s = buf
@@ -240,14 +240,14 @@ impl enc::Struct for CreatableTopicResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 5, "name")?;
         if version >= 7 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         if version >= 1 {
@@ -304,7 +304,7 @@ impl enc::Struct for CreatableTopicResult {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.topic_config_error_code = 0;
@@ -314,11 +314,11 @@ impl enc::Struct for CreatableTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CreatableTopicResult {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for CreatableTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -346,7 +346,7 @@ pub struct CreatableTopicConfigs {
     /// Versions 5+.
     pub is_sensitive: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for CreatableTopicConfigs {
     fn default() -> Self {
@@ -364,9 +364,9 @@ impl enc::EncodeStruct for CreatableTopicConfigs {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let value_text = self.value.as_deref();
         let mut s = buf.segment(14 + name_text.len() + value_text.map_or(0, str::len));
@@ -403,9 +403,9 @@ impl enc::Struct for CreatableTopicConfigs {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
         let run: [u8; 3] = enc::field::read_run(
@@ -429,17 +429,11 @@ impl enc::Struct for CreatableTopicConfigs {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for CreateTopicsResponse {
+impl enc::Message for CreateTopicsResponse {
     const NAME: &'static str = "CreateTopicsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        7,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        5,
-        7,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 7);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(5, 7);
 }
-impl crate::message::ApiMessage for CreateTopicsResponse {
+impl enc::ApiMessage for CreateTopicsResponse {
     const API_KEY: i16 = 19;
 }

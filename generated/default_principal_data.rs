@@ -20,15 +20,15 @@ pub struct DefaultPrincipalData {
     /// Versions 0+.
     pub token_authenticated: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DefaultPrincipalData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let type_text = self.r#type.as_str();
         let name_text = self.name.as_str();
         let mut s = buf.segment(12 + type_text.len() + name_text.len());
@@ -59,9 +59,9 @@ impl enc::Struct for DefaultPrincipalData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.r#type, r, version, true, "type")?;
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(
@@ -83,14 +83,8 @@ impl enc::Struct for DefaultPrincipalData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DefaultPrincipalData {
+impl enc::Message for DefaultPrincipalData {
     const NAME: &'static str = "DefaultPrincipalData";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -12,14 +12,14 @@ pub struct DeleteAclsRequest {
     /// Versions 0+.
     pub filters: Vec<DeleteAclsFilter>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteAclsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.filters, buf, version, version >= 2, "filters")?;
         if version >= 2 {
             enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -42,9 +42,9 @@ impl enc::Struct for DeleteAclsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.filters, r, version, version >= 2, "filters")?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
@@ -58,7 +58,7 @@ impl enc::Struct for DeleteAclsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteAclsRequest {}
+impl enc::Entities for DeleteAclsRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAclsFilter {
@@ -91,7 +91,7 @@ pub struct DeleteAclsFilter {
     /// Versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DeleteAclsFilter {
     fn default() -> Self {
@@ -111,9 +111,9 @@ impl enc::EncodeStruct for DeleteAclsFilter {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.pattern_type_filter != 3 {
             return Err(enc::field::non_default("pattern_type_filter"));
         }
@@ -197,9 +197,9 @@ impl enc::Struct for DeleteAclsFilter {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type_filter,
             r,
@@ -263,20 +263,14 @@ impl enc::Struct for DeleteAclsFilter {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DeleteAclsRequest {
+impl enc::Message for DeleteAclsRequest {
     const NAME: &'static str = "DeleteAclsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for DeleteAclsRequest {
+impl enc::ApiMessage for DeleteAclsRequest {
     const API_KEY: i16 = 31;
 }
-impl crate::message::Request for DeleteAclsRequest {
+impl enc::Request for DeleteAclsRequest {
     type Response = super::delete_acls_response::DeleteAclsResponse;
 }

@@ -16,14 +16,14 @@ pub struct DeleteAclsResponse {
     /// Versions 0+.
     pub filter_results: Vec<DeleteAclsFilterResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteAclsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(
@@ -62,9 +62,9 @@ impl enc::Struct for DeleteAclsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -92,7 +92,7 @@ impl enc::Struct for DeleteAclsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteAclsResponse {}
+impl enc::Entities for DeleteAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAclsFilterResult {
@@ -109,7 +109,7 @@ pub struct DeleteAclsFilterResult {
     /// Versions 0+.
     pub matching_acls: Vec<DeleteAclsMatchingAcl>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DeleteAclsFilterResult {
     fn default() -> Self {
@@ -124,9 +124,9 @@ impl Default for DeleteAclsFilterResult {
 impl enc::EncodeStruct for DeleteAclsFilterResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
@@ -173,9 +173,9 @@ impl enc::Struct for DeleteAclsFilterResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.error_message,
@@ -245,7 +245,7 @@ pub struct DeleteAclsMatchingAcl {
     /// Versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DeleteAclsMatchingAcl {
     fn default() -> Self {
@@ -267,9 +267,9 @@ impl enc::EncodeStruct for DeleteAclsMatchingAcl {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.pattern_type != 3 {
             return Err(enc::field::non_default("pattern_type"));
         }
@@ -342,9 +342,9 @@ impl enc::Struct for DeleteAclsMatchingAcl {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.error_message,
@@ -412,17 +412,11 @@ impl enc::Struct for DeleteAclsMatchingAcl {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DeleteAclsResponse {
+impl enc::Message for DeleteAclsResponse {
     const NAME: &'static str = "DeleteAclsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for DeleteAclsResponse {
+impl enc::ApiMessage for DeleteAclsResponse {
     const API_KEY: i16 = 31;
 }

@@ -16,14 +16,14 @@ pub struct DeleteRecordsRequest {
     /// Versions 0+.
     pub timeout_ms: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteRecordsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.topics, buf, version, version >= 2, "topics")?;
         let mut s = buf.segment(5);
         s.put_fixed(self.timeout_ms)?;
@@ -59,9 +59,9 @@ impl enc::Struct for DeleteRecordsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
         enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
         self.unknown_tagged_fields.clear();
@@ -77,12 +77,12 @@ impl enc::Struct for DeleteRecordsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteRecordsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for DeleteRecordsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-2; flexible 2.
@@ -97,14 +97,14 @@ pub struct DeleteRecordsTopic {
     /// Versions 0+.
     pub partitions: Vec<DeleteRecordsPartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteRecordsTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
@@ -144,9 +144,9 @@ impl enc::Struct for DeleteRecordsTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_into(
             &mut self.partitions,
@@ -168,11 +168,11 @@ impl enc::Struct for DeleteRecordsTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteRecordsTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DeleteRecordsTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -188,15 +188,15 @@ pub struct DeleteRecordsPartition {
     /// Versions 0+.
     pub offset: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteRecordsPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -235,9 +235,9 @@ impl enc::Struct for DeleteRecordsPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("offset", 8)],
@@ -257,20 +257,14 @@ impl enc::Struct for DeleteRecordsPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DeleteRecordsRequest {
+impl enc::Message for DeleteRecordsRequest {
     const NAME: &'static str = "DeleteRecordsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for DeleteRecordsRequest {
+impl enc::ApiMessage for DeleteRecordsRequest {
     const API_KEY: i16 = 21;
 }
-impl crate::message::Request for DeleteRecordsRequest {
+impl enc::Request for DeleteRecordsRequest {
     type Response = super::delete_records_response::DeleteRecordsResponse;
 }

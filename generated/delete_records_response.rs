@@ -16,14 +16,14 @@ pub struct DeleteRecordsResponse {
     /// Versions 0+.
     pub topics: Vec<DeleteRecordsTopicResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteRecordsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.topics.len(), version >= 2, "topics")?;
@@ -51,9 +51,9 @@ impl enc::Struct for DeleteRecordsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -75,12 +75,12 @@ impl enc::Struct for DeleteRecordsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteRecordsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for DeleteRecordsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-2; flexible 2.
@@ -95,14 +95,14 @@ pub struct DeleteRecordsTopicResult {
     /// Versions 0+.
     pub partitions: Vec<DeleteRecordsPartitionResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteRecordsTopicResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
@@ -142,9 +142,9 @@ impl enc::Struct for DeleteRecordsTopicResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_into(
             &mut self.partitions,
@@ -166,11 +166,11 @@ impl enc::Struct for DeleteRecordsTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteRecordsTopicResult {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DeleteRecordsTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -190,15 +190,15 @@ pub struct DeleteRecordsPartitionResult {
     /// Versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteRecordsPartitionResult {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(15);
         let mut run = [0u8; 14];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -239,9 +239,9 @@ impl enc::Struct for DeleteRecordsPartitionResult {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 14] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("low_watermark", 8), ("error_code", 2)],
@@ -263,17 +263,11 @@ impl enc::Struct for DeleteRecordsPartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DeleteRecordsResponse {
+impl enc::Message for DeleteRecordsResponse {
     const NAME: &'static str = "DeleteRecordsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for DeleteRecordsResponse {
+impl enc::ApiMessage for DeleteRecordsResponse {
     const API_KEY: i16 = 21;
 }

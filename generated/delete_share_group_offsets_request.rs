@@ -16,14 +16,14 @@ pub struct DeleteShareGroupOffsetsRequest {
     /// Versions 0+.
     pub topics: Vec<DeleteShareGroupOffsetsRequestTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteShareGroupOffsetsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
         enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
@@ -46,9 +46,9 @@ impl enc::Struct for DeleteShareGroupOffsetsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         self.unknown_tagged_fields.clear();
@@ -62,14 +62,14 @@ impl enc::Struct for DeleteShareGroupOffsetsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteShareGroupOffsetsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DeleteShareGroupOffsetsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -80,15 +80,15 @@ pub struct DeleteShareGroupOffsetsRequestTopic {
     /// Versions 0+.
     pub topic_name: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteShareGroupOffsetsRequestTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(6 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
@@ -114,9 +114,9 @@ impl enc::Struct for DeleteShareGroupOffsetsRequestTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -128,28 +128,22 @@ impl enc::Struct for DeleteShareGroupOffsetsRequestTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteShareGroupOffsetsRequestTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DeleteShareGroupOffsetsRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
-impl crate::message::Message for DeleteShareGroupOffsetsRequest {
+impl enc::Message for DeleteShareGroupOffsetsRequest {
     const NAME: &'static str = "DeleteShareGroupOffsetsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for DeleteShareGroupOffsetsRequest {
+impl enc::ApiMessage for DeleteShareGroupOffsetsRequest {
     const API_KEY: i16 = 92;
 }
-impl crate::message::Request for DeleteShareGroupOffsetsRequest {
+impl enc::Request for DeleteShareGroupOffsetsRequest {
     type Response = super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse;
 }

@@ -24,14 +24,14 @@ pub struct DeleteShareGroupOffsetsResponse {
     /// Versions 0+.
     pub responses: Vec<DeleteShareGroupOffsetsResponseTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteShareGroupOffsetsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
@@ -60,9 +60,9 @@ impl enc::Struct for DeleteShareGroupOffsetsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -90,12 +90,12 @@ impl enc::Struct for DeleteShareGroupOffsetsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteShareGroupOffsetsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.responses, version, f);
+impl enc::Entities for DeleteShareGroupOffsetsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.responses, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.responses, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -108,7 +108,7 @@ pub struct DeleteShareGroupOffsetsResponseTopic {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// 0 when the topic's offsets were deleted, otherwise the error for this topic.
     ///
     /// Versions 0+.
@@ -118,15 +118,15 @@ pub struct DeleteShareGroupOffsetsResponseTopic {
     /// Versions 0+; nullable 0+; default null.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteShareGroupOffsetsResponseTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let error_message_text = self.error_message.as_deref();
         let mut s = buf
@@ -164,9 +164,9 @@ impl enc::Struct for DeleteShareGroupOffsetsResponseTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         let run: [u8; 18] = enc::field::read_run(
             r,
@@ -188,31 +188,25 @@ impl enc::Struct for DeleteShareGroupOffsetsResponseTopic {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic_name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.error_code = 0;
         self.error_message = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteShareGroupOffsetsResponseTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DeleteShareGroupOffsetsResponseTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
-impl crate::message::Message for DeleteShareGroupOffsetsResponse {
+impl enc::Message for DeleteShareGroupOffsetsResponse {
     const NAME: &'static str = "DeleteShareGroupOffsetsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for DeleteShareGroupOffsetsResponse {
+impl enc::ApiMessage for DeleteShareGroupOffsetsResponse {
     const API_KEY: i16 = 92;
 }

@@ -20,14 +20,14 @@ pub struct DeleteTopicsRequest {
     /// Versions 0+.
     pub timeout_ms: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteTopicsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 6 && !self.topics.is_empty() {
             return Err(enc::field::non_default("topics"));
         }
@@ -82,9 +82,9 @@ impl enc::Struct for DeleteTopicsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 6 {
             enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         } else {
@@ -116,18 +116,18 @@ impl enc::Struct for DeleteTopicsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteTopicsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DeleteTopicsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 6 {
-            crate::entity::Entities::visit_entities(&self.topics, version, f);
+            enc::Entities::visit_entities(&self.topics, version, f);
         }
         if version <= 5 {
             enc::topic_name(&self.topic_names, "TopicNames", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 6 {
-            crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+            enc::Entities::rewrite_entities(&mut self.topics, version, f);
         }
         if version <= 5 {
             enc::topic_name_mut(&mut self.topic_names, "TopicNames", f);
@@ -144,17 +144,17 @@ pub struct DeleteTopicState {
     /// Topic ID; all zeros when Name is used.
     ///
     /// Versions 6+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteTopicState {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_deref();
         let mut s = buf.segment(22 + name_text.map_or(0, str::len));
         enc::field::put_nullable_str(&mut s, name_text, true, "name")?;
@@ -182,9 +182,9 @@ impl enc::Struct for DeleteTopicState {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         self.unknown_tagged_fields.clear();
@@ -194,32 +194,26 @@ impl enc::Struct for DeleteTopicState {
     #[inline]
     fn reset_fields(&mut self) {
         self.name = None;
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteTopicState {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DeleteTopicState {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
-impl crate::message::Message for DeleteTopicsRequest {
+impl enc::Message for DeleteTopicsRequest {
     const NAME: &'static str = "DeleteTopicsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        6,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        6,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 6);
 }
-impl crate::message::ApiMessage for DeleteTopicsRequest {
+impl enc::ApiMessage for DeleteTopicsRequest {
     const API_KEY: i16 = 20;
 }
-impl crate::message::Request for DeleteTopicsRequest {
+impl enc::Request for DeleteTopicsRequest {
     type Response = super::delete_topics_response::DeleteTopicsResponse;
 }

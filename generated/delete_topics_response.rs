@@ -16,14 +16,14 @@ pub struct DeleteTopicsResponse {
     /// Versions 0+.
     pub responses: Vec<DeletableTopicResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DeleteTopicsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -61,9 +61,9 @@ impl enc::Struct for DeleteTopicsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -95,12 +95,12 @@ impl enc::Struct for DeleteTopicsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeleteTopicsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.responses, version, f);
+impl enc::Entities for DeleteTopicsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.responses, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.responses, version, f);
     }
 }
 /// Versions 0-6; flexible 4-6.
@@ -113,7 +113,7 @@ pub struct DeletableTopicResult {
     /// Topic ID.
     ///
     /// Versions 6+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// 0 when the topic was deleted, otherwise the error.
     ///
     /// Versions 0+.
@@ -123,13 +123,13 @@ pub struct DeletableTopicResult {
     /// Versions 5+; nullable 5+; ignorable; default null.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DeletableTopicResult {
     fn default() -> Self {
         Self {
             name: Some(CompactString::const_new("")),
-            topic_id: crate::primitives::Uuid::NIL,
+            topic_id: enc::Uuid::NIL,
             error_code: 0,
             error_message: None,
             unknown_tagged_fields: Vec::new(),
@@ -140,9 +140,9 @@ impl enc::EncodeStruct for DeletableTopicResult {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_deref();
         let error_message_text = self.error_message.as_deref();
         let mut s = buf
@@ -205,9 +205,9 @@ impl enc::Struct for DeletableTopicResult {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 6 {
             enc::field::decode_into(&mut self.name, r, version, version >= 4, "name")?;
         } else {
@@ -222,7 +222,7 @@ impl enc::Struct for DeletableTopicResult {
         if version >= 6 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         if version >= 5 {
@@ -245,31 +245,25 @@ impl enc::Struct for DeletableTopicResult {
     #[inline]
     fn reset_fields(&mut self) {
         self.name = Some(CompactString::const_new(""));
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.error_code = 0;
         self.error_message = None;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DeletableTopicResult {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DeletableTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
-impl crate::message::Message for DeleteTopicsResponse {
+impl enc::Message for DeleteTopicsResponse {
     const NAME: &'static str = "DeleteTopicsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        6,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        6,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 6);
 }
-impl crate::message::ApiMessage for DeleteTopicsResponse {
+impl enc::ApiMessage for DeleteTopicsResponse {
     const API_KEY: i16 = 20;
 }

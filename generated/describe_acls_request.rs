@@ -36,7 +36,7 @@ pub struct DescribeAclsRequest {
     /// Versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeAclsRequest {
     fn default() -> Self {
@@ -56,9 +56,9 @@ impl enc::EncodeStruct for DescribeAclsRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.pattern_type_filter != 3 {
             return Err(enc::field::non_default("pattern_type_filter"));
         }
@@ -142,9 +142,9 @@ impl enc::Struct for DescribeAclsRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type_filter,
             r,
@@ -208,21 +208,15 @@ impl enc::Struct for DescribeAclsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeAclsRequest {}
-impl crate::message::Message for DescribeAclsRequest {
+impl enc::Entities for DescribeAclsRequest {}
+impl enc::Message for DescribeAclsRequest {
     const NAME: &'static str = "DescribeAclsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for DescribeAclsRequest {
+impl enc::ApiMessage for DescribeAclsRequest {
     const API_KEY: i16 = 29;
 }
-impl crate::message::Request for DescribeAclsRequest {
+impl enc::Request for DescribeAclsRequest {
     type Response = super::describe_acls_response::DescribeAclsResponse;
 }

@@ -24,7 +24,7 @@ pub struct DescribeAclsResponse {
     /// Versions 0+.
     pub resources: Vec<DescribeAclsResource>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeAclsResponse {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for DescribeAclsResponse {
 impl enc::EncodeStruct for DescribeAclsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
@@ -88,9 +88,9 @@ impl enc::Struct for DescribeAclsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -126,7 +126,7 @@ impl enc::Struct for DescribeAclsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeAclsResponse {}
+impl enc::Entities for DescribeAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeAclsResource {
@@ -147,7 +147,7 @@ pub struct DescribeAclsResource {
     /// Versions 0+.
     pub acls: Vec<AclDescription>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeAclsResource {
     fn default() -> Self {
@@ -163,9 +163,9 @@ impl Default for DescribeAclsResource {
 impl enc::EncodeStruct for DescribeAclsResource {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.pattern_type != 3 {
             return Err(enc::field::non_default("pattern_type"));
         }
@@ -205,9 +205,9 @@ impl enc::Struct for DescribeAclsResource {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
             r,
@@ -269,15 +269,15 @@ pub struct AclDescription {
     /// Versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AclDescription {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let principal_text = self.principal.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(13 + principal_text.len() + host_text.len());
@@ -322,9 +322,9 @@ impl enc::Struct for AclDescription {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.principal,
             r,
@@ -354,17 +354,11 @@ impl enc::Struct for AclDescription {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeAclsResponse {
+impl enc::Message for DescribeAclsResponse {
     const NAME: &'static str = "DescribeAclsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for DescribeAclsResponse {
+impl enc::ApiMessage for DescribeAclsResponse {
     const API_KEY: i16 = 29;
 }

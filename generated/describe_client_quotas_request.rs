@@ -16,14 +16,14 @@ pub struct DescribeClientQuotasRequest {
     /// Versions 0+.
     pub strict: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeClientQuotasRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.components, buf, version, version >= 1, "components")?;
         let mut s = buf.segment(2);
         s.put_fixed(self.strict)?;
@@ -59,9 +59,9 @@ impl enc::Struct for DescribeClientQuotasRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.components,
             r,
@@ -83,7 +83,7 @@ impl enc::Struct for DescribeClientQuotasRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeClientQuotasRequest {}
+impl enc::Entities for DescribeClientQuotasRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ComponentData {
@@ -100,7 +100,7 @@ pub struct ComponentData {
     /// Versions 0+; nullable 0+.
     pub r#match: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ComponentData {
     fn default() -> Self {
@@ -116,9 +116,9 @@ impl enc::EncodeStruct for ComponentData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let entity_type_text = self.entity_type.as_str();
         let match_text = self.r#match.as_deref();
         let mut s = buf
@@ -160,9 +160,9 @@ impl enc::Struct for ComponentData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.entity_type,
             r,
@@ -186,20 +186,14 @@ impl enc::Struct for ComponentData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeClientQuotasRequest {
+impl enc::Message for DescribeClientQuotasRequest {
     const NAME: &'static str = "DescribeClientQuotasRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 1);
 }
-impl crate::message::ApiMessage for DescribeClientQuotasRequest {
+impl enc::ApiMessage for DescribeClientQuotasRequest {
     const API_KEY: i16 = 48;
 }
-impl crate::message::Request for DescribeClientQuotasRequest {
+impl enc::Request for DescribeClientQuotasRequest {
     type Response = super::describe_client_quotas_response::DescribeClientQuotasResponse;
 }

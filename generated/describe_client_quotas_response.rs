@@ -24,7 +24,7 @@ pub struct DescribeClientQuotasResponse {
     /// Versions 0+; nullable 0+.
     pub entries: Option<Vec<EntryData>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeClientQuotasResponse {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for DescribeClientQuotasResponse {
 impl enc::EncodeStruct for DescribeClientQuotasResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(11 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
@@ -81,9 +81,9 @@ impl enc::Struct for DescribeClientQuotasResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -113,7 +113,7 @@ impl enc::Struct for DescribeClientQuotasResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeClientQuotasResponse {}
+impl enc::Entities for DescribeClientQuotasResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EntryData {
@@ -126,14 +126,14 @@ pub struct EntryData {
     /// Versions 0+.
     pub values: Vec<ValueData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for EntryData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.entity, buf, version, version >= 1, "entity")?;
         enc::field::encode(&self.values, buf, version, version >= 1, "values")?;
         if version >= 1 {
@@ -158,9 +158,9 @@ impl enc::Struct for EntryData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.entity, r, version, version >= 1, "entity")?;
         enc::field::decode_into(&mut self.values, r, version, version >= 1, "values")?;
         self.unknown_tagged_fields.clear();
@@ -188,7 +188,7 @@ pub struct EntityData {
     /// Versions 0+; nullable 0+.
     pub entity_name: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for EntityData {
     fn default() -> Self {
@@ -203,9 +203,9 @@ impl enc::EncodeStruct for EntityData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let entity_type_text = self.entity_type.as_str();
         let entity_name_text = self.entity_name.as_deref();
         let mut s = buf
@@ -250,9 +250,9 @@ impl enc::Struct for EntityData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.entity_type,
             r,
@@ -292,15 +292,15 @@ pub struct ValueData {
     /// Versions 0+.
     pub value: f64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ValueData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let key_text = self.key.as_str();
         let mut s = buf.segment(14 + key_text.len());
         enc::field::put_str(&mut s, key_text, version >= 1, "key")?;
@@ -338,9 +338,9 @@ impl enc::Struct for ValueData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, version >= 1, "key")?;
         enc::field::decode_into(&mut self.value, r, version, false, "value")?;
         self.unknown_tagged_fields.clear();
@@ -356,17 +356,11 @@ impl enc::Struct for ValueData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeClientQuotasResponse {
+impl enc::Message for DescribeClientQuotasResponse {
     const NAME: &'static str = "DescribeClientQuotasResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 1);
 }
-impl crate::message::ApiMessage for DescribeClientQuotasResponse {
+impl enc::ApiMessage for DescribeClientQuotasResponse {
     const API_KEY: i16 = 48;
 }

@@ -19,7 +19,7 @@ pub struct DescribeClusterRequest {
     /// Versions 2+.
     pub include_fenced_brokers: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeClusterRequest {
     fn default() -> Self {
@@ -35,9 +35,9 @@ impl enc::EncodeStruct for DescribeClusterRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.endpoint_type != 1 {
             return Err(enc::field::non_default("endpoint_type"));
         }
@@ -93,9 +93,9 @@ impl enc::Struct for DescribeClusterRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             let run: [u8; 3] = enc::field::read_run(
                 r,
@@ -143,21 +143,15 @@ impl enc::Struct for DescribeClusterRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeClusterRequest {}
-impl crate::message::Message for DescribeClusterRequest {
+impl enc::Entities for DescribeClusterRequest {}
+impl enc::Message for DescribeClusterRequest {
     const NAME: &'static str = "DescribeClusterRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for DescribeClusterRequest {
+impl enc::ApiMessage for DescribeClusterRequest {
     const API_KEY: i16 = 60;
 }
-impl crate::message::Request for DescribeClusterRequest {
+impl enc::Request for DescribeClusterRequest {
     type Response = super::describe_cluster_response::DescribeClusterResponse;
 }

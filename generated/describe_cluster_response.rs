@@ -40,7 +40,7 @@ pub struct DescribeClusterResponse {
     /// Versions 0+; default -2147483648.
     pub cluster_authorized_operations: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeClusterResponse {
     fn default() -> Self {
@@ -60,9 +60,9 @@ impl Default for DescribeClusterResponse {
 impl enc::EncodeStruct for DescribeClusterResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.endpoint_type != 1 {
             return Err(enc::field::non_default("endpoint_type"));
         }
@@ -117,9 +117,9 @@ impl enc::Struct for DescribeClusterResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -177,14 +177,14 @@ impl enc::Struct for DescribeClusterResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeClusterResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeClusterResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
-        crate::entity::Entities::visit_entities(&self.brokers, version, f);
+        enc::Entities::visit_entities(&self.brokers, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.controller_id, "ControllerId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.brokers, version, f);
+        enc::Entities::rewrite_entities(&mut self.brokers, version, f);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -211,15 +211,15 @@ pub struct DescribeClusterBroker {
     /// Versions 2+.
     pub is_fenced: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeClusterBroker {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 2 && self.is_fenced {
             return Err(enc::field::non_default("is_fenced"));
         }
@@ -261,9 +261,9 @@ impl enc::Struct for DescribeClusterBroker {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.broker_id, r, version, false, "broker_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -293,25 +293,19 @@ impl enc::Struct for DescribeClusterBroker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeClusterBroker {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeClusterBroker {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
-impl crate::message::Message for DescribeClusterResponse {
+impl enc::Message for DescribeClusterResponse {
     const NAME: &'static str = "DescribeClusterResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for DescribeClusterResponse {
+impl enc::ApiMessage for DescribeClusterResponse {
     const API_KEY: i16 = 60;
 }

@@ -20,14 +20,14 @@ pub struct DescribeConfigsRequest {
     /// Versions 3+; default false.
     pub include_documentation: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeConfigsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.include_synonyms {
             return Err(enc::field::non_default("include_synonyms"));
         }
@@ -81,9 +81,9 @@ impl enc::Struct for DescribeConfigsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resources,
             r,
@@ -120,7 +120,7 @@ impl enc::Struct for DescribeConfigsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeConfigsRequest {}
+impl enc::Entities for DescribeConfigsRequest {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsResource {
@@ -137,7 +137,7 @@ pub struct DescribeConfigsResource {
     /// Versions 0+; nullable 0+.
     pub configuration_keys: Option<Vec<CompactString>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeConfigsResource {
     fn default() -> Self {
@@ -153,9 +153,9 @@ impl enc::EncodeStruct for DescribeConfigsResource {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let mut s = buf.segment(6 + resource_name_text.len());
         s.put_fixed(self.resource_type)?;
@@ -192,9 +192,9 @@ impl enc::Struct for DescribeConfigsResource {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
             r,
@@ -230,20 +230,14 @@ impl enc::Struct for DescribeConfigsResource {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeConfigsRequest {
+impl enc::Message for DescribeConfigsRequest {
     const NAME: &'static str = "DescribeConfigsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 4);
 }
-impl crate::message::ApiMessage for DescribeConfigsRequest {
+impl enc::ApiMessage for DescribeConfigsRequest {
     const API_KEY: i16 = 32;
 }
-impl crate::message::Request for DescribeConfigsRequest {
+impl enc::Request for DescribeConfigsRequest {
     type Response = super::describe_configs_response::DescribeConfigsResponse;
 }

@@ -16,14 +16,14 @@ pub struct DescribeConfigsResponse {
     /// Versions 0+.
     pub results: Vec<DescribeConfigsResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeConfigsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.results.len(), version >= 4, "results")?;
@@ -57,9 +57,9 @@ impl enc::Struct for DescribeConfigsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -81,7 +81,7 @@ impl enc::Struct for DescribeConfigsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeConfigsResponse {}
+impl enc::Entities for DescribeConfigsResponse {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsResult {
@@ -106,7 +106,7 @@ pub struct DescribeConfigsResult {
     /// Versions 0+.
     pub configs: Vec<DescribeConfigsResourceResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeConfigsResult {
     fn default() -> Self {
@@ -123,9 +123,9 @@ impl Default for DescribeConfigsResult {
 impl enc::EncodeStruct for DescribeConfigsResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let resource_name_text = self.resource_name.as_str();
         let mut s = buf
@@ -175,9 +175,9 @@ impl enc::Struct for DescribeConfigsResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.error_message,
@@ -257,7 +257,7 @@ pub struct DescribeConfigsResourceResult {
     /// Versions 3+; nullable 0+; ignorable.
     pub documentation: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeConfigsResourceResult {
     fn default() -> Self {
@@ -278,9 +278,9 @@ impl Default for DescribeConfigsResourceResult {
 impl enc::EncodeStruct for DescribeConfigsResourceResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 0 && self.is_default {
             return Err(enc::field::non_default("is_default"));
         }
@@ -381,9 +381,9 @@ impl enc::Struct for DescribeConfigsResourceResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 4, "name")?;
         enc::field::decode_into(&mut self.value, r, version, version >= 4, "value")?;
         if version <= 0 {
@@ -485,7 +485,7 @@ pub struct DescribeConfigsSynonym {
     /// Versions 1+.
     pub source: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeConfigsSynonym {
     fn default() -> Self {
@@ -501,9 +501,9 @@ impl enc::EncodeStruct for DescribeConfigsSynonym {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let value_text = self.value.as_deref();
         let mut s = buf.segment(12 + name_text.len() + value_text.map_or(0, str::len));
@@ -544,9 +544,9 @@ impl enc::Struct for DescribeConfigsSynonym {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 4, "name")?;
         enc::field::decode_into(&mut self.value, r, version, version >= 4, "value")?;
         enc::field::decode_into(&mut self.source, r, version, false, "source")?;
@@ -564,17 +564,11 @@ impl enc::Struct for DescribeConfigsSynonym {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeConfigsResponse {
+impl enc::Message for DescribeConfigsResponse {
     const NAME: &'static str = "DescribeConfigsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 4);
 }
-impl crate::message::ApiMessage for DescribeConfigsResponse {
+impl enc::ApiMessage for DescribeConfigsResponse {
     const API_KEY: i16 = 32;
 }

@@ -12,7 +12,7 @@ pub struct DescribeDelegationTokenRequest {
     /// Versions 0+; nullable 0+.
     pub owners: Option<Vec<DescribeDelegationTokenOwner>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeDelegationTokenRequest {
     fn default() -> Self {
@@ -25,9 +25,9 @@ impl Default for DescribeDelegationTokenRequest {
 impl enc::EncodeStruct for DescribeDelegationTokenRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.owners, buf, version, version >= 2, "owners")?;
         if version >= 2 {
             enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -50,9 +50,9 @@ impl enc::Struct for DescribeDelegationTokenRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.owners, r, version, version >= 2, "owners")?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
@@ -66,7 +66,7 @@ impl enc::Struct for DescribeDelegationTokenRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeDelegationTokenRequest {}
+impl enc::Entities for DescribeDelegationTokenRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeDelegationTokenOwner {
@@ -79,15 +79,15 @@ pub struct DescribeDelegationTokenOwner {
     /// Versions 0+.
     pub principal_name: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeDelegationTokenOwner {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let principal_type_text = self.principal_type.as_str();
         let principal_name_text = self.principal_name.as_str();
         let mut s = buf
@@ -137,9 +137,9 @@ impl enc::Struct for DescribeDelegationTokenOwner {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.principal_type,
             r,
@@ -167,20 +167,14 @@ impl enc::Struct for DescribeDelegationTokenOwner {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeDelegationTokenRequest {
+impl enc::Message for DescribeDelegationTokenRequest {
     const NAME: &'static str = "DescribeDelegationTokenRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for DescribeDelegationTokenRequest {
+impl enc::ApiMessage for DescribeDelegationTokenRequest {
     const API_KEY: i16 = 41;
 }
-impl crate::message::Request for DescribeDelegationTokenRequest {
+impl enc::Request for DescribeDelegationTokenRequest {
     type Response = super::describe_delegation_token_response::DescribeDelegationTokenResponse;
 }

@@ -20,14 +20,14 @@ pub struct DescribeDelegationTokenResponse {
     /// Versions 0+.
     pub throttle_time_ms: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeDelegationTokenResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
         enc::field::put_count(&mut s, self.tokens.len(), version >= 2, "tokens")?;
@@ -68,9 +68,9 @@ impl enc::Struct for DescribeDelegationTokenResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(&mut self.tokens, r, version, version >= 2, "tokens")?;
         enc::field::decode_into(
@@ -94,7 +94,7 @@ impl enc::Struct for DescribeDelegationTokenResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeDelegationTokenResponse {}
+impl enc::Entities for DescribeDelegationTokenResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Clone, PartialEq, Default)]
 pub struct DescribedDelegationToken {
@@ -141,7 +141,7 @@ pub struct DescribedDelegationToken {
     /// Versions 0+.
     pub renewers: Vec<DescribedDelegationTokenRenewer>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl ::core::fmt::Debug for DescribedDelegationToken {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -169,9 +169,9 @@ impl ::core::fmt::Debug for DescribedDelegationToken {
 impl enc::EncodeStruct for DescribedDelegationToken {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 3 && !self.token_requester_principal_type.is_empty() {
             return Err(enc::field::non_default("token_requester_principal_type"));
         }
@@ -274,9 +274,9 @@ impl enc::Struct for DescribedDelegationToken {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.principal_type,
             r,
@@ -368,15 +368,15 @@ pub struct DescribedDelegationTokenRenewer {
     /// Versions 0+.
     pub principal_name: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribedDelegationTokenRenewer {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let principal_type_text = self.principal_type.as_str();
         let principal_name_text = self.principal_name.as_str();
         let mut s = buf
@@ -426,9 +426,9 @@ impl enc::Struct for DescribedDelegationTokenRenewer {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.principal_type,
             r,
@@ -456,17 +456,11 @@ impl enc::Struct for DescribedDelegationTokenRenewer {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeDelegationTokenResponse {
+impl enc::Message for DescribeDelegationTokenResponse {
     const NAME: &'static str = "DescribeDelegationTokenResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 3);
 }
-impl crate::message::ApiMessage for DescribeDelegationTokenResponse {
+impl enc::ApiMessage for DescribeDelegationTokenResponse {
     const API_KEY: i16 = 41;
 }

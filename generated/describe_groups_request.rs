@@ -16,15 +16,15 @@ pub struct DescribeGroupsRequest {
     /// Versions 3+.
     pub include_authorized_operations: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeGroupsRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 3 && self.include_authorized_operations {
             return Err(enc::field::non_default("include_authorized_operations"));
         }
@@ -68,9 +68,9 @@ impl enc::Struct for DescribeGroupsRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.groups, r, version, version >= 5, "groups")?;
         if version >= 3 {
             enc::field::decode_into(
@@ -96,28 +96,22 @@ impl enc::Struct for DescribeGroupsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeGroupsRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeGroupsRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.groups, "Groups", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.groups, "Groups", f);
     }
 }
-impl crate::message::Message for DescribeGroupsRequest {
+impl enc::Message for DescribeGroupsRequest {
     const NAME: &'static str = "DescribeGroupsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        6,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        5,
-        6,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(5, 6);
 }
-impl crate::message::ApiMessage for DescribeGroupsRequest {
+impl enc::ApiMessage for DescribeGroupsRequest {
     const API_KEY: i16 = 15;
 }
-impl crate::message::Request for DescribeGroupsRequest {
+impl enc::Request for DescribeGroupsRequest {
     type Response = super::describe_groups_response::DescribeGroupsResponse;
 }

@@ -16,14 +16,14 @@ pub struct DescribeGroupsResponse {
     /// Versions 0+.
     pub groups: Vec<DescribedGroup>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeGroupsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -55,9 +55,9 @@ impl enc::Struct for DescribeGroupsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -83,12 +83,12 @@ impl enc::Struct for DescribeGroupsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeGroupsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.groups, version, f);
+impl enc::Entities for DescribeGroupsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.groups, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
 /// Versions 0-6; flexible 5-6.
@@ -127,7 +127,7 @@ pub struct DescribedGroup {
     /// Versions 3+; default -2147483648.
     pub authorized_operations: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribedGroup {
     fn default() -> Self {
@@ -147,9 +147,9 @@ impl Default for DescribedGroup {
 impl enc::EncodeStruct for DescribedGroup {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 6 && self.error_message.is_some() {
             return Err(enc::field::non_default("error_message"));
         }
@@ -235,9 +235,9 @@ impl enc::Struct for DescribedGroup {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         if version >= 6 {
             enc::field::decode_into(
@@ -309,11 +309,11 @@ impl enc::Struct for DescribedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribedGroup {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribedGroup {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
@@ -345,15 +345,15 @@ pub struct DescribedGroupMember {
     /// Versions 0+.
     pub member_assignment: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribedGroupMember {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let group_instance_id_text = self.group_instance_id.as_deref();
         let client_id_text = self.client_id.as_str();
@@ -423,9 +423,9 @@ impl enc::Struct for DescribedGroupMember {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
             r,
@@ -489,17 +489,11 @@ impl enc::Struct for DescribedGroupMember {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeGroupsResponse {
+impl enc::Message for DescribeGroupsResponse {
     const NAME: &'static str = "DescribeGroupsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        6,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        5,
-        6,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(5, 6);
 }
-impl crate::message::ApiMessage for DescribeGroupsResponse {
+impl enc::ApiMessage for DescribeGroupsResponse {
     const API_KEY: i16 = 15;
 }

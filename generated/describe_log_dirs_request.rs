@@ -12,7 +12,7 @@ pub struct DescribeLogDirsRequest {
     /// Versions 0+; nullable 0+.
     pub topics: Option<Vec<DescribableLogDirTopic>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeLogDirsRequest {
     fn default() -> Self {
@@ -25,9 +25,9 @@ impl Default for DescribeLogDirsRequest {
 impl enc::EncodeStruct for DescribeLogDirsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.topics, buf, version, version >= 2, "topics")?;
         if version >= 2 {
             enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -50,9 +50,9 @@ impl enc::Struct for DescribeLogDirsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
@@ -66,12 +66,12 @@ impl enc::Struct for DescribeLogDirsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeLogDirsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for DescribeLogDirsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-5; flexible 2-5.
@@ -86,15 +86,15 @@ pub struct DescribableLogDirTopic {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribableLogDirTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(11 + topic_text.len() + self.partitions.len() * 4);
         enc::field::put_str(&mut s, topic_text, version >= 2, "topic")?;
@@ -137,9 +137,9 @@ impl enc::Struct for DescribableLogDirTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 2, "topic")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -160,28 +160,22 @@ impl enc::Struct for DescribableLogDirTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribableLogDirTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribableLogDirTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
-impl crate::message::Message for DescribeLogDirsRequest {
+impl enc::Message for DescribeLogDirsRequest {
     const NAME: &'static str = "DescribeLogDirsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 5);
 }
-impl crate::message::ApiMessage for DescribeLogDirsRequest {
+impl enc::ApiMessage for DescribeLogDirsRequest {
     const API_KEY: i16 = 35;
 }
-impl crate::message::Request for DescribeLogDirsRequest {
+impl enc::Request for DescribeLogDirsRequest {
     type Response = super::describe_log_dirs_response::DescribeLogDirsResponse;
 }

@@ -20,14 +20,14 @@ pub struct DescribeLogDirsResponse {
     /// Versions 0+.
     pub results: Vec<DescribeLogDirsResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeLogDirsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(11);
         if version >= 3 {
             let mut run = [0u8; 6];
@@ -71,9 +71,9 @@ impl enc::Struct for DescribeLogDirsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 3 {
             let run: [u8; 6] = enc::field::read_run(
                 r,
@@ -101,12 +101,12 @@ impl enc::Struct for DescribeLogDirsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeLogDirsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.results, version, f);
+impl enc::Entities for DescribeLogDirsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.results, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.results, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.results, version, f);
     }
 }
 /// Versions 0-5; flexible 2-5.
@@ -137,7 +137,7 @@ pub struct DescribeLogDirsResult {
     /// Versions 5+; ignorable; default false.
     pub is_cordoned: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeLogDirsResult {
     fn default() -> Self {
@@ -155,9 +155,9 @@ impl Default for DescribeLogDirsResult {
 impl enc::EncodeStruct for DescribeLogDirsResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let log_dir_text = self.log_dir.as_str();
         let mut s = buf.segment(12 + log_dir_text.len());
         s.put_fixed(self.error_code)?;
@@ -220,9 +220,9 @@ impl enc::Struct for DescribeLogDirsResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(&mut self.log_dir, r, version, version >= 2, "log_dir")?;
         enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
@@ -264,12 +264,12 @@ impl enc::Struct for DescribeLogDirsResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeLogDirsResult {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for DescribeLogDirsResult {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-5; flexible 2-5.
@@ -284,14 +284,14 @@ pub struct DescribeLogDirsTopic {
     /// Versions 0+.
     pub partitions: Vec<DescribeLogDirsPartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeLogDirsTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
@@ -331,9 +331,9 @@ impl enc::Struct for DescribeLogDirsTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_into(
             &mut self.partitions,
@@ -355,11 +355,11 @@ impl enc::Struct for DescribeLogDirsTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeLogDirsTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeLogDirsTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -383,15 +383,15 @@ pub struct DescribeLogDirsPartition {
     /// Versions 0+.
     pub is_future_key: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeLogDirsPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(22);
         let mut run = [0u8; 21];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -434,9 +434,9 @@ impl enc::Struct for DescribeLogDirsPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 21] = enc::field::read_run(
             r,
             &[
@@ -465,17 +465,11 @@ impl enc::Struct for DescribeLogDirsPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeLogDirsResponse {
+impl enc::Message for DescribeLogDirsResponse {
     const NAME: &'static str = "DescribeLogDirsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 5);
 }
-impl crate::message::ApiMessage for DescribeLogDirsResponse {
+impl enc::ApiMessage for DescribeLogDirsResponse {
     const API_KEY: i16 = 35;
 }

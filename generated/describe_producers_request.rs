@@ -12,14 +12,14 @@ pub struct DescribeProducersRequest {
     /// Versions 0+.
     pub topics: Vec<TopicRequest>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeProducersRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -36,9 +36,9 @@ impl enc::Struct for DescribeProducersRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -50,12 +50,12 @@ impl enc::Struct for DescribeProducersRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeProducersRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for DescribeProducersRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -70,15 +70,15 @@ pub struct TopicRequest {
     /// Versions 0+.
     pub partition_indexes: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -111,9 +111,9 @@ impl enc::Struct for TopicRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_fixed_array_into(
             &mut self.partition_indexes,
@@ -132,28 +132,22 @@ impl enc::Struct for TopicRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
-impl crate::message::Message for DescribeProducersRequest {
+impl enc::Message for DescribeProducersRequest {
     const NAME: &'static str = "DescribeProducersRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for DescribeProducersRequest {
+impl enc::ApiMessage for DescribeProducersRequest {
     const API_KEY: i16 = 61;
 }
-impl crate::message::Request for DescribeProducersRequest {
+impl enc::Request for DescribeProducersRequest {
     type Response = super::describe_producers_response::DescribeProducersResponse;
 }

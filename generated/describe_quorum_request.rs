@@ -12,14 +12,14 @@ pub struct DescribeQuorumRequest {
     /// Versions 0+.
     pub topics: Vec<TopicData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeQuorumRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -36,9 +36,9 @@ impl enc::Struct for DescribeQuorumRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -50,12 +50,12 @@ impl enc::Struct for DescribeQuorumRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeQuorumRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for DescribeQuorumRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -70,14 +70,14 @@ pub struct TopicData {
     /// Versions 0+.
     pub partitions: Vec<PartitionData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
@@ -100,9 +100,9 @@ impl enc::Struct for TopicData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -116,11 +116,11 @@ impl enc::Struct for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicData {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicData {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
@@ -132,15 +132,15 @@ pub struct PartitionData {
     /// Versions 0+.
     pub partition_index: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(5);
         s.put_fixed(self.partition_index)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -165,9 +165,9 @@ impl enc::Struct for PartitionData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
             r,
@@ -185,20 +185,14 @@ impl enc::Struct for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeQuorumRequest {
+impl enc::Message for DescribeQuorumRequest {
     const NAME: &'static str = "DescribeQuorumRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for DescribeQuorumRequest {
+impl enc::ApiMessage for DescribeQuorumRequest {
     const API_KEY: i16 = 55;
 }
-impl crate::message::Request for DescribeQuorumRequest {
+impl enc::Request for DescribeQuorumRequest {
     type Response = super::describe_quorum_response::DescribeQuorumResponse;
 }

@@ -24,7 +24,7 @@ pub struct DescribeQuorumResponse {
     /// Versions 2+.
     pub nodes: Vec<Node>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeQuorumResponse {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for DescribeQuorumResponse {
 impl enc::EncodeStruct for DescribeQuorumResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 2 && !self.nodes.is_empty() {
             return Err(enc::field::non_default("nodes"));
         }
@@ -85,9 +85,9 @@ impl enc::Struct for DescribeQuorumResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         if version >= 2 {
             enc::field::decode_into(
@@ -119,17 +119,17 @@ impl enc::Struct for DescribeQuorumResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeQuorumResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for DescribeQuorumResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
         if version >= 2 {
-            crate::entity::Entities::visit_entities(&self.nodes, version, f);
+            enc::Entities::visit_entities(&self.nodes, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
         if version >= 2 {
-            crate::entity::Entities::rewrite_entities(&mut self.nodes, version, f);
+            enc::Entities::rewrite_entities(&mut self.nodes, version, f);
         }
     }
 }
@@ -143,7 +143,7 @@ pub struct ReplicaState {
     /// ID of the log directory holding the replica's metadata log.
     ///
     /// Versions 2+.
-    pub replica_directory_id: crate::primitives::Uuid,
+    pub replica_directory_id: enc::Uuid,
     /// Last known log end offset of the replica, or -1 when unknown.
     ///
     /// Versions 0+.
@@ -157,13 +157,13 @@ pub struct ReplicaState {
     /// Versions 1+; ignorable; default -1.
     pub last_caught_up_timestamp: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ReplicaState {
     fn default() -> Self {
         Self {
             replica_id: 0,
-            replica_directory_id: crate::primitives::Uuid::NIL,
+            replica_directory_id: enc::Uuid::NIL,
             log_end_offset: 0,
             last_fetch_timestamp: -1,
             last_caught_up_timestamp: -1,
@@ -175,9 +175,9 @@ impl enc::EncodeStruct for ReplicaState {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 2 && !self.replica_directory_id.is_nil() {
             return Err(enc::field::non_default("replica_directory_id"));
         }
@@ -231,9 +231,9 @@ impl enc::Struct for ReplicaState {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             let run: [u8; 20] = enc::field::read_run(
                 r,
@@ -244,7 +244,7 @@ impl enc::Struct for ReplicaState {
         } else {
             let run: [u8; 4] = enc::field::read_run(r, &[("replica_id", 4)])?;
             self.replica_id = enc::Fixed::from_chunk(&run[0..4]);
-            self.replica_directory_id = crate::primitives::Uuid::NIL;
+            self.replica_directory_id = enc::Uuid::NIL;
         }
         if version >= 1 {
             let run: [u8; 24] = enc::field::read_run(
@@ -271,18 +271,18 @@ impl enc::Struct for ReplicaState {
     #[inline]
     fn reset_fields(&mut self) {
         self.replica_id = 0;
-        self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.replica_directory_id = enc::Uuid::NIL;
         self.log_end_offset = 0;
         self.last_fetch_timestamp = -1;
         self.last_caught_up_timestamp = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ReplicaState {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ReplicaState {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.replica_id, "ReplicaId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
     }
 }
@@ -298,14 +298,14 @@ pub struct TopicData {
     /// Versions 0+.
     pub partitions: Vec<PartitionData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
@@ -328,9 +328,9 @@ impl enc::Struct for TopicData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -344,14 +344,14 @@ impl enc::Struct for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicData {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicData {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
-        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+        enc::Entities::visit_entities(&self.partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
-        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+        enc::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -390,7 +390,7 @@ pub struct PartitionData {
     /// Versions 0+.
     pub observers: Vec<ReplicaState>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for PartitionData {
     fn default() -> Self {
@@ -410,9 +410,9 @@ impl Default for PartitionData {
 impl enc::EncodeStruct for PartitionData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(32 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
@@ -471,9 +471,9 @@ impl enc::Struct for PartitionData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
@@ -523,16 +523,16 @@ impl enc::Struct for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for PartitionData {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for PartitionData {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
-        crate::entity::Entities::visit_entities(&self.current_voters, version, f);
-        crate::entity::Entities::visit_entities(&self.observers, version, f);
+        enc::Entities::visit_entities(&self.current_voters, version, f);
+        enc::Entities::visit_entities(&self.observers, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.current_voters, version, f);
-        crate::entity::Entities::rewrite_entities(&mut self.observers, version, f);
+        enc::Entities::rewrite_entities(&mut self.current_voters, version, f);
+        enc::Entities::rewrite_entities(&mut self.observers, version, f);
     }
 }
 /// Versions 2; flexible 2.
@@ -547,14 +547,14 @@ pub struct Node {
     /// Versions 2+.
     pub listeners: Vec<Listener>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Node {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.node_id)?;
         enc::field::put_count(&mut s, self.listeners.len(), true, "listeners")?;
@@ -576,9 +576,9 @@ impl enc::Struct for Node {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.listeners, r, version, true, "listeners")?;
         self.unknown_tagged_fields.clear();
@@ -592,11 +592,11 @@ impl enc::Struct for Node {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Node {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for Node {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
@@ -616,15 +616,15 @@ pub struct Listener {
     /// Versions 2+.
     pub port: u16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Listener {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(13 + name_text.len() + host_text.len());
@@ -655,9 +655,9 @@ impl enc::Struct for Listener {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -673,17 +673,11 @@ impl enc::Struct for Listener {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeQuorumResponse {
+impl enc::Message for DescribeQuorumResponse {
     const NAME: &'static str = "DescribeQuorumResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for DescribeQuorumResponse {
+impl enc::ApiMessage for DescribeQuorumResponse {
     const API_KEY: i16 = 55;
 }

@@ -12,14 +12,14 @@ pub struct DescribeShareGroupOffsetsRequest {
     /// Versions 0+.
     pub groups: Vec<DescribeShareGroupOffsetsRequestGroup>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeShareGroupOffsetsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.groups, buf, version, true, "groups")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -36,9 +36,9 @@ impl enc::Struct for DescribeShareGroupOffsetsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.groups, r, version, true, "groups")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -50,12 +50,12 @@ impl enc::Struct for DescribeShareGroupOffsetsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeShareGroupOffsetsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.groups, version, f);
+impl enc::Entities for DescribeShareGroupOffsetsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.groups, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -70,7 +70,7 @@ pub struct DescribeShareGroupOffsetsRequestGroup {
     /// Versions 0+; nullable 0+.
     pub topics: Option<Vec<DescribeShareGroupOffsetsRequestTopic>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeShareGroupOffsetsRequestGroup {
     fn default() -> Self {
@@ -84,9 +84,9 @@ impl Default for DescribeShareGroupOffsetsRequestGroup {
 impl enc::EncodeStruct for DescribeShareGroupOffsetsRequestGroup {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(5 + group_id_text.len());
         enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
@@ -108,9 +108,9 @@ impl enc::Struct for DescribeShareGroupOffsetsRequestGroup {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         self.unknown_tagged_fields.clear();
@@ -124,14 +124,14 @@ impl enc::Struct for DescribeShareGroupOffsetsRequestGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeShareGroupOffsetsRequestGroup {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeShareGroupOffsetsRequestGroup {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -146,15 +146,15 @@ pub struct DescribeShareGroupOffsetsRequestTopic {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeShareGroupOffsetsRequestTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(11 + topic_name_text.len() + self.partitions.len() * 4);
         enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
@@ -182,9 +182,9 @@ impl enc::Struct for DescribeShareGroupOffsetsRequestTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -203,28 +203,22 @@ impl enc::Struct for DescribeShareGroupOffsetsRequestTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeShareGroupOffsetsRequestTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeShareGroupOffsetsRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
-impl crate::message::Message for DescribeShareGroupOffsetsRequest {
+impl enc::Message for DescribeShareGroupOffsetsRequest {
     const NAME: &'static str = "DescribeShareGroupOffsetsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for DescribeShareGroupOffsetsRequest {
+impl enc::ApiMessage for DescribeShareGroupOffsetsRequest {
     const API_KEY: i16 = 90;
 }
-impl crate::message::Request for DescribeShareGroupOffsetsRequest {
+impl enc::Request for DescribeShareGroupOffsetsRequest {
     type Response = super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse;
 }

@@ -16,14 +16,14 @@ pub struct DescribeShareGroupOffsetsResponse {
     /// Versions 0+.
     pub groups: Vec<DescribeShareGroupOffsetsResponseGroup>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeShareGroupOffsetsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.groups.len(), true, "groups")?;
@@ -45,9 +45,9 @@ impl enc::Struct for DescribeShareGroupOffsetsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -67,12 +67,12 @@ impl enc::Struct for DescribeShareGroupOffsetsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeShareGroupOffsetsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.groups, version, f);
+impl enc::Entities for DescribeShareGroupOffsetsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.groups, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -95,14 +95,14 @@ pub struct DescribeShareGroupOffsetsResponseGroup {
     /// Versions 0+; nullable 0+; default null.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeShareGroupOffsetsResponseGroup {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
         enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
@@ -137,9 +137,9 @@ impl enc::Struct for DescribeShareGroupOffsetsResponseGroup {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
@@ -163,14 +163,14 @@ impl enc::Struct for DescribeShareGroupOffsetsResponseGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeShareGroupOffsetsResponseGroup {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeShareGroupOffsetsResponseGroup {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -183,20 +183,20 @@ pub struct DescribeShareGroupOffsetsResponseTopic {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Results per partition of the topic.
     ///
     /// Versions 0+.
     pub partitions: Vec<DescribeShareGroupOffsetsResponsePartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeShareGroupOffsetsResponseTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(26 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
@@ -221,9 +221,9 @@ impl enc::Struct for DescribeShareGroupOffsetsResponseTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
@@ -234,16 +234,16 @@ impl enc::Struct for DescribeShareGroupOffsetsResponseTopic {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic_name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeShareGroupOffsetsResponseTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeShareGroupOffsetsResponseTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
@@ -275,7 +275,7 @@ pub struct DescribeShareGroupOffsetsResponsePartition {
     /// Versions 0+; nullable 0+; default null.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeShareGroupOffsetsResponsePartition {
     fn default() -> Self {
@@ -294,9 +294,9 @@ impl enc::EncodeStruct for DescribeShareGroupOffsetsResponsePartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(32 + error_message_text.map_or(0, str::len));
         if version >= 1 {
@@ -344,9 +344,9 @@ impl enc::Struct for DescribeShareGroupOffsetsResponsePartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             let run: [u8; 24] = enc::field::read_run(
                 r,
@@ -394,17 +394,11 @@ impl enc::Struct for DescribeShareGroupOffsetsResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeShareGroupOffsetsResponse {
+impl enc::Message for DescribeShareGroupOffsetsResponse {
     const NAME: &'static str = "DescribeShareGroupOffsetsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for DescribeShareGroupOffsetsResponse {
+impl enc::ApiMessage for DescribeShareGroupOffsetsResponse {
     const API_KEY: i16 = 90;
 }

@@ -20,7 +20,7 @@ pub struct DescribeTopicPartitionsRequest {
     /// Versions 0+; nullable 0+; default null.
     pub cursor: Option<Cursor>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeTopicPartitionsRequest {
     fn default() -> Self {
@@ -35,9 +35,9 @@ impl Default for DescribeTopicPartitionsRequest {
 impl enc::EncodeStruct for DescribeTopicPartitionsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
         enc::Fixed::put(self.response_partition_limit, buf);
         enc::field::encode(&self.cursor, buf, version, false, "cursor")?;
@@ -58,9 +58,9 @@ impl enc::Struct for DescribeTopicPartitionsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         enc::field::decode_into(
             &mut self.response_partition_limit,
@@ -82,14 +82,14 @@ impl enc::Struct for DescribeTopicPartitionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeTopicPartitionsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
-        crate::entity::Entities::visit_entities(&self.cursor, version, f);
+impl enc::Entities for DescribeTopicPartitionsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.cursor, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
-        crate::entity::Entities::rewrite_entities(&mut self.cursor, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.cursor, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -100,15 +100,15 @@ pub struct TopicRequest {
     /// Versions 0+.
     pub name: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(6 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -134,9 +134,9 @@ impl enc::Struct for TopicRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -148,11 +148,11 @@ impl enc::Struct for TopicRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -168,15 +168,15 @@ pub struct Cursor {
     /// Versions 0+.
     pub partition_index: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Cursor {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
@@ -204,9 +204,9 @@ impl enc::Struct for Cursor {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(
             &mut self.partition_index,
@@ -226,28 +226,22 @@ impl enc::Struct for Cursor {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Cursor {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for Cursor {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
-impl crate::message::Message for DescribeTopicPartitionsRequest {
+impl enc::Message for DescribeTopicPartitionsRequest {
     const NAME: &'static str = "DescribeTopicPartitionsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for DescribeTopicPartitionsRequest {
+impl enc::ApiMessage for DescribeTopicPartitionsRequest {
     const API_KEY: i16 = 75;
 }
-impl crate::message::Request for DescribeTopicPartitionsRequest {
+impl enc::Request for DescribeTopicPartitionsRequest {
     type Response = super::describe_topic_partitions_response::DescribeTopicPartitionsResponse;
 }

@@ -20,14 +20,14 @@ pub struct DescribeTopicPartitionsResponse {
     /// Versions 0+; nullable 0+; default null.
     pub next_cursor: Option<Cursor>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeTopicPartitionsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.topics.len(), true, "topics")?;
@@ -51,9 +51,9 @@ impl enc::Struct for DescribeTopicPartitionsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -81,14 +81,14 @@ impl enc::Struct for DescribeTopicPartitionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeTopicPartitionsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
-        crate::entity::Entities::visit_entities(&self.next_cursor, version, f);
+impl enc::Entities for DescribeTopicPartitionsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.next_cursor, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
-        crate::entity::Entities::rewrite_entities(&mut self.next_cursor, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.next_cursor, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -105,7 +105,7 @@ pub struct DescribeTopicPartitionsResponseTopic {
     /// Topic ID.
     ///
     /// Versions 0+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// True for internal topics such as __consumer_offsets.
     ///
     /// Versions 0+; ignorable; default false.
@@ -119,14 +119,14 @@ pub struct DescribeTopicPartitionsResponseTopic {
     /// Versions 0+; default -2147483648.
     pub topic_authorized_operations: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeTopicPartitionsResponseTopic {
     fn default() -> Self {
         Self {
             error_code: 0,
             name: Some(CompactString::const_new("")),
-            topic_id: crate::primitives::Uuid::NIL,
+            topic_id: enc::Uuid::NIL,
             is_internal: false,
             partitions: Vec::new(),
             topic_authorized_operations: -2147483648,
@@ -137,9 +137,9 @@ impl Default for DescribeTopicPartitionsResponseTopic {
 impl enc::EncodeStruct for DescribeTopicPartitionsResponseTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_deref();
         let mut s = buf.segment(29 + name_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
@@ -179,9 +179,9 @@ impl enc::Struct for DescribeTopicPartitionsResponseTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 17] = enc::field::read_run(
@@ -206,21 +206,21 @@ impl enc::Struct for DescribeTopicPartitionsResponseTopic {
     fn reset_fields(&mut self) {
         self.error_code = 0;
         self.name = Some(CompactString::const_new(""));
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.is_internal = false;
         self.partitions.clear();
         self.topic_authorized_operations = -2147483648;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeTopicPartitionsResponseTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeTopicPartitionsResponseTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
-        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+        enc::Entities::visit_entities(&self.partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
-        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+        enc::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -263,7 +263,7 @@ pub struct DescribeTopicPartitionsResponsePartition {
     /// Versions 0+; ignorable.
     pub offline_replicas: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeTopicPartitionsResponsePartition {
     fn default() -> Self {
@@ -285,9 +285,9 @@ impl enc::EncodeStruct for DescribeTopicPartitionsResponsePartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf
             .segment(24 + self.replica_nodes.len() * 4 + self.isr_nodes.len() * 4);
         let mut run = [0u8; 14];
@@ -344,9 +344,9 @@ impl enc::Struct for DescribeTopicPartitionsResponsePartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 14] = enc::field::read_run(
             r,
             &[
@@ -405,8 +405,8 @@ impl enc::Struct for DescribeTopicPartitionsResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeTopicPartitionsResponsePartition {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeTopicPartitionsResponsePartition {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
         enc::broker_id(&self.replica_nodes, "ReplicaNodes", f);
         enc::broker_id(&self.isr_nodes, "IsrNodes", f);
@@ -414,7 +414,7 @@ impl crate::entity::Entities for DescribeTopicPartitionsResponsePartition {
         enc::broker_id(&self.last_known_elr, "LastKnownElr", f);
         enc::broker_id(&self.offline_replicas, "OfflineReplicas", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
         enc::broker_id_mut(&mut self.replica_nodes, "ReplicaNodes", f);
         enc::broker_id_mut(&mut self.isr_nodes, "IsrNodes", f);
@@ -439,15 +439,15 @@ pub struct Cursor {
     /// Versions 0+.
     pub partition_index: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Cursor {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
@@ -475,9 +475,9 @@ impl enc::Struct for Cursor {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(
             &mut self.partition_index,
@@ -497,25 +497,19 @@ impl enc::Struct for Cursor {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Cursor {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for Cursor {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
-impl crate::message::Message for DescribeTopicPartitionsResponse {
+impl enc::Message for DescribeTopicPartitionsResponse {
     const NAME: &'static str = "DescribeTopicPartitionsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for DescribeTopicPartitionsResponse {
+impl enc::ApiMessage for DescribeTopicPartitionsResponse {
     const API_KEY: i16 = 75;
 }

@@ -12,15 +12,15 @@ pub struct DescribeTransactionsRequest {
     /// Versions 0+.
     pub transactional_ids: Vec<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DescribeTransactionsRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(
             &self.transactional_ids,
             buf,
@@ -44,9 +44,9 @@ impl enc::Struct for DescribeTransactionsRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_ids,
             r,
@@ -64,28 +64,22 @@ impl enc::Struct for DescribeTransactionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeTransactionsRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribeTransactionsRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::transactional_id(&self.transactional_ids, "TransactionalIds", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_ids, "TransactionalIds", f);
     }
 }
-impl crate::message::Message for DescribeTransactionsRequest {
+impl enc::Message for DescribeTransactionsRequest {
     const NAME: &'static str = "DescribeTransactionsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for DescribeTransactionsRequest {
+impl enc::ApiMessage for DescribeTransactionsRequest {
     const API_KEY: i16 = 65;
 }
-impl crate::message::Request for DescribeTransactionsRequest {
+impl enc::Request for DescribeTransactionsRequest {
     type Response = super::describe_transactions_response::DescribeTransactionsResponse;
 }

@@ -12,7 +12,7 @@ pub struct DescribeUserScramCredentialsRequest {
     /// Versions 0+; nullable 0+.
     pub users: Option<Vec<UserName>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeUserScramCredentialsRequest {
     fn default() -> Self {
@@ -25,9 +25,9 @@ impl Default for DescribeUserScramCredentialsRequest {
 impl enc::EncodeStruct for DescribeUserScramCredentialsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.users, buf, version, true, "users")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -44,9 +44,9 @@ impl enc::Struct for DescribeUserScramCredentialsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.users, r, version, true, "users")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -58,7 +58,7 @@ impl enc::Struct for DescribeUserScramCredentialsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeUserScramCredentialsRequest {}
+impl enc::Entities for DescribeUserScramCredentialsRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UserName {
@@ -67,15 +67,15 @@ pub struct UserName {
     /// Versions 0+.
     pub name: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for UserName {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(6 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -101,9 +101,9 @@ impl enc::Struct for UserName {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -115,20 +115,14 @@ impl enc::Struct for UserName {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeUserScramCredentialsRequest {
+impl enc::Message for DescribeUserScramCredentialsRequest {
     const NAME: &'static str = "DescribeUserScramCredentialsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for DescribeUserScramCredentialsRequest {
+impl enc::ApiMessage for DescribeUserScramCredentialsRequest {
     const API_KEY: i16 = 50;
 }
-impl crate::message::Request for DescribeUserScramCredentialsRequest {
+impl enc::Request for DescribeUserScramCredentialsRequest {
     type Response = super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse;
 }

@@ -24,7 +24,7 @@ pub struct DescribeUserScramCredentialsResponse {
     /// Versions 0+.
     pub results: Vec<DescribeUserScramCredentialsResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeUserScramCredentialsResponse {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for DescribeUserScramCredentialsResponse {
 impl enc::EncodeStruct for DescribeUserScramCredentialsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
@@ -71,9 +71,9 @@ impl enc::Struct for DescribeUserScramCredentialsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -101,7 +101,7 @@ impl enc::Struct for DescribeUserScramCredentialsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribeUserScramCredentialsResponse {}
+impl enc::Entities for DescribeUserScramCredentialsResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeUserScramCredentialsResult {
@@ -122,7 +122,7 @@ pub struct DescribeUserScramCredentialsResult {
     /// Versions 0+.
     pub credential_infos: Vec<CredentialInfo>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribeUserScramCredentialsResult {
     fn default() -> Self {
@@ -138,9 +138,9 @@ impl Default for DescribeUserScramCredentialsResult {
 impl enc::EncodeStruct for DescribeUserScramCredentialsResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let user_text = self.user.as_str();
         let error_message_text = self.error_message.as_deref();
         let mut s = buf
@@ -180,9 +180,9 @@ impl enc::Struct for DescribeUserScramCredentialsResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.user, r, version, true, "user")?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -224,15 +224,15 @@ pub struct CredentialInfo {
     /// Versions 0+.
     pub iterations: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CredentialInfo {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(6);
         let mut run = [0u8; 5];
         run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
@@ -261,9 +261,9 @@ impl enc::Struct for CredentialInfo {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 5] = enc::field::read_run(
             r,
             &[("mechanism", 1), ("iterations", 4)],
@@ -281,17 +281,11 @@ impl enc::Struct for CredentialInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DescribeUserScramCredentialsResponse {
+impl enc::Message for DescribeUserScramCredentialsResponse {
     const NAME: &'static str = "DescribeUserScramCredentialsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for DescribeUserScramCredentialsResponse {
+impl enc::ApiMessage for DescribeUserScramCredentialsResponse {
     const API_KEY: i16 = 50;
 }

@@ -20,7 +20,7 @@ pub struct ElectLeadersRequest {
     /// Versions 0+; default 60000.
     pub timeout_ms: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ElectLeadersRequest {
     fn default() -> Self {
@@ -35,9 +35,9 @@ impl Default for ElectLeadersRequest {
 impl enc::EncodeStruct for ElectLeadersRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.election_type != 0 {
             return Err(enc::field::non_default("election_type"));
         }
@@ -88,9 +88,9 @@ impl enc::Struct for ElectLeadersRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
                 &mut self.election_type,
@@ -124,16 +124,12 @@ impl enc::Struct for ElectLeadersRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ElectLeadersRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topic_partitions, version, f);
+impl enc::Entities for ElectLeadersRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topic_partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(
-            &mut self.topic_partitions,
-            version,
-            f,
-        );
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topic_partitions, version, f);
     }
 }
 /// Versions 0-2; flexible 2.
@@ -148,15 +144,15 @@ pub struct TopicPartitions {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicPartitions {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(11 + topic_text.len() + self.partitions.len() * 4);
         enc::field::put_str(&mut s, topic_text, version >= 2, "topic")?;
@@ -199,9 +195,9 @@ impl enc::Struct for TopicPartitions {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 2, "topic")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -222,28 +218,22 @@ impl enc::Struct for TopicPartitions {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicPartitions {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicPartitions {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
-impl crate::message::Message for ElectLeadersRequest {
+impl enc::Message for ElectLeadersRequest {
     const NAME: &'static str = "ElectLeadersRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for ElectLeadersRequest {
+impl enc::ApiMessage for ElectLeadersRequest {
     const API_KEY: i16 = 43;
 }
-impl crate::message::Request for ElectLeadersRequest {
+impl enc::Request for ElectLeadersRequest {
     type Response = super::elect_leaders_response::ElectLeadersResponse;
 }

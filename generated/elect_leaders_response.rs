@@ -20,14 +20,14 @@ pub struct ElectLeadersResponse {
     /// Versions 0+.
     pub replica_election_results: Vec<ReplicaElectionResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ElectLeadersResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.error_code != 0 {
             return Err(enc::field::non_default("error_code"));
         }
@@ -84,9 +84,9 @@ impl enc::Struct for ElectLeadersResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             let run: [u8; 6] = enc::field::read_run(
                 r,
@@ -120,20 +120,12 @@ impl enc::Struct for ElectLeadersResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ElectLeadersResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(
-            &self.replica_election_results,
-            version,
-            f,
-        );
+impl enc::Entities for ElectLeadersResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.replica_election_results, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(
-            &mut self.replica_election_results,
-            version,
-            f,
-        );
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.replica_election_results, version, f);
     }
 }
 /// Versions 0-2; flexible 2.
@@ -148,14 +140,14 @@ pub struct ReplicaElectionResult {
     /// Versions 0+.
     pub partition_result: Vec<PartitionResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReplicaElectionResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(10 + topic_text.len());
         enc::field::put_str(&mut s, topic_text, version >= 2, "topic")?;
@@ -195,9 +187,9 @@ impl enc::Struct for ReplicaElectionResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 2, "topic")?;
         enc::field::decode_into(
             &mut self.partition_result,
@@ -219,11 +211,11 @@ impl enc::Struct for ReplicaElectionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ReplicaElectionResult {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ReplicaElectionResult {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
@@ -243,7 +235,7 @@ pub struct PartitionResult {
     /// Versions 0+; nullable 0+.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for PartitionResult {
     fn default() -> Self {
@@ -259,9 +251,9 @@ impl enc::EncodeStruct for PartitionResult {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
@@ -308,9 +300,9 @@ impl enc::Struct for PartitionResult {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("partition_id", 4), ("error_code", 2)],
@@ -338,17 +330,11 @@ impl enc::Struct for PartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ElectLeadersResponse {
+impl enc::Message for ElectLeadersResponse {
     const NAME: &'static str = "ElectLeadersResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for ElectLeadersResponse {
+impl enc::ApiMessage for ElectLeadersResponse {
     const API_KEY: i16 = 43;
 }

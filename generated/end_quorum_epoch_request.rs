@@ -20,14 +20,14 @@ pub struct EndQuorumEpochRequest {
     /// Versions 1+; ignorable.
     pub leader_endpoints: Vec<LeaderEndpoint>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for EndQuorumEpochRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let cluster_id_text = self.cluster_id.as_deref();
         let mut s = buf.segment(10 + cluster_id_text.map_or(0, str::len));
         enc::field::put_nullable_str(
@@ -73,9 +73,9 @@ impl enc::Struct for EndQuorumEpochRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.cluster_id,
             r,
@@ -109,12 +109,12 @@ impl enc::Struct for EndQuorumEpochRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for EndQuorumEpochRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for EndQuorumEpochRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -129,14 +129,14 @@ pub struct TopicData {
     /// Versions 0+.
     pub partitions: Vec<PartitionData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, version >= 1, "topic_name")?;
@@ -176,9 +176,9 @@ impl enc::Struct for TopicData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
             r,
@@ -206,14 +206,14 @@ impl enc::Struct for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicData {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicData {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
-        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+        enc::Entities::visit_entities(&self.partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
-        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+        enc::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -240,14 +240,14 @@ pub struct PartitionData {
     /// Versions 1+; ignorable.
     pub preferred_candidates: Vec<ReplicaInfo>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(22 + self.preferred_successors.len() * 4);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -309,9 +309,9 @@ impl enc::Struct for PartitionData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("leader_id", 4), ("leader_epoch", 4)],
@@ -356,25 +356,17 @@ impl enc::Struct for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for PartitionData {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for PartitionData {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
         if version >= 1 {
-            crate::entity::Entities::visit_entities(
-                &self.preferred_candidates,
-                version,
-                f,
-            );
+            enc::Entities::visit_entities(&self.preferred_candidates, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
         if version >= 1 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.preferred_candidates,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.preferred_candidates, version, f);
         }
     }
 }
@@ -388,17 +380,17 @@ pub struct ReplicaInfo {
     /// Log directory ID of the voter.
     ///
     /// Versions 1+.
-    pub candidate_directory_id: crate::primitives::Uuid,
+    pub candidate_directory_id: enc::Uuid,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ReplicaInfo {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(21);
         let mut run = [0u8; 20];
         run[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
@@ -427,9 +419,9 @@ impl enc::Struct for ReplicaInfo {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
             &[("candidate_id", 4), ("candidate_directory_id", 16)],
@@ -443,15 +435,15 @@ impl enc::Struct for ReplicaInfo {
     #[inline]
     fn reset_fields(&mut self) {
         self.candidate_id = 0;
-        self.candidate_directory_id = crate::primitives::Uuid::NIL;
+        self.candidate_directory_id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ReplicaInfo {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ReplicaInfo {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.candidate_id, "CandidateId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.candidate_id, "CandidateId", f);
     }
 }
@@ -471,15 +463,15 @@ pub struct LeaderEndpoint {
     /// Versions 1+.
     pub port: u16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderEndpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(13 + name_text.len() + host_text.len());
@@ -510,9 +502,9 @@ impl enc::Struct for LeaderEndpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -528,20 +520,14 @@ impl enc::Struct for LeaderEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for EndQuorumEpochRequest {
+impl enc::Message for EndQuorumEpochRequest {
     const NAME: &'static str = "EndQuorumEpochRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 1);
 }
-impl crate::message::ApiMessage for EndQuorumEpochRequest {
+impl enc::ApiMessage for EndQuorumEpochRequest {
     const API_KEY: i16 = 54;
 }
-impl crate::message::Request for EndQuorumEpochRequest {
+impl enc::Request for EndQuorumEpochRequest {
     type Response = super::end_quorum_epoch_response::EndQuorumEpochResponse;
 }

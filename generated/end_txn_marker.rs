@@ -15,9 +15,9 @@ impl enc::EncodeStruct for EndTxnMarker {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::Fixed::put(self.coordinator_epoch, buf);
         Ok(())
     }
@@ -33,9 +33,9 @@ impl enc::Struct for EndTxnMarker {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.coordinator_epoch,
             r,
@@ -50,11 +50,8 @@ impl enc::Struct for EndTxnMarker {
         self.coordinator_epoch = 0;
     }
 }
-impl crate::message::Message for EndTxnMarker {
+impl enc::Message for EndTxnMarker {
     const NAME: &'static str = "EndTxnMarker";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

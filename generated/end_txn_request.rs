@@ -24,15 +24,15 @@ pub struct EndTxnRequest {
     /// Versions 0+.
     pub committed: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for EndTxnRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let mut s = buf.segment(17 + transactional_id_text.len());
         enc::field::put_str(
@@ -81,9 +81,9 @@ impl enc::Struct for EndTxnRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
             r,
@@ -113,30 +113,24 @@ impl enc::Struct for EndTxnRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for EndTxnRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for EndTxnRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);
         enc::producer_id(&self.producer_id, "ProducerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
     }
 }
-impl crate::message::Message for EndTxnRequest {
+impl enc::Message for EndTxnRequest {
     const NAME: &'static str = "EndTxnRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 5);
 }
-impl crate::message::ApiMessage for EndTxnRequest {
+impl enc::ApiMessage for EndTxnRequest {
     const API_KEY: i16 = 26;
 }
-impl crate::message::Request for EndTxnRequest {
+impl enc::Request for EndTxnRequest {
     type Response = super::end_txn_response::EndTxnResponse;
 }

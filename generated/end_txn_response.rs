@@ -23,7 +23,7 @@ pub struct EndTxnResponse {
     /// Versions 5+; ignorable; default -1.
     pub producer_epoch: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for EndTxnResponse {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl enc::EncodeStruct for EndTxnResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(17);
         if version >= 5 {
             let mut run = [0u8; 16];
@@ -96,9 +96,9 @@ impl enc::Struct for EndTxnResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 5 {
             let run: [u8; 16] = enc::field::read_run(
                 r,
@@ -138,29 +138,23 @@ impl enc::Struct for EndTxnResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for EndTxnResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for EndTxnResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 5 {
             enc::producer_id(&self.producer_id, "ProducerId", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 5 {
             enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         }
     }
 }
-impl crate::message::Message for EndTxnResponse {
+impl enc::Message for EndTxnResponse {
     const NAME: &'static str = "EndTxnResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 5);
 }
-impl crate::message::ApiMessage for EndTxnResponse {
+impl enc::ApiMessage for EndTxnResponse {
     const API_KEY: i16 = 26;
 }

@@ -19,7 +19,7 @@ pub struct EnvelopeRequest {
     /// Versions 0+.
     pub client_host_address: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for EnvelopeRequest {
     fn default() -> Self {
@@ -35,9 +35,9 @@ impl enc::EncodeStruct for EnvelopeRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.request_data, buf, version, true, "request_data")?;
         enc::field::encode(
             &self.request_principal,
@@ -71,9 +71,9 @@ impl enc::Struct for EnvelopeRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.request_data,
             r,
@@ -107,21 +107,15 @@ impl enc::Struct for EnvelopeRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for EnvelopeRequest {}
-impl crate::message::Message for EnvelopeRequest {
+impl enc::Entities for EnvelopeRequest {}
+impl enc::Message for EnvelopeRequest {
     const NAME: &'static str = "EnvelopeRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for EnvelopeRequest {
+impl enc::ApiMessage for EnvelopeRequest {
     const API_KEY: i16 = 58;
 }
-impl crate::message::Request for EnvelopeRequest {
+impl enc::Request for EnvelopeRequest {
     type Response = super::envelope_response::EnvelopeResponse;
 }

@@ -15,15 +15,15 @@ pub struct EnvelopeResponse {
     /// Versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for EnvelopeResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.response_data, buf, version, true, "response_data")?;
         let mut s = buf.segment(3);
         s.put_fixed(self.error_code)?;
@@ -50,9 +50,9 @@ impl enc::Struct for EnvelopeResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.response_data,
             r,
@@ -72,18 +72,12 @@ impl enc::Struct for EnvelopeResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for EnvelopeResponse {}
-impl crate::message::Message for EnvelopeResponse {
+impl enc::Entities for EnvelopeResponse {}
+impl enc::Message for EnvelopeResponse {
     const NAME: &'static str = "EnvelopeResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for EnvelopeResponse {
+impl enc::ApiMessage for EnvelopeResponse {
     const API_KEY: i16 = 58;
 }

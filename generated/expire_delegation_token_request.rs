@@ -17,7 +17,7 @@ pub struct ExpireDelegationTokenRequest {
     /// Versions 0+.
     pub expiry_time_period_ms: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl ::core::fmt::Debug for ExpireDelegationTokenRequest {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -32,9 +32,9 @@ impl enc::EncodeStruct for ExpireDelegationTokenRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.hmac, buf, version, version >= 2, "hmac")?;
         let mut s = buf.segment(9);
         s.put_fixed(self.expiry_time_period_ms)?;
@@ -71,9 +71,9 @@ impl enc::Struct for ExpireDelegationTokenRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.hmac, r, version, version >= 2, "hmac")?;
         enc::field::decode_into(
             &mut self.expiry_time_period_ms,
@@ -95,21 +95,15 @@ impl enc::Struct for ExpireDelegationTokenRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ExpireDelegationTokenRequest {}
-impl crate::message::Message for ExpireDelegationTokenRequest {
+impl enc::Entities for ExpireDelegationTokenRequest {}
+impl enc::Message for ExpireDelegationTokenRequest {
     const NAME: &'static str = "ExpireDelegationTokenRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for ExpireDelegationTokenRequest {
+impl enc::ApiMessage for ExpireDelegationTokenRequest {
     const API_KEY: i16 = 40;
 }
-impl crate::message::Request for ExpireDelegationTokenRequest {
+impl enc::Request for ExpireDelegationTokenRequest {
     type Response = super::expire_delegation_token_response::ExpireDelegationTokenResponse;
 }

@@ -19,15 +19,15 @@ pub struct ExpireDelegationTokenResponse {
     /// Versions 0+.
     pub throttle_time_ms: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ExpireDelegationTokenResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(15);
         let mut run = [0u8; 14];
         run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
@@ -68,9 +68,9 @@ impl enc::Struct for ExpireDelegationTokenResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 14] = enc::field::read_run(
             r,
             &[("error_code", 2), ("expiry_timestamp_ms", 8), ("throttle_time_ms", 4)],
@@ -92,18 +92,12 @@ impl enc::Struct for ExpireDelegationTokenResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ExpireDelegationTokenResponse {}
-impl crate::message::Message for ExpireDelegationTokenResponse {
+impl enc::Entities for ExpireDelegationTokenResponse {}
+impl enc::Message for ExpireDelegationTokenResponse {
     const NAME: &'static str = "ExpireDelegationTokenResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for ExpireDelegationTokenResponse {
+impl enc::ApiMessage for ExpireDelegationTokenResponse {
     const API_KEY: i16 = 40;
 }

@@ -56,7 +56,7 @@ pub struct FetchRequest {
     /// Versions 11+; ignorable.
     pub rack_id: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for FetchRequest {
     fn default() -> Self {
@@ -80,9 +80,9 @@ impl Default for FetchRequest {
 impl enc::EncodeStruct for FetchRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 14 && self.replica_id != -1 {
             return Err(enc::field::non_default("replica_id"));
         }
@@ -245,9 +245,9 @@ impl enc::Struct for FetchRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         self.cluster_id = None;
         if version <= 14 {
             enc::field::decode_into(
@@ -388,41 +388,29 @@ impl enc::Struct for FetchRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for FetchRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for FetchRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 14 {
             enc::broker_id(&self.replica_id, "ReplicaId", f);
         }
         if version >= 15 {
-            crate::entity::Entities::visit_entities(&self.replica_state, version, f);
+            enc::Entities::visit_entities(&self.replica_state, version, f);
         }
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
         if version >= 7 {
-            crate::entity::Entities::visit_entities(
-                &self.forgotten_topics_data,
-                version,
-                f,
-            );
+            enc::Entities::visit_entities(&self.forgotten_topics_data, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 14 {
             enc::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
         }
         if version >= 15 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.replica_state,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.replica_state, version, f);
         }
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
         if version >= 7 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.forgotten_topics_data,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.forgotten_topics_data, version, f);
         }
     }
 }
@@ -438,7 +426,7 @@ pub struct ReplicaState {
     /// Versions 15+; default -1.
     pub replica_epoch: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ReplicaState {
     fn default() -> Self {
@@ -453,9 +441,9 @@ impl enc::EncodeStruct for ReplicaState {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
@@ -484,9 +472,9 @@ impl enc::Struct for ReplicaState {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
             &[("replica_id", 4), ("replica_epoch", 8)],
@@ -504,11 +492,11 @@ impl enc::Struct for ReplicaState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ReplicaState {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ReplicaState {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.replica_id, "ReplicaId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
     }
 }
@@ -522,20 +510,20 @@ pub struct FetchTopic {
     /// Topic ID.
     ///
     /// Versions 13+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partitions to read from.
     ///
     /// Versions 0+.
     pub partitions: Vec<FetchPartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for FetchTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(26 + topic_text.len());
         if version <= 12 {
@@ -585,9 +573,9 @@ impl enc::Struct for FetchTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 12 {
             enc::field::decode_into(
                 &mut self.topic,
@@ -602,7 +590,7 @@ impl enc::Struct for FetchTopic {
         if version >= 13 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(
             &mut self.partitions,
@@ -620,18 +608,18 @@ impl enc::Struct for FetchTopic {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for FetchTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for FetchTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 12 {
             enc::topic_name(&self.topic, "Topic", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 12 {
             enc::topic_name_mut(&mut self.topic, "Topic", f);
         }
@@ -667,13 +655,13 @@ pub struct FetchPartition {
     /// Log directory ID of the fetching follower.
     ///
     /// Versions 17+; tag 0 from 17+; ignorable.
-    pub replica_directory_id: crate::primitives::Uuid,
+    pub replica_directory_id: enc::Uuid,
     /// High watermark the fetching replica knows (KIP-1166); -1 when it knows none, INT64_MAX (the default) when it does not support the field.
     ///
     /// Versions 18+; tag 1 from 18+; ignorable; default 9223372036854775807.
     pub high_watermark: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for FetchPartition {
     fn default() -> Self {
@@ -684,7 +672,7 @@ impl Default for FetchPartition {
             last_fetched_epoch: -1,
             log_start_offset: -1,
             partition_max_bytes: 0,
-            replica_directory_id: crate::primitives::Uuid::NIL,
+            replica_directory_id: enc::Uuid::NIL,
             high_watermark: 9223372036854775807,
             unknown_tagged_fields: Vec::new(),
         }
@@ -694,9 +682,9 @@ impl enc::EncodeStruct for FetchPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 12 && self.last_fetched_epoch != -1 {
             return Err(enc::field::non_default("last_fetched_epoch"));
         }
@@ -805,9 +793,9 @@ impl enc::Struct for FetchPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 9 {
             let run: [u8; 8] = enc::field::read_run(
                 r,
@@ -850,7 +838,7 @@ impl enc::Struct for FetchPartition {
             false,
             "partition_max_bytes",
         )?;
-        self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.replica_directory_id = enc::Uuid::NIL;
         self.high_watermark = 9223372036854775807;
         self.unknown_tagged_fields.clear();
         if version >= 12 {
@@ -890,7 +878,7 @@ impl enc::Struct for FetchPartition {
         self.last_fetched_epoch = -1;
         self.log_start_offset = -1;
         self.partition_max_bytes = 0;
-        self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.replica_directory_id = enc::Uuid::NIL;
         self.high_watermark = 9223372036854775807;
         self.unknown_tagged_fields.clear();
     }
@@ -905,21 +893,21 @@ pub struct ForgottenTopic {
     /// Topic ID.
     ///
     /// Versions 13+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partition numbers to drop.
     ///
     /// Versions 7+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ForgottenTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(27 + topic_text.len() + self.partitions.len() * 4);
         if version <= 12 {
@@ -972,9 +960,9 @@ impl enc::Struct for ForgottenTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 12 {
             enc::field::decode_into(
                 &mut self.topic,
@@ -989,7 +977,7 @@ impl enc::Struct for ForgottenTopic {
         if version >= 13 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -1006,37 +994,31 @@ impl enc::Struct for ForgottenTopic {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ForgottenTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ForgottenTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 12 {
             enc::topic_name(&self.topic, "Topic", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 12 {
             enc::topic_name_mut(&mut self.topic, "Topic", f);
         }
     }
 }
-impl crate::message::Message for FetchRequest {
+impl enc::Message for FetchRequest {
     const NAME: &'static str = "FetchRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        18,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        12,
-        18,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 18);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(12, 18);
 }
-impl crate::message::ApiMessage for FetchRequest {
+impl enc::ApiMessage for FetchRequest {
     const API_KEY: i16 = 1;
 }
-impl crate::message::Request for FetchRequest {
+impl enc::Request for FetchRequest {
     type Response = super::fetch_response::FetchResponse;
 }

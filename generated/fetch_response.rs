@@ -28,14 +28,14 @@ pub struct FetchResponse {
     /// Versions 16+; tag 0 from 16+.
     pub node_endpoints: Vec<NodeEndpoint>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for FetchResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 7 && self.session_id != 0 {
             return Err(enc::field::non_default("session_id"));
         }
@@ -112,9 +112,9 @@ impl enc::Struct for FetchResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 7 {
             let run: [u8; 10] = enc::field::read_run(
                 r,
@@ -174,21 +174,17 @@ impl enc::Struct for FetchResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for FetchResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.responses, version, f);
+impl enc::Entities for FetchResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.responses, version, f);
         if version >= 16 {
-            crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
+            enc::Entities::visit_entities(&self.node_endpoints, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.responses, version, f);
         if version >= 16 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.node_endpoints,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.node_endpoints, version, f);
         }
     }
 }
@@ -202,20 +198,20 @@ pub struct FetchableTopicResponse {
     /// Topic ID.
     ///
     /// Versions 13+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Data per partition.
     ///
     /// Versions 0+.
     pub partitions: Vec<PartitionData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for FetchableTopicResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(26 + topic_text.len());
         if version <= 12 {
@@ -265,9 +261,9 @@ impl enc::Struct for FetchableTopicResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 12 {
             enc::field::decode_into(
                 &mut self.topic,
@@ -282,7 +278,7 @@ impl enc::Struct for FetchableTopicResponse {
         if version >= 13 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(
             &mut self.partitions,
@@ -300,23 +296,23 @@ impl enc::Struct for FetchableTopicResponse {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for FetchableTopicResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for FetchableTopicResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 12 {
             enc::topic_name(&self.topic, "Topic", f);
         }
-        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+        enc::Entities::visit_entities(&self.partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 12 {
             enc::topic_name_mut(&mut self.topic, "Topic", f);
         }
-        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+        enc::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
 /// Versions 0-18; flexible 12-18.
@@ -367,7 +363,7 @@ pub struct PartitionData {
     /// Versions 0+; nullable 0+.
     pub records: Option<crate::Bytes>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for PartitionData {
     fn default() -> Self {
@@ -390,9 +386,9 @@ impl Default for PartitionData {
 impl enc::EncodeStruct for PartitionData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 12 && self.diverging_epoch != EpochEndOffset::default() {
             return Err(enc::field::non_default("diverging_epoch"));
         }
@@ -538,9 +534,9 @@ impl enc::Struct for PartitionData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 5 {
             let run: [u8; 30] = enc::field::read_run(
                 r,
@@ -668,36 +664,24 @@ impl enc::Struct for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for PartitionData {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for PartitionData {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 12 {
-            crate::entity::Entities::visit_entities(&self.current_leader, version, f);
+            enc::Entities::visit_entities(&self.current_leader, version, f);
         }
         if version >= 4 {
-            crate::entity::Entities::visit_entities(
-                &self.aborted_transactions,
-                version,
-                f,
-            );
+            enc::Entities::visit_entities(&self.aborted_transactions, version, f);
         }
         if version >= 11 {
             enc::broker_id(&self.preferred_read_replica, "PreferredReadReplica", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 12 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.current_leader,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.current_leader, version, f);
         }
         if version >= 4 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.aborted_transactions,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.aborted_transactions, version, f);
         }
         if version >= 11 {
             enc::broker_id_mut(
@@ -720,7 +704,7 @@ pub struct EpochEndOffset {
     /// Versions 12+; default -1.
     pub end_offset: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for EpochEndOffset {
     fn default() -> Self {
@@ -735,9 +719,9 @@ impl enc::EncodeStruct for EpochEndOffset {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.epoch.to_be_bytes());
@@ -766,9 +750,9 @@ impl enc::Struct for EpochEndOffset {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(r, &[("epoch", 4), ("end_offset", 8)])?;
         self.epoch = enc::Fixed::from_chunk(&run[0..4]);
         self.end_offset = enc::Fixed::from_chunk(&run[4..12]);
@@ -795,7 +779,7 @@ pub struct LeaderIdAndEpoch {
     /// Versions 12+; default -1.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for LeaderIdAndEpoch {
     fn default() -> Self {
@@ -810,9 +794,9 @@ impl enc::EncodeStruct for LeaderIdAndEpoch {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
@@ -841,9 +825,9 @@ impl enc::Struct for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
@@ -861,11 +845,11 @@ impl enc::Struct for LeaderIdAndEpoch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaderIdAndEpoch {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for LeaderIdAndEpoch {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
@@ -881,7 +865,7 @@ pub struct SnapshotId {
     /// Versions 12+; default -1.
     pub epoch: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for SnapshotId {
     fn default() -> Self {
@@ -896,9 +880,9 @@ impl enc::EncodeStruct for SnapshotId {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
         run[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
@@ -927,9 +911,9 @@ impl enc::Struct for SnapshotId {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(r, &[("end_offset", 8), ("epoch", 4)])?;
         self.end_offset = enc::Fixed::from_chunk(&run[0..8]);
         self.epoch = enc::Fixed::from_chunk(&run[8..12]);
@@ -956,15 +940,15 @@ pub struct AbortedTransaction {
     /// Versions 4+.
     pub first_offset: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AbortedTransaction {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(17);
         let mut run = [0u8; 16];
         run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
@@ -1003,9 +987,9 @@ impl enc::Struct for AbortedTransaction {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 16] = enc::field::read_run(
             r,
             &[("producer_id", 8), ("first_offset", 8)],
@@ -1025,11 +1009,11 @@ impl enc::Struct for AbortedTransaction {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for AbortedTransaction {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for AbortedTransaction {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
     }
 }
@@ -1053,15 +1037,15 @@ pub struct NodeEndpoint {
     /// Versions 16+; nullable 16+; default null.
     pub rack: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for NodeEndpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_text = self.host.as_str();
         let rack_text = self.rack.as_deref();
         let mut s = buf.segment(19 + host_text.len() + rack_text.map_or(0, str::len));
@@ -1094,9 +1078,9 @@ impl enc::Struct for NodeEndpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -1114,25 +1098,19 @@ impl enc::Struct for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for NodeEndpoint {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for NodeEndpoint {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
-impl crate::message::Message for FetchResponse {
+impl enc::Message for FetchResponse {
     const NAME: &'static str = "FetchResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        18,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        12,
-        18,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 18);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(12, 18);
 }
-impl crate::message::ApiMessage for FetchResponse {
+impl enc::ApiMessage for FetchResponse {
     const API_KEY: i16 = 1;
 }

@@ -24,7 +24,7 @@ pub struct FetchSnapshotRequest {
     /// Versions 0+.
     pub topics: Vec<TopicSnapshot>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for FetchSnapshotRequest {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for FetchSnapshotRequest {
 impl enc::EncodeStruct for FetchSnapshotRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
@@ -83,9 +83,9 @@ impl enc::Struct for FetchSnapshotRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         self.cluster_id = None;
         let run: [u8; 8] = enc::field::read_run(
             r,
@@ -124,14 +124,14 @@ impl enc::Struct for FetchSnapshotRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for FetchSnapshotRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for FetchSnapshotRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.replica_id, "ReplicaId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -146,14 +146,14 @@ pub struct TopicSnapshot {
     /// Versions 0+.
     pub partitions: Vec<PartitionSnapshot>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicSnapshot {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -176,9 +176,9 @@ impl enc::Struct for TopicSnapshot {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -192,11 +192,11 @@ impl enc::Struct for TopicSnapshot {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicSnapshot {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicSnapshot {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -222,16 +222,16 @@ pub struct PartitionSnapshot {
     /// Log directory ID of the fetching replica.
     ///
     /// Versions 1+; tag 0 from 1+; ignorable.
-    pub replica_directory_id: crate::primitives::Uuid,
+    pub replica_directory_id: enc::Uuid,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionSnapshot {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.partition.to_be_bytes());
         run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
@@ -286,9 +286,9 @@ impl enc::Struct for PartitionSnapshot {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
             &[("partition", 4), ("current_leader_epoch", 4)],
@@ -303,7 +303,7 @@ impl enc::Struct for PartitionSnapshot {
             "snapshot_id",
         )?;
         enc::field::decode_into(&mut self.position, r, version, false, "position")?;
-        self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.replica_directory_id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_section(
             r,
@@ -331,7 +331,7 @@ impl enc::Struct for PartitionSnapshot {
         self.current_leader_epoch = 0;
         enc::Decode::reset_value(&mut self.snapshot_id);
         self.position = 0;
-        self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.replica_directory_id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -347,15 +347,15 @@ pub struct SnapshotId {
     /// Versions 0+.
     pub epoch: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for SnapshotId {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
         run[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
@@ -384,9 +384,9 @@ impl enc::Struct for SnapshotId {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(r, &[("end_offset", 8), ("epoch", 4)])?;
         self.end_offset = enc::Fixed::from_chunk(&run[0..8]);
         self.epoch = enc::Fixed::from_chunk(&run[8..12]);
@@ -401,20 +401,14 @@ impl enc::Struct for SnapshotId {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for FetchSnapshotRequest {
+impl enc::Message for FetchSnapshotRequest {
     const NAME: &'static str = "FetchSnapshotRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for FetchSnapshotRequest {
+impl enc::ApiMessage for FetchSnapshotRequest {
     const API_KEY: i16 = 59;
 }
-impl crate::message::Request for FetchSnapshotRequest {
+impl enc::Request for FetchSnapshotRequest {
     type Response = super::fetch_snapshot_response::FetchSnapshotResponse;
 }

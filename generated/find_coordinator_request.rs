@@ -20,15 +20,15 @@ pub struct FindCoordinatorRequest {
     /// Versions 4+.
     pub coordinator_keys: Vec<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for FindCoordinatorRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 3 && !self.key.is_empty() {
             return Err(enc::field::non_default("key"));
         }
@@ -94,9 +94,9 @@ impl enc::Struct for FindCoordinatorRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 3 {
             enc::field::decode_into(&mut self.key, r, version, version >= 3, "key")?;
         } else {
@@ -132,21 +132,15 @@ impl enc::Struct for FindCoordinatorRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for FindCoordinatorRequest {}
-impl crate::message::Message for FindCoordinatorRequest {
+impl enc::Entities for FindCoordinatorRequest {}
+impl enc::Message for FindCoordinatorRequest {
     const NAME: &'static str = "FindCoordinatorRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        6,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        6,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 6);
 }
-impl crate::message::ApiMessage for FindCoordinatorRequest {
+impl enc::ApiMessage for FindCoordinatorRequest {
     const API_KEY: i16 = 10;
 }
-impl crate::message::Request for FindCoordinatorRequest {
+impl enc::Request for FindCoordinatorRequest {
     type Response = super::find_coordinator_response::FindCoordinatorResponse;
 }

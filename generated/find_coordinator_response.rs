@@ -36,7 +36,7 @@ pub struct FindCoordinatorResponse {
     /// Versions 4+.
     pub coordinators: Vec<Coordinator>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for FindCoordinatorResponse {
     fn default() -> Self {
@@ -55,9 +55,9 @@ impl Default for FindCoordinatorResponse {
 impl enc::EncodeStruct for FindCoordinatorResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 3 && self.error_code != 0 {
             return Err(enc::field::non_default("error_code"));
         }
@@ -159,9 +159,9 @@ impl enc::Struct for FindCoordinatorResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -239,25 +239,21 @@ impl enc::Struct for FindCoordinatorResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for FindCoordinatorResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for FindCoordinatorResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 3 {
             enc::broker_id(&self.node_id, "NodeId", f);
         }
         if version >= 4 {
-            crate::entity::Entities::visit_entities(&self.coordinators, version, f);
+            enc::Entities::visit_entities(&self.coordinators, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 3 {
             enc::broker_id_mut(&mut self.node_id, "NodeId", f);
         }
         if version >= 4 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.coordinators,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.coordinators, version, f);
         }
     }
 }
@@ -289,7 +285,7 @@ pub struct Coordinator {
     /// Versions 4+; nullable 4+; ignorable.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for Coordinator {
     fn default() -> Self {
@@ -308,9 +304,9 @@ impl enc::EncodeStruct for Coordinator {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let key_text = self.key.as_str();
         let host_text = self.host.as_str();
         let error_message_text = self.error_message.as_deref();
@@ -354,9 +350,9 @@ impl enc::Struct for Coordinator {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
@@ -385,25 +381,19 @@ impl enc::Struct for Coordinator {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Coordinator {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for Coordinator {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
-impl crate::message::Message for FindCoordinatorResponse {
+impl enc::Message for FindCoordinatorResponse {
     const NAME: &'static str = "FindCoordinatorResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        6,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        6,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 6);
 }
-impl crate::message::ApiMessage for FindCoordinatorResponse {
+impl enc::ApiMessage for FindCoordinatorResponse {
     const API_KEY: i16 = 10;
 }

@@ -9,17 +9,17 @@ pub struct GetTelemetrySubscriptionsRequest {
     /// Client instance ID given out earlier by a broker; all zeros on the first request.
     ///
     /// Versions 0+.
-    pub client_instance_id: crate::primitives::Uuid,
+    pub client_instance_id: enc::Uuid,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for GetTelemetrySubscriptionsRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(17);
         s.put_fixed(self.client_instance_id)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -44,9 +44,9 @@ impl enc::Struct for GetTelemetrySubscriptionsRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.client_instance_id,
             r,
@@ -60,25 +60,19 @@ impl enc::Struct for GetTelemetrySubscriptionsRequest {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.client_instance_id = crate::primitives::Uuid::NIL;
+        self.client_instance_id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for GetTelemetrySubscriptionsRequest {}
-impl crate::message::Message for GetTelemetrySubscriptionsRequest {
+impl enc::Entities for GetTelemetrySubscriptionsRequest {}
+impl enc::Message for GetTelemetrySubscriptionsRequest {
     const NAME: &'static str = "GetTelemetrySubscriptionsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for GetTelemetrySubscriptionsRequest {
+impl enc::ApiMessage for GetTelemetrySubscriptionsRequest {
     const API_KEY: i16 = 71;
 }
-impl crate::message::Request for GetTelemetrySubscriptionsRequest {
+impl enc::Request for GetTelemetrySubscriptionsRequest {
     type Response = super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse;
 }

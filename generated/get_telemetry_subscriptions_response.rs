@@ -18,7 +18,7 @@ pub struct GetTelemetrySubscriptionsResponse {
     /// Newly assigned client instance ID when the request sent all zeros; all zeros otherwise.
     ///
     /// Versions 0+.
-    pub client_instance_id: crate::primitives::Uuid,
+    pub client_instance_id: enc::Uuid,
     /// Identifier of the client's current set of subscriptions; changes whenever that set does.
     ///
     /// Versions 0+.
@@ -44,15 +44,15 @@ pub struct GetTelemetrySubscriptionsResponse {
     /// Versions 0+.
     pub requested_metrics: Vec<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for GetTelemetrySubscriptionsResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(45 + self.accepted_compression_types.len());
         let mut run = [0u8; 26];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -109,9 +109,9 @@ impl enc::Struct for GetTelemetrySubscriptionsResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 26] = enc::field::read_run(
             r,
             &[
@@ -157,7 +157,7 @@ impl enc::Struct for GetTelemetrySubscriptionsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
-        self.client_instance_id = crate::primitives::Uuid::NIL;
+        self.client_instance_id = enc::Uuid::NIL;
         self.subscription_id = 0;
         self.accepted_compression_types.clear();
         self.push_interval_ms = 0;
@@ -167,18 +167,12 @@ impl enc::Struct for GetTelemetrySubscriptionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for GetTelemetrySubscriptionsResponse {}
-impl crate::message::Message for GetTelemetrySubscriptionsResponse {
+impl enc::Entities for GetTelemetrySubscriptionsResponse {}
+impl enc::Message for GetTelemetrySubscriptionsResponse {
     const NAME: &'static str = "GetTelemetrySubscriptionsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for GetTelemetrySubscriptionsResponse {
+impl enc::ApiMessage for GetTelemetrySubscriptionsResponse {
     const API_KEY: i16 = 71;
 }

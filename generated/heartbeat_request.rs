@@ -24,15 +24,15 @@ pub struct HeartbeatRequest {
     /// Versions 3+; nullable 3+; default null.
     pub group_instance_id: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for HeartbeatRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
         }
@@ -97,9 +97,9 @@ impl enc::Struct for HeartbeatRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
             r,
@@ -147,28 +147,22 @@ impl enc::Struct for HeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for HeartbeatRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for HeartbeatRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
-impl crate::message::Message for HeartbeatRequest {
+impl enc::Message for HeartbeatRequest {
     const NAME: &'static str = "HeartbeatRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 4);
 }
-impl crate::message::ApiMessage for HeartbeatRequest {
+impl enc::ApiMessage for HeartbeatRequest {
     const API_KEY: i16 = 12;
 }
-impl crate::message::Request for HeartbeatRequest {
+impl enc::Request for HeartbeatRequest {
     type Response = super::heartbeat_response::HeartbeatResponse;
 }

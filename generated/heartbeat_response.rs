@@ -15,15 +15,15 @@ pub struct HeartbeatResponse {
     /// Versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for HeartbeatResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -64,9 +64,9 @@ impl enc::Struct for HeartbeatResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -92,18 +92,12 @@ impl enc::Struct for HeartbeatResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for HeartbeatResponse {}
-impl crate::message::Message for HeartbeatResponse {
+impl enc::Entities for HeartbeatResponse {}
+impl enc::Message for HeartbeatResponse {
     const NAME: &'static str = "HeartbeatResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 4);
 }
-impl crate::message::ApiMessage for HeartbeatResponse {
+impl enc::ApiMessage for HeartbeatResponse {
     const API_KEY: i16 = 12;
 }

@@ -16,14 +16,14 @@ pub struct IncrementalAlterConfigsRequest {
     /// Versions 0+.
     pub validate_only: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for IncrementalAlterConfigsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.resources, buf, version, version >= 1, "resources")?;
         let mut s = buf.segment(2);
         s.put_fixed(self.validate_only)?;
@@ -59,9 +59,9 @@ impl enc::Struct for IncrementalAlterConfigsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resources,
             r,
@@ -89,7 +89,7 @@ impl enc::Struct for IncrementalAlterConfigsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for IncrementalAlterConfigsRequest {}
+impl enc::Entities for IncrementalAlterConfigsRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterConfigsResource {
@@ -106,14 +106,14 @@ pub struct AlterConfigsResource {
     /// Versions 0+.
     pub configs: Vec<AlterableConfig>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AlterConfigsResource {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let mut s = buf.segment(11 + resource_name_text.len());
         s.put_fixed(self.resource_type)?;
@@ -150,9 +150,9 @@ impl enc::Struct for AlterConfigsResource {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
             r,
@@ -198,7 +198,7 @@ pub struct AlterableConfig {
     /// Versions 0+; nullable 0+.
     pub value: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AlterableConfig {
     fn default() -> Self {
@@ -214,9 +214,9 @@ impl enc::EncodeStruct for AlterableConfig {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let value_text = self.value.as_deref();
         let mut s = buf.segment(12 + name_text.len() + value_text.map_or(0, str::len));
@@ -257,9 +257,9 @@ impl enc::Struct for AlterableConfig {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 1, "name")?;
         enc::field::decode_into(
             &mut self.config_operation,
@@ -283,20 +283,14 @@ impl enc::Struct for AlterableConfig {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for IncrementalAlterConfigsRequest {
+impl enc::Message for IncrementalAlterConfigsRequest {
     const NAME: &'static str = "IncrementalAlterConfigsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 1);
 }
-impl crate::message::ApiMessage for IncrementalAlterConfigsRequest {
+impl enc::ApiMessage for IncrementalAlterConfigsRequest {
     const API_KEY: i16 = 44;
 }
-impl crate::message::Request for IncrementalAlterConfigsRequest {
+impl enc::Request for IncrementalAlterConfigsRequest {
     type Response = super::incremental_alter_configs_response::IncrementalAlterConfigsResponse;
 }

@@ -16,14 +16,14 @@ pub struct IncrementalAlterConfigsResponse {
     /// Versions 0+.
     pub responses: Vec<AlterConfigsResourceResponse>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for IncrementalAlterConfigsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.responses.len(), version >= 1, "responses")?;
@@ -57,9 +57,9 @@ impl enc::Struct for IncrementalAlterConfigsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -87,7 +87,7 @@ impl enc::Struct for IncrementalAlterConfigsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for IncrementalAlterConfigsResponse {}
+impl enc::Entities for IncrementalAlterConfigsResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlterConfigsResourceResponse {
@@ -108,7 +108,7 @@ pub struct AlterConfigsResourceResponse {
     /// Versions 0+.
     pub resource_name: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for AlterConfigsResourceResponse {
     fn default() -> Self {
@@ -125,9 +125,9 @@ impl enc::EncodeStruct for AlterConfigsResourceResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let resource_name_text = self.resource_name.as_str();
         let mut s = buf
@@ -178,9 +178,9 @@ impl enc::Struct for AlterConfigsResourceResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.error_message,
@@ -218,17 +218,11 @@ impl enc::Struct for AlterConfigsResourceResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for IncrementalAlterConfigsResponse {
+impl enc::Message for IncrementalAlterConfigsResponse {
     const NAME: &'static str = "IncrementalAlterConfigsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 1);
 }
-impl crate::message::ApiMessage for IncrementalAlterConfigsResponse {
+impl enc::ApiMessage for IncrementalAlterConfigsResponse {
     const API_KEY: i16 = 44;
 }

@@ -32,7 +32,7 @@ pub struct InitProducerIdRequest {
     /// Versions 6+; default false.
     pub keep_prepared_txn: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for InitProducerIdRequest {
     fn default() -> Self {
@@ -51,9 +51,9 @@ impl enc::EncodeStruct for InitProducerIdRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 3 && self.producer_id != -1 {
             return Err(enc::field::non_default("producer_id"));
         }
@@ -136,9 +136,9 @@ impl enc::Struct for InitProducerIdRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
             r,
@@ -204,34 +204,28 @@ impl enc::Struct for InitProducerIdRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for InitProducerIdRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for InitProducerIdRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);
         if version >= 3 {
             enc::producer_id(&self.producer_id, "ProducerId", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         if version >= 3 {
             enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         }
     }
 }
-impl crate::message::Message for InitProducerIdRequest {
+impl enc::Message for InitProducerIdRequest {
     const NAME: &'static str = "InitProducerIdRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        6,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        6,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 6);
 }
-impl crate::message::ApiMessage for InitProducerIdRequest {
+impl enc::ApiMessage for InitProducerIdRequest {
     const API_KEY: i16 = 22;
 }
-impl crate::message::Request for InitProducerIdRequest {
+impl enc::Request for InitProducerIdRequest {
     type Response = super::init_producer_id_response::InitProducerIdResponse;
 }

@@ -31,7 +31,7 @@ pub struct InitProducerIdResponse {
     /// Versions 6+; default -1.
     pub ongoing_txn_producer_epoch: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for InitProducerIdResponse {
     fn default() -> Self {
@@ -50,9 +50,9 @@ impl enc::EncodeStruct for InitProducerIdResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 6 && self.ongoing_txn_producer_id != -1 {
             return Err(enc::field::non_default("ongoing_txn_producer_id"));
         }
@@ -118,9 +118,9 @@ impl enc::Struct for InitProducerIdResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 6 {
             let run: [u8; 26] = enc::field::read_run(
                 r,
@@ -173,14 +173,14 @@ impl enc::Struct for InitProducerIdResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for InitProducerIdResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for InitProducerIdResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);
         if version >= 6 {
             enc::producer_id(&self.ongoing_txn_producer_id, "OngoingTxnProducerId", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         if version >= 6 {
             enc::producer_id_mut(
@@ -191,17 +191,11 @@ impl crate::entity::Entities for InitProducerIdResponse {
         }
     }
 }
-impl crate::message::Message for InitProducerIdResponse {
+impl enc::Message for InitProducerIdResponse {
     const NAME: &'static str = "InitProducerIdResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        6,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        6,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 6);
 }
-impl crate::message::ApiMessage for InitProducerIdResponse {
+impl enc::ApiMessage for InitProducerIdResponse {
     const API_KEY: i16 = 22;
 }

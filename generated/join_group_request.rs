@@ -40,7 +40,7 @@ pub struct JoinGroupRequest {
     /// Versions 8+; nullable 8+; ignorable; default null.
     pub reason: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for JoinGroupRequest {
     fn default() -> Self {
@@ -60,9 +60,9 @@ impl Default for JoinGroupRequest {
 impl enc::EncodeStruct for JoinGroupRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 5 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
         }
@@ -158,9 +158,9 @@ impl enc::Struct for JoinGroupRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
             r,
@@ -236,11 +236,11 @@ impl enc::Struct for JoinGroupRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for JoinGroupRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for JoinGroupRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
@@ -256,15 +256,15 @@ pub struct JoinGroupRequestProtocol {
     /// Versions 0+.
     pub metadata: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for JoinGroupRequestProtocol {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(5 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 6, "name")?;
@@ -293,9 +293,9 @@ impl enc::Struct for JoinGroupRequestProtocol {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
         enc::field::decode_into(
             &mut self.metadata,
@@ -317,20 +317,14 @@ impl enc::Struct for JoinGroupRequestProtocol {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for JoinGroupRequest {
+impl enc::Message for JoinGroupRequest {
     const NAME: &'static str = "JoinGroupRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        9,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        6,
-        9,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 9);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(6, 9);
 }
-impl crate::message::ApiMessage for JoinGroupRequest {
+impl enc::ApiMessage for JoinGroupRequest {
     const API_KEY: i16 = 11;
 }
-impl crate::message::Request for JoinGroupRequest {
+impl enc::Request for JoinGroupRequest {
     type Response = super::join_group_response::JoinGroupResponse;
 }

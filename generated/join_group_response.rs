@@ -44,7 +44,7 @@ pub struct JoinGroupResponse {
     /// Versions 0+.
     pub members: Vec<JoinGroupResponseMember>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for JoinGroupResponse {
     fn default() -> Self {
@@ -65,9 +65,9 @@ impl Default for JoinGroupResponse {
 impl enc::EncodeStruct for JoinGroupResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 9 && self.skip_assignment {
             return Err(enc::field::non_default("skip_assignment"));
         }
@@ -154,9 +154,9 @@ impl enc::Struct for JoinGroupResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -242,7 +242,7 @@ impl enc::Struct for JoinGroupResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for JoinGroupResponse {}
+impl enc::Entities for JoinGroupResponse {}
 /// Versions 0-9; flexible 6-9.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JoinGroupResponseMember {
@@ -259,15 +259,15 @@ pub struct JoinGroupResponseMember {
     /// Versions 0+.
     pub metadata: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for JoinGroupResponseMember {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let group_instance_id_text = self.group_instance_id.as_deref();
         let mut s = buf
@@ -316,9 +316,9 @@ impl enc::Struct for JoinGroupResponseMember {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
             r,
@@ -358,17 +358,11 @@ impl enc::Struct for JoinGroupResponseMember {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for JoinGroupResponse {
+impl enc::Message for JoinGroupResponse {
     const NAME: &'static str = "JoinGroupResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        9,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        6,
-        9,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 9);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(6, 9);
 }
-impl crate::message::ApiMessage for JoinGroupResponse {
+impl enc::ApiMessage for JoinGroupResponse {
     const API_KEY: i16 = 11;
 }

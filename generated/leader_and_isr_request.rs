@@ -40,7 +40,7 @@ pub struct LeaderAndIsrRequest {
     /// Versions 0+.
     pub live_leaders: Vec<LeaderAndIsrLiveLeader>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for LeaderAndIsrRequest {
     fn default() -> Self {
@@ -60,9 +60,9 @@ impl Default for LeaderAndIsrRequest {
 impl enc::EncodeStruct for LeaderAndIsrRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 7 && self.is_k_raft_controller {
             return Err(enc::field::non_default("is_k_raft_controller"));
         }
@@ -175,9 +175,9 @@ impl enc::Struct for LeaderAndIsrRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 7 {
             let run: [u8; 5] = enc::field::read_run(
                 r,
@@ -260,38 +260,30 @@ impl enc::Struct for LeaderAndIsrRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaderAndIsrRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for LeaderAndIsrRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
         if version <= 1 {
-            crate::entity::Entities::visit_entities(
-                &self.ungrouped_partition_states,
-                version,
-                f,
-            );
+            enc::Entities::visit_entities(&self.ungrouped_partition_states, version, f);
         }
         if version >= 2 {
-            crate::entity::Entities::visit_entities(&self.topic_states, version, f);
+            enc::Entities::visit_entities(&self.topic_states, version, f);
         }
-        crate::entity::Entities::visit_entities(&self.live_leaders, version, f);
+        enc::Entities::visit_entities(&self.live_leaders, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.controller_id, "ControllerId", f);
         if version <= 1 {
-            crate::entity::Entities::rewrite_entities(
+            enc::Entities::rewrite_entities(
                 &mut self.ungrouped_partition_states,
                 version,
                 f,
             );
         }
         if version >= 2 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.topic_states,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.topic_states, version, f);
         }
-        crate::entity::Entities::rewrite_entities(&mut self.live_leaders, version, f);
+        enc::Entities::rewrite_entities(&mut self.live_leaders, version, f);
     }
 }
 /// Versions 0-7; flexible 4-7.
@@ -346,15 +338,15 @@ pub struct LeaderAndIsrPartitionState {
     /// Versions 6+; default 0.
     pub leader_recovery_state: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderAndIsrPartitionState {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 6 && self.leader_recovery_state != 0 {
             return Err(enc::field::non_default("leader_recovery_state"));
         }
@@ -459,9 +451,9 @@ impl enc::Struct for LeaderAndIsrPartitionState {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 1 {
             enc::field::decode_into(
                 &mut self.topic_name,
@@ -558,8 +550,8 @@ impl enc::Struct for LeaderAndIsrPartitionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaderAndIsrPartitionState {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for LeaderAndIsrPartitionState {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 1 {
             enc::topic_name(&self.topic_name, "TopicName", f);
         }
@@ -573,7 +565,7 @@ impl crate::entity::Entities for LeaderAndIsrPartitionState {
             enc::broker_id(&self.removing_replicas, "RemovingReplicas", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 1 {
             enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
         }
@@ -598,20 +590,20 @@ pub struct LeaderAndIsrTopicState {
     /// Topic ID.
     ///
     /// Versions 5+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// State of each partition of the topic.
     ///
     /// Versions 2+.
     pub partition_states: Vec<LeaderAndIsrPartitionState>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderAndIsrTopicState {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(26 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, version >= 4, "topic_name")?;
@@ -657,9 +649,9 @@ impl enc::Struct for LeaderAndIsrTopicState {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
             r,
@@ -670,7 +662,7 @@ impl enc::Struct for LeaderAndIsrTopicState {
         if version >= 5 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(
             &mut self.partition_states,
@@ -688,23 +680,19 @@ impl enc::Struct for LeaderAndIsrTopicState {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic_name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partition_states.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaderAndIsrTopicState {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for LeaderAndIsrTopicState {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
-        crate::entity::Entities::visit_entities(&self.partition_states, version, f);
+        enc::Entities::visit_entities(&self.partition_states, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
-        crate::entity::Entities::rewrite_entities(
-            &mut self.partition_states,
-            version,
-            f,
-        );
+        enc::Entities::rewrite_entities(&mut self.partition_states, version, f);
     }
 }
 /// Versions 0-7; flexible 4-7.
@@ -723,15 +711,15 @@ pub struct LeaderAndIsrLiveLeader {
     /// Versions 0+.
     pub port: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderAndIsrLiveLeader {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_name_text = self.host_name.as_str();
         let mut s = buf.segment(14 + host_name_text.len());
         s.put_fixed(self.broker_id)?;
@@ -771,9 +759,9 @@ impl enc::Struct for LeaderAndIsrLiveLeader {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.broker_id, r, version, false, "broker_id")?;
         enc::field::decode_into(
             &mut self.host_name,
@@ -797,28 +785,22 @@ impl enc::Struct for LeaderAndIsrLiveLeader {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaderAndIsrLiveLeader {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for LeaderAndIsrLiveLeader {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
-impl crate::message::Message for LeaderAndIsrRequest {
+impl enc::Message for LeaderAndIsrRequest {
     const NAME: &'static str = "LeaderAndIsrRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        7,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        7,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 7);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 7);
 }
-impl crate::message::ApiMessage for LeaderAndIsrRequest {
+impl enc::ApiMessage for LeaderAndIsrRequest {
     const API_KEY: i16 = 4;
 }
-impl crate::message::Request for LeaderAndIsrRequest {
+impl enc::Request for LeaderAndIsrRequest {
     type Response = super::leader_and_isr_response::LeaderAndIsrResponse;
 }

@@ -20,14 +20,14 @@ pub struct LeaderAndIsrResponse {
     /// Versions 5+.
     pub topics: Vec<LeaderAndIsrTopicError>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderAndIsrResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 4 && !self.partition_errors.is_empty() {
             return Err(enc::field::non_default("partition_errors"));
         }
@@ -89,9 +89,9 @@ impl enc::Struct for LeaderAndIsrResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         if version <= 4 {
             enc::field::decode_into(
@@ -123,25 +123,21 @@ impl enc::Struct for LeaderAndIsrResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaderAndIsrResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for LeaderAndIsrResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 4 {
-            crate::entity::Entities::visit_entities(&self.partition_errors, version, f);
+            enc::Entities::visit_entities(&self.partition_errors, version, f);
         }
         if version >= 5 {
-            crate::entity::Entities::visit_entities(&self.topics, version, f);
+            enc::Entities::visit_entities(&self.topics, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 4 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.partition_errors,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.partition_errors, version, f);
         }
         if version >= 5 {
-            crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+            enc::Entities::rewrite_entities(&mut self.topics, version, f);
         }
     }
 }
@@ -161,15 +157,15 @@ pub struct LeaderAndIsrPartitionError {
     /// Versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderAndIsrPartitionError {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(12 + topic_name_text.len());
         if version <= 4 {
@@ -215,9 +211,9 @@ impl enc::Struct for LeaderAndIsrPartitionError {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 4 {
             enc::field::decode_into(
                 &mut self.topic_name,
@@ -249,13 +245,13 @@ impl enc::Struct for LeaderAndIsrPartitionError {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaderAndIsrPartitionError {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for LeaderAndIsrPartitionError {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 4 {
             enc::topic_name(&self.topic_name, "TopicName", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 4 {
             enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
         }
@@ -267,20 +263,20 @@ pub struct LeaderAndIsrTopicError {
     /// Topic ID.
     ///
     /// Versions 5+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Outcome per partition of the topic.
     ///
     /// Versions 5+.
     pub partition_errors: Vec<LeaderAndIsrPartitionError>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderAndIsrTopicError {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
         enc::field::put_count(
@@ -313,9 +309,9 @@ impl enc::Struct for LeaderAndIsrTopicError {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(
             &mut self.partition_errors,
@@ -330,34 +326,24 @@ impl enc::Struct for LeaderAndIsrTopicError {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partition_errors.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaderAndIsrTopicError {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.partition_errors, version, f);
+impl enc::Entities for LeaderAndIsrTopicError {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.partition_errors, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(
-            &mut self.partition_errors,
-            version,
-            f,
-        );
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.partition_errors, version, f);
     }
 }
-impl crate::message::Message for LeaderAndIsrResponse {
+impl enc::Message for LeaderAndIsrResponse {
     const NAME: &'static str = "LeaderAndIsrResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        7,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        7,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 7);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 7);
 }
-impl crate::message::ApiMessage for LeaderAndIsrResponse {
+impl enc::ApiMessage for LeaderAndIsrResponse {
     const API_KEY: i16 = 4;
 }

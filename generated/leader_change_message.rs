@@ -23,14 +23,14 @@ pub struct LeaderChangeMessage {
     /// Versions 0+.
     pub granting_voters: Vec<Voter>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderChangeMessage {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..2].copy_from_slice(&self.version.to_be_bytes());
@@ -64,9 +64,9 @@ impl enc::Struct for LeaderChangeMessage {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(r, &[("version", 2), ("leader_id", 4)])?;
         self.version = enc::Fixed::from_chunk(&run[0..2]);
         self.leader_id = enc::Fixed::from_chunk(&run[2..6]);
@@ -91,11 +91,11 @@ impl enc::Struct for LeaderChangeMessage {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaderChangeMessage {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for LeaderChangeMessage {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
@@ -109,17 +109,17 @@ pub struct Voter {
     /// Log directory ID of the voter.
     ///
     /// Versions 1+.
-    pub voter_directory_id: crate::primitives::Uuid,
+    pub voter_directory_id: enc::Uuid,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Voter {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && !self.voter_directory_id.is_nil() {
             return Err(enc::field::non_default("voter_directory_id"));
         }
@@ -157,9 +157,9 @@ impl enc::Struct for Voter {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             let run: [u8; 20] = enc::field::read_run(
                 r,
@@ -170,7 +170,7 @@ impl enc::Struct for Voter {
         } else {
             let run: [u8; 4] = enc::field::read_run(r, &[("voter_id", 4)])?;
             self.voter_id = enc::Fixed::from_chunk(&run[0..4]);
-            self.voter_directory_id = crate::primitives::Uuid::NIL;
+            self.voter_directory_id = enc::Uuid::NIL;
         }
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -179,18 +179,12 @@ impl enc::Struct for Voter {
     #[inline]
     fn reset_fields(&mut self) {
         self.voter_id = 0;
-        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.voter_directory_id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for LeaderChangeMessage {
+impl enc::Message for LeaderChangeMessage {
     const NAME: &'static str = "LeaderChangeMessage";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }

@@ -20,14 +20,14 @@ pub struct LeaveGroupRequest {
     /// Versions 3+.
     pub members: Vec<MemberIdentity>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaveGroupRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 2 && !self.member_id.is_empty() {
             return Err(enc::field::non_default("member_id"));
         }
@@ -81,9 +81,9 @@ impl enc::Struct for LeaveGroupRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
             r,
@@ -127,11 +127,11 @@ impl enc::Struct for LeaveGroupRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaveGroupRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for LeaveGroupRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
@@ -151,15 +151,15 @@ pub struct MemberIdentity {
     /// Versions 5+; nullable 5+; ignorable; default null.
     pub reason: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for MemberIdentity {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let group_instance_id_text = self.group_instance_id.as_deref();
         let reason_text = self.reason.as_deref();
@@ -214,9 +214,9 @@ impl enc::Struct for MemberIdentity {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
             r,
@@ -250,20 +250,14 @@ impl enc::Struct for MemberIdentity {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for LeaveGroupRequest {
+impl enc::Message for LeaveGroupRequest {
     const NAME: &'static str = "LeaveGroupRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 5);
 }
-impl crate::message::ApiMessage for LeaveGroupRequest {
+impl enc::ApiMessage for LeaveGroupRequest {
     const API_KEY: i16 = 13;
 }
-impl crate::message::Request for LeaveGroupRequest {
+impl enc::Request for LeaveGroupRequest {
     type Response = super::leave_group_response::LeaveGroupResponse;
 }

@@ -20,14 +20,14 @@ pub struct LeaveGroupResponse {
     /// Versions 3+.
     pub members: Vec<MemberResponse>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaveGroupResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 3 && !self.members.is_empty() {
             return Err(enc::field::non_default("members"));
         }
@@ -76,9 +76,9 @@ impl enc::Struct for LeaveGroupResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -116,7 +116,7 @@ impl enc::Struct for LeaveGroupResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaveGroupResponse {}
+impl enc::Entities for LeaveGroupResponse {}
 /// Versions 3-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MemberResponse {
@@ -133,7 +133,7 @@ pub struct MemberResponse {
     /// Versions 3+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for MemberResponse {
     fn default() -> Self {
@@ -149,9 +149,9 @@ impl enc::EncodeStruct for MemberResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let group_instance_id_text = self.group_instance_id.as_deref();
         let mut s = buf
@@ -200,9 +200,9 @@ impl enc::Struct for MemberResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
             r,
@@ -232,17 +232,11 @@ impl enc::Struct for MemberResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for LeaveGroupResponse {
+impl enc::Message for LeaveGroupResponse {
     const NAME: &'static str = "LeaveGroupResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 5);
 }
-impl crate::message::ApiMessage for LeaveGroupResponse {
+impl enc::ApiMessage for LeaveGroupResponse {
     const API_KEY: i16 = 13;
 }

@@ -11,15 +11,15 @@ pub struct ListConfigResourcesRequest {
     /// Versions 1+.
     pub resource_types: Vec<i8>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListConfigResourcesRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && !self.resource_types.is_empty() {
             return Err(enc::field::non_default("resource_types"));
         }
@@ -56,9 +56,9 @@ impl enc::Struct for ListConfigResourcesRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             enc::field::decode_fixed_array_into(
                 &mut self.resource_types,
@@ -79,21 +79,15 @@ impl enc::Struct for ListConfigResourcesRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListConfigResourcesRequest {}
-impl crate::message::Message for ListConfigResourcesRequest {
+impl enc::Entities for ListConfigResourcesRequest {}
+impl enc::Message for ListConfigResourcesRequest {
     const NAME: &'static str = "ListConfigResourcesRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for ListConfigResourcesRequest {
+impl enc::ApiMessage for ListConfigResourcesRequest {
     const API_KEY: i16 = 74;
 }
-impl crate::message::Request for ListConfigResourcesRequest {
+impl enc::Request for ListConfigResourcesRequest {
     type Response = super::list_config_resources_response::ListConfigResourcesResponse;
 }

@@ -20,14 +20,14 @@ pub struct ListConfigResourcesResponse {
     /// Versions 0+.
     pub config_resources: Vec<ConfigResource>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListConfigResourcesResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -64,9 +64,9 @@ impl enc::Struct for ListConfigResourcesResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -92,7 +92,7 @@ impl enc::Struct for ListConfigResourcesResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListConfigResourcesResponse {}
+impl enc::Entities for ListConfigResourcesResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConfigResource {
@@ -105,7 +105,7 @@ pub struct ConfigResource {
     /// Versions 1+; ignorable; default 16.
     pub resource_type: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ConfigResource {
     fn default() -> Self {
@@ -120,9 +120,9 @@ impl enc::EncodeStruct for ConfigResource {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let mut s = buf.segment(7 + resource_name_text.len());
         enc::field::put_str(&mut s, resource_name_text, true, "resource_name")?;
@@ -154,9 +154,9 @@ impl enc::Struct for ConfigResource {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_name,
             r,
@@ -186,17 +186,11 @@ impl enc::Struct for ConfigResource {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ListConfigResourcesResponse {
+impl enc::Message for ListConfigResourcesResponse {
     const NAME: &'static str = "ListConfigResourcesResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for ListConfigResourcesResponse {
+impl enc::ApiMessage for ListConfigResourcesResponse {
     const API_KEY: i16 = 74;
 }

@@ -16,15 +16,15 @@ pub struct ListGroupsRequest {
     /// Versions 5+.
     pub types_filter: Vec<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListGroupsRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 4 && !self.states_filter.is_empty() {
             return Err(enc::field::non_default("states_filter"));
         }
@@ -70,9 +70,9 @@ impl enc::Struct for ListGroupsRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 4 {
             enc::field::decode_into(
                 &mut self.states_filter,
@@ -108,21 +108,15 @@ impl enc::Struct for ListGroupsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListGroupsRequest {}
-impl crate::message::Message for ListGroupsRequest {
+impl enc::Entities for ListGroupsRequest {}
+impl enc::Message for ListGroupsRequest {
     const NAME: &'static str = "ListGroupsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 5);
 }
-impl crate::message::ApiMessage for ListGroupsRequest {
+impl enc::ApiMessage for ListGroupsRequest {
     const API_KEY: i16 = 16;
 }
-impl crate::message::Request for ListGroupsRequest {
+impl enc::Request for ListGroupsRequest {
     type Response = super::list_groups_response::ListGroupsResponse;
 }

@@ -20,14 +20,14 @@ pub struct ListGroupsResponse {
     /// Versions 0+.
     pub groups: Vec<ListedGroup>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListGroupsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(11);
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -61,9 +61,9 @@ impl enc::Struct for ListGroupsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -91,12 +91,12 @@ impl enc::Struct for ListGroupsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListGroupsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.groups, version, f);
+impl enc::Entities for ListGroupsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.groups, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
 /// Versions 0-5; flexible 3-5.
@@ -119,15 +119,15 @@ pub struct ListedGroup {
     /// Versions 5+; ignorable.
     pub group_type: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListedGroup {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let protocol_type_text = self.protocol_type.as_str();
         let group_state_text = self.group_state.as_str();
@@ -184,9 +184,9 @@ impl enc::Struct for ListedGroup {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
             r,
@@ -238,25 +238,19 @@ impl enc::Struct for ListedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListedGroup {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ListedGroup {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
-impl crate::message::Message for ListGroupsResponse {
+impl enc::Message for ListGroupsResponse {
     const NAME: &'static str = "ListGroupsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 5);
 }
-impl crate::message::ApiMessage for ListGroupsResponse {
+impl enc::ApiMessage for ListGroupsResponse {
     const API_KEY: i16 = 16;
 }

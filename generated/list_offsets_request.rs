@@ -24,14 +24,14 @@ pub struct ListOffsetsRequest {
     /// Versions 10+; ignorable.
     pub timeout_ms: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListOffsetsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 2 && self.isolation_level != 0 {
             return Err(enc::field::non_default("isolation_level"));
         }
@@ -89,9 +89,9 @@ impl enc::Struct for ListOffsetsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             let run: [u8; 5] = enc::field::read_run(
                 r,
@@ -131,14 +131,14 @@ impl enc::Struct for ListOffsetsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListOffsetsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ListOffsetsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.replica_id, "ReplicaId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-11; flexible 6-11.
@@ -153,14 +153,14 @@ pub struct ListOffsetsTopic {
     /// Versions 0+.
     pub partitions: Vec<ListOffsetsPartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListOffsetsTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 6, "name")?;
@@ -200,9 +200,9 @@ impl enc::Struct for ListOffsetsTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
         enc::field::decode_into(
             &mut self.partitions,
@@ -224,11 +224,11 @@ impl enc::Struct for ListOffsetsTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListOffsetsTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ListOffsetsTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -252,7 +252,7 @@ pub struct ListOffsetsPartition {
     /// Versions 0; default 1.
     pub max_num_offsets: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ListOffsetsPartition {
     fn default() -> Self {
@@ -269,9 +269,9 @@ impl enc::EncodeStruct for ListOffsetsPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 0 && self.max_num_offsets != 1 {
             return Err(enc::field::non_default("max_num_offsets"));
         }
@@ -331,9 +331,9 @@ impl enc::Struct for ListOffsetsPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 4 {
             let run: [u8; 8] = enc::field::read_run(
                 r,
@@ -373,20 +373,14 @@ impl enc::Struct for ListOffsetsPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ListOffsetsRequest {
+impl enc::Message for ListOffsetsRequest {
     const NAME: &'static str = "ListOffsetsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        11,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        6,
-        11,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 11);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(6, 11);
 }
-impl crate::message::ApiMessage for ListOffsetsRequest {
+impl enc::ApiMessage for ListOffsetsRequest {
     const API_KEY: i16 = 2;
 }
-impl crate::message::Request for ListOffsetsRequest {
+impl enc::Request for ListOffsetsRequest {
     type Response = super::list_offsets_response::ListOffsetsResponse;
 }

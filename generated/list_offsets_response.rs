@@ -16,14 +16,14 @@ pub struct ListOffsetsResponse {
     /// Versions 0+.
     pub topics: Vec<ListOffsetsTopicResponse>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListOffsetsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 2 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -55,9 +55,9 @@ impl enc::Struct for ListOffsetsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -83,12 +83,12 @@ impl enc::Struct for ListOffsetsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListOffsetsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for ListOffsetsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-11; flexible 6-11.
@@ -103,14 +103,14 @@ pub struct ListOffsetsTopicResponse {
     /// Versions 0+.
     pub partitions: Vec<ListOffsetsPartitionResponse>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListOffsetsTopicResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 6, "name")?;
@@ -150,9 +150,9 @@ impl enc::Struct for ListOffsetsTopicResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
         enc::field::decode_into(
             &mut self.partitions,
@@ -174,11 +174,11 @@ impl enc::Struct for ListOffsetsTopicResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListOffsetsTopicResponse {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ListOffsetsTopicResponse {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -210,7 +210,7 @@ pub struct ListOffsetsPartitionResponse {
     /// Versions 4+; default -1.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ListOffsetsPartitionResponse {
     fn default() -> Self {
@@ -229,9 +229,9 @@ impl enc::EncodeStruct for ListOffsetsPartitionResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 0 && !self.old_style_offsets.is_empty() {
             return Err(enc::field::non_default("old_style_offsets"));
         }
@@ -314,9 +314,9 @@ impl enc::Struct for ListOffsetsPartitionResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
@@ -371,17 +371,11 @@ impl enc::Struct for ListOffsetsPartitionResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ListOffsetsResponse {
+impl enc::Message for ListOffsetsResponse {
     const NAME: &'static str = "ListOffsetsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        11,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        6,
-        11,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 11);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(6, 11);
 }
-impl crate::message::ApiMessage for ListOffsetsResponse {
+impl enc::ApiMessage for ListOffsetsResponse {
     const API_KEY: i16 = 2;
 }

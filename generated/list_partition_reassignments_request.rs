@@ -16,7 +16,7 @@ pub struct ListPartitionReassignmentsRequest {
     /// Versions 0+; nullable 0+; default null.
     pub topics: Option<Vec<ListPartitionReassignmentsTopics>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ListPartitionReassignmentsRequest {
     fn default() -> Self {
@@ -30,9 +30,9 @@ impl Default for ListPartitionReassignmentsRequest {
 impl enc::EncodeStruct for ListPartitionReassignmentsRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::Fixed::put(self.timeout_ms, buf);
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -51,9 +51,9 @@ impl enc::Struct for ListPartitionReassignmentsRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         self.unknown_tagged_fields.clear();
@@ -67,12 +67,12 @@ impl enc::Struct for ListPartitionReassignmentsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListPartitionReassignmentsRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for ListPartitionReassignmentsRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -87,15 +87,15 @@ pub struct ListPartitionReassignmentsTopics {
     /// Versions 0+.
     pub partition_indexes: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListPartitionReassignmentsTopics {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -128,9 +128,9 @@ impl enc::Struct for ListPartitionReassignmentsTopics {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_fixed_array_into(
             &mut self.partition_indexes,
@@ -149,28 +149,22 @@ impl enc::Struct for ListPartitionReassignmentsTopics {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListPartitionReassignmentsTopics {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ListPartitionReassignmentsTopics {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
-impl crate::message::Message for ListPartitionReassignmentsRequest {
+impl enc::Message for ListPartitionReassignmentsRequest {
     const NAME: &'static str = "ListPartitionReassignmentsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for ListPartitionReassignmentsRequest {
+impl enc::ApiMessage for ListPartitionReassignmentsRequest {
     const API_KEY: i16 = 46;
 }
-impl crate::message::Request for ListPartitionReassignmentsRequest {
+impl enc::Request for ListPartitionReassignmentsRequest {
     type Response = super::list_partition_reassignments_response::ListPartitionReassignmentsResponse;
 }

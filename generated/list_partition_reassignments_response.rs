@@ -24,7 +24,7 @@ pub struct ListPartitionReassignmentsResponse {
     /// Versions 0+.
     pub topics: Vec<OngoingTopicReassignment>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ListPartitionReassignmentsResponse {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for ListPartitionReassignmentsResponse {
 impl enc::EncodeStruct for ListPartitionReassignmentsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
@@ -71,9 +71,9 @@ impl enc::Struct for ListPartitionReassignmentsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -101,12 +101,12 @@ impl enc::Struct for ListPartitionReassignmentsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListPartitionReassignmentsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for ListPartitionReassignmentsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -121,14 +121,14 @@ pub struct OngoingTopicReassignment {
     /// Versions 0+.
     pub partitions: Vec<OngoingPartitionReassignment>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OngoingTopicReassignment {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -151,9 +151,9 @@ impl enc::Struct for OngoingTopicReassignment {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -167,14 +167,14 @@ impl enc::Struct for OngoingTopicReassignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OngoingTopicReassignment {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OngoingTopicReassignment {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
-        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+        enc::Entities::visit_entities(&self.partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
-        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+        enc::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -197,15 +197,15 @@ pub struct OngoingPartitionReassignment {
     /// Versions 0+.
     pub removing_replicas: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OngoingPartitionReassignment {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf
             .segment(
                 20 + self.replicas.len() * 4 + self.adding_replicas.len() * 4
@@ -250,9 +250,9 @@ impl enc::Struct for OngoingPartitionReassignment {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
             r,
@@ -286,29 +286,23 @@ impl enc::Struct for OngoingPartitionReassignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OngoingPartitionReassignment {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OngoingPartitionReassignment {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.replicas, "Replicas", f);
         enc::broker_id(&self.adding_replicas, "AddingReplicas", f);
         enc::broker_id(&self.removing_replicas, "RemovingReplicas", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replicas, "Replicas", f);
         enc::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
         enc::broker_id_mut(&mut self.removing_replicas, "RemovingReplicas", f);
     }
 }
-impl crate::message::Message for ListPartitionReassignmentsResponse {
+impl enc::Message for ListPartitionReassignmentsResponse {
     const NAME: &'static str = "ListPartitionReassignmentsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for ListPartitionReassignmentsResponse {
+impl enc::ApiMessage for ListPartitionReassignmentsResponse {
     const API_KEY: i16 = 46;
 }

@@ -24,7 +24,7 @@ pub struct ListTransactionsRequest {
     /// Versions 2+; nullable 2+; default null.
     pub transactional_id_pattern: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ListTransactionsRequest {
     fn default() -> Self {
@@ -41,9 +41,9 @@ impl enc::EncodeStruct for ListTransactionsRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.duration_filter != -1 {
             return Err(enc::field::non_default("duration_filter"));
         }
@@ -108,9 +108,9 @@ impl enc::Struct for ListTransactionsRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.state_filters,
             r,
@@ -159,28 +159,22 @@ impl enc::Struct for ListTransactionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListTransactionsRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ListTransactionsRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::producer_id(&self.producer_id_filters, "ProducerIdFilters", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::producer_id_mut(&mut self.producer_id_filters, "ProducerIdFilters", f);
     }
 }
-impl crate::message::Message for ListTransactionsRequest {
+impl enc::Message for ListTransactionsRequest {
     const NAME: &'static str = "ListTransactionsRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for ListTransactionsRequest {
+impl enc::ApiMessage for ListTransactionsRequest {
     const API_KEY: i16 = 66;
 }
-impl crate::message::Request for ListTransactionsRequest {
+impl enc::Request for ListTransactionsRequest {
     type Response = super::list_transactions_response::ListTransactionsResponse;
 }

@@ -24,14 +24,14 @@ pub struct ListTransactionsResponse {
     /// Versions 0+.
     pub transaction_states: Vec<TransactionState>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ListTransactionsResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -76,9 +76,9 @@ impl enc::Struct for ListTransactionsResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -112,16 +112,12 @@ impl enc::Struct for ListTransactionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ListTransactionsResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.transaction_states, version, f);
+impl enc::Entities for ListTransactionsResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.transaction_states, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(
-            &mut self.transaction_states,
-            version,
-            f,
-        );
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.transaction_states, version, f);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -140,15 +136,15 @@ pub struct TransactionState {
     /// Versions 0+.
     pub transaction_state: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TransactionState {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let transaction_state_text = self.transaction_state.as_str();
         let mut s = buf
@@ -180,9 +176,9 @@ impl enc::Struct for TransactionState {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
             r,
@@ -216,27 +212,21 @@ impl enc::Struct for TransactionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TransactionState {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TransactionState {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);
         enc::producer_id(&self.producer_id, "ProducerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
     }
 }
-impl crate::message::Message for ListTransactionsResponse {
+impl enc::Message for ListTransactionsResponse {
     const NAME: &'static str = "ListTransactionsResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for ListTransactionsResponse {
+impl enc::ApiMessage for ListTransactionsResponse {
     const API_KEY: i16 = 66;
 }

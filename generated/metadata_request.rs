@@ -24,7 +24,7 @@ pub struct MetadataRequest {
     /// Versions 8+.
     pub include_topic_authorized_operations: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for MetadataRequest {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for MetadataRequest {
 impl enc::EncodeStruct for MetadataRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 4 && !self.allow_auto_topic_creation {
             return Err(enc::field::non_default("allow_auto_topic_creation"));
         }
@@ -111,9 +111,9 @@ impl enc::Struct for MetadataRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
                 &mut self.topics,
@@ -180,12 +180,12 @@ impl enc::Struct for MetadataRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for MetadataRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for MetadataRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-13; flexible 9-13.
@@ -194,18 +194,18 @@ pub struct MetadataRequestTopic {
     /// Topic to describe by ID; all zeros when asking by name.
     ///
     /// Versions 10+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Topic to describe by name; null when asking by ID.
     ///
     /// Versions 0+; nullable 10+.
     pub name: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for MetadataRequestTopic {
     fn default() -> Self {
         Self {
-            topic_id: crate::primitives::Uuid::NIL,
+            topic_id: enc::Uuid::NIL,
             name: Some(CompactString::const_new("")),
             unknown_tagged_fields: Vec::new(),
         }
@@ -215,9 +215,9 @@ impl enc::EncodeStruct for MetadataRequestTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_deref();
         let mut s = buf.segment(22 + name_text.map_or(0, str::len));
         if version >= 10 {
@@ -262,13 +262,13 @@ impl enc::Struct for MetadataRequestTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 10 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         if version >= 10 {
             enc::field::decode_into(&mut self.name, r, version, version >= 9, "name")?;
@@ -289,33 +289,27 @@ impl enc::Struct for MetadataRequestTopic {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.name = Some(CompactString::const_new(""));
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for MetadataRequestTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for MetadataRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
-impl crate::message::Message for MetadataRequest {
+impl enc::Message for MetadataRequest {
     const NAME: &'static str = "MetadataRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        13,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        9,
-        13,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 13);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(9, 13);
 }
-impl crate::message::ApiMessage for MetadataRequest {
+impl enc::ApiMessage for MetadataRequest {
     const API_KEY: i16 = 3;
 }
-impl crate::message::Request for MetadataRequest {
+impl enc::Request for MetadataRequest {
     type Response = super::metadata_response::MetadataResponse;
 }

@@ -36,7 +36,7 @@ pub struct MetadataResponse {
     /// Versions 13+; ignorable.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for MetadataResponse {
     fn default() -> Self {
@@ -55,9 +55,9 @@ impl Default for MetadataResponse {
 impl enc::EncodeStruct for MetadataResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if !(8..=10).contains(&version)
             && self.cluster_authorized_operations != -2147483648
         {
@@ -146,9 +146,9 @@ impl enc::Struct for MetadataResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -224,20 +224,20 @@ impl enc::Struct for MetadataResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for MetadataResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.brokers, version, f);
+impl enc::Entities for MetadataResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.brokers, version, f);
         if version >= 1 {
             enc::broker_id(&self.controller_id, "ControllerId", f);
         }
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.brokers, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.brokers, version, f);
         if version >= 1 {
             enc::broker_id_mut(&mut self.controller_id, "ControllerId", f);
         }
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-13; flexible 9-13.
@@ -260,15 +260,15 @@ pub struct MetadataResponseBroker {
     /// Versions 1+; nullable 1+; ignorable; default null.
     pub rack: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for MetadataResponseBroker {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_text = self.host.as_str();
         let rack_text = self.rack.as_deref();
         let mut s = buf.segment(19 + host_text.len() + rack_text.map_or(0, str::len));
@@ -315,9 +315,9 @@ impl enc::Struct for MetadataResponseBroker {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, version >= 9, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -341,11 +341,11 @@ impl enc::Struct for MetadataResponseBroker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for MetadataResponseBroker {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for MetadataResponseBroker {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
@@ -363,7 +363,7 @@ pub struct MetadataResponseTopic {
     /// Topic ID; all zeros for an unknown topic asked by name.
     ///
     /// Versions 10+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// True for internal topics such as __consumer_offsets.
     ///
     /// Versions 1+; ignorable; default false.
@@ -377,14 +377,14 @@ pub struct MetadataResponseTopic {
     /// Versions 8+; default -2147483648.
     pub topic_authorized_operations: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for MetadataResponseTopic {
     fn default() -> Self {
         Self {
             error_code: 0,
             name: Some(CompactString::const_new("")),
-            topic_id: crate::primitives::Uuid::NIL,
+            topic_id: enc::Uuid::NIL,
             is_internal: false,
             partitions: Vec::new(),
             topic_authorized_operations: -2147483648,
@@ -395,9 +395,9 @@ impl Default for MetadataResponseTopic {
 impl enc::EncodeStruct for MetadataResponseTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 8 && self.topic_authorized_operations != -2147483648 {
             return Err(enc::field::non_default("topic_authorized_operations"));
         }
@@ -474,9 +474,9 @@ impl enc::Struct for MetadataResponseTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         if version >= 12 {
             enc::field::decode_into(&mut self.name, r, version, version >= 9, "name")?;
@@ -492,7 +492,7 @@ impl enc::Struct for MetadataResponseTopic {
         if version >= 10 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         if version >= 1 {
             enc::field::decode_into(
@@ -533,21 +533,21 @@ impl enc::Struct for MetadataResponseTopic {
     fn reset_fields(&mut self) {
         self.error_code = 0;
         self.name = Some(CompactString::const_new(""));
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.is_internal = false;
         self.partitions.clear();
         self.topic_authorized_operations = -2147483648;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for MetadataResponseTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for MetadataResponseTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
-        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+        enc::Entities::visit_entities(&self.partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
-        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+        enc::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
 /// Versions 0-13; flexible 9-13.
@@ -582,7 +582,7 @@ pub struct MetadataResponsePartition {
     /// Versions 5+; ignorable.
     pub offline_replicas: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for MetadataResponsePartition {
     fn default() -> Self {
@@ -602,9 +602,9 @@ impl enc::EncodeStruct for MetadataResponsePartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf
             .segment(
                 30 + self.replica_nodes.len() * 4 + self.isr_nodes.len() * 4
@@ -686,9 +686,9 @@ impl enc::Struct for MetadataResponsePartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 7 {
             let run: [u8; 14] = enc::field::read_run(
                 r,
@@ -753,8 +753,8 @@ impl enc::Struct for MetadataResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for MetadataResponsePartition {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for MetadataResponsePartition {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
         enc::broker_id(&self.replica_nodes, "ReplicaNodes", f);
         enc::broker_id(&self.isr_nodes, "IsrNodes", f);
@@ -762,7 +762,7 @@ impl crate::entity::Entities for MetadataResponsePartition {
             enc::broker_id(&self.offline_replicas, "OfflineReplicas", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
         enc::broker_id_mut(&mut self.replica_nodes, "ReplicaNodes", f);
         enc::broker_id_mut(&mut self.isr_nodes, "IsrNodes", f);
@@ -771,17 +771,11 @@ impl crate::entity::Entities for MetadataResponsePartition {
         }
     }
 }
-impl crate::message::Message for MetadataResponse {
+impl enc::Message for MetadataResponse {
     const NAME: &'static str = "MetadataResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        13,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        9,
-        13,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 13);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(9, 13);
 }
-impl crate::message::ApiMessage for MetadataResponse {
+impl enc::ApiMessage for MetadataResponse {
     const API_KEY: i16 = 3;
 }

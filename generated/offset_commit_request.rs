@@ -32,7 +32,7 @@ pub struct OffsetCommitRequest {
     /// Versions 0+.
     pub topics: Vec<OffsetCommitRequestTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for OffsetCommitRequest {
     fn default() -> Self {
@@ -50,9 +50,9 @@ impl Default for OffsetCommitRequest {
 impl enc::EncodeStruct for OffsetCommitRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 7 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
         }
@@ -124,9 +124,9 @@ impl enc::Struct for OffsetCommitRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
             r,
@@ -196,14 +196,14 @@ impl enc::Struct for OffsetCommitRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetCommitRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetCommitRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-10; flexible 8-10.
@@ -216,20 +216,20 @@ pub struct OffsetCommitRequestTopic {
     /// Topic ID; replaces Name from v10.
     ///
     /// Versions 10+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partitions of the topic with offsets to commit.
     ///
     /// Versions 0+.
     pub partitions: Vec<OffsetCommitRequestPartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetCommitRequestTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
         if version <= 9 {
@@ -279,9 +279,9 @@ impl enc::Struct for OffsetCommitRequestTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 9 {
             enc::field::decode_into(&mut self.name, r, version, version >= 8, "name")?;
         } else {
@@ -290,7 +290,7 @@ impl enc::Struct for OffsetCommitRequestTopic {
         if version >= 10 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(
             &mut self.partitions,
@@ -308,18 +308,18 @@ impl enc::Struct for OffsetCommitRequestTopic {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetCommitRequestTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetCommitRequestTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 9 {
             enc::topic_name(&self.name, "Name", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 9 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
@@ -349,7 +349,7 @@ pub struct OffsetCommitRequestPartition {
     /// Versions 0+; nullable 0+.
     pub committed_metadata: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for OffsetCommitRequestPartition {
     fn default() -> Self {
@@ -367,9 +367,9 @@ impl enc::EncodeStruct for OffsetCommitRequestPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version != 1 && self.commit_timestamp != -1 {
             return Err(enc::field::non_default("commit_timestamp"));
         }
@@ -436,9 +436,9 @@ impl enc::Struct for OffsetCommitRequestPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version == 1 {
             let run: [u8; 20] = enc::field::read_run(
                 r,
@@ -494,20 +494,14 @@ impl enc::Struct for OffsetCommitRequestPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for OffsetCommitRequest {
+impl enc::Message for OffsetCommitRequest {
     const NAME: &'static str = "OffsetCommitRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        10,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        8,
-        10,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 10);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(8, 10);
 }
-impl crate::message::ApiMessage for OffsetCommitRequest {
+impl enc::ApiMessage for OffsetCommitRequest {
     const API_KEY: i16 = 8;
 }
-impl crate::message::Request for OffsetCommitRequest {
+impl enc::Request for OffsetCommitRequest {
     type Response = super::offset_commit_response::OffsetCommitResponse;
 }

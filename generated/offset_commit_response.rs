@@ -16,14 +16,14 @@ pub struct OffsetCommitResponse {
     /// Versions 0+.
     pub topics: Vec<OffsetCommitResponseTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetCommitResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 3 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -55,9 +55,9 @@ impl enc::Struct for OffsetCommitResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -83,12 +83,12 @@ impl enc::Struct for OffsetCommitResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetCommitResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for OffsetCommitResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-10; flexible 8-10.
@@ -101,20 +101,20 @@ pub struct OffsetCommitResponseTopic {
     /// Topic ID; replaces Name from v10.
     ///
     /// Versions 10+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Outcome for each partition of the topic.
     ///
     /// Versions 0+.
     pub partitions: Vec<OffsetCommitResponsePartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetCommitResponseTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
         if version <= 9 {
@@ -164,9 +164,9 @@ impl enc::Struct for OffsetCommitResponseTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 9 {
             enc::field::decode_into(&mut self.name, r, version, version >= 8, "name")?;
         } else {
@@ -175,7 +175,7 @@ impl enc::Struct for OffsetCommitResponseTopic {
         if version >= 10 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(
             &mut self.partitions,
@@ -193,18 +193,18 @@ impl enc::Struct for OffsetCommitResponseTopic {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetCommitResponseTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetCommitResponseTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 9 {
             enc::topic_name(&self.name, "Name", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 9 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
@@ -222,15 +222,15 @@ pub struct OffsetCommitResponsePartition {
     /// Versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetCommitResponsePartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -269,9 +269,9 @@ impl enc::Struct for OffsetCommitResponsePartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
@@ -291,17 +291,11 @@ impl enc::Struct for OffsetCommitResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for OffsetCommitResponse {
+impl enc::Message for OffsetCommitResponse {
     const NAME: &'static str = "OffsetCommitResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        10,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        8,
-        10,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 10);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(8, 10);
 }
-impl crate::message::ApiMessage for OffsetCommitResponse {
+impl enc::ApiMessage for OffsetCommitResponse {
     const API_KEY: i16 = 8;
 }

@@ -19,9 +19,9 @@ pub struct OffsetDeleteRequest {
 impl enc::EncodeStruct for OffsetDeleteRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
         enc::field::put_str(&mut s, group_id_text, false, "group_id")?;
@@ -42,9 +42,9 @@ impl enc::Struct for OffsetDeleteRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, false, "topics")?;
         Ok(())
@@ -55,14 +55,14 @@ impl enc::Struct for OffsetDeleteRequest {
         self.topics.clear();
     }
 }
-impl crate::entity::Entities for OffsetDeleteRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetDeleteRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0; flexible none.
@@ -80,9 +80,9 @@ pub struct OffsetDeleteRequestTopic {
 impl enc::EncodeStruct for OffsetDeleteRequestTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, false, "name")?;
@@ -109,9 +109,9 @@ impl enc::Struct for OffsetDeleteRequestTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, false, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, false, "partitions")?;
         Ok(())
@@ -122,11 +122,11 @@ impl enc::Struct for OffsetDeleteRequestTopic {
         self.partitions.clear();
     }
 }
-impl crate::entity::Entities for OffsetDeleteRequestTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetDeleteRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -142,9 +142,9 @@ impl enc::EncodeStruct for OffsetDeleteRequestPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::Fixed::put(self.partition_index, buf);
         Ok(())
     }
@@ -160,9 +160,9 @@ impl enc::Struct for OffsetDeleteRequestPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
             r,
@@ -177,17 +177,14 @@ impl enc::Struct for OffsetDeleteRequestPartition {
         self.partition_index = 0;
     }
 }
-impl crate::message::Message for OffsetDeleteRequest {
+impl enc::Message for OffsetDeleteRequest {
     const NAME: &'static str = "OffsetDeleteRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }
-impl crate::message::ApiMessage for OffsetDeleteRequest {
+impl enc::ApiMessage for OffsetDeleteRequest {
     const API_KEY: i16 = 47;
 }
-impl crate::message::Request for OffsetDeleteRequest {
+impl enc::Request for OffsetDeleteRequest {
     type Response = super::offset_delete_response::OffsetDeleteResponse;
 }

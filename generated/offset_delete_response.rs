@@ -23,9 +23,9 @@ pub struct OffsetDeleteResponse {
 impl enc::EncodeStruct for OffsetDeleteResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
@@ -49,9 +49,9 @@ impl enc::Struct for OffsetDeleteResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("error_code", 2), ("throttle_time_ms", 4)],
@@ -68,12 +68,12 @@ impl enc::Struct for OffsetDeleteResponse {
         self.topics.clear();
     }
 }
-impl crate::entity::Entities for OffsetDeleteResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for OffsetDeleteResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0; flexible none.
@@ -91,9 +91,9 @@ pub struct OffsetDeleteResponseTopic {
 impl enc::EncodeStruct for OffsetDeleteResponseTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, false, "name")?;
@@ -120,9 +120,9 @@ impl enc::Struct for OffsetDeleteResponseTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, false, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, false, "partitions")?;
         Ok(())
@@ -133,11 +133,11 @@ impl enc::Struct for OffsetDeleteResponseTopic {
         self.partitions.clear();
     }
 }
-impl crate::entity::Entities for OffsetDeleteResponseTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetDeleteResponseTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -157,9 +157,9 @@ impl enc::EncodeStruct for OffsetDeleteResponsePartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -179,9 +179,9 @@ impl enc::Struct for OffsetDeleteResponsePartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
@@ -196,14 +196,11 @@ impl enc::Struct for OffsetDeleteResponsePartition {
         self.error_code = 0;
     }
 }
-impl crate::message::Message for OffsetDeleteResponse {
+impl enc::Message for OffsetDeleteResponse {
     const NAME: &'static str = "OffsetDeleteResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }
-impl crate::message::ApiMessage for OffsetDeleteResponse {
+impl enc::ApiMessage for OffsetDeleteResponse {
     const API_KEY: i16 = 47;
 }

@@ -24,7 +24,7 @@ pub struct OffsetFetchRequest {
     /// Versions 7+; default false.
     pub require_stable: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for OffsetFetchRequest {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for OffsetFetchRequest {
 impl enc::EncodeStruct for OffsetFetchRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 7 && !self.group_id.is_empty() {
             return Err(enc::field::non_default("group_id"));
         }
@@ -116,9 +116,9 @@ impl enc::Struct for OffsetFetchRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 7 {
             enc::field::decode_into(
                 &mut self.group_id,
@@ -182,27 +182,27 @@ impl enc::Struct for OffsetFetchRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetFetchRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetFetchRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 7 {
             enc::group_id(&self.group_id, "GroupId", f);
         }
         if version <= 7 {
-            crate::entity::Entities::visit_entities(&self.topics, version, f);
+            enc::Entities::visit_entities(&self.topics, version, f);
         }
         if version >= 8 {
-            crate::entity::Entities::visit_entities(&self.groups, version, f);
+            enc::Entities::visit_entities(&self.groups, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 7 {
             enc::group_id_mut(&mut self.group_id, "GroupId", f);
         }
         if version <= 7 {
-            crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+            enc::Entities::rewrite_entities(&mut self.topics, version, f);
         }
         if version >= 8 {
-            crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+            enc::Entities::rewrite_entities(&mut self.groups, version, f);
         }
     }
 }
@@ -218,15 +218,15 @@ pub struct OffsetFetchRequestTopic {
     /// Versions 0-7.
     pub partition_indexes: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetFetchRequestTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
         enc::field::put_str(&mut s, name_text, version >= 6, "name")?;
@@ -269,9 +269,9 @@ impl enc::Struct for OffsetFetchRequestTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
         enc::field::decode_fixed_array_into(
             &mut self.partition_indexes,
@@ -292,11 +292,11 @@ impl enc::Struct for OffsetFetchRequestTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetFetchRequestTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetFetchRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -320,7 +320,7 @@ pub struct OffsetFetchRequestGroup {
     /// Versions 8+; nullable 8+.
     pub topics: Option<Vec<OffsetFetchRequestTopics>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for OffsetFetchRequestGroup {
     fn default() -> Self {
@@ -336,9 +336,9 @@ impl Default for OffsetFetchRequestGroup {
 impl enc::EncodeStruct for OffsetFetchRequestGroup {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let member_id_text = self.member_id.as_deref();
         let mut s = buf
@@ -374,9 +374,9 @@ impl enc::Struct for OffsetFetchRequestGroup {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         if version >= 9 {
             enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
@@ -408,14 +408,14 @@ impl enc::Struct for OffsetFetchRequestGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetFetchRequestGroup {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetFetchRequestGroup {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 8-10; flexible 8-10.
@@ -428,21 +428,21 @@ pub struct OffsetFetchRequestTopics {
     /// Topic ID; replaces Name from v10.
     ///
     /// Versions 10+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partition numbers to read.
     ///
     /// Versions 8+.
     pub partition_indexes: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetFetchRequestTopics {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(27 + name_text.len() + self.partition_indexes.len() * 4);
         if version <= 9 {
@@ -485,9 +485,9 @@ impl enc::Struct for OffsetFetchRequestTopics {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 9 {
             enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         } else {
@@ -496,7 +496,7 @@ impl enc::Struct for OffsetFetchRequestTopics {
         if version >= 10 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_fixed_array_into(
             &mut self.partition_indexes,
@@ -511,37 +511,31 @@ impl enc::Struct for OffsetFetchRequestTopics {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partition_indexes.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetFetchRequestTopics {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetFetchRequestTopics {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 9 {
             enc::topic_name(&self.name, "Name", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 9 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
     }
 }
-impl crate::message::Message for OffsetFetchRequest {
+impl enc::Message for OffsetFetchRequest {
     const NAME: &'static str = "OffsetFetchRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        10,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        6,
-        10,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 10);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(6, 10);
 }
-impl crate::message::ApiMessage for OffsetFetchRequest {
+impl enc::ApiMessage for OffsetFetchRequest {
     const API_KEY: i16 = 9;
 }
-impl crate::message::Request for OffsetFetchRequest {
+impl enc::Request for OffsetFetchRequest {
     type Response = super::offset_fetch_response::OffsetFetchResponse;
 }

@@ -24,14 +24,14 @@ pub struct OffsetFetchResponse {
     /// Versions 8+.
     pub groups: Vec<OffsetFetchResponseGroup>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetFetchResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 7 && !self.topics.is_empty() {
             return Err(enc::field::non_default("topics"));
         }
@@ -98,9 +98,9 @@ impl enc::Struct for OffsetFetchResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -154,21 +154,21 @@ impl enc::Struct for OffsetFetchResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetFetchResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetFetchResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 7 {
-            crate::entity::Entities::visit_entities(&self.topics, version, f);
+            enc::Entities::visit_entities(&self.topics, version, f);
         }
         if version >= 8 {
-            crate::entity::Entities::visit_entities(&self.groups, version, f);
+            enc::Entities::visit_entities(&self.groups, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 7 {
-            crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+            enc::Entities::rewrite_entities(&mut self.topics, version, f);
         }
         if version >= 8 {
-            crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+            enc::Entities::rewrite_entities(&mut self.groups, version, f);
         }
     }
 }
@@ -184,14 +184,14 @@ pub struct OffsetFetchResponseTopic {
     /// Versions 0-7.
     pub partitions: Vec<OffsetFetchResponsePartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetFetchResponseTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 6, "name")?;
@@ -231,9 +231,9 @@ impl enc::Struct for OffsetFetchResponseTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
         enc::field::decode_into(
             &mut self.partitions,
@@ -255,11 +255,11 @@ impl enc::Struct for OffsetFetchResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetFetchResponseTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetFetchResponseTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -287,7 +287,7 @@ pub struct OffsetFetchResponsePartition {
     /// Versions 0-7.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for OffsetFetchResponsePartition {
     fn default() -> Self {
@@ -305,9 +305,9 @@ impl enc::EncodeStruct for OffsetFetchResponsePartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let metadata_text = self.metadata.as_deref();
         let mut s = buf.segment(24 + metadata_text.map_or(0, str::len));
         if version >= 5 {
@@ -362,9 +362,9 @@ impl enc::Struct for OffsetFetchResponsePartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 5 {
             let run: [u8; 16] = enc::field::read_run(
                 r,
@@ -426,14 +426,14 @@ pub struct OffsetFetchResponseGroup {
     /// Versions 8+; default 0.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetFetchResponseGroup {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
         enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
@@ -465,9 +465,9 @@ impl enc::Struct for OffsetFetchResponseGroup {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
@@ -483,14 +483,14 @@ impl enc::Struct for OffsetFetchResponseGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetFetchResponseGroup {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetFetchResponseGroup {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 8-10; flexible 8-10.
@@ -503,20 +503,20 @@ pub struct OffsetFetchResponseTopics {
     /// Topic ID; replaces Name from v10.
     ///
     /// Versions 10+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Results per partition of the topic.
     ///
     /// Versions 8+.
     pub partitions: Vec<OffsetFetchResponsePartitions>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetFetchResponseTopics {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
         if version <= 9 {
@@ -549,9 +549,9 @@ impl enc::Struct for OffsetFetchResponseTopics {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 9 {
             enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         } else {
@@ -560,7 +560,7 @@ impl enc::Struct for OffsetFetchResponseTopics {
         if version >= 10 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -570,18 +570,18 @@ impl enc::Struct for OffsetFetchResponseTopics {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetFetchResponseTopics {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetFetchResponseTopics {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 9 {
             enc::topic_name(&self.name, "Name", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 9 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
@@ -611,7 +611,7 @@ pub struct OffsetFetchResponsePartitions {
     /// Versions 8+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for OffsetFetchResponsePartitions {
     fn default() -> Self {
@@ -629,9 +629,9 @@ impl enc::EncodeStruct for OffsetFetchResponsePartitions {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let metadata_text = self.metadata.as_deref();
         let mut s = buf.segment(24 + metadata_text.map_or(0, str::len));
         let mut run = [0u8; 16];
@@ -667,9 +667,9 @@ impl enc::Struct for OffsetFetchResponsePartitions {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 16] = enc::field::read_run(
             r,
             &[
@@ -697,17 +697,11 @@ impl enc::Struct for OffsetFetchResponsePartitions {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for OffsetFetchResponse {
+impl enc::Message for OffsetFetchResponse {
     const NAME: &'static str = "OffsetFetchResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        10,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        6,
-        10,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 10);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(6, 10);
 }
-impl crate::message::ApiMessage for OffsetFetchResponse {
+impl enc::ApiMessage for OffsetFetchResponse {
     const API_KEY: i16 = 9;
 }

@@ -16,7 +16,7 @@ pub struct OffsetForLeaderEpochRequest {
     /// Versions 0+.
     pub topics: Vec<OffsetForLeaderTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for OffsetForLeaderEpochRequest {
     fn default() -> Self {
@@ -30,9 +30,9 @@ impl Default for OffsetForLeaderEpochRequest {
 impl enc::EncodeStruct for OffsetForLeaderEpochRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 3 {
             s.put_fixed(self.replica_id)?;
@@ -64,9 +64,9 @@ impl enc::Struct for OffsetForLeaderEpochRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
                 &mut self.replica_id,
@@ -92,18 +92,18 @@ impl enc::Struct for OffsetForLeaderEpochRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetForLeaderEpochRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetForLeaderEpochRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 3 {
             enc::broker_id(&self.replica_id, "ReplicaId", f);
         }
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 3 {
             enc::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
         }
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-4; flexible 4.
@@ -118,14 +118,14 @@ pub struct OffsetForLeaderTopic {
     /// Versions 0+.
     pub partitions: Vec<OffsetForLeaderPartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetForLeaderTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(10 + topic_text.len());
         enc::field::put_str(&mut s, topic_text, version >= 4, "topic")?;
@@ -165,9 +165,9 @@ impl enc::Struct for OffsetForLeaderTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 4, "topic")?;
         enc::field::decode_into(
             &mut self.partitions,
@@ -189,11 +189,11 @@ impl enc::Struct for OffsetForLeaderTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetForLeaderTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetForLeaderTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
@@ -213,7 +213,7 @@ pub struct OffsetForLeaderPartition {
     /// Versions 0+.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for OffsetForLeaderPartition {
     fn default() -> Self {
@@ -229,9 +229,9 @@ impl enc::EncodeStruct for OffsetForLeaderPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         if version >= 2 {
             let mut run = [0u8; 8];
@@ -278,9 +278,9 @@ impl enc::Struct for OffsetForLeaderPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             let run: [u8; 8] = enc::field::read_run(
                 r,
@@ -314,20 +314,14 @@ impl enc::Struct for OffsetForLeaderPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for OffsetForLeaderEpochRequest {
+impl enc::Message for OffsetForLeaderEpochRequest {
     const NAME: &'static str = "OffsetForLeaderEpochRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 4);
 }
-impl crate::message::ApiMessage for OffsetForLeaderEpochRequest {
+impl enc::ApiMessage for OffsetForLeaderEpochRequest {
     const API_KEY: i16 = 23;
 }
-impl crate::message::Request for OffsetForLeaderEpochRequest {
+impl enc::Request for OffsetForLeaderEpochRequest {
     type Response = super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse;
 }

@@ -16,14 +16,14 @@ pub struct OffsetForLeaderEpochResponse {
     /// Versions 0+.
     pub topics: Vec<OffsetForLeaderTopicResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetForLeaderEpochResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         if version >= 2 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -55,9 +55,9 @@ impl enc::Struct for OffsetForLeaderEpochResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -83,12 +83,12 @@ impl enc::Struct for OffsetForLeaderEpochResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetForLeaderEpochResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for OffsetForLeaderEpochResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-4; flexible 4.
@@ -103,14 +103,14 @@ pub struct OffsetForLeaderTopicResult {
     /// Versions 0+.
     pub partitions: Vec<EpochEndOffset>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for OffsetForLeaderTopicResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(10 + topic_text.len());
         enc::field::put_str(&mut s, topic_text, version >= 4, "topic")?;
@@ -150,9 +150,9 @@ impl enc::Struct for OffsetForLeaderTopicResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 4, "topic")?;
         enc::field::decode_into(
             &mut self.partitions,
@@ -174,11 +174,11 @@ impl enc::Struct for OffsetForLeaderTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for OffsetForLeaderTopicResult {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for OffsetForLeaderTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
@@ -202,7 +202,7 @@ pub struct EpochEndOffset {
     /// Versions 0+; default -1.
     pub end_offset: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for EpochEndOffset {
     fn default() -> Self {
@@ -219,9 +219,9 @@ impl enc::EncodeStruct for EpochEndOffset {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(19);
         if version >= 1 {
             let mut run = [0u8; 10];
@@ -273,9 +273,9 @@ impl enc::Struct for EpochEndOffset {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             let run: [u8; 10] = enc::field::read_run(
                 r,
@@ -309,17 +309,11 @@ impl enc::Struct for EpochEndOffset {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for OffsetForLeaderEpochResponse {
+impl enc::Message for OffsetForLeaderEpochResponse {
     const NAME: &'static str = "OffsetForLeaderEpochResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 4);
 }
-impl crate::message::ApiMessage for OffsetForLeaderEpochResponse {
+impl enc::ApiMessage for OffsetForLeaderEpochResponse {
     const API_KEY: i16 = 23;
 }

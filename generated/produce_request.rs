@@ -24,14 +24,14 @@ pub struct ProduceRequest {
     /// Versions 0+.
     pub topic_data: Vec<TopicProduceData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ProduceRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 3 && self.transactional_id.is_some() {
             return Err(enc::field::non_default("transactional_id"));
         }
@@ -94,9 +94,9 @@ impl enc::Struct for ProduceRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 3 {
             enc::field::decode_into(
                 &mut self.transactional_id,
@@ -133,18 +133,18 @@ impl enc::Struct for ProduceRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ProduceRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ProduceRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 3 {
             enc::transactional_id(&self.transactional_id, "TransactionalId", f);
         }
-        crate::entity::Entities::visit_entities(&self.topic_data, version, f);
+        enc::Entities::visit_entities(&self.topic_data, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 3 {
             enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         }
-        crate::entity::Entities::rewrite_entities(&mut self.topic_data, version, f);
+        enc::Entities::rewrite_entities(&mut self.topic_data, version, f);
     }
 }
 /// Versions 0-13; flexible 9-13.
@@ -157,20 +157,20 @@ pub struct TopicProduceData {
     /// Topic ID; replaces Name from v13.
     ///
     /// Versions 13+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Data to append, per partition.
     ///
     /// Versions 0+.
     pub partition_data: Vec<PartitionProduceData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicProduceData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
         if version <= 12 {
@@ -220,9 +220,9 @@ impl enc::Struct for TopicProduceData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 12 {
             enc::field::decode_into(&mut self.name, r, version, version >= 9, "name")?;
         } else {
@@ -231,7 +231,7 @@ impl enc::Struct for TopicProduceData {
         if version >= 13 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(
             &mut self.partition_data,
@@ -249,18 +249,18 @@ impl enc::Struct for TopicProduceData {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partition_data.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicProduceData {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicProduceData {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 12 {
             enc::topic_name(&self.name, "Name", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 12 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
@@ -278,15 +278,15 @@ pub struct PartitionProduceData {
     /// Versions 0+; nullable 0+.
     pub records: Option<crate::Bytes>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionProduceData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::Fixed::put(self.index, buf);
         enc::field::encode(&self.records, buf, version, version >= 9, "records")?;
         if version >= 9 {
@@ -312,9 +312,9 @@ impl enc::Struct for PartitionProduceData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.index, r, version, false, "index")?;
         enc::field::decode_into(&mut self.records, r, version, version >= 9, "records")?;
         self.unknown_tagged_fields.clear();
@@ -330,20 +330,14 @@ impl enc::Struct for PartitionProduceData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ProduceRequest {
+impl enc::Message for ProduceRequest {
     const NAME: &'static str = "ProduceRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        13,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        9,
-        13,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 13);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(9, 13);
 }
-impl crate::message::ApiMessage for ProduceRequest {
+impl enc::ApiMessage for ProduceRequest {
     const API_KEY: i16 = 0;
 }
-impl crate::message::Request for ProduceRequest {
+impl enc::Request for ProduceRequest {
     type Response = super::produce_response::ProduceResponse;
 }

@@ -20,14 +20,14 @@ pub struct ProduceResponse {
     /// Versions 10+; tag 0 from 10+.
     pub node_endpoints: Vec<NodeEndpoint>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ProduceResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 10 && !self.node_endpoints.is_empty() {
             return Err(enc::field::non_default("node_endpoints"));
         }
@@ -88,9 +88,9 @@ impl enc::Struct for ProduceResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.responses,
             r,
@@ -141,21 +141,17 @@ impl enc::Struct for ProduceResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ProduceResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.responses, version, f);
+impl enc::Entities for ProduceResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.responses, version, f);
         if version >= 10 {
-            crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
+            enc::Entities::visit_entities(&self.node_endpoints, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.responses, version, f);
         if version >= 10 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.node_endpoints,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.node_endpoints, version, f);
         }
     }
 }
@@ -169,20 +165,20 @@ pub struct TopicProduceResponse {
     /// Topic ID; replaces Name from v13.
     ///
     /// Versions 13+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Results per partition of the topic.
     ///
     /// Versions 0+.
     pub partition_responses: Vec<PartitionProduceResponse>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicProduceResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
         if version <= 12 {
@@ -233,9 +229,9 @@ impl enc::Struct for TopicProduceResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 12 {
             enc::field::decode_into(&mut self.name, r, version, version >= 9, "name")?;
         } else {
@@ -244,7 +240,7 @@ impl enc::Struct for TopicProduceResponse {
         if version >= 13 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(
             &mut self.partition_responses,
@@ -262,27 +258,23 @@ impl enc::Struct for TopicProduceResponse {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partition_responses.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicProduceResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicProduceResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 12 {
             enc::topic_name(&self.name, "Name", f);
         }
-        crate::entity::Entities::visit_entities(&self.partition_responses, version, f);
+        enc::Entities::visit_entities(&self.partition_responses, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 12 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
-        crate::entity::Entities::rewrite_entities(
-            &mut self.partition_responses,
-            version,
-            f,
-        );
+        enc::Entities::rewrite_entities(&mut self.partition_responses, version, f);
     }
 }
 /// Versions 0-13; flexible 9-13.
@@ -321,7 +313,7 @@ pub struct PartitionProduceResponse {
     /// Versions 10+; tag 0 from 10+.
     pub current_leader: LeaderIdAndEpoch,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for PartitionProduceResponse {
     fn default() -> Self {
@@ -341,9 +333,9 @@ impl Default for PartitionProduceResponse {
 impl enc::EncodeStruct for PartitionProduceResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 10 && self.current_leader != LeaderIdAndEpoch::default() {
             return Err(enc::field::non_default("current_leader"));
         }
@@ -463,9 +455,9 @@ impl enc::Struct for PartitionProduceResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 5 {
             let run: [u8; 30] = enc::field::read_run(
                 r,
@@ -567,19 +559,15 @@ impl enc::Struct for PartitionProduceResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for PartitionProduceResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for PartitionProduceResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 10 {
-            crate::entity::Entities::visit_entities(&self.current_leader, version, f);
+            enc::Entities::visit_entities(&self.current_leader, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 10 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.current_leader,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.current_leader, version, f);
         }
     }
 }
@@ -595,15 +583,15 @@ pub struct BatchIndexAndErrorMessage {
     /// Versions 8+; nullable 8+; default null.
     pub batch_index_error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for BatchIndexAndErrorMessage {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let batch_index_error_message_text = self.batch_index_error_message.as_deref();
         let mut s = buf.segment(10 + batch_index_error_message_text.map_or(0, str::len));
         s.put_fixed(self.batch_index)?;
@@ -651,9 +639,9 @@ impl enc::Struct for BatchIndexAndErrorMessage {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.batch_index,
             r,
@@ -693,7 +681,7 @@ pub struct LeaderIdAndEpoch {
     /// Versions 10+; default -1.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for LeaderIdAndEpoch {
     fn default() -> Self {
@@ -708,9 +696,9 @@ impl enc::EncodeStruct for LeaderIdAndEpoch {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
@@ -739,9 +727,9 @@ impl enc::Struct for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
@@ -759,11 +747,11 @@ impl enc::Struct for LeaderIdAndEpoch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for LeaderIdAndEpoch {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for LeaderIdAndEpoch {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
@@ -787,15 +775,15 @@ pub struct NodeEndpoint {
     /// Versions 10+; nullable 10+; default null.
     pub rack: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for NodeEndpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_text = self.host.as_str();
         let rack_text = self.rack.as_deref();
         let mut s = buf.segment(19 + host_text.len() + rack_text.map_or(0, str::len));
@@ -828,9 +816,9 @@ impl enc::Struct for NodeEndpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -848,25 +836,19 @@ impl enc::Struct for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for NodeEndpoint {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for NodeEndpoint {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
-impl crate::message::Message for ProduceResponse {
+impl enc::Message for ProduceResponse {
     const NAME: &'static str = "ProduceResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        13,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        9,
-        13,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 13);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(9, 13);
 }
-impl crate::message::ApiMessage for ProduceResponse {
+impl enc::ApiMessage for ProduceResponse {
     const API_KEY: i16 = 0;
 }

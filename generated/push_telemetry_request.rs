@@ -9,7 +9,7 @@ pub struct PushTelemetryRequest {
     /// Client instance id the broker assigned in GetTelemetrySubscriptions.
     ///
     /// Versions 0+.
-    pub client_instance_id: crate::primitives::Uuid,
+    pub client_instance_id: enc::Uuid,
     /// Id of the subscription the metrics were collected for, as last received.
     ///
     /// Versions 0+.
@@ -27,15 +27,15 @@ pub struct PushTelemetryRequest {
     /// Versions 0+.
     pub metrics: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PushTelemetryRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut run = [0u8; 22];
         run[0..16].copy_from_slice(&self.client_instance_id.0);
         run[16..20].copy_from_slice(&self.subscription_id.to_be_bytes());
@@ -63,9 +63,9 @@ impl enc::Struct for PushTelemetryRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 22] = enc::field::read_run(
             r,
             &[
@@ -86,7 +86,7 @@ impl enc::Struct for PushTelemetryRequest {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.client_instance_id = crate::primitives::Uuid::NIL;
+        self.client_instance_id = enc::Uuid::NIL;
         self.subscription_id = 0;
         self.terminating = false;
         self.compression_type = 0;
@@ -94,21 +94,15 @@ impl enc::Struct for PushTelemetryRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for PushTelemetryRequest {}
-impl crate::message::Message for PushTelemetryRequest {
+impl enc::Entities for PushTelemetryRequest {}
+impl enc::Message for PushTelemetryRequest {
     const NAME: &'static str = "PushTelemetryRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for PushTelemetryRequest {
+impl enc::ApiMessage for PushTelemetryRequest {
     const API_KEY: i16 = 72;
 }
-impl crate::message::Request for PushTelemetryRequest {
+impl enc::Request for PushTelemetryRequest {
     type Response = super::push_telemetry_response::PushTelemetryResponse;
 }

@@ -15,15 +15,15 @@ pub struct PushTelemetryResponse {
     /// Versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PushTelemetryResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -52,9 +52,9 @@ impl enc::Struct for PushTelemetryResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -72,18 +72,12 @@ impl enc::Struct for PushTelemetryResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for PushTelemetryResponse {}
-impl crate::message::Message for PushTelemetryResponse {
+impl enc::Entities for PushTelemetryResponse {}
+impl enc::Message for PushTelemetryResponse {
     const NAME: &'static str = "PushTelemetryResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for PushTelemetryResponse {
+impl enc::ApiMessage for PushTelemetryResponse {
     const API_KEY: i16 = 72;
 }

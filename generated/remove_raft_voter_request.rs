@@ -18,16 +18,16 @@ pub struct RemoveRaftVoterRequest {
     /// Log directory id of the voter to remove.
     ///
     /// Versions 0+.
-    pub voter_directory_id: crate::primitives::Uuid,
+    pub voter_directory_id: enc::Uuid,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for RemoveRaftVoterRequest {
     fn default() -> Self {
         Self {
             cluster_id: Some(CompactString::const_new("")),
             voter_id: 0,
-            voter_directory_id: crate::primitives::Uuid::NIL,
+            voter_directory_id: enc::Uuid::NIL,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -36,9 +36,9 @@ impl enc::EncodeStruct for RemoveRaftVoterRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let cluster_id_text = self.cluster_id.as_deref();
         let mut s = buf.segment(26 + cluster_id_text.map_or(0, str::len));
         enc::field::put_nullable_str(&mut s, cluster_id_text, true, "cluster_id")?;
@@ -70,9 +70,9 @@ impl enc::Struct for RemoveRaftVoterRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
         let run: [u8; 20] = enc::field::read_run(
             r,
@@ -88,25 +88,19 @@ impl enc::Struct for RemoveRaftVoterRequest {
     fn reset_fields(&mut self) {
         self.cluster_id = Some(CompactString::const_new(""));
         self.voter_id = 0;
-        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.voter_directory_id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for RemoveRaftVoterRequest {}
-impl crate::message::Message for RemoveRaftVoterRequest {
+impl enc::Entities for RemoveRaftVoterRequest {}
+impl enc::Message for RemoveRaftVoterRequest {
     const NAME: &'static str = "RemoveRaftVoterRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for RemoveRaftVoterRequest {
+impl enc::ApiMessage for RemoveRaftVoterRequest {
     const API_KEY: i16 = 81;
 }
-impl crate::message::Request for RemoveRaftVoterRequest {
+impl enc::Request for RemoveRaftVoterRequest {
     type Response = super::remove_raft_voter_response::RemoveRaftVoterResponse;
 }

@@ -17,7 +17,7 @@ pub struct RenewDelegationTokenRequest {
     /// Versions 0+.
     pub renew_period_ms: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl ::core::fmt::Debug for RenewDelegationTokenRequest {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -32,9 +32,9 @@ impl enc::EncodeStruct for RenewDelegationTokenRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.hmac, buf, version, version >= 2, "hmac")?;
         let mut s = buf.segment(9);
         s.put_fixed(self.renew_period_ms)?;
@@ -71,9 +71,9 @@ impl enc::Struct for RenewDelegationTokenRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.hmac, r, version, version >= 2, "hmac")?;
         enc::field::decode_into(
             &mut self.renew_period_ms,
@@ -95,21 +95,15 @@ impl enc::Struct for RenewDelegationTokenRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for RenewDelegationTokenRequest {}
-impl crate::message::Message for RenewDelegationTokenRequest {
+impl enc::Entities for RenewDelegationTokenRequest {}
+impl enc::Message for RenewDelegationTokenRequest {
     const NAME: &'static str = "RenewDelegationTokenRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for RenewDelegationTokenRequest {
+impl enc::ApiMessage for RenewDelegationTokenRequest {
     const API_KEY: i16 = 39;
 }
-impl crate::message::Request for RenewDelegationTokenRequest {
+impl enc::Request for RenewDelegationTokenRequest {
     type Response = super::renew_delegation_token_response::RenewDelegationTokenResponse;
 }

@@ -32,7 +32,7 @@ pub struct RequestHeader {
     /// Versions 2+; nullable 2+; tag 1 from 2+; ignorable; default null.
     pub initial_client_id: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for RequestHeader {
     fn default() -> Self {
@@ -51,9 +51,9 @@ impl enc::EncodeStruct for RequestHeader {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let client_id_text = self.client_id.as_deref();
         let write_initial_principal_name = self.initial_principal_name.is_some();
         let write_initial_client_id = self.initial_client_id.is_some();
@@ -139,9 +139,9 @@ impl enc::Struct for RequestHeader {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
             &[("request_api_key", 2), ("request_api_version", 2), ("correlation_id", 4)],
@@ -203,14 +203,8 @@ impl enc::Struct for RequestHeader {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for RequestHeader {
+impl enc::Message for RequestHeader {
     const NAME: &'static str = "RequestHeader";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }

@@ -13,7 +13,7 @@ pub struct SaslAuthenticateRequest {
     /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub auth_bytes: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl ::core::fmt::Debug for SaslAuthenticateRequest {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -27,9 +27,9 @@ impl enc::EncodeStruct for SaslAuthenticateRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.auth_bytes, buf, version, version >= 2, "auth_bytes")?;
         if version >= 2 {
             enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -53,9 +53,9 @@ impl enc::Struct for SaslAuthenticateRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.auth_bytes,
             r,
@@ -75,21 +75,15 @@ impl enc::Struct for SaslAuthenticateRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for SaslAuthenticateRequest {}
-impl crate::message::Message for SaslAuthenticateRequest {
+impl enc::Entities for SaslAuthenticateRequest {}
+impl enc::Message for SaslAuthenticateRequest {
     const NAME: &'static str = "SaslAuthenticateRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for SaslAuthenticateRequest {
+impl enc::ApiMessage for SaslAuthenticateRequest {
     const API_KEY: i16 = 36;
 }
-impl crate::message::Request for SaslAuthenticateRequest {
+impl enc::Request for SaslAuthenticateRequest {
     type Response = super::sasl_authenticate_response::SaslAuthenticateResponse;
 }

@@ -26,7 +26,7 @@ pub struct SaslAuthenticateResponse {
     /// Versions 1+; ignorable; default 0.
     pub session_lifetime_ms: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for SaslAuthenticateResponse {
     fn default() -> Self {
@@ -54,9 +54,9 @@ impl enc::EncodeStruct for SaslAuthenticateResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(7 + error_message_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
@@ -109,9 +109,9 @@ impl enc::Struct for SaslAuthenticateResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.error_message,
@@ -153,18 +153,12 @@ impl enc::Struct for SaslAuthenticateResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for SaslAuthenticateResponse {}
-impl crate::message::Message for SaslAuthenticateResponse {
+impl enc::Entities for SaslAuthenticateResponse {}
+impl enc::Message for SaslAuthenticateResponse {
     const NAME: &'static str = "SaslAuthenticateResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 2);
 }
-impl crate::message::ApiMessage for SaslAuthenticateResponse {
+impl enc::ApiMessage for SaslAuthenticateResponse {
     const API_KEY: i16 = 36;
 }

@@ -16,9 +16,9 @@ impl enc::EncodeStruct for SaslHandshakeRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mechanism_text = self.mechanism.as_str();
         let mut s = buf.segment(5 + mechanism_text.len());
         enc::field::put_str(&mut s, mechanism_text, false, "mechanism")?;
@@ -37,9 +37,9 @@ impl enc::Struct for SaslHandshakeRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
         Ok(())
     }
@@ -48,18 +48,15 @@ impl enc::Struct for SaslHandshakeRequest {
         self.mechanism.clear();
     }
 }
-impl crate::entity::Entities for SaslHandshakeRequest {}
-impl crate::message::Message for SaslHandshakeRequest {
+impl enc::Entities for SaslHandshakeRequest {}
+impl enc::Message for SaslHandshakeRequest {
     const NAME: &'static str = "SaslHandshakeRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }
-impl crate::message::ApiMessage for SaslHandshakeRequest {
+impl enc::ApiMessage for SaslHandshakeRequest {
     const API_KEY: i16 = 17;
 }
-impl crate::message::Request for SaslHandshakeRequest {
+impl enc::Request for SaslHandshakeRequest {
     type Response = super::sasl_handshake_response::SaslHandshakeResponse;
 }

@@ -20,9 +20,9 @@ impl enc::EncodeStruct for SaslHandshakeResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
         enc::field::put_count(&mut s, self.mechanisms.len(), false, "mechanisms")?;
@@ -49,9 +49,9 @@ impl enc::Struct for SaslHandshakeResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(&mut self.mechanisms, r, version, false, "mechanisms")?;
         Ok(())
@@ -62,15 +62,12 @@ impl enc::Struct for SaslHandshakeResponse {
         self.mechanisms.clear();
     }
 }
-impl crate::entity::Entities for SaslHandshakeResponse {}
-impl crate::message::Message for SaslHandshakeResponse {
+impl enc::Entities for SaslHandshakeResponse {}
+impl enc::Message for SaslHandshakeResponse {
     const NAME: &'static str = "SaslHandshakeResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }
-impl crate::message::ApiMessage for SaslHandshakeResponse {
+impl enc::ApiMessage for SaslHandshakeResponse {
     const API_KEY: i16 = 17;
 }

@@ -28,7 +28,7 @@ pub struct ShareAcknowledgeRequest {
     /// Versions 0+.
     pub topics: Vec<AcknowledgeTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ShareAcknowledgeRequest {
     fn default() -> Self {
@@ -45,9 +45,9 @@ impl Default for ShareAcknowledgeRequest {
 impl enc::EncodeStruct for ShareAcknowledgeRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 2 && self.is_renew_ack {
             return Err(enc::field::non_default("is_renew_ack"));
         }
@@ -92,9 +92,9 @@ impl enc::Struct for ShareAcknowledgeRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
         if version >= 2 {
@@ -124,11 +124,11 @@ impl enc::Struct for ShareAcknowledgeRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ShareAcknowledgeRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ShareAcknowledgeRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
@@ -138,20 +138,20 @@ pub struct AcknowledgeTopic {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partitions of the topic with records to acknowledge.
     ///
     /// Versions 0+.
     pub partitions: Vec<AcknowledgePartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AcknowledgeTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
         enc::field::put_count(&mut s, self.partitions.len(), true, "partitions")?;
@@ -173,9 +173,9 @@ impl enc::Struct for AcknowledgeTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -184,7 +184,7 @@ impl enc::Struct for AcknowledgeTopic {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
@@ -201,14 +201,14 @@ pub struct AcknowledgePartition {
     /// Versions 0+.
     pub acknowledgement_batches: Vec<AcknowledgementBatch>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AcknowledgePartition {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.partition_index)?;
         enc::field::put_count(
@@ -241,9 +241,9 @@ impl enc::Struct for AcknowledgePartition {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.partition_index,
             r,
@@ -285,15 +285,15 @@ pub struct AcknowledgementBatch {
     /// Versions 0+.
     pub acknowledge_types: Vec<i8>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AcknowledgementBatch {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(22 + self.acknowledge_types.len());
         let mut run = [0u8; 16];
         run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
@@ -329,9 +329,9 @@ impl enc::Struct for AcknowledgementBatch {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 16] = enc::field::read_run(
             r,
             &[("first_offset", 8), ("last_offset", 8)],
@@ -356,20 +356,14 @@ impl enc::Struct for AcknowledgementBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ShareAcknowledgeRequest {
+impl enc::Message for ShareAcknowledgeRequest {
     const NAME: &'static str = "ShareAcknowledgeRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for ShareAcknowledgeRequest {
+impl enc::ApiMessage for ShareAcknowledgeRequest {
     const API_KEY: i16 = 79;
 }
-impl crate::message::Request for ShareAcknowledgeRequest {
+impl enc::Request for ShareAcknowledgeRequest {
     type Response = super::share_acknowledge_response::ShareAcknowledgeResponse;
 }

@@ -56,7 +56,7 @@ pub struct ShareFetchRequest {
     /// Versions 0+.
     pub forgotten_topics_data: Vec<ForgottenTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ShareFetchRequest {
     fn default() -> Self {
@@ -80,9 +80,9 @@ impl Default for ShareFetchRequest {
 impl enc::EncodeStruct for ShareFetchRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.max_records != 0 {
             return Err(enc::field::non_default("max_records"));
         }
@@ -173,9 +173,9 @@ impl enc::Struct for ShareFetchRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
         if version >= 2 {
@@ -268,11 +268,11 @@ impl enc::Struct for ShareFetchRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ShareFetchRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ShareFetchRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
@@ -282,20 +282,20 @@ pub struct FetchTopic {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partitions of the topic to fetch from.
     ///
     /// Versions 0+.
     pub partitions: Vec<FetchPartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for FetchTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
         enc::field::put_count(&mut s, self.partitions.len(), true, "partitions")?;
@@ -317,9 +317,9 @@ impl enc::Struct for FetchTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -328,7 +328,7 @@ impl enc::Struct for FetchTopic {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
@@ -349,14 +349,14 @@ pub struct FetchPartition {
     /// Versions 0+.
     pub acknowledgement_batches: Vec<AcknowledgementBatch>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for FetchPartition {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 0 && self.partition_max_bytes != 0 {
             return Err(enc::field::non_default("partition_max_bytes"));
         }
@@ -402,9 +402,9 @@ impl enc::Struct for FetchPartition {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 0 {
             let run: [u8; 8] = enc::field::read_run(
                 r,
@@ -452,15 +452,15 @@ pub struct AcknowledgementBatch {
     /// Versions 0+.
     pub acknowledge_types: Vec<i8>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AcknowledgementBatch {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(22 + self.acknowledge_types.len());
         let mut run = [0u8; 16];
         run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
@@ -496,9 +496,9 @@ impl enc::Struct for AcknowledgementBatch {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 16] = enc::field::read_run(
             r,
             &[("first_offset", 8), ("last_offset", 8)],
@@ -529,21 +529,21 @@ pub struct ForgottenTopic {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partition numbers to drop.
     ///
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ForgottenTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
@@ -570,9 +570,9 @@ impl enc::Struct for ForgottenTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -586,25 +586,19 @@ impl enc::Struct for ForgottenTopic {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ShareFetchRequest {
+impl enc::Message for ShareFetchRequest {
     const NAME: &'static str = "ShareFetchRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for ShareFetchRequest {
+impl enc::ApiMessage for ShareFetchRequest {
     const API_KEY: i16 = 78;
 }
-impl crate::message::Request for ShareFetchRequest {
+impl enc::Request for ShareFetchRequest {
     type Response = super::share_fetch_response::ShareFetchResponse;
 }

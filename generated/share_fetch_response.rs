@@ -32,14 +32,14 @@ pub struct ShareFetchResponse {
     /// Versions 0+.
     pub node_endpoints: Vec<NodeEndpoint>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareFetchResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.acquisition_lock_timeout_ms != 0 {
             return Err(enc::field::non_default("acquisition_lock_timeout_ms"));
         }
@@ -79,9 +79,9 @@ impl enc::Struct for ShareFetchResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -129,12 +129,12 @@ impl enc::Struct for ShareFetchResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ShareFetchResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
+impl enc::Entities for ShareFetchResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.node_endpoints, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.node_endpoints, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.node_endpoints, version, f);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -143,20 +143,20 @@ pub struct ShareFetchableTopicResponse {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Results per partition of the topic.
     ///
     /// Versions 0+.
     pub partitions: Vec<PartitionData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareFetchableTopicResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
         enc::field::put_count(&mut s, self.partitions.len(), true, "partitions")?;
@@ -178,9 +178,9 @@ impl enc::Struct for ShareFetchableTopicResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -189,7 +189,7 @@ impl enc::Struct for ShareFetchableTopicResponse {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
@@ -230,14 +230,14 @@ pub struct PartitionData {
     /// Versions 0+.
     pub acquired_records: Vec<AcquiredRecords>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let acknowledge_error_message_text = self.acknowledge_error_message.as_deref();
         let mut s = buf
@@ -292,9 +292,9 @@ impl enc::Struct for PartitionData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
@@ -376,15 +376,15 @@ pub struct LeaderIdAndEpoch {
     /// Versions 0+.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LeaderIdAndEpoch {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
@@ -413,9 +413,9 @@ impl enc::Struct for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
@@ -449,15 +449,15 @@ pub struct AcquiredRecords {
     /// Versions 0+.
     pub delivery_count: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AcquiredRecords {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(19);
         let mut run = [0u8; 18];
         run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
@@ -488,9 +488,9 @@ impl enc::Struct for AcquiredRecords {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 18] = enc::field::read_run(
             r,
             &[("first_offset", 8), ("last_offset", 8), ("delivery_count", 2)],
@@ -530,15 +530,15 @@ pub struct NodeEndpoint {
     /// Versions 0+; nullable 0+; default null.
     pub rack: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for NodeEndpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_text = self.host.as_str();
         let rack_text = self.rack.as_deref();
         let mut s = buf.segment(19 + host_text.len() + rack_text.map_or(0, str::len));
@@ -571,9 +571,9 @@ impl enc::Struct for NodeEndpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -591,25 +591,19 @@ impl enc::Struct for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for NodeEndpoint {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for NodeEndpoint {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.node_id, "NodeId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
-impl crate::message::Message for ShareFetchResponse {
+impl enc::Message for ShareFetchResponse {
     const NAME: &'static str = "ShareFetchResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for ShareFetchResponse {
+impl enc::ApiMessage for ShareFetchResponse {
     const API_KEY: i16 = 78;
 }

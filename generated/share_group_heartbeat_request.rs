@@ -28,15 +28,15 @@ pub struct ShareGroupHeartbeatRequest {
     /// Versions 0+; nullable 0+; default null.
     pub subscribed_topic_names: Option<Vec<CompactString>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareGroupHeartbeatRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let member_id_text = self.member_id.as_str();
         let rack_id_text = self.rack_id.as_deref();
@@ -77,9 +77,9 @@ impl enc::Struct for ShareGroupHeartbeatRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
         enc::field::decode_into(
@@ -111,30 +111,24 @@ impl enc::Struct for ShareGroupHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ShareGroupHeartbeatRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ShareGroupHeartbeatRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
         enc::topic_name(&self.subscribed_topic_names, "SubscribedTopicNames", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
         enc::topic_name_mut(&mut self.subscribed_topic_names, "SubscribedTopicNames", f);
     }
 }
-impl crate::message::Message for ShareGroupHeartbeatRequest {
+impl enc::Message for ShareGroupHeartbeatRequest {
     const NAME: &'static str = "ShareGroupHeartbeatRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for ShareGroupHeartbeatRequest {
+impl enc::ApiMessage for ShareGroupHeartbeatRequest {
     const API_KEY: i16 = 76;
 }
-impl crate::message::Request for ShareGroupHeartbeatRequest {
+impl enc::Request for ShareGroupHeartbeatRequest {
     type Response = super::share_group_heartbeat_response::ShareGroupHeartbeatResponse;
 }

@@ -15,15 +15,15 @@ pub struct SnapshotHeaderRecord {
     /// Versions 0+.
     pub last_contained_log_timestamp: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for SnapshotHeaderRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(11);
         let mut run = [0u8; 10];
         run[0..2].copy_from_slice(&self.version.to_be_bytes());
@@ -52,9 +52,9 @@ impl enc::Struct for SnapshotHeaderRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 10] = enc::field::read_run(
             r,
             &[("version", 2), ("last_contained_log_timestamp", 8)],
@@ -72,14 +72,8 @@ impl enc::Struct for SnapshotHeaderRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for SnapshotHeaderRecord {
+impl enc::Message for SnapshotHeaderRecord {
     const NAME: &'static str = "SnapshotHeaderRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

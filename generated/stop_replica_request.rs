@@ -40,7 +40,7 @@ pub struct StopReplicaRequest {
     /// Versions 3+.
     pub topic_states: Vec<StopReplicaTopicState>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for StopReplicaRequest {
     fn default() -> Self {
@@ -60,9 +60,9 @@ impl Default for StopReplicaRequest {
 impl enc::EncodeStruct for StopReplicaRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 4 && self.is_k_raft_controller {
             return Err(enc::field::non_default("is_k_raft_controller"));
         }
@@ -162,9 +162,9 @@ impl enc::Struct for StopReplicaRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 4 {
             let run: [u8; 5] = enc::field::read_run(
                 r,
@@ -252,41 +252,29 @@ impl enc::Struct for StopReplicaRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for StopReplicaRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for StopReplicaRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
         if version <= 0 {
-            crate::entity::Entities::visit_entities(
-                &self.ungrouped_partitions,
-                version,
-                f,
-            );
+            enc::Entities::visit_entities(&self.ungrouped_partitions, version, f);
         }
         if (1..=2).contains(&version) {
-            crate::entity::Entities::visit_entities(&self.topics, version, f);
+            enc::Entities::visit_entities(&self.topics, version, f);
         }
         if version >= 3 {
-            crate::entity::Entities::visit_entities(&self.topic_states, version, f);
+            enc::Entities::visit_entities(&self.topic_states, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.controller_id, "ControllerId", f);
         if version <= 0 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.ungrouped_partitions,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.ungrouped_partitions, version, f);
         }
         if (1..=2).contains(&version) {
-            crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+            enc::Entities::rewrite_entities(&mut self.topics, version, f);
         }
         if version >= 3 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.topic_states,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.topic_states, version, f);
         }
     }
 }
@@ -306,9 +294,9 @@ impl enc::EncodeStruct for StopReplicaPartitionV0 {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(9 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, false, "topic_name")?;
@@ -329,9 +317,9 @@ impl enc::Struct for StopReplicaPartitionV0 {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, false, "topic_name")?;
         enc::field::decode_into(
             &mut self.partition_index,
@@ -348,11 +336,11 @@ impl enc::Struct for StopReplicaPartitionV0 {
         self.partition_index = 0;
     }
 }
-impl crate::entity::Entities for StopReplicaPartitionV0 {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for StopReplicaPartitionV0 {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
@@ -368,15 +356,15 @@ pub struct StopReplicaTopicV1 {
     /// Versions 1-2.
     pub partition_indexes: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StopReplicaTopicV1 {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
         enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
@@ -419,9 +407,9 @@ impl enc::Struct for StopReplicaTopicV1 {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
         enc::field::decode_fixed_array_into(
             &mut self.partition_indexes,
@@ -442,11 +430,11 @@ impl enc::Struct for StopReplicaTopicV1 {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for StopReplicaTopicV1 {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for StopReplicaTopicV1 {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -462,14 +450,14 @@ pub struct StopReplicaTopicState {
     /// Versions 3+.
     pub partition_states: Vec<StopReplicaPartitionState>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StopReplicaTopicState {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
@@ -503,9 +491,9 @@ impl enc::Struct for StopReplicaTopicState {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(
             &mut self.partition_states,
@@ -525,11 +513,11 @@ impl enc::Struct for StopReplicaTopicState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for StopReplicaTopicState {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for StopReplicaTopicState {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
@@ -549,7 +537,7 @@ pub struct StopReplicaPartitionState {
     /// Versions 3+.
     pub delete_partition: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for StopReplicaPartitionState {
     fn default() -> Self {
@@ -565,9 +553,9 @@ impl enc::EncodeStruct for StopReplicaPartitionState {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(10);
         let mut run = [0u8; 9];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -598,9 +586,9 @@ impl enc::Struct for StopReplicaPartitionState {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 9] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("leader_epoch", 4), ("delete_partition", 1)],
@@ -620,20 +608,14 @@ impl enc::Struct for StopReplicaPartitionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for StopReplicaRequest {
+impl enc::Message for StopReplicaRequest {
     const NAME: &'static str = "StopReplicaRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        2,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(2, 4);
 }
-impl crate::message::ApiMessage for StopReplicaRequest {
+impl enc::ApiMessage for StopReplicaRequest {
     const API_KEY: i16 = 5;
 }
-impl crate::message::Request for StopReplicaRequest {
+impl enc::Request for StopReplicaRequest {
     type Response = super::stop_replica_response::StopReplicaResponse;
 }

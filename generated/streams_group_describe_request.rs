@@ -20,15 +20,15 @@ pub struct StreamsGroupDescribeRequest {
     /// Versions 1+; default false.
     pub include_topology_description: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupDescribeRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.include_topology_description {
             return Err(enc::field::non_default("include_topology_description"));
         }
@@ -68,9 +68,9 @@ impl enc::Struct for StreamsGroupDescribeRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_ids, r, version, true, "group_ids")?;
         if version >= 1 {
             let run: [u8; 2] = enc::field::read_run(
@@ -102,28 +102,22 @@ impl enc::Struct for StreamsGroupDescribeRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for StreamsGroupDescribeRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for StreamsGroupDescribeRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_ids, "GroupIds", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_ids, "GroupIds", f);
     }
 }
-impl crate::message::Message for StreamsGroupDescribeRequest {
+impl enc::Message for StreamsGroupDescribeRequest {
     const NAME: &'static str = "StreamsGroupDescribeRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for StreamsGroupDescribeRequest {
+impl enc::ApiMessage for StreamsGroupDescribeRequest {
     const API_KEY: i16 = 89;
 }
-impl crate::message::Request for StreamsGroupDescribeRequest {
+impl enc::Request for StreamsGroupDescribeRequest {
     type Response = super::streams_group_describe_response::StreamsGroupDescribeResponse;
 }

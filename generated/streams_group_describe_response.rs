@@ -16,14 +16,14 @@ pub struct StreamsGroupDescribeResponse {
     /// Versions 0+.
     pub groups: Vec<DescribedGroup>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupDescribeResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.groups.len(), true, "groups")?;
@@ -45,9 +45,9 @@ impl enc::Struct for StreamsGroupDescribeResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -67,12 +67,12 @@ impl enc::Struct for StreamsGroupDescribeResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for StreamsGroupDescribeResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.groups, version, f);
+impl enc::Entities for StreamsGroupDescribeResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.groups, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -87,15 +87,15 @@ pub struct Endpoint {
     /// Versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Endpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(8 + host_text.len());
         enc::field::put_str(&mut s, host_text, true, "host")?;
@@ -123,9 +123,9 @@ impl enc::Struct for Endpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
@@ -155,15 +155,15 @@ pub struct TaskOffset {
     /// Versions 0+.
     pub offset: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TaskOffset {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(18 + subtopology_id_text.len());
         enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
@@ -195,9 +195,9 @@ impl enc::Struct for TaskOffset {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -236,14 +236,14 @@ pub struct Assignment {
     /// Versions 0+.
     pub warmup_tasks: Vec<TaskIds>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Assignment {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.active_tasks, buf, version, true, "active_tasks")?;
         enc::field::encode(&self.standby_tasks, buf, version, true, "standby_tasks")?;
         enc::field::encode(&self.warmup_tasks, buf, version, true, "warmup_tasks")?;
@@ -264,9 +264,9 @@ impl enc::Struct for Assignment {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.active_tasks,
             r,
@@ -312,15 +312,15 @@ pub struct TaskIds {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TaskIds {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
             .segment(11 + subtopology_id_text.len() + self.partitions.len() * 4);
@@ -349,9 +349,9 @@ impl enc::Struct for TaskIds {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -388,15 +388,15 @@ pub struct KeyValue {
     /// Versions 0+.
     pub value: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for KeyValue {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let key_text = self.key.as_str();
         let value_text = self.value.as_str();
         let mut s = buf.segment(11 + key_text.len() + value_text.len());
@@ -425,9 +425,9 @@ impl enc::Struct for KeyValue {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
@@ -461,14 +461,14 @@ pub struct TopicInfo {
     /// Versions 0+.
     pub topic_configs: Vec<KeyValue>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicInfo {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(16 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -503,9 +503,9 @@ impl enc::Struct for TopicInfo {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -533,11 +533,11 @@ impl enc::Struct for TopicInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicInfo {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicInfo {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -553,14 +553,14 @@ pub struct TopologyDescription {
     /// Versions 1+.
     pub global_stores: Vec<TopologyDescriptionGlobalStore>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescription {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.subtopologies, buf, version, true, "subtopologies")?;
         enc::field::encode(&self.global_stores, buf, version, true, "global_stores")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -579,9 +579,9 @@ impl enc::Struct for TopologyDescription {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopologies,
             r,
@@ -607,14 +607,14 @@ impl enc::Struct for TopologyDescription {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopologyDescription {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
-        crate::entity::Entities::visit_entities(&self.global_stores, version, f);
+impl enc::Entities for TopologyDescription {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.subtopologies, version, f);
+        enc::Entities::visit_entities(&self.global_stores, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.subtopologies, version, f);
-        crate::entity::Entities::rewrite_entities(&mut self.global_stores, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.subtopologies, version, f);
+        enc::Entities::rewrite_entities(&mut self.global_stores, version, f);
     }
 }
 /// Versions 1; flexible 1.
@@ -629,14 +629,14 @@ pub struct TopologyDescriptionSubtopology {
     /// Versions 1+.
     pub nodes: Vec<TopologyDescriptionNode>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescriptionSubtopology {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(10 + subtopology_id_text.len());
         enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
@@ -659,9 +659,9 @@ impl enc::Struct for TopologyDescriptionSubtopology {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -681,12 +681,12 @@ impl enc::Struct for TopologyDescriptionSubtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopologyDescriptionSubtopology {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.nodes, version, f);
+impl enc::Entities for TopologyDescriptionSubtopology {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.nodes, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.nodes, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.nodes, version, f);
     }
 }
 /// Versions 1; flexible 1.
@@ -717,15 +717,15 @@ pub struct TopologyDescriptionNode {
     /// Versions 1+.
     pub successors: Vec<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescriptionNode {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -767,9 +767,9 @@ impl enc::Struct for TopologyDescriptionNode {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.node_type, r, version, false, "node_type")?;
         enc::field::decode_into(
@@ -797,12 +797,12 @@ impl enc::Struct for TopologyDescriptionNode {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopologyDescriptionNode {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopologyDescriptionNode {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);
         enc::topic_name(&self.sink_topic, "SinkTopic", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
         enc::topic_name_mut(&mut self.sink_topic, "SinkTopic", f);
     }
@@ -819,14 +819,14 @@ pub struct TopologyDescriptionGlobalStore {
     /// Versions 1+.
     pub processor: TopologyDescriptionNode,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescriptionGlobalStore {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.source, buf, version, false, "source")?;
         enc::field::encode(&self.processor, buf, version, false, "processor")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -845,9 +845,9 @@ impl enc::Struct for TopologyDescriptionGlobalStore {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.source, r, version, false, "source")?;
         enc::field::decode_into(&mut self.processor, r, version, false, "processor")?;
         self.unknown_tagged_fields.clear();
@@ -861,14 +861,14 @@ impl enc::Struct for TopologyDescriptionGlobalStore {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopologyDescriptionGlobalStore {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.source, version, f);
-        crate::entity::Entities::visit_entities(&self.processor, version, f);
+impl enc::Entities for TopologyDescriptionGlobalStore {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.source, version, f);
+        enc::Entities::visit_entities(&self.processor, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.source, version, f);
-        crate::entity::Entities::rewrite_entities(&mut self.processor, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.source, version, f);
+        enc::Entities::rewrite_entities(&mut self.processor, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -923,7 +923,7 @@ pub struct DescribedGroup {
     /// Versions 1+; nullable 1+; ignorable; default null.
     pub assignor_name: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for DescribedGroup {
     fn default() -> Self {
@@ -947,9 +947,9 @@ impl Default for DescribedGroup {
 impl enc::EncodeStruct for DescribedGroup {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.topology_description.is_some() {
             return Err(enc::field::non_default("topology_description"));
         }
@@ -1036,9 +1036,9 @@ impl enc::Struct for DescribedGroup {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
             &mut self.error_message,
@@ -1118,27 +1118,19 @@ impl enc::Struct for DescribedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for DescribedGroup {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for DescribedGroup {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.topology, version, f);
+        enc::Entities::visit_entities(&self.topology, version, f);
         if version >= 1 {
-            crate::entity::Entities::visit_entities(
-                &self.topology_description,
-                version,
-                f,
-            );
+            enc::Entities::visit_entities(&self.topology_description, version, f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topology, version, f);
+        enc::Entities::rewrite_entities(&mut self.topology, version, f);
         if version >= 1 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.topology_description,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.topology_description, version, f);
         }
     }
 }
@@ -1154,14 +1146,14 @@ pub struct Topology {
     /// Versions 0+; nullable 0+; default null.
     pub subtopologies: Option<Vec<Subtopology>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Topology {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::Fixed::put(self.epoch, buf);
         enc::field::encode(&self.subtopologies, buf, version, true, "subtopologies")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -1180,9 +1172,9 @@ impl enc::Struct for Topology {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
         enc::field::decode_into(
             &mut self.subtopologies,
@@ -1202,12 +1194,12 @@ impl enc::Struct for Topology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Topology {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
+impl enc::Entities for Topology {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.subtopologies, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.subtopologies, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.subtopologies, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -1234,14 +1226,14 @@ pub struct Subtopology {
     /// Versions 0+.
     pub repartition_source_topics: Vec<TopicInfo>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Subtopology {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(10 + subtopology_id_text.len());
         enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
@@ -1294,9 +1286,9 @@ impl enc::Struct for Subtopology {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -1346,38 +1338,22 @@ impl enc::Struct for Subtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Subtopology {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for Subtopology {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);
         enc::topic_name(&self.repartition_sink_topics, "RepartitionSinkTopics", f);
-        crate::entity::Entities::visit_entities(
-            &self.state_changelog_topics,
-            version,
-            f,
-        );
-        crate::entity::Entities::visit_entities(
-            &self.repartition_source_topics,
-            version,
-            f,
-        );
+        enc::Entities::visit_entities(&self.state_changelog_topics, version, f);
+        enc::Entities::visit_entities(&self.repartition_source_topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
         enc::topic_name_mut(
             &mut self.repartition_sink_topics,
             "RepartitionSinkTopics",
             f,
         );
-        crate::entity::Entities::rewrite_entities(
-            &mut self.state_changelog_topics,
-            version,
-            f,
-        );
-        crate::entity::Entities::rewrite_entities(
-            &mut self.repartition_source_topics,
-            version,
-            f,
-        );
+        enc::Entities::rewrite_entities(&mut self.state_changelog_topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.repartition_source_topics, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -1444,14 +1420,14 @@ pub struct Member {
     /// Versions 0+.
     pub is_classic: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Member {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let instance_id_text = self.instance_id.as_deref();
         let rack_id_text = self.rack_id.as_deref();
@@ -1528,9 +1504,9 @@ impl enc::Struct for Member {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
         enc::field::decode_into(
             &mut self.member_epoch,
@@ -1606,17 +1582,11 @@ impl enc::Struct for Member {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for StreamsGroupDescribeResponse {
+impl enc::Message for StreamsGroupDescribeResponse {
     const NAME: &'static str = "StreamsGroupDescribeResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for StreamsGroupDescribeResponse {
+impl enc::ApiMessage for StreamsGroupDescribeResponse {
     const API_KEY: i16 = 89;
 }

@@ -76,7 +76,7 @@ pub struct StreamsGroupHeartbeatRequest {
     /// Versions 0+; default false.
     pub shutdown_application: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for StreamsGroupHeartbeatRequest {
     fn default() -> Self {
@@ -105,9 +105,9 @@ impl Default for StreamsGroupHeartbeatRequest {
 impl enc::EncodeStruct for StreamsGroupHeartbeatRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let member_id_text = self.member_id.as_str();
         let instance_id_text = self.instance_id.as_deref();
@@ -185,9 +185,9 @@ impl enc::Struct for StreamsGroupHeartbeatRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
         let run: [u8; 8] = enc::field::read_run(
@@ -283,14 +283,14 @@ impl enc::Struct for StreamsGroupHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for StreamsGroupHeartbeatRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for StreamsGroupHeartbeatRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.topology, version, f);
+        enc::Entities::visit_entities(&self.topology, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topology, version, f);
+        enc::Entities::rewrite_entities(&mut self.topology, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -305,15 +305,15 @@ pub struct KeyValue {
     /// Versions 0+.
     pub value: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for KeyValue {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let key_text = self.key.as_str();
         let value_text = self.value.as_str();
         let mut s = buf.segment(11 + key_text.len() + value_text.len());
@@ -342,9 +342,9 @@ impl enc::Struct for KeyValue {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
@@ -378,14 +378,14 @@ pub struct TopicInfo {
     /// Versions 0+.
     pub topic_configs: Vec<KeyValue>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicInfo {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(16 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -420,9 +420,9 @@ impl enc::Struct for TopicInfo {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -450,11 +450,11 @@ impl enc::Struct for TopicInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicInfo {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicInfo {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -470,15 +470,15 @@ pub struct Endpoint {
     /// Versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Endpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(8 + host_text.len());
         enc::field::put_str(&mut s, host_text, true, "host")?;
@@ -506,9 +506,9 @@ impl enc::Struct for Endpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
@@ -538,15 +538,15 @@ pub struct TaskOffset {
     /// Versions 0+.
     pub offset: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TaskOffset {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(18 + subtopology_id_text.len());
         enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
@@ -578,9 +578,9 @@ impl enc::Struct for TaskOffset {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -615,15 +615,15 @@ pub struct TaskIds {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TaskIds {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
             .segment(11 + subtopology_id_text.len() + self.partitions.len() * 4);
@@ -652,9 +652,9 @@ impl enc::Struct for TaskIds {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -691,14 +691,14 @@ pub struct Topology {
     /// Versions 0+.
     pub subtopologies: Vec<Subtopology>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Topology {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.epoch)?;
         enc::field::put_count(&mut s, self.subtopologies.len(), true, "subtopologies")?;
@@ -726,9 +726,9 @@ impl enc::Struct for Topology {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
         enc::field::decode_into(
             &mut self.subtopologies,
@@ -748,12 +748,12 @@ impl enc::Struct for Topology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Topology {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
+impl enc::Entities for Topology {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.subtopologies, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.subtopologies, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.subtopologies, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -788,14 +788,14 @@ pub struct Subtopology {
     /// Versions 0+.
     pub copartition_groups: Vec<CopartitionGroup>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Subtopology {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(10 + subtopology_id_text.len());
         enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
@@ -864,9 +864,9 @@ impl enc::Struct for Subtopology {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -932,38 +932,22 @@ impl enc::Struct for Subtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Subtopology {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for Subtopology {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);
-        crate::entity::Entities::visit_entities(
-            &self.state_changelog_topics,
-            version,
-            f,
-        );
+        enc::Entities::visit_entities(&self.state_changelog_topics, version, f);
         enc::topic_name(&self.repartition_sink_topics, "RepartitionSinkTopics", f);
-        crate::entity::Entities::visit_entities(
-            &self.repartition_source_topics,
-            version,
-            f,
-        );
+        enc::Entities::visit_entities(&self.repartition_source_topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
-        crate::entity::Entities::rewrite_entities(
-            &mut self.state_changelog_topics,
-            version,
-            f,
-        );
+        enc::Entities::rewrite_entities(&mut self.state_changelog_topics, version, f);
         enc::topic_name_mut(
             &mut self.repartition_sink_topics,
             "RepartitionSinkTopics",
             f,
         );
-        crate::entity::Entities::rewrite_entities(
-            &mut self.repartition_source_topics,
-            version,
-            f,
-        );
+        enc::Entities::rewrite_entities(&mut self.repartition_source_topics, version, f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -982,15 +966,15 @@ pub struct CopartitionGroup {
     /// Versions 0+.
     pub repartition_source_topics: Vec<i16>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CopartitionGroup {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf
             .segment(
                 16 + self.source_topics.len() * 2 + self.source_topic_regex.len() * 2
@@ -1033,9 +1017,9 @@ impl enc::Struct for CopartitionGroup {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_fixed_array_into(
             &mut self.source_topics,
             r,
@@ -1066,20 +1050,14 @@ impl enc::Struct for CopartitionGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for StreamsGroupHeartbeatRequest {
+impl enc::Message for StreamsGroupHeartbeatRequest {
     const NAME: &'static str = "StreamsGroupHeartbeatRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for StreamsGroupHeartbeatRequest {
+impl enc::ApiMessage for StreamsGroupHeartbeatRequest {
     const API_KEY: i16 = 88;
 }
-impl crate::message::Request for StreamsGroupHeartbeatRequest {
+impl enc::Request for StreamsGroupHeartbeatRequest {
     type Response = super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse;
 }

@@ -72,7 +72,7 @@ pub struct StreamsGroupHeartbeatResponse {
     /// Versions 0+; nullable 0+; default null.
     pub partitions_by_user_endpoint: Option<Vec<EndpointToPartitions>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for StreamsGroupHeartbeatResponse {
     fn default() -> Self {
@@ -100,9 +100,9 @@ impl Default for StreamsGroupHeartbeatResponse {
 impl enc::EncodeStruct for StreamsGroupHeartbeatResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 0 && self.acceptable_recovery_lag_legacy != 0 {
             return Err(enc::field::non_default("acceptable_recovery_lag_legacy"));
         }
@@ -195,9 +195,9 @@ impl enc::Struct for StreamsGroupHeartbeatResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -320,16 +320,12 @@ impl enc::Struct for StreamsGroupHeartbeatResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for StreamsGroupHeartbeatResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(
-            &self.partitions_by_user_endpoint,
-            version,
-            f,
-        );
+impl enc::Entities for StreamsGroupHeartbeatResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.partitions_by_user_endpoint, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(
             &mut self.partitions_by_user_endpoint,
             version,
             f,
@@ -348,15 +344,15 @@ pub struct Status {
     /// Versions 0+.
     pub status_detail: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Status {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let status_detail_text = self.status_detail.as_str();
         let mut s = buf.segment(7 + status_detail_text.len());
         s.put_fixed(self.status_code)?;
@@ -384,9 +380,9 @@ impl enc::Struct for Status {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.status_code,
             r,
@@ -424,15 +420,15 @@ pub struct TopicPartition {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(11 + topic_text.len() + self.partitions.len() * 4);
         enc::field::put_str(&mut s, topic_text, true, "topic")?;
@@ -460,9 +456,9 @@ impl enc::Struct for TopicPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, true, "topic")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -481,11 +477,11 @@ impl enc::Struct for TopicPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicPartition {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicPartition {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic, "Topic", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
@@ -501,15 +497,15 @@ pub struct TaskIds {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TaskIds {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
             .segment(11 + subtopology_id_text.len() + self.partitions.len() * 4);
@@ -538,9 +534,9 @@ impl enc::Struct for TaskIds {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -577,15 +573,15 @@ pub struct Endpoint {
     /// Versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Endpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(8 + host_text.len());
         enc::field::put_str(&mut s, host_text, true, "host")?;
@@ -613,9 +609,9 @@ impl enc::Struct for Endpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
@@ -645,14 +641,14 @@ pub struct EndpointToPartitions {
     /// Versions 0+.
     pub standby_partitions: Vec<TopicPartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for EndpointToPartitions {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.user_endpoint, buf, version, false, "user_endpoint")?;
         enc::field::encode(
             &self.active_partitions,
@@ -685,9 +681,9 @@ impl enc::Struct for EndpointToPartitions {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.user_endpoint,
             r,
@@ -721,35 +717,21 @@ impl enc::Struct for EndpointToPartitions {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for EndpointToPartitions {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.active_partitions, version, f);
-        crate::entity::Entities::visit_entities(&self.standby_partitions, version, f);
+impl enc::Entities for EndpointToPartitions {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.active_partitions, version, f);
+        enc::Entities::visit_entities(&self.standby_partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(
-            &mut self.active_partitions,
-            version,
-            f,
-        );
-        crate::entity::Entities::rewrite_entities(
-            &mut self.standby_partitions,
-            version,
-            f,
-        );
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.active_partitions, version, f);
+        enc::Entities::rewrite_entities(&mut self.standby_partitions, version, f);
     }
 }
-impl crate::message::Message for StreamsGroupHeartbeatResponse {
+impl enc::Message for StreamsGroupHeartbeatResponse {
     const NAME: &'static str = "StreamsGroupHeartbeatResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for StreamsGroupHeartbeatResponse {
+impl enc::ApiMessage for StreamsGroupHeartbeatResponse {
     const API_KEY: i16 = 88;
 }

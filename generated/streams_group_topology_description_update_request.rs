@@ -24,14 +24,14 @@ pub struct StreamsGroupTopologyDescriptionUpdateRequest {
     /// Versions 0+.
     pub topology_description: TopologyDescription,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupTopologyDescriptionUpdateRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let member_id_text = self.member_id.as_str();
         let mut s = buf.segment(14 + group_id_text.len() + member_id_text.len());
@@ -64,9 +64,9 @@ impl enc::Struct for StreamsGroupTopologyDescriptionUpdateRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
         enc::field::decode_into(
@@ -96,18 +96,14 @@ impl enc::Struct for StreamsGroupTopologyDescriptionUpdateRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for StreamsGroupTopologyDescriptionUpdateRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for StreamsGroupTopologyDescriptionUpdateRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
-        crate::entity::Entities::visit_entities(&self.topology_description, version, f);
+        enc::Entities::visit_entities(&self.topology_description, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::Entities::rewrite_entities(
-            &mut self.topology_description,
-            version,
-            f,
-        );
+        enc::Entities::rewrite_entities(&mut self.topology_description, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -122,14 +118,14 @@ pub struct TopologyDescription {
     /// Versions 0+.
     pub global_stores: Vec<TopologyDescriptionGlobalStore>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescription {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.subtopologies, buf, version, true, "subtopologies")?;
         enc::field::encode(&self.global_stores, buf, version, true, "global_stores")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -148,9 +144,9 @@ impl enc::Struct for TopologyDescription {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopologies,
             r,
@@ -176,14 +172,14 @@ impl enc::Struct for TopologyDescription {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopologyDescription {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
-        crate::entity::Entities::visit_entities(&self.global_stores, version, f);
+impl enc::Entities for TopologyDescription {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.subtopologies, version, f);
+        enc::Entities::visit_entities(&self.global_stores, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.subtopologies, version, f);
-        crate::entity::Entities::rewrite_entities(&mut self.global_stores, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.subtopologies, version, f);
+        enc::Entities::rewrite_entities(&mut self.global_stores, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -198,14 +194,14 @@ pub struct TopologyDescriptionSubtopology {
     /// Versions 0+.
     pub nodes: Vec<TopologyDescriptionNode>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescriptionSubtopology {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(10 + subtopology_id_text.len());
         enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
@@ -228,9 +224,9 @@ impl enc::Struct for TopologyDescriptionSubtopology {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -250,12 +246,12 @@ impl enc::Struct for TopologyDescriptionSubtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopologyDescriptionSubtopology {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.nodes, version, f);
+impl enc::Entities for TopologyDescriptionSubtopology {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.nodes, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.nodes, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.nodes, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -286,15 +282,15 @@ pub struct TopologyDescriptionNode {
     /// Versions 0+.
     pub successors: Vec<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescriptionNode {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -336,9 +332,9 @@ impl enc::Struct for TopologyDescriptionNode {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.node_type, r, version, false, "node_type")?;
         enc::field::decode_into(
@@ -366,12 +362,12 @@ impl enc::Struct for TopologyDescriptionNode {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopologyDescriptionNode {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopologyDescriptionNode {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.source_topics, "SourceTopics", f);
         enc::topic_name(&self.sink_topic, "SinkTopic", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
         enc::topic_name_mut(&mut self.sink_topic, "SinkTopic", f);
     }
@@ -388,14 +384,14 @@ pub struct TopologyDescriptionGlobalStore {
     /// Versions 0+.
     pub processor: TopologyDescriptionNode,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopologyDescriptionGlobalStore {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.source, buf, version, false, "source")?;
         enc::field::encode(&self.processor, buf, version, false, "processor")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -414,9 +410,9 @@ impl enc::Struct for TopologyDescriptionGlobalStore {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.source, r, version, false, "source")?;
         enc::field::decode_into(&mut self.processor, r, version, false, "processor")?;
         self.unknown_tagged_fields.clear();
@@ -430,30 +426,24 @@ impl enc::Struct for TopologyDescriptionGlobalStore {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopologyDescriptionGlobalStore {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.source, version, f);
-        crate::entity::Entities::visit_entities(&self.processor, version, f);
+impl enc::Entities for TopologyDescriptionGlobalStore {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.source, version, f);
+        enc::Entities::visit_entities(&self.processor, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.source, version, f);
-        crate::entity::Entities::rewrite_entities(&mut self.processor, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.source, version, f);
+        enc::Entities::rewrite_entities(&mut self.processor, version, f);
     }
 }
-impl crate::message::Message for StreamsGroupTopologyDescriptionUpdateRequest {
+impl enc::Message for StreamsGroupTopologyDescriptionUpdateRequest {
     const NAME: &'static str = "StreamsGroupTopologyDescriptionUpdateRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for StreamsGroupTopologyDescriptionUpdateRequest {
+impl enc::ApiMessage for StreamsGroupTopologyDescriptionUpdateRequest {
     const API_KEY: i16 = 93;
 }
-impl crate::message::Request for StreamsGroupTopologyDescriptionUpdateRequest {
+impl enc::Request for StreamsGroupTopologyDescriptionUpdateRequest {
     type Response = super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse;
 }

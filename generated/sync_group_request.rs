@@ -36,14 +36,14 @@ pub struct SyncGroupRequest {
     /// Versions 0+.
     pub assignments: Vec<SyncGroupRequestAssignment>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for SyncGroupRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
         }
@@ -138,9 +138,9 @@ impl enc::Struct for SyncGroupRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.group_id,
             r,
@@ -220,11 +220,11 @@ impl enc::Struct for SyncGroupRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for SyncGroupRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for SyncGroupRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::group_id(&self.group_id, "GroupId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
@@ -240,15 +240,15 @@ pub struct SyncGroupRequestAssignment {
     /// Versions 0+.
     pub assignment: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for SyncGroupRequestAssignment {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let mut s = buf.segment(5 + member_id_text.len());
         enc::field::put_str(&mut s, member_id_text, version >= 4, "member_id")?;
@@ -277,9 +277,9 @@ impl enc::Struct for SyncGroupRequestAssignment {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
             r,
@@ -307,20 +307,14 @@ impl enc::Struct for SyncGroupRequestAssignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for SyncGroupRequest {
+impl enc::Message for SyncGroupRequest {
     const NAME: &'static str = "SyncGroupRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 5);
 }
-impl crate::message::ApiMessage for SyncGroupRequest {
+impl enc::ApiMessage for SyncGroupRequest {
     const API_KEY: i16 = 14;
 }
-impl crate::message::Request for SyncGroupRequest {
+impl enc::Request for SyncGroupRequest {
     type Response = super::sync_group_response::SyncGroupResponse;
 }

@@ -28,15 +28,15 @@ pub struct SyncGroupResponse {
     /// Versions 0+.
     pub assignment: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for SyncGroupResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let protocol_type_text = self.protocol_type.as_deref();
         let protocol_name_text = self.protocol_name.as_deref();
         let mut s = buf
@@ -98,9 +98,9 @@ impl enc::Struct for SyncGroupResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             enc::field::decode_into(
                 &mut self.throttle_time_ms,
@@ -158,18 +158,12 @@ impl enc::Struct for SyncGroupResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for SyncGroupResponse {}
-impl crate::message::Message for SyncGroupResponse {
+impl enc::Entities for SyncGroupResponse {}
+impl enc::Message for SyncGroupResponse {
     const NAME: &'static str = "SyncGroupResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        5,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        5,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 5);
 }
-impl crate::message::ApiMessage for SyncGroupResponse {
+impl enc::ApiMessage for SyncGroupResponse {
     const API_KEY: i16 = 14;
 }

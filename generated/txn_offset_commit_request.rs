@@ -40,7 +40,7 @@ pub struct TxnOffsetCommitRequest {
     /// Versions 0+.
     pub topics: Vec<TxnOffsetCommitRequestTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for TxnOffsetCommitRequest {
     fn default() -> Self {
@@ -60,9 +60,9 @@ impl Default for TxnOffsetCommitRequest {
 impl enc::EncodeStruct for TxnOffsetCommitRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 3 && self.generation_id_or_member_epoch != -1 {
             return Err(enc::field::non_default("generation_id_or_member_epoch"));
         }
@@ -149,9 +149,9 @@ impl enc::Struct for TxnOffsetCommitRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
             r,
@@ -223,18 +223,18 @@ impl enc::Struct for TxnOffsetCommitRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TxnOffsetCommitRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TxnOffsetCommitRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::transactional_id(&self.transactional_id, "TransactionalId", f);
         enc::group_id(&self.group_id, "GroupId", f);
         enc::producer_id(&self.producer_id, "ProducerId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-6; flexible 3-6.
@@ -247,20 +247,20 @@ pub struct TxnOffsetCommitRequestTopic {
     /// Topic ID; replaces Name from v6.
     ///
     /// Versions 6+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partitions of the topic with offsets to commit.
     ///
     /// Versions 0+.
     pub partitions: Vec<TxnOffsetCommitRequestPartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TxnOffsetCommitRequestTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
         if version <= 5 {
@@ -310,9 +310,9 @@ impl enc::Struct for TxnOffsetCommitRequestTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 5 {
             enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
         } else {
@@ -321,7 +321,7 @@ impl enc::Struct for TxnOffsetCommitRequestTopic {
         if version >= 6 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(
             &mut self.partitions,
@@ -339,18 +339,18 @@ impl enc::Struct for TxnOffsetCommitRequestTopic {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TxnOffsetCommitRequestTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TxnOffsetCommitRequestTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 5 {
             enc::topic_name(&self.name, "Name", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 5 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
@@ -376,7 +376,7 @@ pub struct TxnOffsetCommitRequestPartition {
     /// Versions 0+; nullable 0+.
     pub committed_metadata: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for TxnOffsetCommitRequestPartition {
     fn default() -> Self {
@@ -393,9 +393,9 @@ impl enc::EncodeStruct for TxnOffsetCommitRequestPartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let committed_metadata_text = self.committed_metadata.as_deref();
         let mut s = buf.segment(22 + committed_metadata_text.map_or(0, str::len));
         if version >= 2 {
@@ -453,9 +453,9 @@ impl enc::Struct for TxnOffsetCommitRequestPartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             let run: [u8; 16] = enc::field::read_run(
                 r,
@@ -499,20 +499,14 @@ impl enc::Struct for TxnOffsetCommitRequestPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for TxnOffsetCommitRequest {
+impl enc::Message for TxnOffsetCommitRequest {
     const NAME: &'static str = "TxnOffsetCommitRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        6,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        6,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 6);
 }
-impl crate::message::ApiMessage for TxnOffsetCommitRequest {
+impl enc::ApiMessage for TxnOffsetCommitRequest {
     const API_KEY: i16 = 28;
 }
-impl crate::message::Request for TxnOffsetCommitRequest {
+impl enc::Request for TxnOffsetCommitRequest {
     type Response = super::txn_offset_commit_response::TxnOffsetCommitResponse;
 }

@@ -16,14 +16,14 @@ pub struct TxnOffsetCommitResponse {
     /// Versions 0+.
     pub topics: Vec<TxnOffsetCommitResponseTopic>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TxnOffsetCommitResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
         enc::field::put_count(&mut s, self.topics.len(), version >= 3, "topics")?;
@@ -51,9 +51,9 @@ impl enc::Struct for TxnOffsetCommitResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.throttle_time_ms,
             r,
@@ -75,12 +75,12 @@ impl enc::Struct for TxnOffsetCommitResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TxnOffsetCommitResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+impl enc::Entities for TxnOffsetCommitResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-6; flexible 3-6.
@@ -93,20 +93,20 @@ pub struct TxnOffsetCommitResponseTopic {
     /// Topic ID; replaces Name from v6.
     ///
     /// Versions 6+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Outcome for each partition of the topic.
     ///
     /// Versions 0+.
     pub partitions: Vec<TxnOffsetCommitResponsePartition>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TxnOffsetCommitResponseTopic {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
         if version <= 5 {
@@ -156,9 +156,9 @@ impl enc::Struct for TxnOffsetCommitResponseTopic {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 5 {
             enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
         } else {
@@ -167,7 +167,7 @@ impl enc::Struct for TxnOffsetCommitResponseTopic {
         if version >= 6 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(
             &mut self.partitions,
@@ -185,18 +185,18 @@ impl enc::Struct for TxnOffsetCommitResponseTopic {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TxnOffsetCommitResponseTopic {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TxnOffsetCommitResponseTopic {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 5 {
             enc::topic_name(&self.name, "Name", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 5 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
@@ -214,15 +214,15 @@ pub struct TxnOffsetCommitResponsePartition {
     /// Versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TxnOffsetCommitResponsePartition {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -261,9 +261,9 @@ impl enc::Struct for TxnOffsetCommitResponsePartition {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
@@ -283,17 +283,11 @@ impl enc::Struct for TxnOffsetCommitResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for TxnOffsetCommitResponse {
+impl enc::Message for TxnOffsetCommitResponse {
     const NAME: &'static str = "TxnOffsetCommitResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        6,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        3,
-        6,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(3, 6);
 }
-impl crate::message::ApiMessage for TxnOffsetCommitResponse {
+impl enc::ApiMessage for TxnOffsetCommitResponse {
     const API_KEY: i16 = 28;
 }

@@ -11,15 +11,15 @@ pub struct UnregisterBrokerRequest {
     /// Versions 0+.
     pub broker_id: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for UnregisterBrokerRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(5);
         s.put_fixed(self.broker_id)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -44,9 +44,9 @@ impl enc::Struct for UnregisterBrokerRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.broker_id, r, version, false, "broker_id")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -58,28 +58,22 @@ impl enc::Struct for UnregisterBrokerRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UnregisterBrokerRequest {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for UnregisterBrokerRequest {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
-impl crate::message::Message for UnregisterBrokerRequest {
+impl enc::Message for UnregisterBrokerRequest {
     const NAME: &'static str = "UnregisterBrokerRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for UnregisterBrokerRequest {
+impl enc::ApiMessage for UnregisterBrokerRequest {
     const API_KEY: i16 = 64;
 }
-impl crate::message::Request for UnregisterBrokerRequest {
+impl enc::Request for UnregisterBrokerRequest {
     type Response = super::unregister_broker_response::UnregisterBrokerResponse;
 }

@@ -11,15 +11,15 @@ pub struct UnregisterControllerRequest {
     /// Versions 0+.
     pub controller_id: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for UnregisterControllerRequest {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(5);
         s.put_fixed(self.controller_id)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -44,9 +44,9 @@ impl enc::Struct for UnregisterControllerRequest {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.controller_id,
             r,
@@ -64,21 +64,15 @@ impl enc::Struct for UnregisterControllerRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UnregisterControllerRequest {}
-impl crate::message::Message for UnregisterControllerRequest {
+impl enc::Entities for UnregisterControllerRequest {}
+impl enc::Message for UnregisterControllerRequest {
     const NAME: &'static str = "UnregisterControllerRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for UnregisterControllerRequest {
+impl enc::ApiMessage for UnregisterControllerRequest {
     const API_KEY: i16 = 94;
 }
-impl crate::message::Request for UnregisterControllerRequest {
+impl enc::Request for UnregisterControllerRequest {
     type Response = super::unregister_controller_response::UnregisterControllerResponse;
 }

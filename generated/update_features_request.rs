@@ -20,7 +20,7 @@ pub struct UpdateFeaturesRequest {
     /// Versions 1+; default false.
     pub validate_only: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for UpdateFeaturesRequest {
     fn default() -> Self {
@@ -35,9 +35,9 @@ impl Default for UpdateFeaturesRequest {
 impl enc::EncodeStruct for UpdateFeaturesRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.validate_only {
             return Err(enc::field::non_default("validate_only"));
         }
@@ -86,9 +86,9 @@ impl enc::Struct for UpdateFeaturesRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
         enc::field::decode_into(
             &mut self.feature_updates,
@@ -120,7 +120,7 @@ impl enc::Struct for UpdateFeaturesRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UpdateFeaturesRequest {}
+impl enc::Entities for UpdateFeaturesRequest {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FeatureUpdateKey {
@@ -141,7 +141,7 @@ pub struct FeatureUpdateKey {
     /// Versions 1+; default 1.
     pub upgrade_type: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for FeatureUpdateKey {
     fn default() -> Self {
@@ -158,9 +158,9 @@ impl enc::EncodeStruct for FeatureUpdateKey {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 0 && self.allow_downgrade {
             return Err(enc::field::non_default("allow_downgrade"));
         }
@@ -210,9 +210,9 @@ impl enc::Struct for FeatureUpdateKey {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.feature, r, version, true, "feature")?;
         if version <= 0 {
             let run: [u8; 3] = enc::field::read_run(
@@ -250,20 +250,14 @@ impl enc::Struct for FeatureUpdateKey {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for UpdateFeaturesRequest {
+impl enc::Message for UpdateFeaturesRequest {
     const NAME: &'static str = "UpdateFeaturesRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for UpdateFeaturesRequest {
+impl enc::ApiMessage for UpdateFeaturesRequest {
     const API_KEY: i16 = 57;
 }
-impl crate::message::Request for UpdateFeaturesRequest {
+impl enc::Request for UpdateFeaturesRequest {
     type Response = super::update_features_response::UpdateFeaturesResponse;
 }

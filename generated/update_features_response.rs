@@ -24,7 +24,7 @@ pub struct UpdateFeaturesResponse {
     /// Versions 0-1; ignorable.
     pub results: Vec<UpdatableFeatureResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for UpdateFeaturesResponse {
     fn default() -> Self {
@@ -40,9 +40,9 @@ impl Default for UpdateFeaturesResponse {
 impl enc::EncodeStruct for UpdateFeaturesResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let error_message_text = self.error_message.as_deref();
         let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
@@ -77,9 +77,9 @@ impl enc::Struct for UpdateFeaturesResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -111,7 +111,7 @@ impl enc::Struct for UpdateFeaturesResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UpdateFeaturesResponse {}
+impl enc::Entities for UpdateFeaturesResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpdatableFeatureResult {
@@ -128,7 +128,7 @@ pub struct UpdatableFeatureResult {
     /// Versions 0+; nullable 0+.
     pub error_message: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for UpdatableFeatureResult {
     fn default() -> Self {
@@ -144,9 +144,9 @@ impl enc::EncodeStruct for UpdatableFeatureResult {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let feature_text = self.feature.as_str();
         let error_message_text = self.error_message.as_deref();
         let mut s = buf
@@ -178,9 +178,9 @@ impl enc::Struct for UpdatableFeatureResult {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.feature, r, version, true, "feature")?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(
@@ -202,17 +202,11 @@ impl enc::Struct for UpdatableFeatureResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for UpdateFeaturesResponse {
+impl enc::Message for UpdateFeaturesResponse {
     const NAME: &'static str = "UpdateFeaturesResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for UpdateFeaturesResponse {
+impl enc::ApiMessage for UpdateFeaturesResponse {
     const API_KEY: i16 = 57;
 }

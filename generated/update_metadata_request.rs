@@ -40,7 +40,7 @@ pub struct UpdateMetadataRequest {
     /// Versions 0+.
     pub live_brokers: Vec<UpdateMetadataBroker>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for UpdateMetadataRequest {
     fn default() -> Self {
@@ -60,9 +60,9 @@ impl Default for UpdateMetadataRequest {
 impl enc::EncodeStruct for UpdateMetadataRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 8 && self.is_k_raft_controller {
             return Err(enc::field::non_default("is_k_raft_controller"));
         }
@@ -181,9 +181,9 @@ impl enc::Struct for UpdateMetadataRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 8 {
             let run: [u8; 5] = enc::field::read_run(
                 r,
@@ -270,38 +270,30 @@ impl enc::Struct for UpdateMetadataRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UpdateMetadataRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for UpdateMetadataRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.controller_id, "ControllerId", f);
         if version <= 4 {
-            crate::entity::Entities::visit_entities(
-                &self.ungrouped_partition_states,
-                version,
-                f,
-            );
+            enc::Entities::visit_entities(&self.ungrouped_partition_states, version, f);
         }
         if version >= 5 {
-            crate::entity::Entities::visit_entities(&self.topic_states, version, f);
+            enc::Entities::visit_entities(&self.topic_states, version, f);
         }
-        crate::entity::Entities::visit_entities(&self.live_brokers, version, f);
+        enc::Entities::visit_entities(&self.live_brokers, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.controller_id, "ControllerId", f);
         if version <= 4 {
-            crate::entity::Entities::rewrite_entities(
+            enc::Entities::rewrite_entities(
                 &mut self.ungrouped_partition_states,
                 version,
                 f,
             );
         }
         if version >= 5 {
-            crate::entity::Entities::rewrite_entities(
-                &mut self.topic_states,
-                version,
-                f,
-            );
+            enc::Entities::rewrite_entities(&mut self.topic_states, version, f);
         }
-        crate::entity::Entities::rewrite_entities(&mut self.live_brokers, version, f);
+        enc::Entities::rewrite_entities(&mut self.live_brokers, version, f);
     }
 }
 /// Versions 0-8; flexible 6-8.
@@ -344,15 +336,15 @@ pub struct UpdateMetadataPartitionState {
     /// Versions 4+; ignorable.
     pub offline_replicas: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for UpdateMetadataPartitionState {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf
             .segment(
@@ -428,9 +420,9 @@ impl enc::Struct for UpdateMetadataPartitionState {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 4 {
             enc::field::decode_into(
                 &mut self.topic_name,
@@ -493,8 +485,8 @@ impl enc::Struct for UpdateMetadataPartitionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UpdateMetadataPartitionState {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for UpdateMetadataPartitionState {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version <= 4 {
             enc::topic_name(&self.topic_name, "TopicName", f);
         }
@@ -505,7 +497,7 @@ impl crate::entity::Entities for UpdateMetadataPartitionState {
             enc::broker_id(&self.offline_replicas, "OfflineReplicas", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version <= 4 {
             enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
         }
@@ -527,20 +519,20 @@ pub struct UpdateMetadataTopicState {
     /// Topic ID.
     ///
     /// Versions 7+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// State of each partition of the topic to update.
     ///
     /// Versions 5+.
     pub partition_states: Vec<UpdateMetadataPartitionState>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for UpdateMetadataTopicState {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(26 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, version >= 6, "topic_name")?;
@@ -586,9 +578,9 @@ impl enc::Struct for UpdateMetadataTopicState {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_name,
             r,
@@ -599,7 +591,7 @@ impl enc::Struct for UpdateMetadataTopicState {
         if version >= 7 {
             enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         } else {
-            self.topic_id = crate::primitives::Uuid::NIL;
+            self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(
             &mut self.partition_states,
@@ -617,23 +609,19 @@ impl enc::Struct for UpdateMetadataTopicState {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic_name.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partition_states.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UpdateMetadataTopicState {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for UpdateMetadataTopicState {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
-        crate::entity::Entities::visit_entities(&self.partition_states, version, f);
+        enc::Entities::visit_entities(&self.partition_states, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
-        crate::entity::Entities::rewrite_entities(
-            &mut self.partition_states,
-            version,
-            f,
-        );
+        enc::Entities::rewrite_entities(&mut self.partition_states, version, f);
     }
 }
 /// Versions 0-8; flexible 6-8.
@@ -660,7 +648,7 @@ pub struct UpdateMetadataBroker {
     /// Versions 2+; nullable 0+; ignorable.
     pub rack: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for UpdateMetadataBroker {
     fn default() -> Self {
@@ -677,9 +665,9 @@ impl Default for UpdateMetadataBroker {
 impl enc::EncodeStruct for UpdateMetadataBroker {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let v0_host_text = self.v0_host.as_str();
         let mut s = buf.segment(18 + v0_host_text.len());
         s.put_fixed(self.id)?;
@@ -755,9 +743,9 @@ impl enc::Struct for UpdateMetadataBroker {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.id, r, version, false, "id")?;
         if version <= 0 {
             enc::field::decode_into(&mut self.v0_host, r, version, false, "v0_host")?;
@@ -801,11 +789,11 @@ impl enc::Struct for UpdateMetadataBroker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UpdateMetadataBroker {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for UpdateMetadataBroker {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.id, "Id", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.id, "Id", f);
     }
 }
@@ -829,15 +817,15 @@ pub struct UpdateMetadataEndpoint {
     /// Versions 1+.
     pub security_protocol: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for UpdateMetadataEndpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_text = self.host.as_str();
         let listener_text = self.listener.as_str();
         let mut s = buf.segment(17 + host_text.len() + listener_text.len());
@@ -884,9 +872,9 @@ impl enc::Struct for UpdateMetadataEndpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
         enc::field::decode_into(&mut self.host, r, version, version >= 6, "host")?;
         if version >= 3 {
@@ -922,20 +910,14 @@ impl enc::Struct for UpdateMetadataEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for UpdateMetadataRequest {
+impl enc::Message for UpdateMetadataRequest {
     const NAME: &'static str = "UpdateMetadataRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        8,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        6,
-        8,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 8);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(6, 8);
 }
-impl crate::message::ApiMessage for UpdateMetadataRequest {
+impl enc::ApiMessage for UpdateMetadataRequest {
     const API_KEY: i16 = 6;
 }
-impl crate::message::Request for UpdateMetadataRequest {
+impl enc::Request for UpdateMetadataRequest {
     type Response = super::update_metadata_response::UpdateMetadataResponse;
 }

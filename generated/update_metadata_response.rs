@@ -11,15 +11,15 @@ pub struct UpdateMetadataResponse {
     /// Versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for UpdateMetadataResponse {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(3);
         s.put_fixed(self.error_code)?;
         if version >= 6 && self.unknown_tagged_fields.is_empty() {
@@ -54,9 +54,9 @@ impl enc::Struct for UpdateMetadataResponse {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
@@ -70,18 +70,12 @@ impl enc::Struct for UpdateMetadataResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UpdateMetadataResponse {}
-impl crate::message::Message for UpdateMetadataResponse {
+impl enc::Entities for UpdateMetadataResponse {}
+impl enc::Message for UpdateMetadataResponse {
     const NAME: &'static str = "UpdateMetadataResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        8,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        6,
-        8,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 8);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(6, 8);
 }
-impl crate::message::ApiMessage for UpdateMetadataResponse {
+impl enc::ApiMessage for UpdateMetadataResponse {
     const API_KEY: i16 = 6;
 }

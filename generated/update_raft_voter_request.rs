@@ -22,7 +22,7 @@ pub struct UpdateRaftVoterRequest {
     /// Log directory id of the voter being updated.
     ///
     /// Versions 0+.
-    pub voter_directory_id: crate::primitives::Uuid,
+    pub voter_directory_id: enc::Uuid,
     /// Endpoints on which the voter can be reached.
     ///
     /// Versions 0+.
@@ -32,7 +32,7 @@ pub struct UpdateRaftVoterRequest {
     /// Versions 0+.
     pub k_raft_version_feature: KRaftVersionFeature,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for UpdateRaftVoterRequest {
     fn default() -> Self {
@@ -40,7 +40,7 @@ impl Default for UpdateRaftVoterRequest {
             cluster_id: Some(CompactString::const_new("")),
             current_leader_epoch: 0,
             voter_id: 0,
-            voter_directory_id: crate::primitives::Uuid::NIL,
+            voter_directory_id: enc::Uuid::NIL,
             listeners: Vec::new(),
             k_raft_version_feature: KRaftVersionFeature::default(),
             unknown_tagged_fields: Vec::new(),
@@ -50,9 +50,9 @@ impl Default for UpdateRaftVoterRequest {
 impl enc::EncodeStruct for UpdateRaftVoterRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let cluster_id_text = self.cluster_id.as_deref();
         let mut s = buf.segment(34 + cluster_id_text.map_or(0, str::len));
         enc::field::put_nullable_str(&mut s, cluster_id_text, true, "cluster_id")?;
@@ -91,9 +91,9 @@ impl enc::Struct for UpdateRaftVoterRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
         let run: [u8; 24] = enc::field::read_run(
             r,
@@ -119,13 +119,13 @@ impl enc::Struct for UpdateRaftVoterRequest {
         self.cluster_id = Some(CompactString::const_new(""));
         self.current_leader_epoch = 0;
         self.voter_id = 0;
-        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.voter_directory_id = enc::Uuid::NIL;
         self.listeners.clear();
         enc::Decode::reset_value(&mut self.k_raft_version_feature);
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UpdateRaftVoterRequest {}
+impl enc::Entities for UpdateRaftVoterRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {
@@ -142,15 +142,15 @@ pub struct Listener {
     /// Versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Listener {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(13 + name_text.len() + host_text.len());
@@ -181,9 +181,9 @@ impl enc::Struct for Listener {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -211,15 +211,15 @@ pub struct KRaftVersionFeature {
     /// Versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for KRaftVersionFeature {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(5);
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
@@ -248,9 +248,9 @@ impl enc::Struct for KRaftVersionFeature {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 4] = enc::field::read_run(
             r,
             &[("min_supported_version", 2), ("max_supported_version", 2)],
@@ -268,20 +268,14 @@ impl enc::Struct for KRaftVersionFeature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for UpdateRaftVoterRequest {
+impl enc::Message for UpdateRaftVoterRequest {
     const NAME: &'static str = "UpdateRaftVoterRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for UpdateRaftVoterRequest {
+impl enc::ApiMessage for UpdateRaftVoterRequest {
     const API_KEY: i16 = 82;
 }
-impl crate::message::Request for UpdateRaftVoterRequest {
+impl enc::Request for UpdateRaftVoterRequest {
     type Response = super::update_raft_voter_response::UpdateRaftVoterResponse;
 }

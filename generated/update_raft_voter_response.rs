@@ -20,14 +20,14 @@ pub struct UpdateRaftVoterResponse {
     /// Versions 0+; tag 0 from 0+.
     pub current_leader: CurrentLeader,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for UpdateRaftVoterResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let write_current_leader = self.current_leader != CurrentLeader::default();
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
@@ -76,9 +76,9 @@ impl enc::Struct for UpdateRaftVoterResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
@@ -115,12 +115,12 @@ impl enc::Struct for UpdateRaftVoterResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UpdateRaftVoterResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.current_leader, version, f);
+impl enc::Entities for UpdateRaftVoterResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.current_leader, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.current_leader, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.current_leader, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -143,7 +143,7 @@ pub struct CurrentLeader {
     /// Versions 0+.
     pub port: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for CurrentLeader {
     fn default() -> Self {
@@ -160,9 +160,9 @@ impl enc::EncodeStruct for CurrentLeader {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(18 + host_text.len());
         let mut run = [0u8; 8];
@@ -196,9 +196,9 @@ impl enc::Struct for CurrentLeader {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 8] = enc::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
@@ -220,25 +220,19 @@ impl enc::Struct for CurrentLeader {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for CurrentLeader {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for CurrentLeader {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.leader_id, "LeaderId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
-impl crate::message::Message for UpdateRaftVoterResponse {
+impl enc::Message for UpdateRaftVoterResponse {
     const NAME: &'static str = "UpdateRaftVoterResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }
-impl crate::message::ApiMessage for UpdateRaftVoterResponse {
+impl enc::ApiMessage for UpdateRaftVoterResponse {
     const API_KEY: i16 = 82;
 }

@@ -20,7 +20,7 @@ pub struct VoteRequest {
     /// Versions 0+.
     pub topics: Vec<TopicData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for VoteRequest {
     fn default() -> Self {
@@ -35,9 +35,9 @@ impl Default for VoteRequest {
 impl enc::EncodeStruct for VoteRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let cluster_id_text = self.cluster_id.as_deref();
         let mut s = buf.segment(14 + cluster_id_text.map_or(0, str::len));
         enc::field::put_nullable_str(&mut s, cluster_id_text, true, "cluster_id")?;
@@ -66,9 +66,9 @@ impl enc::Struct for VoteRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
         if version >= 1 {
             enc::field::decode_into(&mut self.voter_id, r, version, false, "voter_id")?;
@@ -88,18 +88,18 @@ impl enc::Struct for VoteRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for VoteRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for VoteRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         if version >= 1 {
             enc::broker_id(&self.voter_id, "VoterId", f);
         }
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         if version >= 1 {
             enc::broker_id_mut(&mut self.voter_id, "VoterId", f);
         }
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -114,14 +114,14 @@ pub struct TopicData {
     /// Versions 0+.
     pub partitions: Vec<PartitionData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(10 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
@@ -144,9 +144,9 @@ impl enc::Struct for TopicData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -160,14 +160,14 @@ impl enc::Struct for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for TopicData {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for TopicData {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
-        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+        enc::Entities::visit_entities(&self.partitions, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
-        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+        enc::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -188,11 +188,11 @@ pub struct PartitionData {
     /// Log directory id of the sending replica.
     ///
     /// Versions 1+; ignorable.
-    pub replica_directory_id: crate::primitives::Uuid,
+    pub replica_directory_id: enc::Uuid,
     /// Log directory id of the voter receiving the request.
     ///
     /// Versions 1+; ignorable.
-    pub voter_directory_id: crate::primitives::Uuid,
+    pub voter_directory_id: enc::Uuid,
     /// Epoch of the last record in the sender's log.
     ///
     /// Versions 0+.
@@ -206,15 +206,15 @@ pub struct PartitionData {
     /// Versions 2+.
     pub pre_vote: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 2 && self.pre_vote {
             return Err(enc::field::non_default("pre_vote"));
         }
@@ -281,9 +281,9 @@ impl enc::Struct for PartitionData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             let run: [u8; 44] = enc::field::read_run(
                 r,
@@ -308,8 +308,8 @@ impl enc::Struct for PartitionData {
             self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
             self.replica_epoch = enc::Fixed::from_chunk(&run[4..8]);
             self.replica_id = enc::Fixed::from_chunk(&run[8..12]);
-            self.replica_directory_id = crate::primitives::Uuid::NIL;
-            self.voter_directory_id = crate::primitives::Uuid::NIL;
+            self.replica_directory_id = enc::Uuid::NIL;
+            self.voter_directory_id = enc::Uuid::NIL;
         }
         if version >= 2 {
             let run: [u8; 13] = enc::field::read_run(
@@ -337,36 +337,30 @@ impl enc::Struct for PartitionData {
         self.partition_index = 0;
         self.replica_epoch = 0;
         self.replica_id = 0;
-        self.replica_directory_id = crate::primitives::Uuid::NIL;
-        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.replica_directory_id = enc::Uuid::NIL;
+        self.voter_directory_id = enc::Uuid::NIL;
         self.last_offset_epoch = 0;
         self.last_offset = 0;
         self.pre_vote = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for PartitionData {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for PartitionData {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.replica_id, "ReplicaId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
     }
 }
-impl crate::message::Message for VoteRequest {
+impl enc::Message for VoteRequest {
     const NAME: &'static str = "VoteRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }
-impl crate::message::ApiMessage for VoteRequest {
+impl enc::ApiMessage for VoteRequest {
     const API_KEY: i16 = 52;
 }
-impl crate::message::Request for VoteRequest {
+impl enc::Request for VoteRequest {
     type Response = super::vote_response::VoteResponse;
 }

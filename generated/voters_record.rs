@@ -16,14 +16,14 @@ pub struct VotersRecord {
     /// Versions 0+.
     pub voters: Vec<Voter>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for VotersRecord {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.version)?;
         enc::field::put_count(&mut s, self.voters.len(), true, "voters")?;
@@ -45,9 +45,9 @@ impl enc::Struct for VotersRecord {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.version, r, version, false, "version")?;
         enc::field::decode_into(&mut self.voters, r, version, true, "voters")?;
         self.unknown_tagged_fields.clear();
@@ -61,12 +61,12 @@ impl enc::Struct for VotersRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for VotersRecord {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.voters, version, f);
+impl enc::Entities for VotersRecord {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.voters, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.voters, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.voters, version, f);
     }
 }
 /// Versions 0; flexible 0.
@@ -79,7 +79,7 @@ pub struct Voter {
     /// Log directory id of the voter.
     ///
     /// Versions 0+.
-    pub voter_directory_id: crate::primitives::Uuid,
+    pub voter_directory_id: enc::Uuid,
     /// Endpoints on which the voter can be reached.
     ///
     /// Versions 0+.
@@ -89,14 +89,14 @@ pub struct Voter {
     /// Versions 0+.
     pub k_raft_version_feature: KRaftVersionFeature,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Voter {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(25);
         let mut run = [0u8; 20];
         run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
@@ -130,9 +130,9 @@ impl enc::Struct for Voter {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
             &[("voter_id", 4), ("voter_directory_id", 16)],
@@ -154,17 +154,17 @@ impl enc::Struct for Voter {
     #[inline]
     fn reset_fields(&mut self) {
         self.voter_id = 0;
-        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.voter_directory_id = enc::Uuid::NIL;
         self.endpoints.clear();
         enc::Decode::reset_value(&mut self.k_raft_version_feature);
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for Voter {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for Voter {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.voter_id, "VoterId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.voter_id, "VoterId", f);
     }
 }
@@ -184,15 +184,15 @@ pub struct Endpoint {
     /// Versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Endpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(13 + name_text.len() + host_text.len());
@@ -223,9 +223,9 @@ impl enc::Struct for Endpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
@@ -253,15 +253,15 @@ pub struct KRaftVersionFeature {
     /// Versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for KRaftVersionFeature {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(5);
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
@@ -290,9 +290,9 @@ impl enc::Struct for KRaftVersionFeature {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 4] = enc::field::read_run(
             r,
             &[("min_supported_version", 2), ("max_supported_version", 2)],
@@ -310,14 +310,8 @@ impl enc::Struct for KRaftVersionFeature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for VotersRecord {
+impl enc::Message for VotersRecord {
     const NAME: &'static str = "VotersRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

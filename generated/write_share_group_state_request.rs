@@ -16,14 +16,14 @@ pub struct WriteShareGroupStateRequest {
     /// Versions 0+.
     pub topics: Vec<WriteStateData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for WriteShareGroupStateRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len());
         enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
@@ -46,9 +46,9 @@ impl enc::Struct for WriteShareGroupStateRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         self.unknown_tagged_fields.clear();
@@ -62,27 +62,27 @@ impl enc::Struct for WriteShareGroupStateRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for WriteShareGroupStateRequest {}
+impl enc::Entities for WriteShareGroupStateRequest {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteStateData {
     /// Topic ID.
     ///
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Partitions of the topic to write.
     ///
     /// Versions 0+.
     pub partitions: Vec<PartitionData>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for WriteStateData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
         enc::field::put_count(&mut s, self.partitions.len(), true, "partitions")?;
@@ -104,9 +104,9 @@ impl enc::Struct for WriteStateData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
         self.unknown_tagged_fields.clear();
@@ -115,7 +115,7 @@ impl enc::Struct for WriteStateData {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
@@ -148,7 +148,7 @@ pub struct PartitionData {
     /// Versions 0+.
     pub state_batches: Vec<StateBatch>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for PartitionData {
     fn default() -> Self {
@@ -166,9 +166,9 @@ impl Default for PartitionData {
 impl enc::EncodeStruct for PartitionData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(29);
         if version >= 1 {
             let mut run = [0u8; 24];
@@ -217,9 +217,9 @@ impl enc::Struct for PartitionData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 1 {
             let run: [u8; 24] = enc::field::read_run(
                 r,
@@ -294,15 +294,15 @@ pub struct StateBatch {
     /// Versions 0+.
     pub delivery_count: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StateBatch {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(20);
         let mut run = [0u8; 19];
         run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
@@ -335,9 +335,9 @@ impl enc::Struct for StateBatch {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 19] = enc::field::read_run(
             r,
             &[
@@ -364,20 +364,14 @@ impl enc::Struct for StateBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for WriteShareGroupStateRequest {
+impl enc::Message for WriteShareGroupStateRequest {
     const NAME: &'static str = "WriteShareGroupStateRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }
-impl crate::message::ApiMessage for WriteShareGroupStateRequest {
+impl enc::ApiMessage for WriteShareGroupStateRequest {
     const API_KEY: i16 = 85;
 }
-impl crate::message::Request for WriteShareGroupStateRequest {
+impl enc::Request for WriteShareGroupStateRequest {
     type Response = super::write_share_group_state_response::WriteShareGroupStateResponse;
 }

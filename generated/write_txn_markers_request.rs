@@ -12,14 +12,14 @@ pub struct WriteTxnMarkersRequest {
     /// Versions 0+.
     pub markers: Vec<WritableTxnMarker>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for WriteTxnMarkersRequest {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.markers, buf, version, version >= 1, "markers")?;
         if version >= 1 {
             enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -42,9 +42,9 @@ impl enc::Struct for WriteTxnMarkersRequest {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.markers, r, version, version >= 1, "markers")?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
@@ -58,12 +58,12 @@ impl enc::Struct for WriteTxnMarkersRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for WriteTxnMarkersRequest {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.markers, version, f);
+impl enc::Entities for WriteTxnMarkersRequest {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.markers, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.markers, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.markers, version, f);
     }
 }
 /// Versions 0-2; flexible 1-2.
@@ -94,14 +94,14 @@ pub struct WritableTxnMarker {
     /// Versions 2+; ignorable; default 0.
     pub transaction_version: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for WritableTxnMarker {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(16);
         let mut run = [0u8; 11];
         run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
@@ -158,9 +158,9 @@ impl enc::Struct for WritableTxnMarker {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 11] = enc::field::read_run(
             r,
             &[("producer_id", 8), ("producer_epoch", 2), ("transaction_result", 1)],
@@ -198,14 +198,14 @@ impl enc::Struct for WritableTxnMarker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for WritableTxnMarker {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for WritableTxnMarker {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-2; flexible 1-2.
@@ -220,15 +220,15 @@ pub struct WritableTxnMarkerTopic {
     /// Versions 0+.
     pub partition_indexes: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for WritableTxnMarkerTopic {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
         enc::field::put_str(&mut s, name_text, version >= 1, "name")?;
@@ -271,9 +271,9 @@ impl enc::Struct for WritableTxnMarkerTopic {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 1, "name")?;
         enc::field::decode_fixed_array_into(
             &mut self.partition_indexes,
@@ -294,28 +294,22 @@ impl enc::Struct for WritableTxnMarkerTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for WritableTxnMarkerTopic {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for WritableTxnMarkerTopic {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
-impl crate::message::Message for WriteTxnMarkersRequest {
+impl enc::Message for WriteTxnMarkersRequest {
     const NAME: &'static str = "WriteTxnMarkersRequest";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 2);
 }
-impl crate::message::ApiMessage for WriteTxnMarkersRequest {
+impl enc::ApiMessage for WriteTxnMarkersRequest {
     const API_KEY: i16 = 27;
 }
-impl crate::message::Request for WriteTxnMarkersRequest {
+impl enc::Request for WriteTxnMarkersRequest {
     type Response = super::write_txn_markers_response::WriteTxnMarkersResponse;
 }

@@ -12,14 +12,14 @@ pub struct WriteTxnMarkersResponse {
     /// Versions 0+.
     pub markers: Vec<WritableTxnMarkerResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for WriteTxnMarkersResponse {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.markers, buf, version, version >= 1, "markers")?;
         if version >= 1 {
             enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -42,9 +42,9 @@ impl enc::Struct for WriteTxnMarkersResponse {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.markers, r, version, version >= 1, "markers")?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
@@ -58,12 +58,12 @@ impl enc::Struct for WriteTxnMarkersResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for WriteTxnMarkersResponse {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::Entities::visit_entities(&self.markers, version, f);
+impl enc::Entities for WriteTxnMarkersResponse {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        enc::Entities::visit_entities(&self.markers, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::Entities::rewrite_entities(&mut self.markers, version, f);
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+        enc::Entities::rewrite_entities(&mut self.markers, version, f);
     }
 }
 /// Versions 0-2; flexible 1-2.
@@ -78,14 +78,14 @@ pub struct WritableTxnMarkerResult {
     /// Versions 0+.
     pub topics: Vec<WritableTxnMarkerTopicResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for WritableTxnMarkerResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         s.put_fixed(self.producer_id)?;
         enc::field::put_count(&mut s, self.topics.len(), version >= 1, "topics")?;
@@ -113,9 +113,9 @@ impl enc::Struct for WritableTxnMarkerResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.producer_id,
             r,
@@ -137,14 +137,14 @@ impl enc::Struct for WritableTxnMarkerResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for WritableTxnMarkerResult {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for WritableTxnMarkerResult {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::producer_id(&self.producer_id, "ProducerId", f);
-        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        enc::Entities::visit_entities(&self.topics, version, f);
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
-        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
 /// Versions 0-2; flexible 1-2.
@@ -159,14 +159,14 @@ pub struct WritableTxnMarkerTopicResult {
     /// Versions 0+.
     pub partitions: Vec<WritableTxnMarkerPartitionResult>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for WritableTxnMarkerTopicResult {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, version >= 1, "name")?;
@@ -206,9 +206,9 @@ impl enc::Struct for WritableTxnMarkerTopicResult {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 1, "name")?;
         enc::field::decode_into(
             &mut self.partitions,
@@ -230,11 +230,11 @@ impl enc::Struct for WritableTxnMarkerTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for WritableTxnMarkerTopicResult {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for WritableTxnMarkerTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.name, "Name", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
@@ -250,15 +250,15 @@ pub struct WritableTxnMarkerPartitionResult {
     /// Versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for WritableTxnMarkerPartitionResult {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(7);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -297,9 +297,9 @@ impl enc::Struct for WritableTxnMarkerPartitionResult {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 6] = enc::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
@@ -319,17 +319,11 @@ impl enc::Struct for WritableTxnMarkerPartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for WriteTxnMarkersResponse {
+impl enc::Message for WriteTxnMarkersResponse {
     const NAME: &'static str = "WriteTxnMarkersResponse";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 2);
 }
-impl crate::message::ApiMessage for WriteTxnMarkersResponse {
+impl enc::ApiMessage for WriteTxnMarkersResponse {
     const API_KEY: i16 = 27;
 }

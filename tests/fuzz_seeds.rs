@@ -182,10 +182,10 @@ fn write_or_check_internal_seeds() {
                     ok.unwrap_or_else(|e| panic!("{name}: {e}"));
                 }
                 2 => {
-                    let n = read_log::<MetadataLogRecord>(rest)
-                        .map(|e| e.unwrap_or_else(|e| panic!("{name}: {e}")))
-                        .count();
-                    assert_eq!(n, 9, "{name}");
+                    let entries = read_log::<MetadataLogRecord>(rest)
+                        .collect::<Result<Vec<_>, _>>()
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                    assert_eq!(entries.len(), 9, "{name}");
                 }
                 _ => {
                     let snapshot = read_snapshot::<MetadataLogRecord>(rest).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -363,7 +363,7 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
         let compiled_key =
             |key: i16| compiled.iter().any(|s| s.api_key == Some(key) && s.spec_type == SpecType::Request);
         let mut tokens = emit::encoding_import(&cx);
-        tokens.extend(emit::api::emit_api_table(&refs, &compiled_key, &cx));
+        tokens.extend(emit::api::emit_api_table(&refs, &compiled_key));
         // The dispatch enums, when at least one api key is compiled (with
         // none, `Builder::api_keys([])`, the table alone).
         let dispatch = compiled.iter().any(|s| s.spec_type == SpecType::Request);

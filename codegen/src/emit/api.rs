@@ -12,27 +12,26 @@ use crate::model::{Listener, MessageSpec, SpecType};
 use crate::naming;
 use crate::versions::Versions;
 
-fn range(v: Versions, rt: &TokenStream) -> TokenStream {
+fn range(v: Versions) -> TokenStream {
     if v.is_empty() {
-        quote!(#rt::message::VersionRange::NONE)
+        quote!(enc::VersionRange::NONE)
     } else {
         let (lo, hi) = (proc_macro2::Literal::i16_unsuffixed(v.lo), proc_macro2::Literal::i16_unsuffixed(v.hi));
-        quote!(#rt::message::VersionRange::new(#lo, #hi))
+        quote!(enc::VersionRange::new(#lo, #hi))
     }
 }
 
 /// `impl Message` for the body, plus `ApiMessage` and `Request` where they apply.
-pub fn emit_message_impls(spec: &MessageSpec, cx: &EmitContext, responses: &BTreeMap<i16, String>) -> TokenStream {
-    let rt = &cx.runtime;
+pub fn emit_message_impls(spec: &MessageSpec, responses: &BTreeMap<i16, String>) -> TokenStream {
     let ident = naming::type_ident(&spec.name);
     let name = &spec.name;
-    let valid = range(spec.valid_versions, rt);
-    let flexible = range(spec.flexible_versions.intersect(spec.valid_versions), rt);
+    let valid = range(spec.valid_versions);
+    let flexible = range(spec.flexible_versions.intersect(spec.valid_versions));
     let mut out = quote! {
-        impl #rt::message::Message for #ident {
+        impl enc::Message for #ident {
             const NAME: &'static str = #name;
-            const VERSIONS: #rt::message::VersionRange = #valid;
-            const FLEXIBLE_VERSIONS: #rt::message::VersionRange = #flexible;
+            const VERSIONS: enc::VersionRange = #valid;
+            const FLEXIBLE_VERSIONS: enc::VersionRange = #flexible;
         }
     };
     let Some(key) = spec.api_key.filter(|_| matches!(spec.spec_type, SpecType::Request | SpecType::Response)) else {
@@ -40,7 +39,7 @@ pub fn emit_message_impls(spec: &MessageSpec, cx: &EmitContext, responses: &BTre
     };
     let key = proc_macro2::Literal::i16_unsuffixed(key);
     out.extend(quote! {
-        impl #rt::message::ApiMessage for #ident {
+        impl enc::ApiMessage for #ident {
             const API_KEY: i16 = #key;
         }
     });
@@ -49,7 +48,7 @@ pub fn emit_message_impls(spec: &MessageSpec, cx: &EmitContext, responses: &BTre
             let module = format_ident!("{}", naming::module_name(response));
             let response = naming::type_ident(response);
             out.extend(quote! {
-                impl #rt::message::Request for #ident {
+                impl enc::Request for #ident {
                     type Response = super::#module::#response;
                 }
             });
@@ -62,8 +61,7 @@ pub fn emit_message_impls(spec: &MessageSpec, cx: &EmitContext, responses: &BTre
 /// listeners and header versions, from the request schemas (spec §8.1).
 /// `compiled` says which api keys have their request and response
 /// compiled (`ApiInfo::compiled` in the runtime).
-pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx: &EmitContext) -> TokenStream {
-    let rt = &cx.runtime;
+pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool) -> TokenStream {
     let mut requests: Vec<&MessageSpec> =
         specs.iter().copied().filter(|s| s.spec_type == SpecType::Request && s.api_key.is_some()).collect();
     requests.sort_by_key(|s| s.api_key);
@@ -79,13 +77,13 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
     let infos = requests.iter().map(|s| {
         let base = api_name(&s.name, "Request");
         let ident = naming::type_ident(base);
-        let valid = range(s.valid_versions, rt);
+        let valid = range(s.valid_versions);
         // As the schemas give them, open-ended: the header version of a
         // newer client's request (`3+`, version 5) is still 2 (spec §7.2).
-        let flexible = range(s.flexible_versions, rt);
+        let flexible = range(s.flexible_versions);
         let response_flexible =
-            responses.get(&s.api_key.unwrap_or_default()).map_or(flexible.clone(), |r| range(r.flexible_versions, rt));
-        let deprecated = range(s.deprecated_versions, rt);
+            responses.get(&s.api_key.unwrap_or_default()).map_or(flexible.clone(), |r| range(r.flexible_versions));
+        let deprecated = range(s.deprecated_versions);
         let unstable = s.latest_version_unstable;
         let is_compiled = compiled(s.api_key.unwrap_or_default());
         let request_name = &s.name;
@@ -95,12 +93,12 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         listeners.sort();
         listeners.dedup();
         let listeners = listeners.iter().map(|l| match l {
-            Listener::ZkBroker => quote!(#rt::api::Listener::ZkBroker),
-            Listener::Broker => quote!(#rt::api::Listener::Broker),
-            Listener::Controller => quote!(#rt::api::Listener::Controller),
+            Listener::ZkBroker => quote!(enc::Listener::ZkBroker),
+            Listener::Broker => quote!(enc::Listener::Broker),
+            Listener::Controller => quote!(enc::Listener::Controller),
         });
         quote! {
-            #rt::api::ApiInfo {
+            enc::ApiInfo {
                 api_key: ApiKey::#ident,
                 name: #base,
                 request_name: #request_name,
@@ -138,13 +136,13 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         }
 
         /// Facts about each api key, in api-key order.
-        pub static API_INFO: &[#rt::api::ApiInfo<ApiKey>] = &[
+        pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             #(#infos)*
         ];
 
         /// The facts about api key `code` (a number read from the wire, which
         /// may be one this message set lacks), if this message set has it.
-        pub fn api_info(code: i16) -> Option<&'static #rt::api::ApiInfo<ApiKey>> {
+        pub fn api_info(code: i16) -> Option<&'static enc::ApiInfo<ApiKey>> {
             match code {
                 #(#arms)*
                 _ => None,
@@ -161,7 +159,7 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
             }
 
             /// The facts about this api key: name, versions, listeners, header versions.
-            pub fn info(self) -> &'static #rt::api::ApiInfo<ApiKey> {
+            pub fn info(self) -> &'static enc::ApiInfo<ApiKey> {
                 match self {
                     #(#info_arms)*
                 }
@@ -176,12 +174,12 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         }
 
         impl TryFrom<i16> for ApiKey {
-            type Error = #rt::error::UnknownApiKey;
+            type Error = enc::UnknownApiKey;
 
             fn try_from(code: i16) -> Result<Self, Self::Error> {
                 match code {
                     #(#try_arms)*
-                    _ => Err(#rt::error::UnknownApiKey(code)),
+                    _ => Err(enc::UnknownApiKey(code)),
                 }
             }
         }
@@ -216,7 +214,7 @@ pub fn emit_dispatch(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
             .zip(&bodies)
             .map(|(entry, spec)| (entry.variant, super::entity::spec_has_entities(spec)))
             .collect();
-        out.extend(super::entity::emit_dispatch_entities(&variants, &format_ident!("{enum_name}"), cx));
+        out.extend(super::entity::emit_dispatch_entities(&variants, &format_ident!("{enum_name}")));
     }
     out
 }
@@ -233,15 +231,15 @@ fn emit_body_enum(
     let (variants, keys) = variants_and_keys(&entries);
     let encodes = entries
         .iter()
-        .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => #rt::message::Message::encode_to(m, w, version),));
+        .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => enc::Message::encode_to(m, w, version),));
     let sizes = entries
         .iter()
-        .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => #rt::message::Message::encoded_size(m, version),));
+        .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => enc::Message::encoded_size(m, version),));
     let decodes = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
-        quote!(#key => <#ty as #rt::message::Message>::decode_from(r, version).map(Self::#v),)
+        quote!(#key => <#ty as enc::Message>::decode_from(r, version).map(Self::#v),)
     });
     let decodes_into = entries.iter().map(|BodyEntry { variant: v, key, .. }| {
-        quote!((Self::#v(m), #key) => #rt::message::Message::decode_into_from(m, r, version),)
+        quote!((Self::#v(m), #key) => enc::Message::decode_into_from(m, r, version),)
     });
     let link = |path: &str| format!("{}::{path}", runtime_path(rt));
     let froms = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
@@ -258,13 +256,13 @@ fn emit_body_enum(
 
             #[doc = #try_doc]
             impl TryFrom<#name> for #ty {
-                type Error = #rt::error::UnexpectedBody<#name>;
+                type Error = enc::UnexpectedBody<#name>;
 
                 #[allow(unreachable_patterns)]
                 fn try_from(body: #name) -> Result<Self, Self::Error> {
                     match body {
                         #name::#v(m) => Ok(m),
-                        body => Err(#rt::error::UnexpectedBody { expected: #key, found: body.api_key().code(), body }),
+                        body => Err(enc::UnexpectedBody { expected: #key, found: body.api_key().code(), body }),
                     }
                 }
             }
@@ -381,8 +379,8 @@ fn emit_body_enum(
             /// # Errors
             #[doc = #encode_errors]
             /// After an error `buf` holds what it held before.
-            pub fn encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), #rt::error::EncodeError> {
-                enc::all_or_nothing(buf, |buf| self.encode_to(&mut #rt::primitives::Writer::new(buf), version))
+            pub fn encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), enc::EncodeError> {
+                enc::all_or_nothing(buf, |buf| self.encode_to(&mut enc::Writer::new(buf), version))
             }
 
             #[doc = #encode_to_doc]
@@ -391,7 +389,7 @@ fn emit_body_enum(
             /// # Errors
             #[doc = #encode_errors]
             /// What was written before the error stays in the writer.
-            pub fn encode_to(&self, w: &mut #rt::primitives::Writer<'_>, version: i16) -> Result<(), #rt::error::EncodeError> {
+            pub fn encode_to(&self, w: &mut enc::Writer<'_>, version: i16) -> Result<(), enc::EncodeError> {
                 match self {
                     #(#encodes)*
                 }
@@ -410,7 +408,7 @@ fn emit_body_enum(
             /// # Errors
             #[doc = #decode_errors]
             /// or the body's own decode error.
-            pub fn decode(api_key: i16, r: &mut #rt::primitives::Reader, version: i16) -> Result<Self, #rt::error::DecodeError> {
+            pub fn decode(api_key: i16, r: &mut enc::Reader, version: i16) -> Result<Self, enc::DecodeError> {
                 match api_key {
                     #(#decodes)*
                     _ => Err(r.error(#unknown)),
@@ -426,7 +424,7 @@ fn emit_body_enum(
             /// # Errors
             /// As [`Self::decode`]; `self` then holds a valid but unspecified body.
             #[inline]
-            pub fn decode_into(&mut self, api_key: i16, r: &mut #rt::primitives::Reader, version: i16) -> Result<(), #rt::error::DecodeError> {
+            pub fn decode_into(&mut self, api_key: i16, r: &mut enc::Reader, version: i16) -> Result<(), enc::DecodeError> {
                 match (&mut *self, api_key) {
                     #(#decodes_into)*
                     _ => {
@@ -497,15 +495,14 @@ fn variants_and_keys(entries: &[BodyEntry]) -> (Vec<TokenStream>, Vec<TokenStrea
 /// `RequestBodyRef<'a>` or `ResponseBodyRef<'a>`: the borrowed view of a
 /// body of any api key, decoded by api key at run time.
 fn emit_view_enum(entries: &[BodyEntry], owned: &proc_macro2::Ident, what: &str, cx: &EmitContext) -> TokenStream {
-    let rt = &cx.runtime;
     let name = format_ident!("{owned}Ref");
     let (variants, keys) = variants_and_keys(entries);
     let decodes = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
-        quote!(#key => <#ty as #rt::message::MessageView<'a>>::decode_from(r, version).map(Self::#v),)
+        quote!(#key => <#ty as enc::MessageView<'a>>::decode_from(r, version).map(Self::#v),)
     });
-    let owns = entries.iter().map(
-        |BodyEntry { variant: v, .. }| quote!(Self::#v(m) => #owned::#v(#rt::primitives::IntoOwned::into_owned(m)),),
-    );
+    let owns = entries
+        .iter()
+        .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => #owned::#v(enc::IntoOwned::into_owned(m)),));
     let doc = format!(" The borrowed view of a {what} body of any api key: see [`{owned}`].");
     let owned_doc = format!(" The owned [`{owned}`], allocating what the view borrowed.");
     let decode_errors = format!(" As [`{owned}::decode`].");
@@ -532,7 +529,7 @@ fn emit_view_enum(entries: &[BodyEntry], owned: &proc_macro2::Ident, what: &str,
             ///
             /// # Errors
             #[doc = #decode_errors]
-            pub fn decode(api_key: i16, r: &mut #rt::primitives::Reader<&'a [u8]>, version: i16) -> Result<Self, #rt::error::DecodeError> {
+            pub fn decode(api_key: i16, r: &mut enc::Reader<&'a [u8]>, version: i16) -> Result<Self, enc::DecodeError> {
                 match api_key {
                     #(#decodes)*
                     _ => Err(r.error(#unknown)),
@@ -554,17 +551,16 @@ fn emit_view_enum(entries: &[BodyEntry], owned: &proc_macro2::Ident, what: &str,
 /// some api keys compiled, an api key of the table is told apart from an
 /// unknown one.
 fn unknown_api_key(cx: &EmitContext) -> TokenStream {
-    let rt = &cx.runtime;
     if cx.partial {
         quote! {
             if api_info(api_key).is_some() {
-                #rt::error::DecodeErrorKind::ApiKeyNotCompiled(api_key)
+                enc::DecodeErrorKind::ApiKeyNotCompiled(api_key)
             } else {
-                #rt::error::DecodeErrorKind::UnknownApiKey(api_key)
+                enc::DecodeErrorKind::UnknownApiKey(api_key)
             }
         }
     } else {
-        quote!(#rt::error::DecodeErrorKind::UnknownApiKey(api_key))
+        quote!(enc::DecodeErrorKind::UnknownApiKey(api_key))
     }
 }
 

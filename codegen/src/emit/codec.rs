@@ -26,7 +26,7 @@ pub fn emit_wire_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStrea
     quote! {
         impl enc::EncodeStruct for #ident {
             #encode_inline
-            fn encode_fields(&self, #buf: &mut #rt::primitives::Writer<'_>, #encode_version: i16) -> Result<(), #rt::error::EncodeError> {
+            fn encode_fields(&self, #buf: &mut enc::Writer<'_>, #encode_version: i16) -> Result<(), enc::EncodeError> {
                 #encode
             }
 
@@ -44,23 +44,22 @@ pub fn emit_wire_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStrea
 /// (field by field into the owned struct) and, for a message,
 /// `MessageView`.
 pub fn emit_view_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
-    let rt = &cx.runtime;
     let view = plan.view;
     let (owned, path) = (Form::Owned.type_path(view.def.name), Form::Borrowed.type_path(view.def.name));
     let decode = emit_decode_impl(plan, cx, Form::Borrowed);
     let fields = view.fields.iter().map(|f| {
-        let (ident, value) = (&f.ident, f.owned_value(rt));
+        let (ident, value) = (&f.ident, f.owned_value());
         quote!(#ident: #value,)
     });
     let unknown = plan
         .section
         .as_ref()
-        .map(|_| quote!(unknown_tagged_fields: #rt::primitives::IntoOwned::into_owned(self.unknown_tagged_fields),));
-    let message = view.def.is_message.then(|| quote!(impl<'a> #rt::message::MessageView<'a> for #path {}));
+        .map(|_| quote!(unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),));
+    let message = view.def.is_message.then(|| quote!(impl<'a> enc::MessageView<'a> for #path {}));
     quote! {
         #decode
 
-        impl<'a> #rt::primitives::IntoOwned for #path {
+        impl<'a> enc::IntoOwned for #path {
             type Owned = #owned;
 
             #[inline]
@@ -96,7 +95,7 @@ fn emit_decode_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext, form: Form) -> 
             type Input = #input_ty;
 
             #inline
-            fn decode_fields_into(&mut self, #r: &mut #rt::primitives::Reader<Self::Input>, #version: i16) -> Result<(), #rt::error::DecodeError> {
+            fn decode_fields_into(&mut self, #r: &mut enc::Reader<Self::Input>, #version: i16) -> Result<(), enc::DecodeError> {
                 #decode
             }
 

@@ -13,7 +13,6 @@ use quote::{format_ident, quote};
 
 use super::cond::Cond;
 use super::plan::StructPlan;
-use super::EmitContext;
 use crate::check::Checked;
 use crate::model::{EntityType, Field, MessageSpec, SpecType};
 use crate::naming;
@@ -62,22 +61,12 @@ fn entity_helpers(entity: EntityType) -> Option<(Ident, Ident)> {
 
 /// The impl for one struct: with bodies when it is in `with`, empty for a
 /// request or response body without entities, nothing otherwise.
-pub fn emit_entities_impl(
-    plan: &StructPlan<'_, '_>,
-    spec: &MessageSpec,
-    with: &BTreeSet<&str>,
-    cx: &EmitContext,
-) -> TokenStream {
-    let rt = &cx.runtime;
+pub fn emit_entities_impl(plan: &StructPlan<'_, '_>, spec: &MessageSpec, with: &BTreeSet<&str>) -> TokenStream {
     let view = plan.view;
     let ident = naming::type_ident(view.def.name);
     if !with.contains(view.def.name) {
         let api = matches!(spec.spec_type, SpecType::Request | SpecType::Response);
-        return if view.def.is_message && api {
-            quote!(impl #rt::entity::Entities for #ident {})
-        } else {
-            TokenStream::new()
-        };
+        return if view.def.is_message && api { quote!(impl enc::Entities for #ident {}) } else { TokenStream::new() };
     }
     let mut visits = TokenStream::new();
     let mut rewrites = TokenStream::new();
@@ -92,19 +81,18 @@ pub fn emit_entities_impl(
             rewrites.extend(present.guard(quote!(enc::#rewrite(&mut self.#field, #name, f);)));
         } else if f.view.field.ty.struct_name().is_some_and(|n| with.contains(n)) {
             versioned = true;
-            visits.extend(present.guard(quote!(#rt::entity::Entities::visit_entities(&self.#field, version, f);)));
-            rewrites
-                .extend(present.guard(quote!(#rt::entity::Entities::rewrite_entities(&mut self.#field, version, f);)));
+            visits.extend(present.guard(quote!(enc::Entities::visit_entities(&self.#field, version, f);)));
+            rewrites.extend(present.guard(quote!(enc::Entities::rewrite_entities(&mut self.#field, version, f);)));
         }
     }
     let version = if versioned { quote!(version) } else { quote!(_version) };
     quote! {
-        impl #rt::entity::Entities for #ident {
-            fn visit_entities(&self, #version: i16, f: &mut #rt::entity::Visit<'_>) {
+        impl enc::Entities for #ident {
+            fn visit_entities(&self, #version: i16, f: &mut enc::Visit<'_>) {
                 #visits
             }
 
-            fn rewrite_entities(&mut self, #version: i16, f: &mut #rt::entity::Rewrite<'_>) {
+            fn rewrite_entities(&mut self, #version: i16, f: &mut enc::Rewrite<'_>) {
                 #rewrites
             }
         }
@@ -113,29 +101,28 @@ pub fn emit_entities_impl(
 
 /// `impl Entities` for a dispatch enum: the bodies with entity fields
 /// delegate, the others do nothing.
-pub fn emit_dispatch_entities(variants: &[(Ident, bool)], name: &Ident, cx: &EmitContext) -> TokenStream {
-    let rt = &cx.runtime;
+pub fn emit_dispatch_entities(variants: &[(Ident, bool)], name: &Ident) -> TokenStream {
     let with: Vec<&Ident> = variants.iter().filter(|(_, e)| *e).map(|(v, _)| v).collect();
     if with.is_empty() {
         return quote! {
             /// No body here has entity fields: the trait's no-op methods.
-            impl #rt::entity::Entities for #name {}
+            impl enc::Entities for #name {}
         };
     }
     let rest = (with.len() < variants.len()).then(|| quote!(_ => {}));
     quote! {
         /// Delegates to the body (see the runtime's `entity` module).
-        impl #rt::entity::Entities for #name {
-            fn visit_entities(&self, version: i16, f: &mut #rt::entity::Visit<'_>) {
+        impl enc::Entities for #name {
+            fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
                 match self {
-                    #(Self::#with(m) => #rt::entity::Entities::visit_entities(m, version, f),)*
+                    #(Self::#with(m) => enc::Entities::visit_entities(m, version, f),)*
                     #rest
                 }
             }
 
-            fn rewrite_entities(&mut self, version: i16, f: &mut #rt::entity::Rewrite<'_>) {
+            fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
                 match self {
-                    #(Self::#with(m) => #rt::entity::Entities::rewrite_entities(m, version, f),)*
+                    #(Self::#with(m) => enc::Entities::rewrite_entities(m, version, f),)*
                     #rest
                 }
             }

@@ -129,12 +129,12 @@ impl<'a> FieldView<'a> {
     }
 
     /// The owned value of the view's field `self.x` (what `IntoOwned::into_owned` makes of it).
-    pub fn owned_value(&self, rt: &TokenStream) -> TokenStream {
+    pub fn owned_value(&self) -> TokenStream {
         let ident = &self.ident;
         if self.is_fixed() {
             return quote!(self.#ident);
         }
-        let owned = quote!(#rt::primitives::IntoOwned::into_owned(self.#ident));
+        let owned = quote!(enc::IntoOwned::into_owned(self.#ident));
         match (&self.field.ty, self.option) {
             (FieldType::ApiMessage | FieldType::Header, false) => quote!(From::from(#owned)),
             (FieldType::ApiMessage | FieldType::Header, true) => quote!(#owned.map(From::from)),
@@ -199,7 +199,7 @@ impl<'a> FieldView<'a> {
             DefaultValue::Str(s) => quote!(CompactString::const_new(#s)),
             DefaultValue::Uuid(u) => {
                 let lit = Literal::u128_unsuffixed(*u);
-                quote!(#rt::primitives::Uuid::from_u128(#lit))
+                quote!(enc::Uuid::from_u128(#lit))
             }
         }
     }
@@ -300,7 +300,7 @@ pub fn base_type(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
             }
             FieldType::Array(inner) if is_fixed(inner) => {
                 let inner = base_type(inner, rt, Form::Owned);
-                return quote!(#rt::primitives::FixedArray<'a, #inner>);
+                return quote!(enc::FixedArray<'a, #inner>);
             }
             FieldType::Struct(name) => return form.type_path(name),
             _ => {}
@@ -317,7 +317,7 @@ pub fn base_type(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
         FieldType::Float64 => quote!(f64),
         FieldType::String => quote!(CompactString),
         FieldType::Bytes | FieldType::Records => quote!(#rt::Bytes),
-        FieldType::Uuid => quote!(#rt::primitives::Uuid),
+        FieldType::Uuid => quote!(enc::Uuid),
         FieldType::ApiMessage => quote!(#rt::embedded::EmbeddedMessage),
         FieldType::Header => quote!(#rt::embedded::EmbeddedHeader),
         FieldType::Array(inner) => {
@@ -337,7 +337,7 @@ fn natural(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
         FieldType::Bool => quote!(false),
         FieldType::Float64 => quote!(0.0),
         t if t.is_number_or_bool() => quote!(0),
-        FieldType::Uuid => quote!(#rt::primitives::Uuid::NIL),
+        FieldType::Uuid => quote!(enc::Uuid::NIL),
         FieldType::String if form == Form::Borrowed => quote!(""),
         _ if form == Form::Borrowed => quote!(Default::default()),
         FieldType::String => quote!(CompactString::const_new("")),

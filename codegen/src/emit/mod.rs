@@ -83,7 +83,7 @@ pub fn emit_message(
         let plan = plan::StructPlan::new(&view);
         out.extend(structs::emit_struct(&view, spec, cx, field::Form::Owned));
         out.extend(codec::emit_wire_impl(&plan, cx));
-        out.extend(entity::emit_entities_impl(&plan, spec, &entity_structs, cx));
+        out.extend(entity::emit_entities_impl(&plan, spec, &entity_structs));
         if cx.views {
             out.extend(structs::emit_struct(&view, spec, cx, field::Form::Borrowed));
             out.extend(codec::emit_view_impls(&plan, cx));
@@ -95,7 +95,7 @@ pub fn emit_message(
             out.extend(json::emit_json_impls(&plan, cx));
         }
     }
-    out.extend(api::emit_message_impls(spec, cx, responses));
+    out.extend(api::emit_message_impls(spec, responses));
     let mut file = encoding_import(cx);
     if codec::uses_ident(&out, "CompactString") {
         let rt = &cx.runtime;

@@ -32,8 +32,8 @@ pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext, 
         quote!(#doc pub #name: #ty,)
     });
     let raw = match form {
-        Form::Owned => quote!(#rt::tagged::RawTaggedField),
-        Form::Borrowed => quote!(#rt::tagged::RawTaggedField<&'a [u8]>),
+        Form::Owned => quote!(enc::RawTaggedField),
+        Form::Borrowed => quote!(enc::RawTaggedField<&'a [u8]>),
     };
     let unknown = view.has_tagged_section().then(|| {
         quote! {

@@ -17,14 +17,14 @@ pub struct ConsumerGroupCurrentMemberAssignmentValue {
     /// Versions 0+.
     pub partitions_pending_revocation: Vec<TopicPartitions>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupCurrentMemberAssignmentValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(14);
         let mut run = [0u8; 9];
         run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
@@ -76,9 +76,9 @@ impl enc::Struct for ConsumerGroupCurrentMemberAssignmentValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 9] = enc::field::read_run(
             r,
             &[("member_epoch", 4), ("previous_member_epoch", 4), ("state", 1)],
@@ -118,18 +118,18 @@ impl enc::Struct for ConsumerGroupCurrentMemberAssignmentValue {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TopicPartitions {
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Versions 0+; nullable 0+; tag 0 from 0+.
     pub assignment_epochs: Option<Vec<i32>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for TopicPartitions {
     fn default() -> Self {
         Self {
-            topic_id: crate::primitives::Uuid::NIL,
+            topic_id: enc::Uuid::NIL,
             partitions: Vec::new(),
             assignment_epochs: Some(Vec::new()),
             unknown_tagged_fields: Vec::new(),
@@ -140,9 +140,9 @@ impl enc::EncodeStruct for TopicPartitions {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let write_assignment_epochs = self
             .assignment_epochs
             .as_ref()
@@ -196,9 +196,9 @@ impl enc::Struct for TopicPartitions {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -230,20 +230,14 @@ impl enc::Struct for TopicPartitions {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.assignment_epochs = Some(Vec::new());
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ConsumerGroupCurrentMemberAssignmentValue {
+impl enc::Message for ConsumerGroupCurrentMemberAssignmentValue {
     const NAME: &'static str = "ConsumerGroupCurrentMemberAssignmentValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -26,7 +26,7 @@ pub struct ConsumerGroupMemberMetadataValue {
     /// Versions 0+; nullable 0+; tag 0 from 0+.
     pub classic_member_metadata: Option<ClassicMemberMetadata>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ConsumerGroupMemberMetadataValue {
     fn default() -> Self {
@@ -47,9 +47,9 @@ impl Default for ConsumerGroupMemberMetadataValue {
 impl enc::EncodeStruct for ConsumerGroupMemberMetadataValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let instance_id_text = self.instance_id.as_deref();
         let rack_id_text = self.rack_id.as_deref();
         let client_id_text = self.client_id.as_str();
@@ -153,9 +153,9 @@ impl enc::Struct for ConsumerGroupMemberMetadataValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
         enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
         enc::field::decode_into(&mut self.client_id, r, version, true, "client_id")?;
@@ -232,14 +232,14 @@ pub struct ClassicMemberMetadata {
     /// Versions 0+.
     pub supported_protocols: Vec<ClassicProtocol>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ClassicMemberMetadata {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.session_timeout_ms)?;
         enc::field::put_count(
@@ -272,9 +272,9 @@ impl enc::Struct for ClassicMemberMetadata {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.session_timeout_ms,
             r,
@@ -308,15 +308,15 @@ pub struct ClassicProtocol {
     /// Versions 0+.
     pub metadata: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ClassicProtocol {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(5 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -339,9 +339,9 @@ impl enc::Struct for ClassicProtocol {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.metadata, r, version, true, "metadata")?;
         self.unknown_tagged_fields.clear();
@@ -355,14 +355,8 @@ impl enc::Struct for ClassicProtocol {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ConsumerGroupMemberMetadataValue {
+impl enc::Message for ConsumerGroupMemberMetadataValue {
     const NAME: &'static str = "ConsumerGroupMemberMetadataValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

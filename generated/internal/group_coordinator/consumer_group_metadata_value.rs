@@ -11,15 +11,15 @@ pub struct ConsumerGroupMetadataValue {
     /// Versions 0+; tag 0 from 0+; default 0.
     pub metadata_hash: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupMetadataValue {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let write_metadata_hash = self.metadata_hash != 0;
         let mut s = buf.segment(5);
         s.put_fixed(self.epoch)?;
@@ -65,9 +65,9 @@ impl enc::Struct for ConsumerGroupMetadataValue {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
         self.metadata_hash = 0;
         self.unknown_tagged_fields.clear();
@@ -98,14 +98,8 @@ impl enc::Struct for ConsumerGroupMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ConsumerGroupMetadataValue {
+impl enc::Message for ConsumerGroupMetadataValue {
     const NAME: &'static str = "ConsumerGroupMetadataValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -10,14 +10,14 @@ pub struct ConsumerGroupPartitionMetadataValue {
     /// Versions 0+.
     pub topics: Vec<TopicMetadata>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupPartitionMetadataValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -34,9 +34,9 @@ impl enc::Struct for ConsumerGroupPartitionMetadataValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -52,7 +52,7 @@ impl enc::Struct for ConsumerGroupPartitionMetadataValue {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicMetadata {
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Versions 0+.
     pub topic_name: CompactString,
     /// Versions 0+.
@@ -60,14 +60,14 @@ pub struct TopicMetadata {
     /// Versions 0+.
     pub partition_metadata: Vec<PartitionMetadata>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicMetadata {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(30 + topic_name_text.len());
         s.put_fixed(self.topic_id)?;
@@ -105,9 +105,9 @@ impl enc::Struct for TopicMetadata {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(
@@ -130,7 +130,7 @@ impl enc::Struct for TopicMetadata {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.topic_name.clear();
         self.num_partitions = 0;
         self.partition_metadata.clear();
@@ -145,15 +145,15 @@ pub struct PartitionMetadata {
     /// Versions 0+.
     pub racks: Vec<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionMetadata {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.partition)?;
         enc::field::put_count(&mut s, self.racks.len(), true, "racks")?;
@@ -176,9 +176,9 @@ impl enc::Struct for PartitionMetadata {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.partition, r, version, false, "partition")?;
         enc::field::decode_into(&mut self.racks, r, version, true, "racks")?;
         self.unknown_tagged_fields.clear();
@@ -192,14 +192,8 @@ impl enc::Struct for PartitionMetadata {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ConsumerGroupPartitionMetadataValue {
+impl enc::Message for ConsumerGroupPartitionMetadataValue {
     const NAME: &'static str = "ConsumerGroupPartitionMetadataValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -16,9 +16,9 @@ impl enc::EncodeStruct for ConsumerGroupRegularExpressionKey {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let regular_expression_text = self.regular_expression.as_str();
         let mut s = buf
@@ -46,9 +46,9 @@ impl enc::Struct for ConsumerGroupRegularExpressionKey {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
         enc::field::decode_into(
             &mut self.regular_expression,
@@ -65,11 +65,8 @@ impl enc::Struct for ConsumerGroupRegularExpressionKey {
         self.regular_expression.clear();
     }
 }
-impl crate::message::Message for ConsumerGroupRegularExpressionKey {
+impl enc::Message for ConsumerGroupRegularExpressionKey {
     const NAME: &'static str = "ConsumerGroupRegularExpressionKey";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

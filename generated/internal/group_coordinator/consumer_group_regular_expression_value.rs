@@ -14,15 +14,15 @@ pub struct ConsumerGroupRegularExpressionValue {
     /// Versions 0+.
     pub timestamp: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupRegularExpressionValue {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
         let mut s = buf.segment(17);
         let mut run = [0u8; 16];
@@ -53,9 +53,9 @@ impl enc::Struct for ConsumerGroupRegularExpressionValue {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         let run: [u8; 16] = enc::field::read_run(
             r,
@@ -75,14 +75,8 @@ impl enc::Struct for ConsumerGroupRegularExpressionValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ConsumerGroupRegularExpressionValue {
+impl enc::Message for ConsumerGroupRegularExpressionValue {
     const NAME: &'static str = "ConsumerGroupRegularExpressionValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -11,15 +11,15 @@ pub struct ConsumerGroupTargetAssignmentMetadataValue {
     /// Versions 0+; tag 0 from 0+; ignorable; default 0.
     pub assignment_timestamp: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ConsumerGroupTargetAssignmentMetadataValue {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let write_assignment_timestamp = self.assignment_timestamp != 0;
         let mut s = buf.segment(5);
         s.put_fixed(self.assignment_epoch)?;
@@ -65,9 +65,9 @@ impl enc::Struct for ConsumerGroupTargetAssignmentMetadataValue {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.assignment_epoch,
             r,
@@ -104,14 +104,8 @@ impl enc::Struct for ConsumerGroupTargetAssignmentMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ConsumerGroupTargetAssignmentMetadataValue {
+impl enc::Message for ConsumerGroupTargetAssignmentMetadataValue {
     const NAME: &'static str = "ConsumerGroupTargetAssignmentMetadataValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -14,9 +14,9 @@ impl enc::EncodeStruct for GroupMetadataKey {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_text = self.group.as_str();
         let mut s = buf.segment(5 + group_text.len());
         enc::field::put_str(&mut s, group_text, false, "group")?;
@@ -35,9 +35,9 @@ impl enc::Struct for GroupMetadataKey {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group, r, version, false, "group")?;
         Ok(())
     }
@@ -46,11 +46,8 @@ impl enc::Struct for GroupMetadataKey {
         self.group.clear();
     }
 }
-impl crate::message::Message for GroupMetadataKey {
+impl enc::Message for GroupMetadataKey {
     const NAME: &'static str = "GroupMetadataKey";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

@@ -20,7 +20,7 @@ pub struct GroupMetadataValue {
     /// Versions 0+.
     pub members: Vec<MemberMetadata>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for GroupMetadataValue {
     fn default() -> Self {
@@ -38,9 +38,9 @@ impl Default for GroupMetadataValue {
 impl enc::EncodeStruct for GroupMetadataValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let protocol_type_text = self.protocol_type.as_str();
         let protocol_text = self.protocol.as_deref();
         let leader_text = self.leader.as_deref();
@@ -93,9 +93,9 @@ impl enc::Struct for GroupMetadataValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.protocol_type,
             r,
@@ -161,7 +161,7 @@ pub struct MemberMetadata {
     /// Versions 0+.
     pub assignment: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for MemberMetadata {
     fn default() -> Self {
@@ -182,9 +182,9 @@ impl enc::EncodeStruct for MemberMetadata {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let member_id_text = self.member_id.as_str();
         let group_instance_id_text = self.group_instance_id.as_deref();
         let client_id_text = self.client_id.as_str();
@@ -256,9 +256,9 @@ impl enc::Struct for MemberMetadata {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.member_id,
             r,
@@ -342,14 +342,8 @@ impl enc::Struct for MemberMetadata {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for GroupMetadataValue {
+impl enc::Message for GroupMetadataValue {
     const NAME: &'static str = "GroupMetadataValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 4);
 }

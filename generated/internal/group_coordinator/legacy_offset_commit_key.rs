@@ -18,9 +18,9 @@ impl enc::EncodeStruct for LegacyOffsetCommitKey {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_text = self.group.as_str();
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(14 + group_text.len() + topic_text.len());
@@ -44,9 +44,9 @@ impl enc::Struct for LegacyOffsetCommitKey {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group, r, version, false, "group")?;
         enc::field::decode_into(&mut self.topic, r, version, false, "topic")?;
         enc::field::decode_into(&mut self.partition, r, version, false, "partition")?;
@@ -59,11 +59,8 @@ impl enc::Struct for LegacyOffsetCommitKey {
         self.partition = 0;
     }
 }
-impl crate::message::Message for LegacyOffsetCommitKey {
+impl enc::Message for LegacyOffsetCommitKey {
     const NAME: &'static str = "LegacyOffsetCommitKey";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

@@ -18,9 +18,9 @@ impl enc::EncodeStruct for LegacyOffsetCommitValue {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let metadata_text = self.metadata.as_str();
         let mut s = buf.segment(21 + metadata_text.len());
         s.put_fixed(self.offset)?;
@@ -43,9 +43,9 @@ impl enc::Struct for LegacyOffsetCommitValue {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.offset, r, version, false, "offset")?;
         enc::field::decode_into(&mut self.metadata, r, version, false, "metadata")?;
         enc::field::decode_into(
@@ -64,11 +64,8 @@ impl enc::Struct for LegacyOffsetCommitValue {
         self.commit_timestamp = 0;
     }
 }
-impl crate::message::Message for LegacyOffsetCommitValue {
+impl enc::Message for LegacyOffsetCommitValue {
     const NAME: &'static str = "LegacyOffsetCommitValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

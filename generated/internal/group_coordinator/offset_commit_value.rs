@@ -18,9 +18,9 @@ pub struct OffsetCommitValue {
     /// Versions 1; ignorable; default -1.
     pub expire_timestamp: i64,
     /// Versions 4+; tag 0 from 4+; ignorable.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for OffsetCommitValue {
     fn default() -> Self {
@@ -30,7 +30,7 @@ impl Default for OffsetCommitValue {
             metadata: CompactString::const_new(""),
             commit_timestamp: 0,
             expire_timestamp: -1,
-            topic_id: crate::primitives::Uuid::NIL,
+            topic_id: enc::Uuid::NIL,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -39,9 +39,9 @@ impl enc::EncodeStruct for OffsetCommitValue {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let metadata_text = self.metadata.as_str();
         let write_topic_id = !self.topic_id.is_nil();
         let mut s = buf.segment(34 + metadata_text.len());
@@ -118,9 +118,9 @@ impl enc::Struct for OffsetCommitValue {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 3 {
             let run: [u8; 12] = enc::field::read_run(
                 r,
@@ -152,7 +152,7 @@ impl enc::Struct for OffsetCommitValue {
             self.commit_timestamp = enc::Fixed::from_chunk(&run[0..8]);
             self.expire_timestamp = -1;
         }
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
             enc::tagged::decode_section(
@@ -183,18 +183,12 @@ impl enc::Struct for OffsetCommitValue {
         self.metadata.clear();
         self.commit_timestamp = 0;
         self.expire_timestamp = -1;
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for OffsetCommitValue {
+impl enc::Message for OffsetCommitValue {
     const NAME: &'static str = "OffsetCommitValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        4,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(4, 4);
 }

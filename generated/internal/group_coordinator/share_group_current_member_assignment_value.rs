@@ -15,14 +15,14 @@ pub struct ShareGroupCurrentMemberAssignmentValue {
     /// Versions 0+.
     pub assigned_partitions: Vec<TopicPartitions>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareGroupCurrentMemberAssignmentValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(14);
         let mut run = [0u8; 9];
         run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
@@ -61,9 +61,9 @@ impl enc::Struct for ShareGroupCurrentMemberAssignmentValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 9] = enc::field::read_run(
             r,
             &[("member_epoch", 4), ("previous_member_epoch", 4), ("state", 1)],
@@ -95,19 +95,19 @@ impl enc::Struct for ShareGroupCurrentMemberAssignmentValue {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicPartitions {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
@@ -134,9 +134,9 @@ impl enc::Struct for TopicPartitions {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_fixed_array_into(
             &mut self.partitions,
@@ -150,19 +150,13 @@ impl enc::Struct for TopicPartitions {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ShareGroupCurrentMemberAssignmentValue {
+impl enc::Message for ShareGroupCurrentMemberAssignmentValue {
     const NAME: &'static str = "ShareGroupCurrentMemberAssignmentValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

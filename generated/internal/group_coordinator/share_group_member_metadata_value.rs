@@ -16,7 +16,7 @@ pub struct ShareGroupMemberMetadataValue {
     /// Versions 0+.
     pub subscribed_topic_names: Vec<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ShareGroupMemberMetadataValue {
     fn default() -> Self {
@@ -33,9 +33,9 @@ impl enc::EncodeStruct for ShareGroupMemberMetadataValue {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let rack_id_text = self.rack_id.as_deref();
         let client_id_text = self.client_id.as_str();
         let client_host_text = self.client_host.as_str();
@@ -80,9 +80,9 @@ impl enc::Struct for ShareGroupMemberMetadataValue {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
         enc::field::decode_into(&mut self.client_id, r, version, true, "client_id")?;
         enc::field::decode_into(&mut self.client_host, r, version, true, "client_host")?;
@@ -106,14 +106,8 @@ impl enc::Struct for ShareGroupMemberMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ShareGroupMemberMetadataValue {
+impl enc::Message for ShareGroupMemberMetadataValue {
     const NAME: &'static str = "ShareGroupMemberMetadataValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

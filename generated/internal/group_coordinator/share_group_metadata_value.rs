@@ -11,15 +11,15 @@ pub struct ShareGroupMetadataValue {
     /// Versions 0+.
     pub metadata_hash: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareGroupMetadataValue {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.epoch.to_be_bytes());
@@ -48,9 +48,9 @@ impl enc::Struct for ShareGroupMetadataValue {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
             &[("epoch", 4), ("metadata_hash", 8)],
@@ -68,14 +68,8 @@ impl enc::Struct for ShareGroupMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ShareGroupMetadataValue {
+impl enc::Message for ShareGroupMetadataValue {
     const NAME: &'static str = "ShareGroupMetadataValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

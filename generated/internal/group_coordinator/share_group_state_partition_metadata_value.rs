@@ -14,14 +14,14 @@ pub struct ShareGroupStatePartitionMetadataValue {
     /// Versions 0+.
     pub deleting_topics: Vec<TopicInfo>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ShareGroupStatePartitionMetadataValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(
             &self.initializing_topics,
             buf,
@@ -60,9 +60,9 @@ impl enc::Struct for ShareGroupStatePartitionMetadataValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.initializing_topics,
             r,
@@ -100,21 +100,21 @@ impl enc::Struct for ShareGroupStatePartitionMetadataValue {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitionsInfo {
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Versions 0+.
     pub topic_name: CompactString,
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicPartitionsInfo {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(27 + topic_name_text.len() + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
@@ -144,9 +144,9 @@ impl enc::Struct for TopicPartitionsInfo {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_fixed_array_into(
@@ -161,7 +161,7 @@ impl enc::Struct for TopicPartitionsInfo {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.topic_name.clear();
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
@@ -171,19 +171,19 @@ impl enc::Struct for TopicPartitionsInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicInfo {
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Versions 0+.
     pub topic_name: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicInfo {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(22 + topic_name_text.len());
         s.put_fixed(self.topic_id)?;
@@ -211,9 +211,9 @@ impl enc::Struct for TopicInfo {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         self.unknown_tagged_fields.clear();
@@ -222,19 +222,13 @@ impl enc::Struct for TopicInfo {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.topic_name.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ShareGroupStatePartitionMetadataValue {
+impl enc::Message for ShareGroupStatePartitionMetadataValue {
     const NAME: &'static str = "ShareGroupStatePartitionMetadataValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

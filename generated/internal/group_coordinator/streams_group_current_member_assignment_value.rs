@@ -26,14 +26,14 @@ pub struct StreamsGroupCurrentMemberAssignmentValue {
     /// Versions 0+.
     pub warmup_tasks_pending_revocation: Vec<TaskIds>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupCurrentMemberAssignmentValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(14);
         let mut run = [0u8; 9];
         run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
@@ -110,9 +110,9 @@ impl enc::Struct for StreamsGroupCurrentMemberAssignmentValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 9] = enc::field::read_run(
             r,
             &[("member_epoch", 4), ("previous_member_epoch", 4), ("state", 1)],
@@ -190,7 +190,7 @@ pub struct TaskIds {
     /// Versions 0+; nullable 0+; tag 0 from 0+.
     pub assignment_epochs: Option<Vec<i32>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for TaskIds {
     fn default() -> Self {
@@ -206,9 +206,9 @@ impl enc::EncodeStruct for TaskIds {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let write_assignment_epochs = self
             .assignment_epochs
@@ -264,9 +264,9 @@ impl enc::Struct for TaskIds {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -310,14 +310,8 @@ impl enc::Struct for TaskIds {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for StreamsGroupCurrentMemberAssignmentValue {
+impl enc::Message for StreamsGroupCurrentMemberAssignmentValue {
     const NAME: &'static str = "StreamsGroupCurrentMemberAssignmentValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

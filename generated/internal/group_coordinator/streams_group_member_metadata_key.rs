@@ -16,9 +16,9 @@ impl enc::EncodeStruct for StreamsGroupMemberMetadataKey {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let member_id_text = self.member_id.as_str();
         let mut s = buf.segment(10 + group_id_text.len() + member_id_text.len());
@@ -40,9 +40,9 @@ impl enc::Struct for StreamsGroupMemberMetadataKey {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
         enc::field::decode_into(&mut self.member_id, r, version, false, "member_id")?;
         Ok(())
@@ -53,11 +53,8 @@ impl enc::Struct for StreamsGroupMemberMetadataKey {
         self.member_id.clear();
     }
 }
-impl crate::message::Message for StreamsGroupMemberMetadataKey {
+impl enc::Message for StreamsGroupMemberMetadataKey {
     const NAME: &'static str = "StreamsGroupMemberMetadataKey";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

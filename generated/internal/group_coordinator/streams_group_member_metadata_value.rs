@@ -26,7 +26,7 @@ pub struct StreamsGroupMemberMetadataValue {
     /// Versions 0+.
     pub client_tags: Vec<KeyValue>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for StreamsGroupMemberMetadataValue {
     fn default() -> Self {
@@ -47,9 +47,9 @@ impl Default for StreamsGroupMemberMetadataValue {
 impl enc::EncodeStruct for StreamsGroupMemberMetadataValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let instance_id_text = self.instance_id.as_deref();
         let rack_id_text = self.rack_id.as_deref();
         let client_id_text = self.client_id.as_str();
@@ -96,9 +96,9 @@ impl enc::Struct for StreamsGroupMemberMetadataValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
         enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
         enc::field::decode_into(&mut self.client_id, r, version, true, "client_id")?;
@@ -144,15 +144,15 @@ pub struct Endpoint {
     /// Versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Endpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let host_text = self.host.as_str();
         let mut s = buf.segment(8 + host_text.len());
         enc::field::put_str(&mut s, host_text, true, "host")?;
@@ -180,9 +180,9 @@ impl enc::Struct for Endpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
@@ -204,15 +204,15 @@ pub struct KeyValue {
     /// Versions 0+.
     pub value: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for KeyValue {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let key_text = self.key.as_str();
         let value_text = self.value.as_str();
         let mut s = buf.segment(11 + key_text.len() + value_text.len());
@@ -241,9 +241,9 @@ impl enc::Struct for KeyValue {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
@@ -257,14 +257,8 @@ impl enc::Struct for KeyValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for StreamsGroupMemberMetadataValue {
+impl enc::Message for StreamsGroupMemberMetadataValue {
     const NAME: &'static str = "StreamsGroupMemberMetadataValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

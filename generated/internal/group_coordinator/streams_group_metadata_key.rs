@@ -14,9 +14,9 @@ impl enc::EncodeStruct for StreamsGroupMetadataKey {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(5 + group_id_text.len());
         enc::field::put_str(&mut s, group_id_text, false, "group_id")?;
@@ -35,9 +35,9 @@ impl enc::Struct for StreamsGroupMetadataKey {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
         Ok(())
     }
@@ -46,11 +46,8 @@ impl enc::Struct for StreamsGroupMetadataKey {
         self.group_id.clear();
     }
 }
-impl crate::message::Message for StreamsGroupMetadataKey {
+impl enc::Message for StreamsGroupMetadataKey {
     const NAME: &'static str = "StreamsGroupMetadataKey";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

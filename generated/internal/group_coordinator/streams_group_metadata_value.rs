@@ -20,7 +20,7 @@ pub struct StreamsGroupMetadataValue {
     /// Versions 0+; tag 3 from 0+; default -1.
     pub failed_description_topology_epoch: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for StreamsGroupMetadataValue {
     fn default() -> Self {
@@ -38,9 +38,9 @@ impl Default for StreamsGroupMetadataValue {
 impl enc::EncodeStruct for StreamsGroupMetadataValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let write_validated_topology_epoch = self.validated_topology_epoch != -1;
         let write_last_assignment_configs = self
             .last_assignment_configs
@@ -165,9 +165,9 @@ impl enc::Struct for StreamsGroupMetadataValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
             &[("epoch", 4), ("metadata_hash", 8)],
@@ -239,15 +239,15 @@ pub struct LastAssignmentConfig {
     /// Versions 0+.
     pub value: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for LastAssignmentConfig {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let key_text = self.key.as_str();
         let value_text = self.value.as_str();
         let mut s = buf.segment(11 + key_text.len() + value_text.len());
@@ -276,9 +276,9 @@ impl enc::Struct for LastAssignmentConfig {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
@@ -292,14 +292,8 @@ impl enc::Struct for LastAssignmentConfig {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for StreamsGroupMetadataValue {
+impl enc::Message for StreamsGroupMetadataValue {
     const NAME: &'static str = "StreamsGroupMetadataValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

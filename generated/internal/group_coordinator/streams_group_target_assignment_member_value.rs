@@ -14,14 +14,14 @@ pub struct StreamsGroupTargetAssignmentMemberValue {
     /// Versions 0+.
     pub warmup_tasks: Vec<TaskIds>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupTargetAssignmentMemberValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.active_tasks, buf, version, true, "active_tasks")?;
         enc::field::encode(&self.standby_tasks, buf, version, true, "standby_tasks")?;
         enc::field::encode(&self.warmup_tasks, buf, version, true, "warmup_tasks")?;
@@ -42,9 +42,9 @@ impl enc::Struct for StreamsGroupTargetAssignmentMemberValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.active_tasks,
             r,
@@ -86,15 +86,15 @@ pub struct TaskIds {
     /// Versions 0+.
     pub partitions: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TaskIds {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
             .segment(11 + subtopology_id_text.len() + self.partitions.len() * 4);
@@ -123,9 +123,9 @@ impl enc::Struct for TaskIds {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -150,14 +150,8 @@ impl enc::Struct for TaskIds {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for StreamsGroupTargetAssignmentMemberValue {
+impl enc::Message for StreamsGroupTargetAssignmentMemberValue {
     const NAME: &'static str = "StreamsGroupTargetAssignmentMemberValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

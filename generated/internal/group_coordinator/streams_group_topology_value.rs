@@ -12,14 +12,14 @@ pub struct StreamsGroupTopologyValue {
     /// Versions 0+.
     pub subtopologies: Vec<Subtopology>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StreamsGroupTopologyValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.epoch)?;
         enc::field::put_count(&mut s, self.subtopologies.len(), true, "subtopologies")?;
@@ -47,9 +47,9 @@ impl enc::Struct for StreamsGroupTopologyValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
         enc::field::decode_into(
             &mut self.subtopologies,
@@ -77,15 +77,15 @@ pub struct TopicConfig {
     /// Versions 0+.
     pub value: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicConfig {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let key_text = self.key.as_str();
         let value_text = self.value.as_str();
         let mut s = buf.segment(11 + key_text.len() + value_text.len());
@@ -114,9 +114,9 @@ impl enc::Struct for TopicConfig {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
@@ -142,14 +142,14 @@ pub struct TopicInfo {
     /// Versions 0+.
     pub topic_configs: Vec<TopicConfig>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicInfo {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(16 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -184,9 +184,9 @@ impl enc::Struct for TopicInfo {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 6] = enc::field::read_run(
             r,
@@ -232,14 +232,14 @@ pub struct Subtopology {
     /// Versions 0+.
     pub copartition_groups: Vec<CopartitionGroup>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Subtopology {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf.segment(10 + subtopology_id_text.len());
         enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
@@ -308,9 +308,9 @@ impl enc::Struct for Subtopology {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.subtopology_id,
             r,
@@ -386,15 +386,15 @@ pub struct CopartitionGroup {
     /// Versions 0+.
     pub repartition_source_topics: Vec<i16>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for CopartitionGroup {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf
             .segment(
                 16 + self.source_topics.len() * 2 + self.source_topic_regex.len() * 2
@@ -437,9 +437,9 @@ impl enc::Struct for CopartitionGroup {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_fixed_array_into(
             &mut self.source_topics,
             r,
@@ -470,14 +470,8 @@ impl enc::Struct for CopartitionGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for StreamsGroupTopologyValue {
+impl enc::Message for StreamsGroupTopologyValue {
     const NAME: &'static str = "StreamsGroupTopologyValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

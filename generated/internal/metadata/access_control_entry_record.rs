@@ -8,7 +8,7 @@ use crate::CompactString;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AccessControlEntryRecord {
     /// Versions 0+.
-    pub id: crate::primitives::Uuid,
+    pub id: enc::Uuid,
     /// Versions 0+.
     pub resource_type: i8,
     /// Versions 0+.
@@ -24,15 +24,15 @@ pub struct AccessControlEntryRecord {
     /// Versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for AccessControlEntryRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let principal_text = self.principal.as_str();
         let host_text = self.host.as_str();
@@ -81,9 +81,9 @@ impl enc::Struct for AccessControlEntryRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 17] = enc::field::read_run(
             r,
             &[("id", 16), ("resource_type", 1)],
@@ -118,7 +118,7 @@ impl enc::Struct for AccessControlEntryRecord {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.id = crate::primitives::Uuid::NIL;
+        self.id = enc::Uuid::NIL;
         self.resource_type = 0;
         self.resource_name.clear();
         self.pattern_type = 0;
@@ -129,14 +129,8 @@ impl enc::Struct for AccessControlEntryRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for AccessControlEntryRecord {
+impl enc::Message for AccessControlEntryRecord {
     const NAME: &'static str = "AccessControlEntryRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

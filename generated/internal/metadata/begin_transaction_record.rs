@@ -10,15 +10,15 @@ pub struct BeginTransactionRecord {
     /// Versions 0+; nullable 0+; tag 0 from 0+; default null.
     pub name: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for BeginTransactionRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let write_name = self.name.is_some();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_name);
@@ -49,9 +49,9 @@ impl enc::Struct for BeginTransactionRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         self.name = None;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_section(
@@ -74,14 +74,8 @@ impl enc::Struct for BeginTransactionRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for BeginTransactionRecord {
+impl enc::Message for BeginTransactionRecord {
     const NAME: &'static str = "BeginTransactionRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -15,19 +15,19 @@ pub struct BrokerRegistrationChangeRecord {
     /// Versions 1+; tag 1 from 1+.
     pub in_controlled_shutdown: i8,
     /// Versions 2+; tag 2 from 2+.
-    pub log_dirs: Vec<crate::primitives::Uuid>,
+    pub log_dirs: Vec<enc::Uuid>,
     /// Versions 3+; nullable 3+; tag 3 from 3+; default null.
-    pub cordoned_log_dirs: Option<Vec<crate::primitives::Uuid>>,
+    pub cordoned_log_dirs: Option<Vec<enc::Uuid>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for BrokerRegistrationChangeRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.in_controlled_shutdown != 0 {
             return Err(enc::field::non_default("in_controlled_shutdown"));
         }
@@ -128,9 +128,9 @@ impl enc::Struct for BrokerRegistrationChangeRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
             &[("broker_id", 4), ("broker_epoch", 8)],
@@ -188,22 +188,16 @@ impl enc::Struct for BrokerRegistrationChangeRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for BrokerRegistrationChangeRecord {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for BrokerRegistrationChangeRecord {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
-impl crate::message::Message for BrokerRegistrationChangeRecord {
+impl enc::Message for BrokerRegistrationChangeRecord {
     const NAME: &'static str = "BrokerRegistrationChangeRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        3,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);
 }

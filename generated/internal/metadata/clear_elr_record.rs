@@ -10,15 +10,15 @@ pub struct ClearElrRecord {
     /// Versions 0+.
     pub topic_name: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ClearElrRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_name_text = self.topic_name.as_str();
         let mut s = buf.segment(6 + topic_name_text.len());
         enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
@@ -44,9 +44,9 @@ impl enc::Struct for ClearElrRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -58,22 +58,16 @@ impl enc::Struct for ClearElrRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ClearElrRecord {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ClearElrRecord {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::topic_name(&self.topic_name, "TopicName", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
-impl crate::message::Message for ClearElrRecord {
+impl enc::Message for ClearElrRecord {
     const NAME: &'static str = "ClearElrRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

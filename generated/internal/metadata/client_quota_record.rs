@@ -16,14 +16,14 @@ pub struct ClientQuotaRecord {
     /// Versions 0+.
     pub remove: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ClientQuotaRecord {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(&self.entity, buf, version, true, "entity")?;
         let key_text = self.key.as_str();
         let mut s = buf.segment(15 + key_text.len());
@@ -56,9 +56,9 @@ impl enc::Struct for ClientQuotaRecord {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.entity, r, version, true, "entity")?;
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         let run: [u8; 9] = enc::field::read_run(r, &[("value", 8), ("remove", 1)])?;
@@ -85,7 +85,7 @@ pub struct EntityData {
     /// Versions 0+; nullable 0+.
     pub entity_name: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for EntityData {
     fn default() -> Self {
@@ -100,9 +100,9 @@ impl enc::EncodeStruct for EntityData {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let entity_type_text = self.entity_type.as_str();
         let entity_name_text = self.entity_name.as_deref();
         let mut s = buf
@@ -132,9 +132,9 @@ impl enc::Struct for EntityData {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.entity_type, r, version, true, "entity_type")?;
         enc::field::decode_into(&mut self.entity_name, r, version, true, "entity_name")?;
         self.unknown_tagged_fields.clear();
@@ -148,14 +148,8 @@ impl enc::Struct for EntityData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ClientQuotaRecord {
+impl enc::Message for ClientQuotaRecord {
     const NAME: &'static str = "ClientQuotaRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -16,7 +16,7 @@ pub struct ConfigRecord {
     /// Versions 0+; nullable 0+.
     pub value: Option<CompactString>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ConfigRecord {
     fn default() -> Self {
@@ -33,9 +33,9 @@ impl enc::EncodeStruct for ConfigRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let resource_name_text = self.resource_name.as_str();
         let name_text = self.name.as_str();
         let value_text = self.value.as_deref();
@@ -73,9 +73,9 @@ impl enc::Struct for ConfigRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.resource_type,
             r,
@@ -105,14 +105,8 @@ impl enc::Struct for ConfigRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ConfigRecord {
+impl enc::Message for ConfigRecord {
     const NAME: &'static str = "ConfigRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -22,15 +22,15 @@ pub struct DelegationTokenRecord {
     /// Versions 0+.
     pub token_id: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for DelegationTokenRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let owner_text = self.owner.as_str();
         let requester_text = self.requester.as_str();
         let mut s = buf.segment(15 + owner_text.len() + requester_text.len());
@@ -75,9 +75,9 @@ impl enc::Struct for DelegationTokenRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.owner, r, version, true, "owner")?;
         enc::field::decode_into(&mut self.requester, r, version, true, "requester")?;
         enc::field::decode_into(&mut self.renewers, r, version, true, "renewers")?;
@@ -105,14 +105,8 @@ impl enc::Struct for DelegationTokenRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for DelegationTokenRecord {
+impl enc::Message for DelegationTokenRecord {
     const NAME: &'static str = "DelegationTokenRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -9,7 +9,7 @@ pub struct PartitionChangeRecord {
     /// Versions 0+; default -1.
     pub partition_id: i32,
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Versions 0+; nullable 0+; tag 0 from 0+; default null.
     pub isr: Option<Vec<i32>>,
     /// Versions 0+; tag 1 from 0+; default -2.
@@ -23,19 +23,19 @@ pub struct PartitionChangeRecord {
     /// Versions 0+; tag 5 from 0+; default -1.
     pub leader_recovery_state: i8,
     /// Versions 1+; nullable 1+; tag 8 from 1+; default null.
-    pub directories: Option<Vec<crate::primitives::Uuid>>,
+    pub directories: Option<Vec<enc::Uuid>>,
     /// Versions 2+; nullable 2+; tag 6 from 2+; default null.
     pub eligible_leader_replicas: Option<Vec<i32>>,
     /// Versions 2+; nullable 2+; tag 7 from 2+; default null.
     pub last_known_elr: Option<Vec<i32>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for PartitionChangeRecord {
     fn default() -> Self {
         Self {
             partition_id: -1,
-            topic_id: crate::primitives::Uuid::NIL,
+            topic_id: enc::Uuid::NIL,
             isr: None,
             leader: -2,
             replicas: None,
@@ -53,9 +53,9 @@ impl enc::EncodeStruct for PartitionChangeRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.directories.is_some() {
             return Err(enc::field::non_default("directories"));
         }
@@ -234,9 +234,9 @@ impl enc::Struct for PartitionChangeRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
             &[("partition_id", 4), ("topic_id", 16)],
@@ -320,7 +320,7 @@ impl enc::Struct for PartitionChangeRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.partition_id = -1;
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.isr = None;
         self.leader = -2;
         self.replicas = None;
@@ -333,8 +333,8 @@ impl enc::Struct for PartitionChangeRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for PartitionChangeRecord {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for PartitionChangeRecord {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.isr, "Isr", f);
         enc::broker_id(&self.leader, "Leader", f);
         enc::broker_id(&self.replicas, "Replicas", f);
@@ -347,7 +347,7 @@ impl crate::entity::Entities for PartitionChangeRecord {
             enc::broker_id(&self.last_known_elr, "LastKnownElr", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.isr, "Isr", f);
         enc::broker_id_mut(&mut self.leader, "Leader", f);
         enc::broker_id_mut(&mut self.replicas, "Replicas", f);
@@ -365,14 +365,8 @@ impl crate::entity::Entities for PartitionChangeRecord {
         }
     }
 }
-impl crate::message::Message for PartitionChangeRecord {
+impl enc::Message for PartitionChangeRecord {
     const NAME: &'static str = "PartitionChangeRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }

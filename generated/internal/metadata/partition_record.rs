@@ -9,7 +9,7 @@ pub struct PartitionRecord {
     /// Versions 0+; default -1.
     pub partition_id: i32,
     /// Versions 0+.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Versions 0+.
     pub replicas: Vec<i32>,
     /// Versions 0+.
@@ -27,19 +27,19 @@ pub struct PartitionRecord {
     /// Versions 0+; default -1.
     pub partition_epoch: i32,
     /// Versions 1+.
-    pub directories: Vec<crate::primitives::Uuid>,
+    pub directories: Vec<enc::Uuid>,
     /// Versions 2+; nullable 2+; tag 1 from 2+; default null.
     pub eligible_leader_replicas: Option<Vec<i32>>,
     /// Versions 2+; nullable 2+; tag 2 from 2+; default null.
     pub last_known_elr: Option<Vec<i32>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for PartitionRecord {
     fn default() -> Self {
         Self {
             partition_id: -1,
-            topic_id: crate::primitives::Uuid::NIL,
+            topic_id: enc::Uuid::NIL,
             replicas: Vec::new(),
             isr: Vec::new(),
             removing_replicas: Vec::new(),
@@ -59,9 +59,9 @@ impl enc::EncodeStruct for PartitionRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && !self.directories.is_empty() {
             return Err(enc::field::non_default("directories"));
         }
@@ -195,9 +195,9 @@ impl enc::Struct for PartitionRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
             &[("partition_id", 4), ("topic_id", 16)],
@@ -276,7 +276,7 @@ impl enc::Struct for PartitionRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.partition_id = -1;
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.replicas.clear();
         self.isr.clear();
         self.removing_replicas.clear();
@@ -291,8 +291,8 @@ impl enc::Struct for PartitionRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for PartitionRecord {
-    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for PartitionRecord {
+    fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.replicas, "Replicas", f);
         enc::broker_id(&self.removing_replicas, "RemovingReplicas", f);
         enc::broker_id(&self.adding_replicas, "AddingReplicas", f);
@@ -304,7 +304,7 @@ impl crate::entity::Entities for PartitionRecord {
             enc::broker_id(&self.last_known_elr, "LastKnownElr", f);
         }
     }
-    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replicas, "Replicas", f);
         enc::broker_id_mut(&mut self.removing_replicas, "RemovingReplicas", f);
         enc::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
@@ -321,14 +321,8 @@ impl crate::entity::Entities for PartitionRecord {
         }
     }
 }
-impl crate::message::Message for PartitionRecord {
+impl enc::Message for PartitionRecord {
     const NAME: &'static str = "PartitionRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        2,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);
 }

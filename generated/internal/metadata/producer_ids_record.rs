@@ -13,7 +13,7 @@ pub struct ProducerIdsRecord {
     /// Versions 0+.
     pub next_producer_id: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ProducerIdsRecord {
     fn default() -> Self {
@@ -29,9 +29,9 @@ impl enc::EncodeStruct for ProducerIdsRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(21);
         let mut run = [0u8; 20];
         run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
@@ -62,9 +62,9 @@ impl enc::Struct for ProducerIdsRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
             &[("broker_id", 4), ("broker_epoch", 8), ("next_producer_id", 8)],
@@ -84,22 +84,16 @@ impl enc::Struct for ProducerIdsRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for ProducerIdsRecord {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for ProducerIdsRecord {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
-impl crate::message::Message for ProducerIdsRecord {
+impl enc::Message for ProducerIdsRecord {
     const NAME: &'static str = "ProducerIdsRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -12,7 +12,7 @@ pub struct RegisterBrokerRecord {
     /// Versions 2+; default false.
     pub is_migrating_zk_broker: bool,
     /// Versions 0+.
-    pub incarnation_id: crate::primitives::Uuid,
+    pub incarnation_id: enc::Uuid,
     /// Versions 0+.
     pub broker_epoch: i64,
     /// Versions 0+.
@@ -26,18 +26,18 @@ pub struct RegisterBrokerRecord {
     /// Versions 1+; default false.
     pub in_controlled_shutdown: bool,
     /// Versions 3+; tag 0 from 3+.
-    pub log_dirs: Vec<crate::primitives::Uuid>,
+    pub log_dirs: Vec<enc::Uuid>,
     /// Versions 4+; nullable 4+; tag 1 from 4+; default null.
-    pub cordoned_log_dirs: Option<Vec<crate::primitives::Uuid>>,
+    pub cordoned_log_dirs: Option<Vec<enc::Uuid>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for RegisterBrokerRecord {
     fn default() -> Self {
         Self {
             broker_id: 0,
             is_migrating_zk_broker: false,
-            incarnation_id: crate::primitives::Uuid::NIL,
+            incarnation_id: enc::Uuid::NIL,
             broker_epoch: 0,
             end_points: Vec::new(),
             features: Vec::new(),
@@ -53,9 +53,9 @@ impl Default for RegisterBrokerRecord {
 impl enc::EncodeStruct for RegisterBrokerRecord {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 2 && self.is_migrating_zk_broker {
             return Err(enc::field::non_default("is_migrating_zk_broker"));
         }
@@ -164,9 +164,9 @@ impl enc::Struct for RegisterBrokerRecord {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version >= 2 {
             let run: [u8; 5] = enc::field::read_run(
                 r,
@@ -234,7 +234,7 @@ impl enc::Struct for RegisterBrokerRecord {
     fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.is_migrating_zk_broker = false;
-        self.incarnation_id = crate::primitives::Uuid::NIL;
+        self.incarnation_id = enc::Uuid::NIL;
         self.broker_epoch = 0;
         self.end_points.clear();
         self.features.clear();
@@ -246,11 +246,11 @@ impl enc::Struct for RegisterBrokerRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for RegisterBrokerRecord {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for RegisterBrokerRecord {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.broker_id, "BrokerId", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
@@ -266,15 +266,15 @@ pub struct BrokerEndpoint {
     /// Versions 0+.
     pub security_protocol: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for BrokerEndpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(15 + name_text.len() + host_text.len());
@@ -309,9 +309,9 @@ impl enc::Struct for BrokerEndpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         let run: [u8; 4] = enc::field::read_run(
@@ -343,15 +343,15 @@ pub struct BrokerFeature {
     /// Versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for BrokerFeature {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -383,9 +383,9 @@ impl enc::Struct for BrokerFeature {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
             r,
@@ -405,14 +405,8 @@ impl enc::Struct for BrokerFeature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for RegisterBrokerRecord {
+impl enc::Message for RegisterBrokerRecord {
     const NAME: &'static str = "RegisterBrokerRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        4,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);
 }

@@ -10,7 +10,7 @@ pub struct RegisterControllerRecord {
     /// Versions 0+.
     pub controller_id: i32,
     /// Versions 0+.
-    pub incarnation_id: crate::primitives::Uuid,
+    pub incarnation_id: enc::Uuid,
     /// Versions 0+.
     pub zk_migration_ready: bool,
     /// Versions 0+.
@@ -18,14 +18,14 @@ pub struct RegisterControllerRecord {
     /// Versions 0+.
     pub features: Vec<ControllerFeature>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RegisterControllerRecord {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(26);
         let mut run = [0u8; 21];
         run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
@@ -55,9 +55,9 @@ impl enc::Struct for RegisterControllerRecord {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 21] = enc::field::read_run(
             r,
             &[("controller_id", 4), ("incarnation_id", 16), ("zk_migration_ready", 1)],
@@ -74,7 +74,7 @@ impl enc::Struct for RegisterControllerRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.controller_id = 0;
-        self.incarnation_id = crate::primitives::Uuid::NIL;
+        self.incarnation_id = enc::Uuid::NIL;
         self.zk_migration_ready = false;
         self.end_points.clear();
         self.features.clear();
@@ -93,15 +93,15 @@ pub struct ControllerEndpoint {
     /// Versions 0+.
     pub security_protocol: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ControllerEndpoint {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let host_text = self.host.as_str();
         let mut s = buf.segment(15 + name_text.len() + host_text.len());
@@ -136,9 +136,9 @@ impl enc::Struct for ControllerEndpoint {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         let run: [u8; 4] = enc::field::read_run(
@@ -170,15 +170,15 @@ pub struct ControllerFeature {
     /// Versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ControllerFeature {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(10 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -210,9 +210,9 @@ impl enc::Struct for ControllerFeature {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 4] = enc::field::read_run(
             r,
@@ -232,14 +232,8 @@ impl enc::Struct for ControllerFeature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for RegisterControllerRecord {
+impl enc::Message for RegisterControllerRecord {
     const NAME: &'static str = "RegisterControllerRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -7,17 +7,17 @@ use crate::encoding as enc;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RemoveAccessControlEntryRecord {
     /// Versions 0+.
-    pub id: crate::primitives::Uuid,
+    pub id: enc::Uuid,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoveAccessControlEntryRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(17);
         s.put_fixed(self.id)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -42,9 +42,9 @@ impl enc::Struct for RemoveAccessControlEntryRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.id, r, version, false, "id")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -52,18 +52,12 @@ impl enc::Struct for RemoveAccessControlEntryRecord {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.id = crate::primitives::Uuid::NIL;
+        self.id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for RemoveAccessControlEntryRecord {
+impl enc::Message for RemoveAccessControlEntryRecord {
     const NAME: &'static str = "RemoveAccessControlEntryRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -10,15 +10,15 @@ pub struct RemoveDelegationTokenRecord {
     /// Versions 0+.
     pub token_id: CompactString,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoveDelegationTokenRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let token_id_text = self.token_id.as_str();
         let mut s = buf.segment(6 + token_id_text.len());
         enc::field::put_str(&mut s, token_id_text, true, "token_id")?;
@@ -44,9 +44,9 @@ impl enc::Struct for RemoveDelegationTokenRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.token_id, r, version, true, "token_id")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -58,14 +58,8 @@ impl enc::Struct for RemoveDelegationTokenRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for RemoveDelegationTokenRecord {
+impl enc::Message for RemoveDelegationTokenRecord {
     const NAME: &'static str = "RemoveDelegationTokenRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

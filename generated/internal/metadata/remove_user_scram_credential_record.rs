@@ -12,15 +12,15 @@ pub struct RemoveUserScramCredentialRecord {
     /// Versions 0+.
     pub mechanism: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoveUserScramCredentialRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(7 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -48,9 +48,9 @@ impl enc::Struct for RemoveUserScramCredentialRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
         self.unknown_tagged_fields.clear();
@@ -64,14 +64,8 @@ impl enc::Struct for RemoveUserScramCredentialRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for RemoveUserScramCredentialRecord {
+impl enc::Message for RemoveUserScramCredentialRecord {
     const NAME: &'static str = "RemoveUserScramCredentialRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -11,15 +11,15 @@ pub struct UnfenceBrokerRecord {
     /// Versions 0+.
     pub epoch: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for UnfenceBrokerRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.id.to_be_bytes());
@@ -48,9 +48,9 @@ impl enc::Struct for UnfenceBrokerRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(r, &[("id", 4), ("epoch", 8)])?;
         self.id = enc::Fixed::from_chunk(&run[0..4]);
         self.epoch = enc::Fixed::from_chunk(&run[4..12]);
@@ -65,22 +65,16 @@ impl enc::Struct for UnfenceBrokerRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::entity::Entities for UnfenceBrokerRecord {
-    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+impl enc::Entities for UnfenceBrokerRecord {
+    fn visit_entities(&self, _version: i16, f: &mut enc::Visit<'_>) {
         enc::broker_id(&self.id, "Id", f);
     }
-    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+    fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.id, "Id", f);
     }
 }
-impl crate::message::Message for UnfenceBrokerRecord {
+impl enc::Message for UnfenceBrokerRecord {
     const NAME: &'static str = "UnfenceBrokerRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -9,15 +9,15 @@ pub struct UnregisterControllerRecord {
     /// Versions 0+.
     pub controller_id: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for UnregisterControllerRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(5);
         s.put_fixed(self.controller_id)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -42,9 +42,9 @@ impl enc::Struct for UnregisterControllerRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.controller_id,
             r,
@@ -62,14 +62,8 @@ impl enc::Struct for UnregisterControllerRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for UnregisterControllerRecord {
+impl enc::Message for UnregisterControllerRecord {
     const NAME: &'static str = "UnregisterControllerRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -26,7 +26,7 @@ pub struct UserScramCredentialRecord {
     /// Versions 0+.
     pub iterations: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl ::core::fmt::Debug for UserScramCredentialRecord {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -45,9 +45,9 @@ impl enc::EncodeStruct for UserScramCredentialRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(6 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -85,9 +85,9 @@ impl enc::Struct for UserScramCredentialRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
         enc::field::decode_into(&mut self.salt, r, version, true, "salt")?;
@@ -109,14 +109,8 @@ impl enc::Struct for UserScramCredentialRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for UserScramCredentialRecord {
+impl enc::Message for UserScramCredentialRecord {
     const NAME: &'static str = "UserScramCredentialRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -9,15 +9,15 @@ pub struct ZkMigrationStateRecord {
     /// Versions 0+.
     pub zk_migration_state: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for ZkMigrationStateRecord {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(2);
         s.put_fixed(self.zk_migration_state)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -42,9 +42,9 @@ impl enc::Struct for ZkMigrationStateRecord {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.zk_migration_state,
             r,
@@ -62,14 +62,8 @@ impl enc::Struct for ZkMigrationStateRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ZkMigrationStateRecord {
+impl enc::Message for ZkMigrationStateRecord {
     const NAME: &'static str = "ZkMigrationStateRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

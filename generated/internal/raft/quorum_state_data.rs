@@ -16,13 +16,13 @@ pub struct QuorumStateData {
     /// Versions 0+; default -1.
     pub voted_id: i32,
     /// Versions 1+.
-    pub voted_directory_id: crate::primitives::Uuid,
+    pub voted_directory_id: enc::Uuid,
     /// Versions 0.
     pub applied_offset: i64,
     /// Versions 0; nullable 0.
     pub current_voters: Option<Vec<Voter>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for QuorumStateData {
     fn default() -> Self {
@@ -31,7 +31,7 @@ impl Default for QuorumStateData {
             leader_id: -1,
             leader_epoch: -1,
             voted_id: -1,
-            voted_directory_id: crate::primitives::Uuid::NIL,
+            voted_directory_id: enc::Uuid::NIL,
             applied_offset: 0,
             current_voters: Some(Vec::new()),
             unknown_tagged_fields: Vec::new(),
@@ -41,9 +41,9 @@ impl Default for QuorumStateData {
 impl enc::EncodeStruct for QuorumStateData {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version > 0 && !self.cluster_id.is_empty() {
             return Err(enc::field::non_default("cluster_id"));
         }
@@ -117,9 +117,9 @@ impl enc::Struct for QuorumStateData {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         if version <= 0 {
             enc::field::decode_into(
                 &mut self.cluster_id,
@@ -153,7 +153,7 @@ impl enc::Struct for QuorumStateData {
             self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
             self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
             self.voted_id = enc::Fixed::from_chunk(&run[8..12]);
-            self.voted_directory_id = crate::primitives::Uuid::NIL;
+            self.voted_directory_id = enc::Uuid::NIL;
         }
         if version <= 0 {
             enc::field::decode_into(
@@ -187,7 +187,7 @@ impl enc::Struct for QuorumStateData {
         self.leader_id = -1;
         self.leader_epoch = -1;
         self.voted_id = -1;
-        self.voted_directory_id = crate::primitives::Uuid::NIL;
+        self.voted_directory_id = enc::Uuid::NIL;
         self.applied_offset = 0;
         self.current_voters = Some(Vec::new());
         self.unknown_tagged_fields.clear();
@@ -199,15 +199,15 @@ pub struct Voter {
     /// Versions 0.
     pub voter_id: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for Voter {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(5);
         s.put_fixed(self.voter_id)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -232,9 +232,9 @@ impl enc::Struct for Voter {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.voter_id, r, version, false, "voter_id")?;
         self.unknown_tagged_fields.clear();
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -246,14 +246,8 @@ impl enc::Struct for Voter {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for QuorumStateData {
+impl enc::Message for QuorumStateData {
     const NAME: &'static str = "QuorumStateData";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
 }

@@ -10,7 +10,7 @@ pub struct ShareSnapshotKey {
     /// Versions 0.
     pub group_id: CompactString,
     /// Versions 0.
-    pub topic_id: crate::primitives::Uuid,
+    pub topic_id: enc::Uuid,
     /// Versions 0.
     pub partition: i32,
 }
@@ -18,9 +18,9 @@ impl enc::EncodeStruct for ShareSnapshotKey {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let group_id_text = self.group_id.as_str();
         let mut s = buf.segment(25 + group_id_text.len());
         enc::field::put_str(&mut s, group_id_text, false, "group_id")?;
@@ -45,9 +45,9 @@ impl enc::Struct for ShareSnapshotKey {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
         let run: [u8; 20] = enc::field::read_run(
             r,
@@ -60,15 +60,12 @@ impl enc::Struct for ShareSnapshotKey {
     #[inline]
     fn reset_fields(&mut self) {
         self.group_id.clear();
-        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_id = enc::Uuid::NIL;
         self.partition = 0;
     }
 }
-impl crate::message::Message for ShareSnapshotKey {
+impl enc::Message for ShareSnapshotKey {
     const NAME: &'static str = "ShareSnapshotKey";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

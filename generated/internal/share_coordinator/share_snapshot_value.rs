@@ -23,7 +23,7 @@ pub struct ShareSnapshotValue {
     /// Versions 0+.
     pub state_batches: Vec<StateBatch>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ShareSnapshotValue {
     fn default() -> Self {
@@ -43,9 +43,9 @@ impl Default for ShareSnapshotValue {
 impl enc::EncodeStruct for ShareSnapshotValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(41);
         let mut run = [0u8; 20];
         run[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());
@@ -108,9 +108,9 @@ impl enc::Struct for ShareSnapshotValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 20] = enc::field::read_run(
             r,
             &[
@@ -184,15 +184,15 @@ pub struct StateBatch {
     /// Versions 0+.
     pub delivery_count: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StateBatch {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(20);
         let mut run = [0u8; 19];
         run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
@@ -225,9 +225,9 @@ impl enc::Struct for StateBatch {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 19] = enc::field::read_run(
             r,
             &[
@@ -254,14 +254,8 @@ impl enc::Struct for StateBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ShareSnapshotValue {
+impl enc::Message for ShareSnapshotValue {
     const NAME: &'static str = "ShareSnapshotValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -17,7 +17,7 @@ pub struct ShareUpdateValue {
     /// Versions 0+.
     pub state_batches: Vec<StateBatch>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for ShareUpdateValue {
     fn default() -> Self {
@@ -34,9 +34,9 @@ impl Default for ShareUpdateValue {
 impl enc::EncodeStruct for ShareUpdateValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(21);
         let mut run = [0u8; 16];
         run[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());
@@ -91,9 +91,9 @@ impl enc::Struct for ShareUpdateValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 16] = enc::field::read_run(
             r,
             &[("snapshot_epoch", 4), ("leader_epoch", 4), ("start_offset", 8)],
@@ -152,15 +152,15 @@ pub struct StateBatch {
     /// Versions 0+.
     pub delivery_count: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for StateBatch {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(20);
         let mut run = [0u8; 19];
         run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
@@ -193,9 +193,9 @@ impl enc::Struct for StateBatch {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 19] = enc::field::read_run(
             r,
             &[
@@ -222,14 +222,8 @@ impl enc::Struct for StateBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for ShareUpdateValue {
+impl enc::Message for ShareUpdateValue {
     const NAME: &'static str = "ShareUpdateValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -14,9 +14,9 @@ pub struct ProducerSnapshot {
 impl enc::EncodeStruct for ProducerSnapshot {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.crc)?;
         enc::field::put_count(
@@ -47,9 +47,9 @@ impl enc::Struct for ProducerSnapshot {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.crc, r, version, false, "crc")?;
         enc::field::decode_into(
             &mut self.producer_entries,
@@ -90,9 +90,9 @@ impl enc::EncodeStruct for ProducerEntry {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut run = [0u8; 46];
         run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
         run[8..10].copy_from_slice(&self.epoch.to_be_bytes());
@@ -124,9 +124,9 @@ impl enc::Struct for ProducerEntry {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 46] = enc::field::read_run(
             r,
             &[
@@ -162,11 +162,8 @@ impl enc::Struct for ProducerEntry {
         self.current_txn_first_offset = 0;
     }
 }
-impl crate::message::Message for ProducerSnapshot {
+impl enc::Message for ProducerSnapshot {
     const NAME: &'static str = "ProducerSnapshot";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

@@ -30,14 +30,14 @@ pub struct RemoteLogSegmentMetadataRecord {
     /// Versions 0+; tag 0 from 0+.
     pub txn_index_empty: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoteLogSegmentMetadataRecord {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(
             &self.remote_log_segment_id,
             buf,
@@ -128,9 +128,9 @@ impl enc::Struct for RemoteLogSegmentMetadataRecord {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.remote_log_segment_id,
             r,
@@ -225,16 +225,16 @@ pub struct RemoteLogSegmentIdEntry {
     /// Versions 0+.
     pub topic_id_partition: TopicIdPartitionEntry,
     /// Versions 0+.
-    pub id: crate::primitives::Uuid,
+    pub id: enc::Uuid,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoteLogSegmentIdEntry {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(
             &self.topic_id_partition,
             buf,
@@ -266,9 +266,9 @@ impl enc::Struct for RemoteLogSegmentIdEntry {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_id_partition,
             r,
@@ -284,7 +284,7 @@ impl enc::Struct for RemoteLogSegmentIdEntry {
     #[inline]
     fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.topic_id_partition);
-        self.id = crate::primitives::Uuid::NIL;
+        self.id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -294,19 +294,19 @@ pub struct TopicIdPartitionEntry {
     /// Versions 0+.
     pub name: CompactString,
     /// Versions 0+.
-    pub id: crate::primitives::Uuid,
+    pub id: enc::Uuid,
     /// Versions 0+.
     pub partition: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicIdPartitionEntry {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -338,9 +338,9 @@ impl enc::Struct for TopicIdPartitionEntry {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 20] = enc::field::read_run(r, &[("id", 16), ("partition", 4)])?;
         self.id = enc::Fixed::from_chunk(&run[0..16]);
@@ -352,7 +352,7 @@ impl enc::Struct for TopicIdPartitionEntry {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.id = crate::primitives::Uuid::NIL;
+        self.id = enc::Uuid::NIL;
         self.partition = 0;
         self.unknown_tagged_fields.clear();
     }
@@ -365,15 +365,15 @@ pub struct SegmentLeaderEpochEntry {
     /// Versions 0+.
     pub offset: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for SegmentLeaderEpochEntry {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -402,9 +402,9 @@ impl enc::Struct for SegmentLeaderEpochEntry {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
             &[("leader_epoch", 4), ("offset", 8)],
@@ -422,14 +422,8 @@ impl enc::Struct for SegmentLeaderEpochEntry {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for RemoteLogSegmentMetadataRecord {
+impl enc::Message for RemoteLogSegmentMetadataRecord {
     const NAME: &'static str = "RemoteLogSegmentMetadataRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

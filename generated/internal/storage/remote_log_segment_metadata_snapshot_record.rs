@@ -7,7 +7,7 @@ use crate::encoding as enc;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RemoteLogSegmentMetadataSnapshotRecord {
     /// Versions 0+.
-    pub segment_id: crate::primitives::Uuid,
+    pub segment_id: enc::Uuid,
     /// Versions 0+.
     pub start_offset: i64,
     /// Versions 0+.
@@ -29,14 +29,14 @@ pub struct RemoteLogSegmentMetadataSnapshotRecord {
     /// Versions 0+; tag 0 from 0+.
     pub txn_index_empty: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoteLogSegmentMetadataSnapshotRecord {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(57);
         let mut run = [0u8; 52];
         run[0..16].copy_from_slice(&self.segment_id.0);
@@ -121,9 +121,9 @@ impl enc::Struct for RemoteLogSegmentMetadataSnapshotRecord {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 52] = enc::field::read_run(
             r,
             &[
@@ -193,7 +193,7 @@ impl enc::Struct for RemoteLogSegmentMetadataSnapshotRecord {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.segment_id = crate::primitives::Uuid::NIL;
+        self.segment_id = enc::Uuid::NIL;
         self.start_offset = 0;
         self.end_offset = 0;
         self.broker_id = 0;
@@ -215,15 +215,15 @@ pub struct SegmentLeaderEpochEntry {
     /// Versions 0+.
     pub offset: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for SegmentLeaderEpochEntry {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let mut s = buf.segment(13);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -252,9 +252,9 @@ impl enc::Struct for SegmentLeaderEpochEntry {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         _version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         let run: [u8; 12] = enc::field::read_run(
             r,
             &[("leader_epoch", 4), ("offset", 8)],
@@ -272,14 +272,8 @@ impl enc::Struct for SegmentLeaderEpochEntry {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for RemoteLogSegmentMetadataSnapshotRecord {
+impl enc::Message for RemoteLogSegmentMetadataSnapshotRecord {
     const NAME: &'static str = "RemoteLogSegmentMetadataSnapshotRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -18,14 +18,14 @@ pub struct RemoteLogSegmentMetadataUpdateRecord {
     /// Versions 0+.
     pub remote_log_segment_state: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoteLogSegmentMetadataUpdateRecord {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(
             &self.remote_log_segment_id,
             buf,
@@ -71,9 +71,9 @@ impl enc::Struct for RemoteLogSegmentMetadataUpdateRecord {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.remote_log_segment_id,
             r,
@@ -121,16 +121,16 @@ pub struct RemoteLogSegmentIdEntry {
     /// Versions 0+.
     pub topic_id_partition: TopicIdPartitionEntry,
     /// Versions 0+.
-    pub id: crate::primitives::Uuid,
+    pub id: enc::Uuid,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemoteLogSegmentIdEntry {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(
             &self.topic_id_partition,
             buf,
@@ -162,9 +162,9 @@ impl enc::Struct for RemoteLogSegmentIdEntry {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_id_partition,
             r,
@@ -180,7 +180,7 @@ impl enc::Struct for RemoteLogSegmentIdEntry {
     #[inline]
     fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.topic_id_partition);
-        self.id = crate::primitives::Uuid::NIL;
+        self.id = enc::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -190,19 +190,19 @@ pub struct TopicIdPartitionEntry {
     /// Versions 0+.
     pub name: CompactString,
     /// Versions 0+.
-    pub id: crate::primitives::Uuid,
+    pub id: enc::Uuid,
     /// Versions 0+.
     pub partition: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicIdPartitionEntry {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -234,9 +234,9 @@ impl enc::Struct for TopicIdPartitionEntry {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 20] = enc::field::read_run(r, &[("id", 16), ("partition", 4)])?;
         self.id = enc::Fixed::from_chunk(&run[0..16]);
@@ -248,19 +248,13 @@ impl enc::Struct for TopicIdPartitionEntry {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.id = crate::primitives::Uuid::NIL;
+        self.id = enc::Uuid::NIL;
         self.partition = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for RemoteLogSegmentMetadataUpdateRecord {
+impl enc::Message for RemoteLogSegmentMetadataUpdateRecord {
     const NAME: &'static str = "RemoteLogSegmentMetadataUpdateRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

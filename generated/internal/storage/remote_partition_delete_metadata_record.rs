@@ -16,14 +16,14 @@ pub struct RemotePartitionDeleteMetadataRecord {
     /// Versions 0+.
     pub remote_partition_delete_state: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for RemotePartitionDeleteMetadataRecord {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         enc::field::encode(
             &self.topic_id_partition,
             buf,
@@ -61,9 +61,9 @@ impl enc::Struct for RemotePartitionDeleteMetadataRecord {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.topic_id_partition,
             r,
@@ -101,19 +101,19 @@ pub struct TopicIdPartitionEntry {
     /// Versions 0+.
     pub name: CompactString,
     /// Versions 0+.
-    pub id: crate::primitives::Uuid,
+    pub id: enc::Uuid,
     /// Versions 0+.
     pub partition: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for TopicIdPartitionEntry {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let name_text = self.name.as_str();
         let mut s = buf.segment(26 + name_text.len());
         enc::field::put_str(&mut s, name_text, true, "name")?;
@@ -145,9 +145,9 @@ impl enc::Struct for TopicIdPartitionEntry {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         let run: [u8; 20] = enc::field::read_run(r, &[("id", 16), ("partition", 4)])?;
         self.id = enc::Fixed::from_chunk(&run[0..16]);
@@ -159,19 +159,13 @@ impl enc::Struct for TopicIdPartitionEntry {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.id = crate::primitives::Uuid::NIL;
+        self.id = enc::Uuid::NIL;
         self.partition = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for RemotePartitionDeleteMetadataRecord {
+impl enc::Message for RemotePartitionDeleteMetadataRecord {
     const NAME: &'static str = "RemotePartitionDeleteMetadataRecord";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
 }

@@ -14,9 +14,9 @@ impl enc::EncodeStruct for TransactionLogKey {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         _version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let transactional_id_text = self.transactional_id.as_str();
         let mut s = buf.segment(5 + transactional_id_text.len());
         enc::field::put_str(&mut s, transactional_id_text, false, "transactional_id")?;
@@ -35,9 +35,9 @@ impl enc::Struct for TransactionLogKey {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.transactional_id,
             r,
@@ -52,11 +52,8 @@ impl enc::Struct for TransactionLogKey {
         self.transactional_id.clear();
     }
 }
-impl crate::message::Message for TransactionLogKey {
+impl enc::Message for TransactionLogKey {
     const NAME: &'static str = "TransactionLogKey";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        0,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::NONE;
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::NONE;
 }

@@ -30,7 +30,7 @@ pub struct TransactionLogValue {
     /// Versions 1+; tag 2 from 1+; default 0.
     pub client_transaction_version: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl Default for TransactionLogValue {
     fn default() -> Self {
@@ -53,9 +53,9 @@ impl Default for TransactionLogValue {
 impl enc::EncodeStruct for TransactionLogValue {
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         if version < 1 && self.previous_producer_id != -1 {
             return Err(enc::field::non_default("previous_producer_id"));
         }
@@ -207,9 +207,9 @@ impl enc::Struct for TransactionLogValue {
     type Input = crate::Bytes;
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(
             &mut self.producer_id,
             r,
@@ -318,15 +318,15 @@ pub struct PartitionsSchema {
     /// Versions 0+.
     pub partition_ids: Vec<i32>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
-    pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField>,
 }
 impl enc::EncodeStruct for PartitionsSchema {
     #[inline]
     fn encode_fields(
         &self,
-        buf: &mut crate::primitives::Writer<'_>,
+        buf: &mut enc::Writer<'_>,
         version: i16,
-    ) -> Result<(), crate::error::EncodeError> {
+    ) -> Result<(), enc::EncodeError> {
         let topic_text = self.topic.as_str();
         let mut s = buf.segment(11 + topic_text.len() + self.partition_ids.len() * 4);
         enc::field::put_str(&mut s, topic_text, version >= 1, "topic")?;
@@ -369,9 +369,9 @@ impl enc::Struct for PartitionsSchema {
     #[inline(always)]
     fn decode_fields_into(
         &mut self,
-        r: &mut crate::primitives::Reader<Self::Input>,
+        r: &mut enc::Reader<Self::Input>,
         version: i16,
-    ) -> Result<(), crate::error::DecodeError> {
+    ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic, r, version, version >= 1, "topic")?;
         enc::field::decode_fixed_array_into(
             &mut self.partition_ids,
@@ -392,14 +392,8 @@ impl enc::Struct for PartitionsSchema {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::message::Message for TransactionLogValue {
+impl enc::Message for TransactionLogValue {
     const NAME: &'static str = "TransactionLogValue";
-    const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        0,
-        1,
-    );
-    const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
-        1,
-        1,
-    );
+    const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);
+    const FLEXIBLE_VERSIONS: enc::VersionRange = enc::VersionRange::new(1, 1);
 }
