@@ -516,12 +516,12 @@ impl RawRequest {
     /// );
     /// let raw = RawRequest::parse(bytes)?;
     /// assert!(raw.decode().is_err());
-    /// let (frame, trailing) = raw.decode_ignoring_trailing()?;
+    /// let (frame, trailing) = raw.decode_lenient()?;
     /// let RequestBody::Metadata(metadata) = frame.body else { unreachable!() };
     /// assert_eq!((metadata.topics, trailing), (None, 3));
     /// # Ok::<(), kafka_wire::codec::CodecError>(())
     /// ```
-    pub fn decode_ignoring_trailing(&self) -> Result<(RequestFrame, usize), CodecError> {
+    pub fn decode_lenient(&self) -> Result<(RequestFrame, usize), CodecError> {
         Ok(RequestFrame::decode_lenient(self.bytes.clone())?)
     }
 }

@@ -38,7 +38,7 @@
 //! [`Message::decode_into`]: crate::message::Message::decode_into
 //! [`RequestFrame::decode_into`]: crate::frame::RequestFrame::decode_into
 //! [`ResponseFrame::decode_into`]: crate::frame::ResponseFrame::decode_into
-//! [`Encode::encode_value`]: crate::primitives::Encode::encode_value
+//! [`Encode::encode_value`]: crate::encoding::Encode::encode_value
 
 use std::fmt;
 

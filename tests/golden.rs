@@ -1505,7 +1505,7 @@ fn unknown_only_tagged_sections_keep_entries_and_refuse_bad_ones() {
 #[track_caller]
 fn wire_decodes<T>(bytes: &str, flexible: bool, expected: T, held: T)
 where
-    T: kafka_wire::primitives::Decode + PartialEq + std::fmt::Debug,
+    T: kafka_wire::encoding::Decode + PartialEq + std::fmt::Debug,
 {
     let mut r = Reader::new(hex(bytes));
     assert_eq!(T::decode_value(&mut r, 0, flexible).unwrap(), expected, "decode_value of {bytes}");
@@ -1521,7 +1521,7 @@ where
 #[track_caller]
 fn wire_refuses<T>(bytes: &str, flexible: bool, kind: DecodeErrorKind, offset: usize, held: T)
 where
-    T: kafka_wire::primitives::Decode + std::fmt::Debug,
+    T: kafka_wire::encoding::Decode + std::fmt::Debug,
 {
     let err = T::decode_value(&mut Reader::new(hex(bytes)), 0, flexible).unwrap_err();
     assert_eq!((err.kind(), err.offset()), (&kind, offset), "decode_value of {bytes}: {err}");

@@ -184,7 +184,7 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
     }
     // Bytes after the body are ignored, as Kafka does (librdkafka 2.16
     // sends three in its Metadata v12 for all topics).
-    let frame = match raw.decode_ignoring_trailing() {
+    let frame = match raw.decode_lenient() {
         Ok((frame, trailing)) => {
             if trailing > 0 && broker.config.verbose {
                 log!(

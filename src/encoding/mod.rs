@@ -17,12 +17,12 @@ pub use crate::entity::support::{
     broker_id, broker_id_mut, group_id, group_id_mut, producer_id, producer_id_mut, topic_name, topic_name_mut,
     transactional_id, transactional_id_mut, EntityField,
 };
+pub use crate::primitives::codec::{Decode, Encode};
 pub use crate::primitives::fixed::Fixed;
 pub use crate::primitives::nullable::{DecodeNullable, Nullable};
 pub use crate::primitives::structs::{EncodeStruct, Struct};
 pub use crate::primitives::varint::{put_uvarint, put_varint, put_varlong, uvarint_len};
 pub use crate::primitives::writer::{all_or_nothing, SHARE_MIN};
-pub use crate::primitives::{Decode, Encode};
 pub use segment::Segment;
 
 // The types generated code names, under the one prefix it uses (`enc::…`),

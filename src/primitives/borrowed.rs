@@ -30,7 +30,8 @@ use crate::tagged::RawTaggedField;
 ///
 /// # Example
 /// ```
-/// use kafka_wire::primitives::{Decode, FixedArray, Reader};
+/// use kafka_wire::encoding::Decode;
+/// use kafka_wire::primitives::{FixedArray, Reader};
 /// let input: &[u8] = &[3, 0, 0, 0, 1, 0, 0, 0, 2]; // compact [1, 2]
 /// let replicas = FixedArray::<i32>::decode_value(&mut Reader::new(input), 0, true)?;
 /// assert_eq!(replicas.len(), 2);

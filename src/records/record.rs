@@ -125,7 +125,7 @@ impl Record {
     /// # Errors
     /// [`RecordErrorKind::TooLarge`] when a length or the header count does not
     /// fit the format's int32 varints.
-    pub fn body_len(&self) -> Result<usize, RecordError> {
+    pub fn body_size(&self) -> Result<usize, RecordError> {
         let mut n = 1
             + varlong_len(self.timestamp_delta)
             + varint_len(self.offset_delta)
@@ -142,18 +142,18 @@ impl Record {
     /// Bytes [`Record::encode`] writes, length prefix included.
     ///
     /// # Errors
-    /// As [`Record::body_len`].
+    /// As [`Record::body_size`].
     pub fn encoded_size(&self) -> Result<usize, RecordError> {
-        let body = self.body_len()?;
+        let body = self.body_size()?;
         Ok(varint_len(body as i32) + body)
     }
 
     /// Appends the record: varint length, then its fields (see the module docs).
     ///
     /// # Errors
-    /// As [`Record::body_len`]; nothing is written then.
+    /// As [`Record::body_size`]; nothing is written then.
     pub fn encode(&self, buf: &mut impl BufMut) -> Result<(), RecordError> {
-        let body = self.body_len()?;
+        let body = self.body_size()?;
         put_varint(buf, body as i32);
         buf.put_i8(self.attributes);
         put_varlong(buf, self.timestamp_delta);
