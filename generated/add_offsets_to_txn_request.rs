@@ -105,7 +105,7 @@ impl enc::Struct for AddOffsetsToTxnRequest {
             version >= 3,
             "group_id",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

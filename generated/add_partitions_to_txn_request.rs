@@ -182,7 +182,7 @@ impl enc::Struct for AddPartitionsToTxnRequest {
         } else {
             self.v3_and_below_topics.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -313,7 +313,7 @@ impl enc::Struct for AddPartitionsToTxnTopic {
             version >= 3,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -414,7 +414,7 @@ impl enc::Struct for AddPartitionsToTxnTransaction {
         self.producer_epoch = enc::Fixed::from_chunk(&run[8..10]);
         self.verify_only = enc::Fixed::from_chunk(&run[10..11]);
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -146,7 +146,7 @@ impl enc::Struct for AddPartitionsToTxnResponse {
         } else {
             self.results_by_topic_v3_and_below.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -266,7 +266,7 @@ impl enc::Struct for AddPartitionsToTxnTopicResult {
             version >= 3,
             "results_by_partition",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -355,7 +355,7 @@ impl enc::Struct for AddPartitionsToTxnPartitionResult {
         )?;
         self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
         self.partition_error_code = enc::Fixed::from_chunk(&run[4..6]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -433,7 +433,7 @@ impl enc::Struct for AddPartitionsToTxnResult {
             true,
             "topic_results",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

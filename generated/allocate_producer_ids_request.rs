@@ -70,7 +70,7 @@ impl enc::Struct for AllocateProducerIdsRequest {
         )?;
         self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
         self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

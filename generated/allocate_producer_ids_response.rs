@@ -80,7 +80,7 @@ impl enc::Struct for AllocateProducerIdsResponse {
         self.error_code = enc::Fixed::from_chunk(&run[4..6]);
         self.producer_id_start = enc::Fixed::from_chunk(&run[6..14]);
         self.producer_id_len = enc::Fixed::from_chunk(&run[14..18]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -70,7 +70,7 @@ impl enc::Struct for AlterClientQuotasRequest {
             false,
             "validate_only",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -133,7 +133,7 @@ impl enc::Struct for EntryData {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.entity, r, version, version >= 1, "entity")?;
         enc::field::decode_into(&mut self.ops, r, version, version >= 1, "ops")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -237,7 +237,7 @@ impl enc::Struct for EntityData {
             version >= 1,
             "entity_name",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -323,7 +323,7 @@ impl enc::Struct for OpData {
         let run: [u8; 9] = enc::field::read_run(r, &[("value", 8), ("remove", 1)])?;
         self.value = enc::Fixed::from_chunk(&run[0..8]);
         self.remove = enc::Fixed::from_chunk(&run[8..9]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

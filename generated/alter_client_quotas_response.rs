@@ -68,7 +68,7 @@ impl enc::Struct for AlterClientQuotasResponse {
             "throttle_time_ms",
         )?;
         enc::field::decode_into(&mut self.entries, r, version, version >= 1, "entries")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -163,7 +163,7 @@ impl enc::Struct for EntryData {
             "error_message",
         )?;
         enc::field::decode_into(&mut self.entity, r, version, version >= 1, "entity")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -268,7 +268,7 @@ impl enc::Struct for EntityData {
             version >= 1,
             "entity_name",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

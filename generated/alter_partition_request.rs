@@ -73,7 +73,7 @@ impl enc::Struct for AlterPartitionRequest {
         self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
         self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -171,7 +171,7 @@ impl enc::Struct for TopicData {
             self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -348,7 +348,7 @@ impl enc::Struct for PartitionData {
             false,
             "partition_epoch",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -448,7 +448,7 @@ impl enc::Struct for BrokerState {
         )?;
         self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
         self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

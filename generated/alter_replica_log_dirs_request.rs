@@ -46,7 +46,7 @@ impl enc::Struct for AlterReplicaLogDirsRequest {
         version: i16,
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.dirs, r, version, version >= 2, "dirs")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -119,7 +119,7 @@ impl enc::Struct for AlterReplicaLogDir {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.path, r, version, version >= 2, "path")?;
         enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -213,7 +213,7 @@ impl enc::Struct for AlterReplicaLogDirTopic {
             version >= 2,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

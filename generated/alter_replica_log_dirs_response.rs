@@ -68,7 +68,7 @@ impl enc::Struct for AlterReplicaLogDirsResponse {
             "throttle_time_ms",
         )?;
         enc::field::decode_into(&mut self.results, r, version, version >= 2, "results")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -165,7 +165,7 @@ impl enc::Struct for AlterReplicaLogDirTopicResult {
             version >= 2,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -254,7 +254,7 @@ impl enc::Struct for AlterReplicaLogDirPartitionResult {
         )?;
         self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
         self.error_code = enc::Fixed::from_chunk(&run[4..6]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -47,7 +47,7 @@ impl enc::Struct for AlterUserScramCredentialsRequest {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.deletions, r, version, true, "deletions")?;
         enc::field::decode_into(&mut self.upsertions, r, version, true, "upsertions")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -112,7 +112,7 @@ impl enc::Struct for ScramCredentialDeletion {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -226,7 +226,7 @@ impl enc::Struct for ScramCredentialUpsertion {
             true,
             "salted_password",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

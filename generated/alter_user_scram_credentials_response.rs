@@ -56,7 +56,7 @@ impl enc::Struct for AlterUserScramCredentialsResponse {
             "throttle_time_ms",
         )?;
         enc::field::decode_into(&mut self.results, r, version, true, "results")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -146,7 +146,7 @@ impl enc::Struct for AlterUserScramCredentialsResult {
             true,
             "error_message",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

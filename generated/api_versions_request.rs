@@ -159,7 +159,7 @@ impl enc::Struct for ApiVersionsRequest {
         } else {
             self.node_id = -1;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

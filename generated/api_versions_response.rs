@@ -210,7 +210,7 @@ impl enc::Struct for ApiVersionsResponse {
         self.finalized_features_epoch = -1;
         self.finalized_features.clear();
         self.zk_migration_ready = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_section(
                 r,
@@ -342,7 +342,7 @@ impl enc::Struct for ApiVersion {
         self.api_key = enc::Fixed::from_chunk(&run[0..2]);
         self.min_version = enc::Fixed::from_chunk(&run[2..4]);
         self.max_version = enc::Fixed::from_chunk(&run[4..6]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -422,7 +422,7 @@ impl enc::Struct for SupportedFeatureKey {
         )?;
         self.min_version = enc::Fixed::from_chunk(&run[0..2]);
         self.max_version = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -500,7 +500,7 @@ impl enc::Struct for FinalizedFeatureKey {
         )?;
         self.max_version_level = enc::Fixed::from_chunk(&run[0..2]);
         self.min_version_level = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -78,7 +78,7 @@ impl enc::Struct for AssignReplicasToDirsRequest {
         self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
         self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
         enc::field::decode_into(&mut self.directories, r, version, true, "directories")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -144,7 +144,7 @@ impl enc::Struct for DirectoryData {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.id, r, version, false, "id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -201,7 +201,7 @@ impl enc::Struct for TopicData {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -263,7 +263,7 @@ impl enc::Struct for PartitionData {
             false,
             "partition_index",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

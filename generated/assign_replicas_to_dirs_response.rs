@@ -68,7 +68,7 @@ impl enc::Struct for AssignReplicasToDirsResponse {
         self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
         self.error_code = enc::Fixed::from_chunk(&run[4..6]);
         enc::field::decode_into(&mut self.directories, r, version, true, "directories")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -127,7 +127,7 @@ impl enc::Struct for DirectoryData {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.id, r, version, false, "id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -184,7 +184,7 @@ impl enc::Struct for TopicData {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -253,7 +253,7 @@ impl enc::Struct for PartitionData {
         )?;
         self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
         self.error_code = enc::Fixed::from_chunk(&run[4..6]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -159,7 +159,7 @@ impl enc::Struct for BrokerHeartbeatRequest {
         self.want_shut_down = enc::Fixed::from_chunk(&run[21..22]);
         self.offline_log_dirs.clear();
         self.cordoned_log_dirs = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             2,

@@ -100,7 +100,7 @@ impl enc::Struct for BrokerHeartbeatResponse {
         self.is_caught_up = enc::Fixed::from_chunk(&run[6..7]);
         self.is_fenced = enc::Fixed::from_chunk(&run[7..8]);
         self.should_shut_down = enc::Fixed::from_chunk(&run[8..9]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -175,7 +175,7 @@ impl enc::Struct for BrokerRegistrationRequest {
         } else {
             self.previous_broker_epoch = -1;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -275,7 +275,7 @@ impl enc::Struct for Listener {
         )?;
         self.port = enc::Fixed::from_chunk(&run[0..2]);
         self.security_protocol = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -354,7 +354,7 @@ impl enc::Struct for Feature {
         )?;
         self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
         self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

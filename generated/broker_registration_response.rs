@@ -78,7 +78,7 @@ impl enc::Struct for BrokerRegistrationResponse {
         self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
         self.error_code = enc::Fixed::from_chunk(&run[4..6]);
         self.broker_epoch = enc::Fixed::from_chunk(&run[6..14]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -62,7 +62,7 @@ impl enc::Struct for ConsumerGroupDescribeRequest {
             false,
             "include_authorized_operations",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

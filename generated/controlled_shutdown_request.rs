@@ -92,7 +92,7 @@ impl enc::Struct for ControlledShutdownRequest {
             self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
             self.broker_epoch = -1;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -77,7 +77,7 @@ impl enc::Struct for ControllerRegistrationRequest {
         self.zk_migration_ready = enc::Fixed::from_chunk(&run[20..21]);
         enc::field::decode_into(&mut self.listeners, r, version, true, "listeners")?;
         enc::field::decode_into(&mut self.features, r, version, true, "features")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -166,7 +166,7 @@ impl enc::Struct for Listener {
         )?;
         self.port = enc::Fixed::from_chunk(&run[0..2]);
         self.security_protocol = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -245,7 +245,7 @@ impl enc::Struct for Feature {
         )?;
         self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
         self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

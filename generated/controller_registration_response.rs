@@ -86,7 +86,7 @@ impl enc::Struct for ControllerRegistrationResponse {
             true,
             "error_message",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -52,7 +52,7 @@ impl enc::Struct for CreateAclsRequest {
             version >= 2,
             "creations",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -223,7 +223,7 @@ impl enc::Struct for AclCreation {
         )?;
         self.operation = enc::Fixed::from_chunk(&run[0..1]);
         self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -68,7 +68,7 @@ impl enc::Struct for CreateAclsResponse {
             "throttle_time_ms",
         )?;
         enc::field::decode_into(&mut self.results, r, version, version >= 2, "results")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -165,7 +165,7 @@ impl enc::Struct for AclCreationResult {
             version >= 2,
             "error_message",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

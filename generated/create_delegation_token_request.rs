@@ -164,7 +164,7 @@ impl enc::Struct for CreateDelegationTokenRequest {
             false,
             "max_lifetime_ms",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -267,7 +267,7 @@ impl enc::Struct for CreatableRenewers {
             version >= 2,
             "principal_name",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

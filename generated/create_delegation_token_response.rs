@@ -269,7 +269,7 @@ impl enc::Struct for CreateDelegationTokenResponse {
             false,
             "throttle_time_ms",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -77,7 +77,7 @@ impl enc::Struct for CreatePartitionsRequest {
         )?;
         self.timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
         self.validate_only = enc::Fixed::from_chunk(&run[4..5]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -180,7 +180,7 @@ impl enc::Struct for CreatePartitionsTopic {
             version >= 2,
             "assignments",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -269,7 +269,7 @@ impl enc::Struct for CreatePartitionsAssignment {
             version >= 2,
             "broker_ids",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -102,7 +102,7 @@ impl enc::Struct for CreateTopicsRequest {
             self.timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
             self.validate_only = false;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 5 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -221,7 +221,7 @@ impl enc::Struct for CreatableTopic {
             "assignments",
         )?;
         enc::field::decode_into(&mut self.configs, r, version, version >= 5, "configs")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 5 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -325,7 +325,7 @@ impl enc::Struct for CreatableReplicaAssignment {
             version >= 5,
             "broker_ids",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 5 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -419,7 +419,7 @@ impl enc::Struct for CreatableTopicConfig {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, version >= 5, "name")?;
         enc::field::decode_into(&mut self.value, r, version, version >= 5, "value")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 5 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

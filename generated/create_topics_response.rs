@@ -70,7 +70,7 @@ impl enc::Struct for CreateTopicsResponse {
             self.throttle_time_ms = 0;
         }
         enc::field::decode_into(&mut self.topics, r, version, version >= 5, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 5 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -278,7 +278,7 @@ impl enc::Struct for CreatableTopicResult {
         } else {
             self.configs = Some(Vec::new());
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 5 {
             enc::tagged::decode_section(
                 r,
@@ -415,7 +415,7 @@ impl enc::Struct for CreatableTopicConfigs {
         self.read_only = enc::Fixed::from_chunk(&run[0..1]);
         self.config_source = enc::Fixed::from_chunk(&run[1..2]);
         self.is_sensitive = enc::Fixed::from_chunk(&run[2..3]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

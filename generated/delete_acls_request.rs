@@ -46,7 +46,7 @@ impl enc::Struct for DeleteAclsRequest {
         version: i16,
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.filters, r, version, version >= 2, "filters")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -245,7 +245,7 @@ impl enc::Struct for DeleteAclsFilter {
         )?;
         self.operation = enc::Fixed::from_chunk(&run[0..1]);
         self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -79,7 +79,7 @@ impl enc::Struct for DeleteAclsResponse {
             version >= 2,
             "filter_results",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -191,7 +191,7 @@ impl enc::Struct for DeleteAclsFilterResult {
             version >= 2,
             "matching_acls",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -392,7 +392,7 @@ impl enc::Struct for DeleteAclsMatchingAcl {
         )?;
         self.operation = enc::Fixed::from_chunk(&run[0..1]);
         self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

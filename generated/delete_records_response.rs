@@ -62,7 +62,7 @@ impl enc::Struct for DeleteRecordsResponse {
             "throttle_time_ms",
         )?;
         enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -153,7 +153,7 @@ impl enc::Struct for DeleteRecordsTopicResult {
             version >= 2,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -249,7 +249,7 @@ impl enc::Struct for DeleteRecordsPartitionResult {
         self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
         self.low_watermark = enc::Fixed::from_chunk(&run[4..12]);
         self.error_code = enc::Fixed::from_chunk(&run[12..14]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

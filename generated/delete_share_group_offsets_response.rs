@@ -77,7 +77,7 @@ impl enc::Struct for DeleteShareGroupOffsetsResponse {
             "error_message",
         )?;
         enc::field::decode_into(&mut self.responses, r, version, true, "responses")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -181,7 +181,7 @@ impl enc::Struct for DeleteShareGroupOffsetsResponseTopic {
             true,
             "error_message",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -102,7 +102,7 @@ impl enc::Struct for DeleteTopicsRequest {
             self.topic_names.clear();
         }
         enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -187,7 +187,7 @@ impl enc::Struct for DeleteTopicState {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

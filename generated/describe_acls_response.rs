@@ -111,7 +111,7 @@ impl enc::Struct for DescribeAclsResponse {
             version >= 2,
             "resources",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -234,7 +234,7 @@ impl enc::Struct for DescribeAclsResource {
             self.pattern_type = 3;
         }
         enc::field::decode_into(&mut self.acls, r, version, version >= 2, "acls")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -339,7 +339,7 @@ impl enc::Struct for AclDescription {
         )?;
         self.operation = enc::Fixed::from_chunk(&run[0..1]);
         self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

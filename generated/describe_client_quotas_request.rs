@@ -70,7 +70,7 @@ impl enc::Struct for DescribeClientQuotasRequest {
             "components",
         )?;
         enc::field::decode_into(&mut self.strict, r, version, false, "strict")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -172,7 +172,7 @@ impl enc::Struct for ComponentData {
         )?;
         enc::field::decode_into(&mut self.match_type, r, version, false, "match_type")?;
         enc::field::decode_into(&mut self.r#match, r, version, version >= 1, "match")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

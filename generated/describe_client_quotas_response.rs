@@ -98,7 +98,7 @@ impl enc::Struct for DescribeClientQuotasResponse {
             "error_message",
         )?;
         enc::field::decode_into(&mut self.entries, r, version, version >= 1, "entries")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -163,7 +163,7 @@ impl enc::Struct for EntryData {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.entity, r, version, version >= 1, "entity")?;
         enc::field::decode_into(&mut self.values, r, version, version >= 1, "values")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -267,7 +267,7 @@ impl enc::Struct for EntityData {
             version >= 1,
             "entity_name",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -343,7 +343,7 @@ impl enc::Struct for ValueData {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, version >= 1, "key")?;
         enc::field::decode_into(&mut self.value, r, version, false, "value")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

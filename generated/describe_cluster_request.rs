@@ -131,7 +131,7 @@ impl enc::Struct for DescribeClusterRequest {
             self.endpoint_type = 1;
             self.include_fenced_brokers = false;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -160,7 +160,7 @@ impl enc::Struct for DescribeClusterResponse {
             false,
             "cluster_authorized_operations",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -279,7 +279,7 @@ impl enc::Struct for DescribeClusterBroker {
         } else {
             self.is_fenced = false;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -106,7 +106,7 @@ impl enc::Struct for DescribeConfigsRequest {
             self.include_synonyms = false;
             self.include_documentation = false;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -216,7 +216,7 @@ impl enc::Struct for DescribeConfigsResource {
             version >= 4,
             "configuration_keys",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

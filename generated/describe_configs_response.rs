@@ -68,7 +68,7 @@ impl enc::Struct for DescribeConfigsResponse {
             "throttle_time_ms",
         )?;
         enc::field::decode_into(&mut self.results, r, version, version >= 4, "results")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -201,7 +201,7 @@ impl enc::Struct for DescribeConfigsResult {
             "resource_name",
         )?;
         enc::field::decode_into(&mut self.configs, r, version, version >= 4, "configs")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -449,7 +449,7 @@ impl enc::Struct for DescribeConfigsResourceResult {
         } else {
             self.documentation = Some(CompactString::const_new(""));
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -550,7 +550,7 @@ impl enc::Struct for DescribeConfigsSynonym {
         enc::field::decode_into(&mut self.name, r, version, version >= 4, "name")?;
         enc::field::decode_into(&mut self.value, r, version, version >= 4, "value")?;
         enc::field::decode_into(&mut self.source, r, version, false, "source")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -80,7 +80,7 @@ impl enc::Struct for DescribeDelegationTokenResponse {
             false,
             "throttle_time_ms",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -335,7 +335,7 @@ impl enc::Struct for DescribedDelegationToken {
             version >= 2,
             "renewers",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -443,7 +443,7 @@ impl enc::Struct for DescribedDelegationTokenRenewer {
             version >= 2,
             "principal_name",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -83,7 +83,7 @@ impl enc::Struct for DescribeGroupsRequest {
         } else {
             self.include_authorized_operations = false;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 5 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -70,7 +70,7 @@ impl enc::Struct for DescribeGroupsResponse {
             self.throttle_time_ms = 0;
         }
         enc::field::decode_into(&mut self.groups, r, version, version >= 5, "groups")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 5 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -290,7 +290,7 @@ impl enc::Struct for DescribedGroup {
         } else {
             self.authorized_operations = -2147483648;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 5 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -472,7 +472,7 @@ impl enc::Struct for DescribedGroupMember {
             version >= 5,
             "member_assignment",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 5 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

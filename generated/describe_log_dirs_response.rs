@@ -87,7 +87,7 @@ impl enc::Struct for DescribeLogDirsResponse {
             self.error_code = 0;
         }
         enc::field::decode_into(&mut self.results, r, version, version >= 2, "results")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -247,7 +247,7 @@ impl enc::Struct for DescribeLogDirsResult {
             self.usable_bytes = -1;
             self.is_cordoned = false;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -342,7 +342,7 @@ impl enc::Struct for DescribeLogDirsTopic {
             version >= 2,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -450,7 +450,7 @@ impl enc::Struct for DescribeLogDirsPartition {
         self.partition_size = enc::Fixed::from_chunk(&run[4..12]);
         self.offset_lag = enc::Fixed::from_chunk(&run[12..20]);
         self.is_future_key = enc::Fixed::from_chunk(&run[20..21]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -56,7 +56,7 @@ impl enc::Struct for DescribeProducersResponse {
             "throttle_time_ms",
         )?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -122,7 +122,7 @@ impl enc::Struct for TopicResponse {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -233,7 +233,7 @@ impl enc::Struct for PartitionResponse {
             true,
             "active_producers",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -360,7 +360,7 @@ impl enc::Struct for ProducerState {
         self.last_timestamp = enc::Fixed::from_chunk(&run[16..24]);
         self.coordinator_epoch = enc::Fixed::from_chunk(&run[24..28]);
         self.current_txn_start_offset = enc::Fixed::from_chunk(&run[28..36]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -56,7 +56,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponse {
             "throttle_time_ms",
         )?;
         enc::field::decode_into(&mut self.groups, r, version, true, "groups")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -150,7 +150,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponseGroup {
             true,
             "error_message",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -227,7 +227,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponseTopic {
         enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
         enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -379,7 +379,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponsePartition {
             true,
             "error_message",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

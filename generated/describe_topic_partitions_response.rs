@@ -69,7 +69,7 @@ impl enc::Struct for DescribeTopicPartitionsResponse {
             false,
             "next_cursor",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -198,7 +198,7 @@ impl enc::Struct for DescribeTopicPartitionsResponseTopic {
             false,
             "topic_authorized_operations",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -387,7 +387,7 @@ impl enc::Struct for DescribeTopicPartitionsResponsePartition {
             true,
             "offline_replicas",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -486,7 +486,7 @@ impl enc::Struct for Cursor {
             false,
             "partition_index",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -73,7 +73,7 @@ impl enc::Struct for DescribeTransactionsResponse {
             true,
             "transaction_states",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -206,7 +206,7 @@ impl enc::Struct for TransactionState {
         self.producer_id = enc::Fixed::from_chunk(&run[12..20]);
         self.producer_epoch = enc::Fixed::from_chunk(&run[20..22]);
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -293,7 +293,7 @@ impl enc::Struct for TopicData {
             true,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -48,7 +48,7 @@ impl enc::Struct for DescribeUserScramCredentialsRequest {
         version: i16,
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.users, r, version, true, "users")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -105,7 +105,7 @@ impl enc::Struct for UserName {
         version: i16,
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -88,7 +88,7 @@ impl enc::Struct for DescribeUserScramCredentialsResponse {
             "error_message",
         )?;
         enc::field::decode_into(&mut self.results, r, version, true, "results")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -199,7 +199,7 @@ impl enc::Struct for DescribeUserScramCredentialsResult {
             true,
             "credential_infos",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -270,7 +270,7 @@ impl enc::Struct for CredentialInfo {
         )?;
         self.mechanism = enc::Fixed::from_chunk(&run[0..1]);
         self.iterations = enc::Fixed::from_chunk(&run[1..5]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -110,7 +110,7 @@ impl enc::Struct for ElectLeadersRequest {
             "topic_partitions",
         )?;
         enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -205,7 +205,7 @@ impl enc::Struct for TopicPartitions {
             version >= 2,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

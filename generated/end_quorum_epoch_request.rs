@@ -95,7 +95,7 @@ impl enc::Struct for EndQuorumEpochRequest {
         } else {
             self.leader_endpoints.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -193,7 +193,7 @@ impl enc::Struct for TopicData {
             version >= 1,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -340,7 +340,7 @@ impl enc::Struct for PartitionData {
         } else {
             self.preferred_candidates.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -428,7 +428,7 @@ impl enc::Struct for ReplicaInfo {
         )?;
         self.candidate_id = enc::Fixed::from_chunk(&run[0..4]);
         self.candidate_directory_id = enc::Fixed::from_chunk(&run[4..20]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -508,7 +508,7 @@ impl enc::Struct for LeaderEndpoint {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

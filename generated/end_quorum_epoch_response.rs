@@ -85,7 +85,7 @@ impl enc::Struct for EndQuorumEpochResponse {
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
         enc::field::decode_into(&mut self.topics, r, version, version >= 1, "topics")?;
         self.node_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_section(
                 r,
@@ -206,7 +206,7 @@ impl enc::Struct for TopicData {
             version >= 1,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -316,7 +316,7 @@ impl enc::Struct for PartitionData {
         self.error_code = enc::Fixed::from_chunk(&run[4..6]);
         self.leader_id = enc::Fixed::from_chunk(&run[6..10]);
         self.leader_epoch = enc::Fixed::from_chunk(&run[10..14]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -399,7 +399,7 @@ impl enc::Struct for NodeEndpoint {
         enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

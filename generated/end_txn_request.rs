@@ -98,7 +98,7 @@ impl enc::Struct for EndTxnRequest {
         self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
         self.producer_epoch = enc::Fixed::from_chunk(&run[8..10]);
         self.committed = enc::Fixed::from_chunk(&run[10..11]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

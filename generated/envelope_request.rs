@@ -95,7 +95,7 @@ impl enc::Struct for EnvelopeRequest {
             true,
             "client_host_address",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

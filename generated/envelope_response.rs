@@ -61,7 +61,7 @@ impl enc::Struct for EnvelopeResponse {
             "response_data",
         )?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -82,7 +82,7 @@ impl enc::Struct for ExpireDelegationTokenRequest {
             false,
             "expiry_time_period_ms",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -78,7 +78,7 @@ impl enc::Struct for ExpireDelegationTokenResponse {
         self.error_code = enc::Fixed::from_chunk(&run[0..2]);
         self.expiry_timestamp_ms = enc::Fixed::from_chunk(&run[2..10]);
         self.throttle_time_ms = enc::Fixed::from_chunk(&run[10..14]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -341,7 +341,7 @@ impl enc::Struct for FetchRequest {
         } else {
             self.rack_id.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 12 {
             enc::tagged::decode_section(
                 r,
@@ -481,7 +481,7 @@ impl enc::Struct for ReplicaState {
         )?;
         self.replica_id = enc::Fixed::from_chunk(&run[0..4]);
         self.replica_epoch = enc::Fixed::from_chunk(&run[4..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -599,7 +599,7 @@ impl enc::Struct for FetchTopic {
             version >= 12,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 12 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -840,7 +840,7 @@ impl enc::Struct for FetchPartition {
         )?;
         self.replica_directory_id = enc::Uuid::NIL;
         self.high_watermark = 9223372036854775807;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 12 {
             enc::tagged::decode_section(
                 r,
@@ -985,7 +985,7 @@ impl enc::Struct for ForgottenTopic {
             version >= 12,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 12 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

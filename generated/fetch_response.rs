@@ -141,7 +141,7 @@ impl enc::Struct for FetchResponse {
             "responses",
         )?;
         self.node_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 12 {
             enc::tagged::decode_section(
                 r,
@@ -287,7 +287,7 @@ impl enc::Struct for FetchableTopicResponse {
             version >= 12,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 12 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -611,7 +611,7 @@ impl enc::Struct for PartitionData {
             version >= 12,
             "records",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 12 {
             enc::tagged::decode_section(
                 r,
@@ -756,7 +756,7 @@ impl enc::Struct for EpochEndOffset {
         let run: [u8; 12] = enc::field::read_run(r, &[("epoch", 4), ("end_offset", 8)])?;
         self.epoch = enc::Fixed::from_chunk(&run[0..4]);
         self.end_offset = enc::Fixed::from_chunk(&run[4..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -834,7 +834,7 @@ impl enc::Struct for LeaderIdAndEpoch {
         )?;
         self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
         self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -917,7 +917,7 @@ impl enc::Struct for SnapshotId {
         let run: [u8; 12] = enc::field::read_run(r, &[("end_offset", 8), ("epoch", 4)])?;
         self.end_offset = enc::Fixed::from_chunk(&run[0..8]);
         self.epoch = enc::Fixed::from_chunk(&run[8..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -996,7 +996,7 @@ impl enc::Struct for AbortedTransaction {
         )?;
         self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
         self.first_offset = enc::Fixed::from_chunk(&run[8..16]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 12 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -1085,7 +1085,7 @@ impl enc::Struct for NodeEndpoint {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
         enc::field::decode_into(&mut self.rack, r, version, true, "rack")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

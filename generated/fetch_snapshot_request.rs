@@ -94,7 +94,7 @@ impl enc::Struct for FetchSnapshotRequest {
         self.replica_id = enc::Fixed::from_chunk(&run[0..4]);
         self.max_bytes = enc::Fixed::from_chunk(&run[4..8]);
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,
@@ -181,7 +181,7 @@ impl enc::Struct for TopicSnapshot {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -304,7 +304,7 @@ impl enc::Struct for PartitionSnapshot {
         )?;
         enc::field::decode_into(&mut self.position, r, version, false, "position")?;
         self.replica_directory_id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,
@@ -390,7 +390,7 @@ impl enc::Struct for SnapshotId {
         let run: [u8; 12] = enc::field::read_run(r, &[("end_offset", 8), ("epoch", 4)])?;
         self.end_offset = enc::Fixed::from_chunk(&run[0..8]);
         self.epoch = enc::Fixed::from_chunk(&run[8..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

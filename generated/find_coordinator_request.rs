@@ -118,7 +118,7 @@ impl enc::Struct for FindCoordinatorRequest {
         } else {
             self.coordinator_keys.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

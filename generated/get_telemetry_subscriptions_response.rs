@@ -149,7 +149,7 @@ impl enc::Struct for GetTelemetrySubscriptionsResponse {
             true,
             "requested_metrics",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -132,7 +132,7 @@ impl enc::Struct for HeartbeatRequest {
         } else {
             self.group_instance_id = None;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -79,7 +79,7 @@ impl enc::Struct for HeartbeatResponse {
             self.throttle_time_ms = 0;
         }
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

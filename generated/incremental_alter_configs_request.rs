@@ -76,7 +76,7 @@ impl enc::Struct for IncrementalAlterConfigsRequest {
             false,
             "validate_only",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -168,7 +168,7 @@ impl enc::Struct for AlterConfigsResource {
             "resource_name",
         )?;
         enc::field::decode_into(&mut self.configs, r, version, version >= 1, "configs")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -269,7 +269,7 @@ impl enc::Struct for AlterableConfig {
             "config_operation",
         )?;
         enc::field::decode_into(&mut self.value, r, version, version >= 1, "value")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

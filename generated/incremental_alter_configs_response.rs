@@ -74,7 +74,7 @@ impl enc::Struct for IncrementalAlterConfigsResponse {
             version >= 1,
             "responses",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -203,7 +203,7 @@ impl enc::Struct for AlterConfigsResourceResponse {
             version >= 1,
             "resource_name",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

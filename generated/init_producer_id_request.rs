@@ -187,7 +187,7 @@ impl enc::Struct for InitProducerIdRequest {
             self.enable2_pc = false;
             self.keep_prepared_txn = false;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -156,7 +156,7 @@ impl enc::Struct for InitProducerIdResponse {
             self.ongoing_txn_producer_id = -1;
             self.ongoing_txn_producer_epoch = -1;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

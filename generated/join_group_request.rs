@@ -217,7 +217,7 @@ impl enc::Struct for JoinGroupRequest {
         } else {
             self.reason = None;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -304,7 +304,7 @@ impl enc::Struct for JoinGroupRequestProtocol {
             version >= 6,
             "metadata",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -222,7 +222,7 @@ impl enc::Struct for JoinGroupResponse {
             "member_id",
         )?;
         enc::field::decode_into(&mut self.members, r, version, version >= 6, "members")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -344,7 +344,7 @@ impl enc::Struct for JoinGroupResponseMember {
             version >= 6,
             "metadata",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

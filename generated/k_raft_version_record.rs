@@ -61,7 +61,7 @@ impl enc::Struct for KRaftVersionRecord {
         )?;
         self.version = enc::Fixed::from_chunk(&run[0..2]);
         self.k_raft_version = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

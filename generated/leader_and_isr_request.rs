@@ -241,7 +241,7 @@ impl enc::Struct for LeaderAndIsrRequest {
             version >= 4,
             "live_leaders",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -527,7 +527,7 @@ impl enc::Struct for LeaderAndIsrPartitionState {
             self.is_new = false;
             self.leader_recovery_state = 0;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -671,7 +671,7 @@ impl enc::Struct for LeaderAndIsrTopicState {
             version >= 4,
             "partition_states",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -771,7 +771,7 @@ impl enc::Struct for LeaderAndIsrLiveLeader {
             "host_name",
         )?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -78,7 +78,7 @@ impl enc::Struct for LeaderChangeMessage {
             true,
             "granting_voters",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -172,7 +172,7 @@ impl enc::Struct for Voter {
             self.voter_id = enc::Fixed::from_chunk(&run[0..4]);
             self.voter_directory_id = enc::Uuid::NIL;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

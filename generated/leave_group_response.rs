@@ -102,7 +102,7 @@ impl enc::Struct for LeaveGroupResponse {
         } else {
             self.members.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -218,7 +218,7 @@ impl enc::Struct for MemberResponse {
             "group_instance_id",
         )?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

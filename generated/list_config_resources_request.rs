@@ -69,7 +69,7 @@ impl enc::Struct for ListConfigResourcesRequest {
         } else {
             self.resource_types.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -80,7 +80,7 @@ impl enc::Struct for ListConfigResourcesResponse {
             true,
             "config_resources",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -175,7 +175,7 @@ impl enc::Struct for ConfigResource {
         } else {
             self.resource_type = 16;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

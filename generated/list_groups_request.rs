@@ -95,7 +95,7 @@ impl enc::Struct for ListGroupsRequest {
         } else {
             self.types_filter.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -116,7 +116,7 @@ impl enc::Struct for ListOffsetsRequest {
         } else {
             self.timeout_ms = 0;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -211,7 +211,7 @@ impl enc::Struct for ListOffsetsTopic {
             version >= 6,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -358,7 +358,7 @@ impl enc::Struct for ListOffsetsPartition {
             self.timestamp = enc::Fixed::from_chunk(&run[0..8]);
             self.max_num_offsets = 1;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

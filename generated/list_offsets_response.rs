@@ -70,7 +70,7 @@ impl enc::Struct for ListOffsetsResponse {
             self.throttle_time_ms = 0;
         }
         enc::field::decode_into(&mut self.topics, r, version, version >= 6, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -161,7 +161,7 @@ impl enc::Struct for ListOffsetsTopicResponse {
             version >= 6,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -354,7 +354,7 @@ impl enc::Struct for ListOffsetsPartitionResponse {
             self.offset = -1;
             self.leader_epoch = -1;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

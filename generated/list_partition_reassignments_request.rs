@@ -56,7 +56,7 @@ impl enc::Struct for ListPartitionReassignmentsRequest {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -138,7 +138,7 @@ impl enc::Struct for ListPartitionReassignmentsTopics {
             true,
             "partition_indexes",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

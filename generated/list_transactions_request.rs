@@ -146,7 +146,7 @@ impl enc::Struct for ListTransactionsRequest {
         } else {
             self.transactional_id_pattern = None;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -165,7 +165,7 @@ impl enc::Struct for MetadataRequest {
         } else {
             self.include_topic_authorized_operations = false;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -281,7 +281,7 @@ impl enc::Struct for MetadataRequestTopic {
                 "name",
             )?;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

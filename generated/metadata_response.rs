@@ -206,7 +206,7 @@ impl enc::Struct for MetadataResponse {
         } else {
             self.error_code = 0;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -326,7 +326,7 @@ impl enc::Struct for MetadataResponseBroker {
         } else {
             self.rack = None;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -523,7 +523,7 @@ impl enc::Struct for MetadataResponseTopic {
         } else {
             self.topic_authorized_operations = -2147483648;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -735,7 +735,7 @@ impl enc::Struct for MetadataResponsePartition {
         } else {
             self.offline_replicas.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

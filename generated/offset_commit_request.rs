@@ -179,7 +179,7 @@ impl enc::Struct for OffsetCommitRequest {
             self.group_instance_id = None;
         }
         enc::field::decode_into(&mut self.topics, r, version, version >= 8, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 8 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -299,7 +299,7 @@ impl enc::Struct for OffsetCommitRequestTopic {
             version >= 8,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 8 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -478,7 +478,7 @@ impl enc::Struct for OffsetCommitRequestPartition {
             version >= 8,
             "committed_metadata",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 8 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

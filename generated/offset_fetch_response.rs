@@ -139,7 +139,7 @@ impl enc::Struct for OffsetFetchResponse {
         } else {
             self.groups.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -242,7 +242,7 @@ impl enc::Struct for OffsetFetchResponseTopic {
             version >= 6,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -394,7 +394,7 @@ impl enc::Struct for OffsetFetchResponsePartition {
             "metadata",
         )?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -471,7 +471,7 @@ impl enc::Struct for OffsetFetchResponseGroup {
         enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -563,7 +563,7 @@ impl enc::Struct for OffsetFetchResponseTopics {
             self.topic_id = enc::Uuid::NIL;
         }
         enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -683,7 +683,7 @@ impl enc::Struct for OffsetFetchResponsePartitions {
         self.committed_leader_epoch = enc::Fixed::from_chunk(&run[12..16]);
         enc::field::decode_into(&mut self.metadata, r, version, true, "metadata")?;
         enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -79,7 +79,7 @@ impl enc::Struct for OffsetForLeaderEpochRequest {
             self.replica_id = -2;
         }
         enc::field::decode_into(&mut self.topics, r, version, version >= 4, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -176,7 +176,7 @@ impl enc::Struct for OffsetForLeaderTopic {
             version >= 4,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -300,7 +300,7 @@ impl enc::Struct for OffsetForLeaderPartition {
             false,
             "leader_epoch",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

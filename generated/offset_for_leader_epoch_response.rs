@@ -70,7 +70,7 @@ impl enc::Struct for OffsetForLeaderEpochResponse {
             self.throttle_time_ms = 0;
         }
         enc::field::decode_into(&mut self.topics, r, version, version >= 4, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -161,7 +161,7 @@ impl enc::Struct for OffsetForLeaderTopicResult {
             version >= 4,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -294,7 +294,7 @@ impl enc::Struct for EpochEndOffset {
             self.leader_epoch = -1;
         }
         enc::field::decode_into(&mut self.end_offset, r, version, false, "end_offset")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -118,7 +118,7 @@ impl enc::Struct for ProduceRequest {
             version >= 9,
             "topic_data",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -240,7 +240,7 @@ impl enc::Struct for TopicProduceData {
             version >= 9,
             "partition_data",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -317,7 +317,7 @@ impl enc::Struct for PartitionProduceData {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.index, r, version, false, "index")?;
         enc::field::decode_into(&mut self.records, r, version, version >= 9, "records")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -110,7 +110,7 @@ impl enc::Struct for ProduceResponse {
             self.throttle_time_ms = 0;
         }
         self.node_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_section(
                 r,
@@ -249,7 +249,7 @@ impl enc::Struct for TopicProduceResponse {
             version >= 9,
             "partition_responses",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -523,7 +523,7 @@ impl enc::Struct for PartitionProduceResponse {
             self.error_message = None;
         }
         enc::Decode::reset_value(&mut self.current_leader);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_section(
                 r,
@@ -656,7 +656,7 @@ impl enc::Struct for BatchIndexAndErrorMessage {
             version >= 9,
             "batch_index_error_message",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 9 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -736,7 +736,7 @@ impl enc::Struct for LeaderIdAndEpoch {
         )?;
         self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
         self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -823,7 +823,7 @@ impl enc::Struct for NodeEndpoint {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
         enc::field::decode_into(&mut self.rack, r, version, true, "rack")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -80,7 +80,7 @@ impl enc::Struct for PushTelemetryRequest {
         self.terminating = enc::Fixed::from_chunk(&run[20..21]);
         self.compression_type = enc::Fixed::from_chunk(&run[21..22]);
         enc::field::decode_into(&mut self.metrics, r, version, true, "metrics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

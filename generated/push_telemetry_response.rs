@@ -61,7 +61,7 @@ impl enc::Struct for PushTelemetryResponse {
         )?;
         self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
         self.error_code = enc::Fixed::from_chunk(&run[4..6]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -80,7 +80,7 @@ impl enc::Struct for RemoveRaftVoterRequest {
         )?;
         self.voter_id = enc::Fixed::from_chunk(&run[0..4]);
         self.voter_directory_id = enc::Fixed::from_chunk(&run[4..20]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

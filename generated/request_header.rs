@@ -162,7 +162,7 @@ impl enc::Struct for RequestHeader {
         }
         self.initial_principal_name = None;
         self.initial_client_id = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_section(
                 r,

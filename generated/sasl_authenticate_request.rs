@@ -63,7 +63,7 @@ impl enc::Struct for SaslAuthenticateRequest {
             version >= 2,
             "auth_bytes",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -138,7 +138,7 @@ impl enc::Struct for SaslAuthenticateResponse {
         } else {
             self.session_lifetime_ms = 0;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

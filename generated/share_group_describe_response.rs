@@ -56,7 +56,7 @@ impl enc::Struct for ShareGroupDescribeResponse {
             "throttle_time_ms",
         )?;
         enc::field::decode_into(&mut self.groups, r, version, true, "groups")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -140,7 +140,7 @@ impl enc::Struct for TopicPartitions {
             true,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -208,7 +208,7 @@ impl enc::Struct for Assignment {
             true,
             "topic_partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -376,7 +376,7 @@ impl enc::Struct for DescribedGroup {
             false,
             "authorized_operations",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -516,7 +516,7 @@ impl enc::Struct for Member {
             "subscribed_topic_names",
         )?;
         enc::field::decode_into(&mut self.assignment, r, version, false, "assignment")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

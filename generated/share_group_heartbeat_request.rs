@@ -97,7 +97,7 @@ impl enc::Struct for ShareGroupHeartbeatRequest {
             true,
             "subscribed_topic_names",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

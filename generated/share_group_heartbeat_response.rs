@@ -108,7 +108,7 @@ impl enc::Struct for ShareGroupHeartbeatResponse {
         self.member_epoch = enc::Fixed::from_chunk(&run[0..4]);
         self.heartbeat_interval_ms = enc::Fixed::from_chunk(&run[4..8]);
         enc::field::decode_into(&mut self.assignment, r, version, false, "assignment")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -182,7 +182,7 @@ impl enc::Struct for TopicPartitions {
             true,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -241,7 +241,7 @@ impl enc::Struct for Assignment {
             true,
             "topic_partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -61,7 +61,7 @@ impl enc::Struct for SnapshotHeaderRecord {
         )?;
         self.version = enc::Fixed::from_chunk(&run[0..2]);
         self.last_contained_log_timestamp = enc::Fixed::from_chunk(&run[2..10]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

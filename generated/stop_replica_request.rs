@@ -233,7 +233,7 @@ impl enc::Struct for StopReplicaRequest {
         } else {
             self.topic_states.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -417,7 +417,7 @@ impl enc::Struct for StopReplicaTopicV1 {
             version >= 2,
             "partition_indexes",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -502,7 +502,7 @@ impl enc::Struct for StopReplicaTopicState {
             true,
             "partition_states",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -596,7 +596,7 @@ impl enc::Struct for StopReplicaPartitionState {
         self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
         self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
         self.delete_partition = enc::Fixed::from_chunk(&run[8..9]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

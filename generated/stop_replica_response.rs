@@ -73,7 +73,7 @@ impl enc::Struct for StopReplicaResponse {
             version >= 2,
             "partition_errors",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -176,7 +176,7 @@ impl enc::Struct for StopReplicaPartitionError {
         )?;
         self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
         self.error_code = enc::Fixed::from_chunk(&run[4..6]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 2 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -90,7 +90,7 @@ impl enc::Struct for StreamsGroupDescribeRequest {
             self.include_authorized_operations = enc::Fixed::from_chunk(&run[0..1]);
             self.include_topology_description = false;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

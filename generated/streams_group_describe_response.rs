@@ -56,7 +56,7 @@ impl enc::Struct for StreamsGroupDescribeResponse {
             "throttle_time_ms",
         )?;
         enc::field::decode_into(&mut self.groups, r, version, true, "groups")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -128,7 +128,7 @@ impl enc::Struct for Endpoint {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -208,7 +208,7 @@ impl enc::Struct for TaskOffset {
         let run: [u8; 12] = enc::field::read_run(r, &[("partition", 4), ("offset", 8)])?;
         self.partition = enc::Fixed::from_chunk(&run[0..4]);
         self.offset = enc::Fixed::from_chunk(&run[4..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -288,7 +288,7 @@ impl enc::Struct for Assignment {
             true,
             "warmup_tasks",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -365,7 +365,7 @@ impl enc::Struct for TaskIds {
             true,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -430,7 +430,7 @@ impl enc::Struct for KeyValue {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -520,7 +520,7 @@ impl enc::Struct for TopicInfo {
             true,
             "topic_configs",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -596,7 +596,7 @@ impl enc::Struct for TopologyDescription {
             true,
             "global_stores",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -670,7 +670,7 @@ impl enc::Struct for TopologyDescriptionSubtopology {
             "subtopology_id",
         )?;
         enc::field::decode_into(&mut self.nodes, r, version, true, "nodes")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -782,7 +782,7 @@ impl enc::Struct for TopologyDescriptionNode {
         enc::field::decode_into(&mut self.sink_topic, r, version, true, "sink_topic")?;
         enc::field::decode_into(&mut self.stores, r, version, true, "stores")?;
         enc::field::decode_into(&mut self.successors, r, version, true, "successors")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -850,7 +850,7 @@ impl enc::Struct for TopologyDescriptionGlobalStore {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.source, r, version, false, "source")?;
         enc::field::decode_into(&mut self.processor, r, version, false, "processor")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -1097,7 +1097,7 @@ impl enc::Struct for DescribedGroup {
         } else {
             self.assignor_name = None;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -1183,7 +1183,7 @@ impl enc::Struct for Topology {
             true,
             "subtopologies",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -1324,7 +1324,7 @@ impl enc::Struct for Subtopology {
             true,
             "repartition_source_topics",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -1558,7 +1558,7 @@ impl enc::Struct for Member {
             "target_assignment",
         )?;
         enc::field::decode_into(&mut self.is_classic, r, version, false, "is_classic")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -83,7 +83,7 @@ impl enc::Struct for StreamsGroupTopologyDescriptionUpdateRequest {
             false,
             "topology_description",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -161,7 +161,7 @@ impl enc::Struct for TopologyDescription {
             true,
             "global_stores",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -235,7 +235,7 @@ impl enc::Struct for TopologyDescriptionSubtopology {
             "subtopology_id",
         )?;
         enc::field::decode_into(&mut self.nodes, r, version, true, "nodes")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -347,7 +347,7 @@ impl enc::Struct for TopologyDescriptionNode {
         enc::field::decode_into(&mut self.sink_topic, r, version, true, "sink_topic")?;
         enc::field::decode_into(&mut self.stores, r, version, true, "stores")?;
         enc::field::decode_into(&mut self.successors, r, version, true, "successors")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -415,7 +415,7 @@ impl enc::Struct for TopologyDescriptionGlobalStore {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.source, r, version, false, "source")?;
         enc::field::decode_into(&mut self.processor, r, version, false, "processor")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -202,7 +202,7 @@ impl enc::Struct for SyncGroupRequest {
             version >= 4,
             "assignments",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -294,7 +294,7 @@ impl enc::Struct for SyncGroupRequestAssignment {
             version >= 4,
             "assignment",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

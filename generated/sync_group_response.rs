@@ -142,7 +142,7 @@ impl enc::Struct for SyncGroupResponse {
             version >= 4,
             "assignment",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

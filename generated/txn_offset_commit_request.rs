@@ -204,7 +204,7 @@ impl enc::Struct for TxnOffsetCommitRequest {
             self.group_instance_id = None;
         }
         enc::field::decode_into(&mut self.topics, r, version, version >= 3, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -330,7 +330,7 @@ impl enc::Struct for TxnOffsetCommitRequestTopic {
             version >= 3,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -484,7 +484,7 @@ impl enc::Struct for TxnOffsetCommitRequestPartition {
             version >= 3,
             "committed_metadata",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 3 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

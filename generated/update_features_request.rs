@@ -108,7 +108,7 @@ impl enc::Struct for UpdateFeaturesRequest {
         } else {
             self.validate_only = false;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -237,7 +237,7 @@ impl enc::Struct for FeatureUpdateKey {
         } else {
             self.upgrade_type = 1;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -238,7 +238,7 @@ impl enc::Struct for UpdateMetadataRequest {
             version >= 6,
             "live_brokers",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_section(
                 r,
@@ -465,7 +465,7 @@ impl enc::Struct for UpdateMetadataPartitionState {
         } else {
             self.offline_replicas.clear();
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -600,7 +600,7 @@ impl enc::Struct for UpdateMetadataTopicState {
             version >= 6,
             "partition_states",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -773,7 +773,7 @@ impl enc::Struct for UpdateMetadataBroker {
         } else {
             self.rack = Some(CompactString::const_new(""));
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -895,7 +895,7 @@ impl enc::Struct for UpdateMetadataEndpoint {
             false,
             "security_protocol",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 6 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -110,7 +110,7 @@ impl enc::Struct for UpdateRaftVoterRequest {
             false,
             "k_raft_version_feature",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -187,7 +187,7 @@ impl enc::Struct for Listener {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -257,7 +257,7 @@ impl enc::Struct for KRaftVersionFeature {
         )?;
         self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
         self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

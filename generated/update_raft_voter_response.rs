@@ -86,7 +86,7 @@ impl enc::Struct for UpdateRaftVoterResponse {
         self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
         self.error_code = enc::Fixed::from_chunk(&run[4..6]);
         enc::Decode::reset_value(&mut self.current_leader);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,
@@ -207,7 +207,7 @@ impl enc::Struct for CurrentLeader {
         self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
         enc::field::decode_into(&mut self.host, r, version, true, "host")?;
         enc::field::decode_into(&mut self.port, r, version, false, "port")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

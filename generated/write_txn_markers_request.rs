@@ -46,7 +46,7 @@ impl enc::Struct for WriteTxnMarkersRequest {
         version: i16,
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.markers, r, version, version >= 1, "markers")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -181,7 +181,7 @@ impl enc::Struct for WritableTxnMarker {
             self.coordinator_epoch = enc::Fixed::from_chunk(&run[0..4]);
             self.transaction_version = 0;
         }
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -281,7 +281,7 @@ impl enc::Struct for WritableTxnMarkerTopic {
             version >= 1,
             "partition_indexes",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

@@ -404,11 +404,17 @@ impl Reader<Bytes> {
         read: impl FnOnce(&mut Reader) -> Result<T, DecodeError>,
     ) -> Result<T, DecodeError> {
         let mut r = Reader::new(std::mem::take(buf));
-        let result = read(&mut r);
-        *buf = match result {
-            Ok(_) => r.into_remaining(),
-            Err(_) => r.buf,
-        };
-        result
+        // Each arm hands on what `read` returned as it is, so that a decoded
+        // message is not copied once more through a local.
+        match read(&mut r) {
+            Ok(value) => {
+                *buf = r.into_remaining();
+                Ok(value)
+            }
+            Err(e) => {
+                *buf = r.buf;
+                Err(e)
+            }
+        }
     }
 }

@@ -636,7 +636,7 @@ fn emit_decode(plan: &StructPlan<'_, '_>, rt: &TokenStream, form: Form) -> Token
                 })?;
             }
         };
-        body.extend(quote!(self.unknown_tagged_fields.clear();));
+        body.extend(quote!(enc::tagged::clear(&mut self.unknown_tagged_fields);));
         body.extend(section.present.guard(read));
     }
     quote! {

@@ -100,7 +100,7 @@ impl enc::Struct for ConsumerGroupCurrentMemberAssignmentValue {
             true,
             "partitions_pending_revocation",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -207,7 +207,7 @@ impl enc::Struct for TopicPartitions {
             "partitions",
         )?;
         self.assignment_epochs = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,

@@ -189,7 +189,7 @@ impl enc::Struct for ConsumerGroupMemberMetadataValue {
             "server_assignor",
         )?;
         self.classic_member_metadata = Some(ClassicMemberMetadata::default());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,
@@ -289,7 +289,7 @@ impl enc::Struct for ClassicMemberMetadata {
             true,
             "supported_protocols",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -344,7 +344,7 @@ impl enc::Struct for ClassicProtocol {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.name, r, version, true, "name")?;
         enc::field::decode_into(&mut self.metadata, r, version, true, "metadata")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

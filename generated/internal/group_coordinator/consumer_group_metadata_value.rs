@@ -70,7 +70,7 @@ impl enc::Struct for ConsumerGroupMetadataValue {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
         self.metadata_hash = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,

@@ -38,7 +38,7 @@ impl enc::Struct for ConsumerGroupPartitionMetadataValue {
         version: i16,
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -124,7 +124,7 @@ impl enc::Struct for TopicMetadata {
             true,
             "partition_metadata",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -181,7 +181,7 @@ impl enc::Struct for PartitionMetadata {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.partition, r, version, false, "partition")?;
         enc::field::decode_into(&mut self.racks, r, version, true, "racks")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -63,7 +63,7 @@ impl enc::Struct for ConsumerGroupRegularExpressionValue {
         )?;
         self.version = enc::Fixed::from_chunk(&run[0..8]);
         self.timestamp = enc::Fixed::from_chunk(&run[8..16]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -49,7 +49,7 @@ impl enc::Struct for ConsumerGroupTargetAssignmentMemberValue {
             true,
             "topic_partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -112,7 +112,7 @@ impl enc::Struct for TopicPartition {
             true,
             "partitions",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -124,7 +124,7 @@ impl enc::Struct for GroupMetadataValue {
             self.current_state_timestamp = -1;
         }
         enc::field::decode_into(&mut self.members, r, version, version >= 4, "members")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
@@ -323,7 +323,7 @@ impl enc::Struct for MemberMetadata {
             version >= 4,
             "assignment",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }

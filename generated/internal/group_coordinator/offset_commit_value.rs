@@ -153,7 +153,7 @@ impl enc::Struct for OffsetCommitValue {
             self.expire_timestamp = -1;
         }
         self.topic_id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 4 {
             enc::tagged::decode_section(
                 r,

@@ -57,7 +57,7 @@ impl enc::Struct for ShareGroupMetadataValue {
         )?;
         self.epoch = enc::Fixed::from_chunk(&run[0..4]);
         self.metadata_hash = enc::Fixed::from_chunk(&run[4..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -76,7 +76,7 @@ impl enc::Struct for ShareGroupTargetAssignmentMetadataValue {
             "assignment_epoch",
         )?;
         self.assignment_timestamp = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,

@@ -162,7 +162,7 @@ impl enc::Struct for StreamsGroupCurrentMemberAssignmentValue {
             true,
             "warmup_tasks_pending_revocation",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -281,7 +281,7 @@ impl enc::Struct for TaskIds {
             "partitions",
         )?;
         self.assignment_epochs = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,

@@ -178,7 +178,7 @@ impl enc::Struct for StreamsGroupMetadataValue {
         self.last_assignment_configs = Some(Vec::new());
         self.stored_description_topology_epoch = -1;
         self.failed_description_topology_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             4,
@@ -281,7 +281,7 @@ impl enc::Struct for LastAssignmentConfig {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.key, r, version, true, "key")?;
         enc::field::decode_into(&mut self.value, r, version, true, "value")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -53,7 +53,7 @@ impl enc::Struct for AbortTransactionRecord {
         version: i16,
     ) -> Result<(), enc::DecodeError> {
         self.reason = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,

@@ -112,7 +112,7 @@ impl enc::Struct for AccessControlEntryRecord {
         )?;
         self.operation = enc::Fixed::from_chunk(&run[0..1]);
         self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -64,7 +64,7 @@ impl enc::Struct for ClientQuotaRecord {
         let run: [u8; 9] = enc::field::read_run(r, &[("value", 8), ("remove", 1)])?;
         self.value = enc::Fixed::from_chunk(&run[0..8]);
         self.remove = enc::Fixed::from_chunk(&run[8..9]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -137,7 +137,7 @@ impl enc::Struct for EntityData {
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.entity_type, r, version, true, "entity_type")?;
         enc::field::decode_into(&mut self.entity_name, r, version, true, "entity_name")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -89,7 +89,7 @@ impl enc::Struct for DelegationTokenRecord {
         self.max_timestamp = enc::Fixed::from_chunk(&run[8..16]);
         self.expiration_timestamp = enc::Fixed::from_chunk(&run[16..24]);
         enc::field::decode_into(&mut self.token_id, r, version, true, "token_id")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -34,7 +34,7 @@ impl enc::Struct for EndTransactionRecord {
         r: &mut enc::Reader<Self::Input>,
         _version: i16,
     ) -> Result<(), enc::DecodeError> {
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

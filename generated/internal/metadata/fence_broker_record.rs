@@ -54,7 +54,7 @@ impl enc::Struct for FenceBrokerRecord {
         let run: [u8; 12] = enc::field::read_run(r, &[("id", 4), ("epoch", 8)])?;
         self.id = enc::Fixed::from_chunk(&run[0..4]);
         self.epoch = enc::Fixed::from_chunk(&run[4..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

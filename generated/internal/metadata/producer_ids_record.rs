@@ -72,7 +72,7 @@ impl enc::Struct for ProducerIdsRecord {
         self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
         self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
         self.next_producer_id = enc::Fixed::from_chunk(&run[12..20]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

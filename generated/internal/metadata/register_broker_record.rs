@@ -202,7 +202,7 @@ impl enc::Struct for RegisterBrokerRecord {
         }
         self.log_dirs.clear();
         self.cordoned_log_dirs = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             2,
@@ -320,7 +320,7 @@ impl enc::Struct for BrokerEndpoint {
         )?;
         self.port = enc::Fixed::from_chunk(&run[0..2]);
         self.security_protocol = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -393,7 +393,7 @@ impl enc::Struct for BrokerFeature {
         )?;
         self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
         self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -67,7 +67,7 @@ impl enc::Struct for RegisterControllerRecord {
         self.zk_migration_ready = enc::Fixed::from_chunk(&run[20..21]);
         enc::field::decode_into(&mut self.end_points, r, version, true, "end_points")?;
         enc::field::decode_into(&mut self.features, r, version, true, "features")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -147,7 +147,7 @@ impl enc::Struct for ControllerEndpoint {
         )?;
         self.port = enc::Fixed::from_chunk(&run[0..2]);
         self.security_protocol = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -220,7 +220,7 @@ impl enc::Struct for ControllerFeature {
         )?;
         self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
         self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -46,7 +46,7 @@ impl enc::Struct for RemoveAccessControlEntryRecord {
         version: i16,
     ) -> Result<(), enc::DecodeError> {
         enc::field::decode_into(&mut self.id, r, version, false, "id")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -94,7 +94,7 @@ impl enc::Struct for UserScramCredentialRecord {
         enc::field::decode_into(&mut self.stored_key, r, version, true, "stored_key")?;
         enc::field::decode_into(&mut self.server_key, r, version, true, "server_key")?;
         enc::field::decode_into(&mut self.iterations, r, version, false, "iterations")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -52,7 +52,7 @@ impl enc::Struct for ZkMigrationStateRecord {
             false,
             "zk_migration_state",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -109,7 +109,7 @@ impl enc::Struct for ShareUpdateValue {
             true,
             "state_batches",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,
@@ -209,7 +209,7 @@ impl enc::Struct for StateBatch {
         self.last_offset = enc::Fixed::from_chunk(&run[8..16]);
         self.delivery_state = enc::Fixed::from_chunk(&run[16..17]);
         self.delivery_count = enc::Fixed::from_chunk(&run[17..19]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

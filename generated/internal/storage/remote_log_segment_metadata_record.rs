@@ -182,7 +182,7 @@ impl enc::Struct for RemoteLogSegmentMetadataRecord {
             "remote_log_segment_state",
         )?;
         self.txn_index_empty = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,
@@ -277,7 +277,7 @@ impl enc::Struct for RemoteLogSegmentIdEntry {
             "topic_id_partition",
         )?;
         enc::field::decode_into(&mut self.id, r, version, false, "id")?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -345,7 +345,7 @@ impl enc::Struct for TopicIdPartitionEntry {
         let run: [u8; 20] = enc::field::read_run(r, &[("id", 16), ("partition", 4)])?;
         self.id = enc::Fixed::from_chunk(&run[0..16]);
         self.partition = enc::Fixed::from_chunk(&run[16..20]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -411,7 +411,7 @@ impl enc::Struct for SegmentLeaderEpochEntry {
         )?;
         self.leader_epoch = enc::Fixed::from_chunk(&run[0..4]);
         self.offset = enc::Fixed::from_chunk(&run[4..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -170,7 +170,7 @@ impl enc::Struct for RemoteLogSegmentMetadataSnapshotRecord {
             "remote_log_segment_state",
         )?;
         self.txn_index_empty = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_section(
             r,
             1,
@@ -261,7 +261,7 @@ impl enc::Struct for SegmentLeaderEpochEntry {
         )?;
         self.leader_epoch = enc::Fixed::from_chunk(&run[0..4]);
         self.offset = enc::Fixed::from_chunk(&run[4..12]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -82,7 +82,7 @@ impl enc::Struct for RemotePartitionDeleteMetadataRecord {
         self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
         self.event_timestamp_ms = enc::Fixed::from_chunk(&run[4..12]);
         self.remote_partition_delete_state = enc::Fixed::from_chunk(&run[12..13]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
@@ -152,7 +152,7 @@ impl enc::Struct for TopicIdPartitionEntry {
         let run: [u8; 20] = enc::field::read_run(r, &[("id", 16), ("partition", 4)])?;
         self.id = enc::Fixed::from_chunk(&run[0..16]);
         self.partition = enc::Fixed::from_chunk(&run[16..20]);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }

@@ -250,7 +250,7 @@ impl enc::Struct for TransactionLogValue {
         self.transaction_last_update_timestamp_ms = enc::Fixed::from_chunk(&run[0..8]);
         self.transaction_start_timestamp_ms = enc::Fixed::from_chunk(&run[8..16]);
         self.client_transaction_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_section(
                 r,
@@ -379,7 +379,7 @@ impl enc::Struct for PartitionsSchema {
             version >= 1,
             "partition_ids",
         )?;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
         if version >= 1 {
             enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         }
