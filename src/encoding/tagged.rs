@@ -149,12 +149,25 @@ pub fn decode_section<B: Input>(
     r: &mut Reader<B>,
     known_tags: u32,
     unknown: &mut Vec<RawTaggedField<B>>,
-    mut known: impl FnMut(u32, &mut Reader<B>) -> Result<bool, DecodeError>,
+    known: impl FnMut(u32, &mut Reader<B>) -> Result<bool, DecodeError>,
 ) -> Result<(), DecodeError> {
     // Nearly every section is empty: its count is the single byte 0.
     if r.peek_u8() == Some(0) {
         return r.skip(1);
     }
+    decode_known_entries(r, known_tags, unknown, known)
+}
+
+/// [`decode_section`] of a section with entries, out of line: the known-tag
+/// reader's captures are put in memory (for the one shared
+/// [`decode_entries`]) only when there are entries to read.
+#[inline(never)]
+fn decode_known_entries<B: Input>(
+    r: &mut Reader<B>,
+    known_tags: u32,
+    unknown: &mut Vec<RawTaggedField<B>>,
+    mut known: impl FnMut(u32, &mut Reader<B>) -> Result<bool, DecodeError>,
+) -> Result<(), DecodeError> {
     decode_entries(r, known_tags, unknown, &mut known)
 }
 
