@@ -48,8 +48,18 @@
 //! | `decode_exact(bytes, …)` | reads one value that fills `bytes`; anything left over is an error |
 //! | `decode_into(&mut self, buf, …)` | `decode` into a kept value, reusing its allocations |
 //! | `decode_from(reader, …)` | `decode` from a [`primitives::Reader`], for callers that hold one |
+//! | `decode_into_from(&mut self, reader, …)` | `decode_into` from a [`primitives::Reader`] |
+//! | `encode_vectored(&self, …)` | the encoding as chunks; large `bytes` and `records` values are shared, not copied |
 //! | `parse(bytes)` | reads a head (sizes, api key, batch header) and keeps the rest undecoded |
-//! | `from_*`, `into_*` | conversions between in-memory forms, no wire bytes involved |
+//! | `from_*`, `into_*` | conversions between in-memory forms |
+//!
+//! Frames add suffixes to these verbs: `…_sized` with the 4-byte size
+//! prefix, `…_lenient` ignoring bytes after the body (and saying how
+//! many), `encode_parts` the header and body apart. A frame's `decode`
+//! takes the whole frame, so bytes left over are an error as in
+//! `decode_exact`. Values that Kafka stores as a record's key and value
+//! (coordinator and KRaft log records, control records) are read and
+//! written as that pair (`decode(key, value)`, `key_bytes`, `value_bytes`).
 //!
 //! Every decode error names the message, version, field path and byte
 //! offset; decoding never panics and never allocates more than the input
@@ -69,7 +79,7 @@ pub use compact_str::CompactString;
 
 // Errors with their place: message, version, field path, byte offset.
 pub mod error;
-// Encodings of every schema type and the `Encode` trait behind them.
+// Encodings of every schema type: Reader, Writer, Uuid, the borrowed views' types.
 pub mod primitives;
 // The tagged-field section, unknown fields kept.
 pub mod tagged;

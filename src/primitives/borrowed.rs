@@ -5,10 +5,10 @@
 //!
 //! | schema type | owned type | view type |
 //! |---|---|---|
-//! | `string` | `String` | `&'a str` |
+//! | `string` | [`CompactString`](crate::CompactString) | `&'a str` |
 //! | `bytes`, `records` | [`Bytes`] | `&'a [u8]` |
 //! | `[]int32` and other fixed-width arrays | `Vec<i32>` | [`FixedArray<'a, i32>`] |
-//! | `[]string`, `[]S` | `Vec<String>`, `Vec<S>` | `Vec<&'a str>`, `Vec<SRef<'a>>` |
+//! | `[]string`, `[]S` | `Vec<CompactString>`, `Vec<S>` | `Vec<&'a str>`, `Vec<SRef<'a>>` |
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -184,7 +184,7 @@ impl<'a, T: Fixed> DecodeNullable<&'a [u8]> for FixedArray<'a, T> {
 /// # Example
 /// ```
 /// use kafka_wire::primitives::IntoOwned;
-/// assert_eq!("rk".into_owned(), String::from("rk"));
+/// assert_eq!("rk".into_owned(), kafka_wire::CompactString::from("rk"));
 /// assert_eq!(Some(&b"ab"[..]).into_owned(), Some(bytes::Bytes::from_static(b"ab")));
 /// ```
 pub trait IntoOwned {
