@@ -504,7 +504,7 @@ fn truncated_logs_read_what_is_whole() {
     batch_ends.extend_from_slice(ends);
     let mut records_before = vec![0];
     for (start, end) in batch_ends.iter().zip(&batch_ends[1..]) {
-        let header = BatchHeader::decode(&file[*start..*end]).expect("a header");
+        let header = BatchHeader::parse(&file[*start..*end]).expect("a header");
         records_before.push(records_before[records_before.len() - 1] + header.record_count as usize);
     }
     assert_eq!(records_before[records_before.len() - 1], full.len());
@@ -883,7 +883,7 @@ proptest! {
         let _ = (header.offset_of(&record), header.timestamp_of(&record));
         let mut bytes = Vec::new();
         header.encode(&mut bytes);
-        match BatchHeader::decode(&bytes) {
+        match BatchHeader::parse(&bytes) {
             Ok(read) => prop_assert_eq!(read, header),
             Err(e) => prop_assert!(e.to_string().contains("batch_length"), "{}", e),
         }

@@ -105,9 +105,9 @@ fn v14_decodes_and_reencodes_byte_exact() {
 #[test]
 fn v14_header_alone() {
     // Only the first 61 bytes: the header reads without the records.
-    let h = BatchHeader::decode(&V14[..61]).unwrap();
+    let h = BatchHeader::parse(&V14[..61]).unwrap();
     assert_eq!((h.record_count, h.batch_size(), h.last_offset()), (1, 71, 0));
-    let err = BatchHeader::decode(&V14[..60]).unwrap_err();
+    let err = BatchHeader::parse(&V14[..60]).unwrap_err();
     assert_eq!(err.location(), Some(&Location { base_offset: Some(0), ..Location::default() }));
     assert!(matches!(
         err.kind(),

@@ -206,7 +206,7 @@ impl Attributes {
 ///     0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0, 0, 0, 0x01, 0x8b, 0xcf, 0xe5, 0x68, 0,
 ///     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1,
 /// ];
-/// let h = BatchHeader::decode(&bytes).unwrap();
+/// let h = BatchHeader::parse(&bytes).unwrap();
 /// assert_eq!((h.base_offset, h.batch_length, h.crc, h.record_count), (0, 59, 0x2a7198a5, 1));
 /// assert_eq!(h.base_timestamp, 1_700_000_000_000);
 /// assert_eq!(h.batch_size(), 71);
@@ -254,7 +254,7 @@ impl BatchHeader {
     /// [`RecordErrorKind::UnsupportedMagic`] when the magic is not 2;
     /// [`RecordErrorKind::Invalid`] when `batch_length` is below 49 (a batch
     /// without its header).
-    pub fn decode(bytes: &[u8]) -> Result<Self, RecordError> {
+    pub fn parse(bytes: &[u8]) -> Result<Self, RecordError> {
         let Some(h) = bytes.first_chunk::<{ Self::SIZE }>() else {
             let base_offset = bytes.first_chunk::<8>().map(|b| i64::from_be_bytes(*b));
             let source =
@@ -391,10 +391,10 @@ impl RecordBatch {
     /// records are not read.
     ///
     /// # Errors
-    /// As [`BatchHeader::decode`]; [`RecordErrorKind::Invalid`] when
+    /// As [`BatchHeader::parse`]; [`RecordErrorKind::Invalid`] when
     /// `batch_length` + 12 is not the length of `bytes`.
     pub fn parse(bytes: Bytes) -> Result<Self, RecordError> {
-        let header = BatchHeader::decode(&bytes)?;
+        let header = BatchHeader::parse(&bytes)?;
         if header.batch_size() != bytes.len() {
             return Err(RecordError::new(
                 RecordErrorKind::Invalid { what: "batch length does not match the bytes of the batch" },
@@ -523,7 +523,7 @@ impl Iterator for Records {
             self.done = true;
             return self.reader.finish().at(self.at.field("records")).err().map(Err);
         }
-        let result = Record::decode(&mut self.reader, self.at.record(self.index));
+        let result = Record::decode_from(&mut self.reader, self.at.record(self.index));
         self.index += 1;
         self.done = result.is_err();
         Some(result)

@@ -89,7 +89,7 @@ impl Header {
 /// // 1 header: key "h", value null
 /// assert_eq!(buf, [0x12, 0x00, 0x00, 0x00, 0x01, 0x00, 0x02, 0x02, 0x68, 0x01]);
 /// let mut r = Reader::new(Bytes::from(buf));
-/// assert_eq!(Record::decode(&mut r, Location::default()).unwrap(), record);
+/// assert_eq!(Record::decode_from(&mut r, Location::default()).unwrap(), record);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Record {
@@ -175,7 +175,7 @@ impl Record {
     /// ends early, a length is below -1, a header key is null, the header
     /// count is negative or more than the record's bytes can hold, or the
     /// fields do not fill exactly the record's declared length.
-    pub fn decode(r: &mut Reader, at: Location) -> Result<Self, RecordError> {
+    pub fn decode_from(r: &mut Reader, at: Location) -> Result<Self, RecordError> {
         let len = r.read_varint().at(at.field("length"))?;
         if len < 0 {
             return Err(r.error(DecodeErrorKind::InvalidLength(len as i64))).at(at.field("length"));
@@ -243,7 +243,7 @@ mod tests {
     use super::*;
 
     fn decode(bytes: &[u8]) -> Result<Record, RecordError> {
-        Record::decode(&mut Reader::new(Bytes::copy_from_slice(bytes)), Location::batch(0).record(0))
+        Record::decode_from(&mut Reader::new(Bytes::copy_from_slice(bytes)), Location::batch(0).record(0))
     }
 
     #[test]
