@@ -117,7 +117,7 @@ impl enc::Struct for AddOffsetsToTxnRequest {
         self.producer_id = 0;
         self.producer_epoch = 0;
         self.group_id.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AddOffsetsToTxnRequest {

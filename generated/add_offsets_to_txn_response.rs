@@ -81,7 +81,7 @@ impl enc::Struct for AddOffsetsToTxnResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AddOffsetsToTxnResponse {}

@@ -195,7 +195,7 @@ impl enc::Struct for AddPartitionsToTxnRequest {
         self.v3_and_below_producer_id = 0;
         self.v3_and_below_producer_epoch = 0;
         self.v3_and_below_topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AddPartitionsToTxnRequest {
@@ -323,7 +323,7 @@ impl enc::Struct for AddPartitionsToTxnTopic {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AddPartitionsToTxnTopic {
@@ -425,7 +425,7 @@ impl enc::Struct for AddPartitionsToTxnTransaction {
         self.producer_epoch = 0;
         self.verify_only = false;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AddPartitionsToTxnTransaction {

@@ -158,7 +158,7 @@ impl enc::Struct for AddPartitionsToTxnResponse {
         self.error_code = 0;
         self.results_by_transaction.clear();
         self.results_by_topic_v3_and_below.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AddPartitionsToTxnResponse {
@@ -276,7 +276,7 @@ impl enc::Struct for AddPartitionsToTxnTopicResult {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.results_by_partition.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AddPartitionsToTxnTopicResult {
@@ -365,7 +365,7 @@ impl enc::Struct for AddPartitionsToTxnPartitionResult {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.partition_error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 4-5; flexible 4-5.
@@ -441,7 +441,7 @@ impl enc::Struct for AddPartitionsToTxnResult {
     fn reset_fields(&mut self) {
         self.transactional_id.clear();
         self.topic_results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AddPartitionsToTxnResult {

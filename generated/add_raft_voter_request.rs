@@ -134,7 +134,7 @@ impl enc::Struct for AddRaftVoterRequest {
         self.voter_directory_id = enc::Uuid::NIL;
         self.listeners.clear();
         self.ack_when_committed = true;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AddRaftVoterRequest {}
@@ -208,7 +208,7 @@ impl enc::Struct for Listener {
         self.name.clear();
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AddRaftVoterRequest {

@@ -90,7 +90,7 @@ impl enc::Struct for AllocateProducerIdsResponse {
         self.error_code = 0;
         self.producer_id_start = 0;
         self.producer_id_len = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AllocateProducerIdsResponse {

@@ -80,7 +80,7 @@ impl enc::Struct for AlterClientQuotasRequest {
     fn reset_fields(&mut self) {
         self.entries.clear();
         self.validate_only = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterClientQuotasRequest {}
@@ -143,7 +143,7 @@ impl enc::Struct for EntryData {
     fn reset_fields(&mut self) {
         self.entity.clear();
         self.ops.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -247,7 +247,7 @@ impl enc::Struct for EntityData {
     fn reset_fields(&mut self) {
         self.entity_type.clear();
         self.entity_name = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -334,7 +334,7 @@ impl enc::Struct for OpData {
         self.key.clear();
         self.value = 0.0;
         self.remove = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AlterClientQuotasRequest {

@@ -78,7 +78,7 @@ impl enc::Struct for AlterClientQuotasResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.entries.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterClientQuotasResponse {}
@@ -174,7 +174,7 @@ impl enc::Struct for EntryData {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.entity.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -278,7 +278,7 @@ impl enc::Struct for EntityData {
     fn reset_fields(&mut self) {
         self.entity_type.clear();
         self.entity_name = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AlterClientQuotasResponse {

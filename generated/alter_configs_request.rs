@@ -86,7 +86,7 @@ impl enc::Struct for AlterConfigsRequest {
     fn reset_fields(&mut self) {
         self.resources.clear();
         self.validate_only = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterConfigsRequest {}
@@ -179,7 +179,7 @@ impl enc::Struct for AlterConfigsResource {
         self.resource_type = 0;
         self.resource_name.clear();
         self.configs.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 2.
@@ -265,7 +265,7 @@ impl enc::Struct for AlterableConfig {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.value = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AlterConfigsRequest {

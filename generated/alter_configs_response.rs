@@ -84,7 +84,7 @@ impl enc::Struct for AlterConfigsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.responses.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterConfigsResponse {}
@@ -215,7 +215,7 @@ impl enc::Struct for AlterConfigsResourceResponse {
         self.error_message = Some(CompactString::const_new(""));
         self.resource_type = 0;
         self.resource_name.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AlterConfigsResponse {

@@ -97,7 +97,7 @@ impl enc::Struct for AlterPartitionReassignmentsRequest {
         self.timeout_ms = 60000;
         self.allow_replication_factor_change = true;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterPartitionReassignmentsRequest {
@@ -163,7 +163,7 @@ impl enc::Struct for ReassignableTopic {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ReassignableTopic {
@@ -235,7 +235,7 @@ impl enc::Struct for ReassignablePartition {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.replicas = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ReassignablePartition {

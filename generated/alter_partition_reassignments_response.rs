@@ -119,7 +119,7 @@ impl enc::Struct for AlterPartitionReassignmentsResponse {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.responses.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterPartitionReassignmentsResponse {
@@ -185,7 +185,7 @@ impl enc::Struct for ReassignableTopicResponse {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ReassignableTopicResponse {
@@ -287,7 +287,7 @@ impl enc::Struct for ReassignablePartitionResponse {
         self.partition_index = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AlterPartitionReassignmentsResponse {

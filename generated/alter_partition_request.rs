@@ -82,7 +82,7 @@ impl enc::Struct for AlterPartitionRequest {
         self.broker_id = 0;
         self.broker_epoch = -1;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterPartitionRequest {
@@ -180,7 +180,7 @@ impl enc::Struct for TopicData {
         self.topic_name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicData {
@@ -360,7 +360,7 @@ impl enc::Struct for PartitionData {
         self.new_isr_with_epochs.clear();
         self.leader_recovery_state = 0;
         self.partition_epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionData {
@@ -456,7 +456,7 @@ impl enc::Struct for BrokerState {
     fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.broker_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for BrokerState {

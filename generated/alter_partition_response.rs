@@ -72,7 +72,7 @@ impl enc::Struct for AlterPartitionResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterPartitionResponse {
@@ -168,7 +168,7 @@ impl enc::Struct for TopicData {
         self.topic_name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicData {
@@ -316,7 +316,7 @@ impl enc::Struct for PartitionData {
         self.isr.clear();
         self.leader_recovery_state = 0;
         self.partition_epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionData {

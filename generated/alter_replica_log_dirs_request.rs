@@ -55,7 +55,7 @@ impl enc::Struct for AlterReplicaLogDirsRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.dirs.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterReplicaLogDirsRequest {
@@ -129,7 +129,7 @@ impl enc::Struct for AlterReplicaLogDir {
     fn reset_fields(&mut self) {
         self.path.clear();
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterReplicaLogDir {
@@ -223,7 +223,7 @@ impl enc::Struct for AlterReplicaLogDirTopic {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterReplicaLogDirTopic {

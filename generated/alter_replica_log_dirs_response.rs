@@ -78,7 +78,7 @@ impl enc::Struct for AlterReplicaLogDirsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterReplicaLogDirsResponse {
@@ -175,7 +175,7 @@ impl enc::Struct for AlterReplicaLogDirTopicResult {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterReplicaLogDirTopicResult {
@@ -264,7 +264,7 @@ impl enc::Struct for AlterReplicaLogDirPartitionResult {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AlterReplicaLogDirsResponse {

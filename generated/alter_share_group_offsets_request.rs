@@ -59,7 +59,7 @@ impl enc::Struct for AlterShareGroupOffsetsRequest {
     fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterShareGroupOffsetsRequest {
@@ -127,7 +127,7 @@ impl enc::Struct for AlterShareGroupOffsetsRequestTopic {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterShareGroupOffsetsRequestTopic {
@@ -204,7 +204,7 @@ impl enc::Struct for AlterShareGroupOffsetsRequestPartition {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.start_offset = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AlterShareGroupOffsetsRequest {

@@ -87,7 +87,7 @@ impl enc::Struct for AlterShareGroupOffsetsResponse {
         self.error_code = 0;
         self.error_message = None;
         self.responses.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterShareGroupOffsetsResponse {
@@ -161,7 +161,7 @@ impl enc::Struct for AlterShareGroupOffsetsResponseTopic {
         self.topic_name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterShareGroupOffsetsResponseTopic {
@@ -253,7 +253,7 @@ impl enc::Struct for AlterShareGroupOffsetsResponsePartition {
         self.partition_index = 0;
         self.error_code = 0;
         self.error_message = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AlterShareGroupOffsetsResponse {

@@ -55,7 +55,7 @@ impl enc::Struct for AlterUserScramCredentialsRequest {
     fn reset_fields(&mut self) {
         self.deletions.clear();
         self.upsertions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterUserScramCredentialsRequest {}
@@ -120,7 +120,7 @@ impl enc::Struct for ScramCredentialDeletion {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.mechanism = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -237,7 +237,7 @@ impl enc::Struct for ScramCredentialUpsertion {
         self.iterations = 0;
         self.salt = crate::Bytes::new();
         self.salted_password = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AlterUserScramCredentialsRequest {

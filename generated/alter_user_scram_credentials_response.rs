@@ -64,7 +64,7 @@ impl enc::Struct for AlterUserScramCredentialsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AlterUserScramCredentialsResponse {}
@@ -155,7 +155,7 @@ impl enc::Struct for AlterUserScramCredentialsResult {
         self.user.clear();
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AlterUserScramCredentialsResponse {

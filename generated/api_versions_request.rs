@@ -171,7 +171,7 @@ impl enc::Struct for ApiVersionsRequest {
         self.client_software_version.clear();
         self.cluster_id = None;
         self.node_id = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ApiVersionsRequest {}

@@ -263,7 +263,7 @@ impl enc::Struct for ApiVersionsResponse {
         self.finalized_features_epoch = -1;
         self.finalized_features.clear();
         self.zk_migration_ready = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ApiVersionsResponse {}
@@ -353,7 +353,7 @@ impl enc::Struct for ApiVersion {
         self.api_key = 0;
         self.min_version = 0;
         self.max_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 3-5; flexible 3-5.
@@ -431,7 +431,7 @@ impl enc::Struct for SupportedFeatureKey {
         self.name.clear();
         self.min_version = 0;
         self.max_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 3-5; flexible 3-5.
@@ -509,7 +509,7 @@ impl enc::Struct for FinalizedFeatureKey {
         self.name.clear();
         self.max_version_level = 0;
         self.min_version_level = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ApiVersionsResponse {

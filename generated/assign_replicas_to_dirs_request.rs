@@ -87,7 +87,7 @@ impl enc::Struct for AssignReplicasToDirsRequest {
         self.broker_id = 0;
         self.broker_epoch = -1;
         self.directories.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AssignReplicasToDirsRequest {
@@ -152,7 +152,7 @@ impl enc::Struct for DirectoryData {
     fn reset_fields(&mut self) {
         self.id = enc::Uuid::NIL;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -209,7 +209,7 @@ impl enc::Struct for TopicData {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -270,7 +270,7 @@ impl enc::Struct for PartitionData {
     #[inline]
     fn reset_fields(&mut self) {
         self.partition_index = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AssignReplicasToDirsRequest {

@@ -77,7 +77,7 @@ impl enc::Struct for AssignReplicasToDirsResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.directories.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AssignReplicasToDirsResponse {}
@@ -135,7 +135,7 @@ impl enc::Struct for DirectoryData {
     fn reset_fields(&mut self) {
         self.id = enc::Uuid::NIL;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -192,7 +192,7 @@ impl enc::Struct for TopicData {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -261,7 +261,7 @@ impl enc::Struct for PartitionData {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AssignReplicasToDirsResponse {

@@ -133,7 +133,7 @@ impl enc::Struct for BeginQuorumEpochRequest {
         self.voter_id = -1;
         self.topics.clear();
         self.leader_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for BeginQuorumEpochRequest {
@@ -236,7 +236,7 @@ impl enc::Struct for TopicData {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicData {
@@ -361,7 +361,7 @@ impl enc::Struct for PartitionData {
         self.voter_directory_id = enc::Uuid::NIL;
         self.leader_id = 0;
         self.leader_epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionData {
@@ -442,7 +442,7 @@ impl enc::Struct for LeaderEndpoint {
         self.name.clear();
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for BeginQuorumEpochRequest {

@@ -196,7 +196,7 @@ impl enc::Struct for BrokerHeartbeatRequest {
         self.want_shut_down = false;
         self.offline_log_dirs.clear();
         self.cordoned_log_dirs = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for BrokerHeartbeatRequest {

@@ -111,7 +111,7 @@ impl enc::Struct for BrokerHeartbeatResponse {
         self.is_caught_up = false;
         self.is_fenced = true;
         self.should_shut_down = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for BrokerHeartbeatResponse {}

@@ -190,7 +190,7 @@ impl enc::Struct for BrokerRegistrationRequest {
         self.is_migrating_zk_broker = false;
         self.log_dirs.clear();
         self.previous_broker_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for BrokerRegistrationRequest {
@@ -285,7 +285,7 @@ impl enc::Struct for Listener {
         self.host.clear();
         self.port = 0;
         self.security_protocol = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-4; flexible 0-4.
@@ -363,7 +363,7 @@ impl enc::Struct for Feature {
         self.name.clear();
         self.min_supported_version = 0;
         self.max_supported_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for BrokerRegistrationRequest {

@@ -87,7 +87,7 @@ impl enc::Struct for BrokerRegistrationResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.broker_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for BrokerRegistrationResponse {}

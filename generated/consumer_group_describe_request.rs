@@ -70,7 +70,7 @@ impl enc::Struct for ConsumerGroupDescribeRequest {
     fn reset_fields(&mut self) {
         self.group_ids.clear();
         self.include_authorized_operations = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ConsumerGroupDescribeRequest {

@@ -224,7 +224,7 @@ impl enc::Struct for ConsumerGroupHeartbeatRequest {
         self.subscribed_topic_regex = None;
         self.server_assignor = None;
         self.topic_partitions = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ConsumerGroupHeartbeatRequest {
@@ -302,7 +302,7 @@ impl enc::Struct for TopicPartitions {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ConsumerGroupHeartbeatRequest {

@@ -121,7 +121,7 @@ impl enc::Struct for ConsumerGroupHeartbeatResponse {
         self.member_epoch = 0;
         self.heartbeat_interval_ms = 0;
         self.assignment = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ConsumerGroupHeartbeatResponse {}
@@ -190,7 +190,7 @@ impl enc::Struct for TopicPartitions {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -248,7 +248,7 @@ impl enc::Struct for Assignment {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic_partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ConsumerGroupHeartbeatResponse {

@@ -102,7 +102,7 @@ impl enc::Struct for ControlledShutdownRequest {
     fn reset_fields(&mut self) {
         self.broker_id = 0;
         self.broker_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ControlledShutdownRequest {

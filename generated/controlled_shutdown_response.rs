@@ -88,7 +88,7 @@ impl enc::Struct for ControlledShutdownResponse {
     fn reset_fields(&mut self) {
         self.error_code = 0;
         self.remaining_partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ControlledShutdownResponse {
@@ -184,7 +184,7 @@ impl enc::Struct for RemainingPartition {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for RemainingPartition {

@@ -88,7 +88,7 @@ impl enc::Struct for ControllerRegistrationRequest {
         self.zk_migration_ready = false;
         self.listeners.clear();
         self.features.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ControllerRegistrationRequest {}
@@ -176,7 +176,7 @@ impl enc::Struct for Listener {
         self.host.clear();
         self.port = 0;
         self.security_protocol = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -254,7 +254,7 @@ impl enc::Struct for Feature {
         self.name.clear();
         self.min_supported_version = 0;
         self.max_supported_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ControllerRegistrationRequest {

@@ -61,7 +61,7 @@ impl enc::Struct for CreateAclsRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.creations.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreateAclsRequest {}
@@ -238,7 +238,7 @@ impl enc::Struct for AclCreation {
         self.host.clear();
         self.operation = 0;
         self.permission_type = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for CreateAclsRequest {

@@ -78,7 +78,7 @@ impl enc::Struct for CreateAclsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreateAclsResponse {}
@@ -175,7 +175,7 @@ impl enc::Struct for AclCreationResult {
     fn reset_fields(&mut self) {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for CreateAclsResponse {

@@ -176,7 +176,7 @@ impl enc::Struct for CreateDelegationTokenRequest {
         self.owner_principal_name = Some(CompactString::const_new(""));
         self.renewers.clear();
         self.max_lifetime_ms = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreateDelegationTokenRequest {}
@@ -277,7 +277,7 @@ impl enc::Struct for CreatableRenewers {
     fn reset_fields(&mut self) {
         self.principal_type.clear();
         self.principal_name.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for CreateDelegationTokenRequest {

@@ -288,7 +288,7 @@ impl enc::Struct for CreateDelegationTokenResponse {
         self.token_id.clear();
         self.hmac = crate::Bytes::new();
         self.throttle_time_ms = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreateDelegationTokenResponse {}

@@ -88,7 +88,7 @@ impl enc::Struct for CreatePartitionsRequest {
         self.topics.clear();
         self.timeout_ms = 0;
         self.validate_only = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreatePartitionsRequest {
@@ -191,7 +191,7 @@ impl enc::Struct for CreatePartitionsTopic {
         self.name.clear();
         self.count = 0;
         self.assignments = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreatePartitionsTopic {
@@ -278,7 +278,7 @@ impl enc::Struct for CreatePartitionsAssignment {
     #[inline]
     fn reset_fields(&mut self) {
         self.broker_ids.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreatePartitionsAssignment {

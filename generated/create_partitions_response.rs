@@ -78,7 +78,7 @@ impl enc::Struct for CreatePartitionsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreatePartitionsResponse {
@@ -183,7 +183,7 @@ impl enc::Struct for CreatePartitionsTopicResult {
         self.name.clear();
         self.error_code = 0;
         self.error_message = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreatePartitionsTopicResult {

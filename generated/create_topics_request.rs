@@ -113,7 +113,7 @@ impl enc::Struct for CreateTopicsRequest {
         self.topics.clear();
         self.timeout_ms = 60000;
         self.validate_only = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreateTopicsRequest {
@@ -234,7 +234,7 @@ impl enc::Struct for CreatableTopic {
         self.replication_factor = 0;
         self.assignments.clear();
         self.configs.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreatableTopic {
@@ -335,7 +335,7 @@ impl enc::Struct for CreatableReplicaAssignment {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.broker_ids.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreatableReplicaAssignment {
@@ -429,7 +429,7 @@ impl enc::Struct for CreatableTopicConfig {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.value = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for CreateTopicsRequest {

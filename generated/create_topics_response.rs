@@ -80,7 +80,7 @@ impl enc::Struct for CreateTopicsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreateTopicsResponse {
@@ -311,7 +311,7 @@ impl enc::Struct for CreatableTopicResult {
         self.num_partitions = -1;
         self.replication_factor = -1;
         self.configs = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CreatableTopicResult {
@@ -426,7 +426,7 @@ impl enc::Struct for CreatableTopicConfigs {
         self.read_only = false;
         self.config_source = -1;
         self.is_sensitive = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for CreateTopicsResponse {

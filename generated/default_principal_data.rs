@@ -80,7 +80,7 @@ impl enc::Struct for DefaultPrincipalData {
         self.r#type.clear();
         self.name.clear();
         self.token_authenticated = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DefaultPrincipalData {

@@ -55,7 +55,7 @@ impl enc::Struct for DeleteAclsRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.filters.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteAclsRequest {}
@@ -260,7 +260,7 @@ impl enc::Struct for DeleteAclsFilter {
         self.host_filter = Some(CompactString::const_new(""));
         self.operation = 0;
         self.permission_type = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DeleteAclsRequest {

@@ -89,7 +89,7 @@ impl enc::Struct for DeleteAclsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.filter_results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteAclsResponse {}
@@ -202,7 +202,7 @@ impl enc::Struct for DeleteAclsFilterResult {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.matching_acls.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-3; flexible 2-3.
@@ -409,7 +409,7 @@ impl enc::Struct for DeleteAclsMatchingAcl {
         self.host.clear();
         self.operation = 0;
         self.permission_type = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DeleteAclsResponse {

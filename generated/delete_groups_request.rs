@@ -69,7 +69,7 @@ impl enc::Struct for DeleteGroupsRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.groups_names.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteGroupsRequest {

@@ -78,7 +78,7 @@ impl enc::Struct for DeleteGroupsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteGroupsResponse {
@@ -197,7 +197,7 @@ impl enc::Struct for DeletableGroupResult {
         self.group_id.clear();
         self.error_code = 0;
         self.error_message = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeletableGroupResult {

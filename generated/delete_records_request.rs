@@ -74,7 +74,7 @@ impl enc::Struct for DeleteRecordsRequest {
     fn reset_fields(&mut self) {
         self.topics.clear();
         self.timeout_ms = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteRecordsRequest {
@@ -165,7 +165,7 @@ impl enc::Struct for DeleteRecordsTopic {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteRecordsTopic {
@@ -254,7 +254,7 @@ impl enc::Struct for DeleteRecordsPartition {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.offset = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DeleteRecordsRequest {

@@ -72,7 +72,7 @@ impl enc::Struct for DeleteRecordsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteRecordsResponse {
@@ -163,7 +163,7 @@ impl enc::Struct for DeleteRecordsTopicResult {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteRecordsTopicResult {
@@ -260,7 +260,7 @@ impl enc::Struct for DeleteRecordsPartitionResult {
         self.partition_index = 0;
         self.low_watermark = 0;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DeleteRecordsResponse {

@@ -59,7 +59,7 @@ impl enc::Struct for DeleteShareGroupOffsetsRequest {
     fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteShareGroupOffsetsRequest {
@@ -125,7 +125,7 @@ impl enc::Struct for DeleteShareGroupOffsetsRequestTopic {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic_name.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteShareGroupOffsetsRequestTopic {

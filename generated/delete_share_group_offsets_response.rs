@@ -87,7 +87,7 @@ impl enc::Struct for DeleteShareGroupOffsetsResponse {
         self.error_code = 0;
         self.error_message = None;
         self.responses.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteShareGroupOffsetsResponse {
@@ -191,7 +191,7 @@ impl enc::Struct for DeleteShareGroupOffsetsResponseTopic {
         self.topic_id = enc::Uuid::NIL;
         self.error_code = 0;
         self.error_message = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteShareGroupOffsetsResponseTopic {

@@ -47,7 +47,7 @@ impl enc::Struct for DeleteShareGroupStateResponse {
     #[inline]
     fn reset_fields(&mut self) {
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteShareGroupStateResponse {}
@@ -105,7 +105,7 @@ impl enc::Struct for DeleteStateResult {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -189,7 +189,7 @@ impl enc::Struct for PartitionResult {
         self.partition = 0;
         self.error_code = 0;
         self.error_message = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DeleteShareGroupStateResponse {

@@ -113,7 +113,7 @@ impl enc::Struct for DeleteTopicsRequest {
         self.topics.clear();
         self.topic_names.clear();
         self.timeout_ms = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteTopicsRequest {
@@ -195,7 +195,7 @@ impl enc::Struct for DeleteTopicState {
     fn reset_fields(&mut self) {
         self.name = None;
         self.topic_id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteTopicState {

@@ -92,7 +92,7 @@ impl enc::Struct for DeleteTopicsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.responses.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeleteTopicsResponse {
@@ -248,7 +248,7 @@ impl enc::Struct for DeletableTopicResult {
         self.topic_id = enc::Uuid::NIL;
         self.error_code = 0;
         self.error_message = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DeletableTopicResult {

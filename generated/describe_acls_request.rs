@@ -205,7 +205,7 @@ impl enc::Struct for DescribeAclsRequest {
         self.host_filter = Some(CompactString::const_new(""));
         self.operation = 0;
         self.permission_type = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeAclsRequest {}

@@ -123,7 +123,7 @@ impl enc::Struct for DescribeAclsResponse {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.resources.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeAclsResponse {}
@@ -246,7 +246,7 @@ impl enc::Struct for DescribeAclsResource {
         self.resource_name.clear();
         self.pattern_type = 3;
         self.acls.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-3; flexible 2-3.
@@ -351,7 +351,7 @@ impl enc::Struct for AclDescription {
         self.host.clear();
         self.operation = 0;
         self.permission_type = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeAclsResponse {

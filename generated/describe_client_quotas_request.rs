@@ -80,7 +80,7 @@ impl enc::Struct for DescribeClientQuotasRequest {
     fn reset_fields(&mut self) {
         self.components.clear();
         self.strict = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeClientQuotasRequest {}
@@ -183,7 +183,7 @@ impl enc::Struct for ComponentData {
         self.entity_type.clear();
         self.match_type = 0;
         self.r#match = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeClientQuotasRequest {

@@ -110,7 +110,7 @@ impl enc::Struct for DescribeClientQuotasResponse {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.entries = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeClientQuotasResponse {}
@@ -173,7 +173,7 @@ impl enc::Struct for EntryData {
     fn reset_fields(&mut self) {
         self.entity.clear();
         self.values.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -277,7 +277,7 @@ impl enc::Struct for EntityData {
     fn reset_fields(&mut self) {
         self.entity_type.clear();
         self.entity_name = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -353,7 +353,7 @@ impl enc::Struct for ValueData {
     fn reset_fields(&mut self) {
         self.key.clear();
         self.value = 0.0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeClientQuotasResponse {

@@ -140,7 +140,7 @@ impl enc::Struct for DescribeClusterRequest {
         self.include_cluster_authorized_operations = false;
         self.endpoint_type = 1;
         self.include_fenced_brokers = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeClusterRequest {}

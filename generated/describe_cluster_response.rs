@@ -174,7 +174,7 @@ impl enc::Struct for DescribeClusterResponse {
         self.controller_id = -1;
         self.brokers.clear();
         self.cluster_authorized_operations = -2147483648;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeClusterResponse {
@@ -290,7 +290,7 @@ impl enc::Struct for DescribeClusterBroker {
         self.port = 0;
         self.rack = None;
         self.is_fenced = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeClusterBroker {

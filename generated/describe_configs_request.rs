@@ -117,7 +117,7 @@ impl enc::Struct for DescribeConfigsRequest {
         self.resources.clear();
         self.include_synonyms = false;
         self.include_documentation = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeConfigsRequest {}
@@ -227,7 +227,7 @@ impl enc::Struct for DescribeConfigsResource {
         self.resource_type = 0;
         self.resource_name.clear();
         self.configuration_keys = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeConfigsRequest {

@@ -78,7 +78,7 @@ impl enc::Struct for DescribeConfigsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeConfigsResponse {}
@@ -214,7 +214,7 @@ impl enc::Struct for DescribeConfigsResult {
         self.resource_type = 0;
         self.resource_name.clear();
         self.configs.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-4; flexible 4.
@@ -466,7 +466,7 @@ impl enc::Struct for DescribeConfigsResourceResult {
         self.synonyms.clear();
         self.config_type = 0;
         self.documentation = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 1-4; flexible 4.
@@ -561,7 +561,7 @@ impl enc::Struct for DescribeConfigsSynonym {
         self.name.clear();
         self.value = Some(CompactString::const_new(""));
         self.source = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeConfigsResponse {

@@ -63,7 +63,7 @@ impl enc::Struct for DescribeDelegationTokenRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.owners = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeDelegationTokenRequest {}
@@ -164,7 +164,7 @@ impl enc::Struct for DescribeDelegationTokenOwner {
     fn reset_fields(&mut self) {
         self.principal_type.clear();
         self.principal_name.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeDelegationTokenRequest {

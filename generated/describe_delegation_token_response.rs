@@ -91,7 +91,7 @@ impl enc::Struct for DescribeDelegationTokenResponse {
         self.error_code = 0;
         self.tokens.clear();
         self.throttle_time_ms = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeDelegationTokenResponse {}
@@ -353,7 +353,7 @@ impl enc::Struct for DescribedDelegationToken {
         self.token_id.clear();
         self.hmac = crate::Bytes::new();
         self.renewers.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-3; flexible 2-3.
@@ -453,7 +453,7 @@ impl enc::Struct for DescribedDelegationTokenRenewer {
     fn reset_fields(&mut self) {
         self.principal_type.clear();
         self.principal_name.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeDelegationTokenResponse {

@@ -93,7 +93,7 @@ impl enc::Struct for DescribeGroupsRequest {
     fn reset_fields(&mut self) {
         self.groups.clear();
         self.include_authorized_operations = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeGroupsRequest {

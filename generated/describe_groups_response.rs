@@ -80,7 +80,7 @@ impl enc::Struct for DescribeGroupsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.groups.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeGroupsResponse {
@@ -306,7 +306,7 @@ impl enc::Struct for DescribedGroup {
         self.protocol_data.clear();
         self.members.clear();
         self.authorized_operations = -2147483648;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribedGroup {
@@ -486,7 +486,7 @@ impl enc::Struct for DescribedGroupMember {
         self.client_host.clear();
         self.member_metadata = crate::Bytes::new();
         self.member_assignment = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeGroupsResponse {

@@ -63,7 +63,7 @@ impl enc::Struct for DescribeLogDirsRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.topics = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeLogDirsRequest {
@@ -157,7 +157,7 @@ impl enc::Struct for DescribableLogDirTopic {
     fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribableLogDirTopic {

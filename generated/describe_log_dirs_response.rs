@@ -98,7 +98,7 @@ impl enc::Struct for DescribeLogDirsResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeLogDirsResponse {
@@ -261,7 +261,7 @@ impl enc::Struct for DescribeLogDirsResult {
         self.total_bytes = -1;
         self.usable_bytes = -1;
         self.is_cordoned = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeLogDirsResult {
@@ -352,7 +352,7 @@ impl enc::Struct for DescribeLogDirsTopic {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeLogDirsTopic {
@@ -462,7 +462,7 @@ impl enc::Struct for DescribeLogDirsPartition {
         self.partition_size = 0;
         self.offset_lag = 0;
         self.is_future_key = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeLogDirsResponse {

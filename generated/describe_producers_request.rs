@@ -47,7 +47,7 @@ impl enc::Struct for DescribeProducersRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeProducersRequest {
@@ -129,7 +129,7 @@ impl enc::Struct for TopicRequest {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partition_indexes.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicRequest {

@@ -64,7 +64,7 @@ impl enc::Struct for DescribeProducersResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeProducersResponse {
@@ -130,7 +130,7 @@ impl enc::Struct for TopicResponse {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicResponse {
@@ -243,7 +243,7 @@ impl enc::Struct for PartitionResponse {
         self.error_code = 0;
         self.error_message = None;
         self.active_producers.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionResponse {
@@ -372,7 +372,7 @@ impl enc::Struct for ProducerState {
         self.last_timestamp = -1;
         self.coordinator_epoch = 0;
         self.current_txn_start_offset = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ProducerState {

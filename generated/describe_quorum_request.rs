@@ -47,7 +47,7 @@ impl enc::Struct for DescribeQuorumRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeQuorumRequest {
@@ -113,7 +113,7 @@ impl enc::Struct for TopicData {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicData {
@@ -182,7 +182,7 @@ impl enc::Struct for PartitionData {
     #[inline]
     fn reset_fields(&mut self) {
         self.partition_index = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeQuorumRequest {

@@ -116,7 +116,7 @@ impl enc::Struct for DescribeQuorumResponse {
         self.error_message = Some(CompactString::const_new(""));
         self.topics.clear();
         self.nodes.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeQuorumResponse {
@@ -275,7 +275,7 @@ impl enc::Struct for ReplicaState {
         self.log_end_offset = 0;
         self.last_fetch_timestamp = -1;
         self.last_caught_up_timestamp = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ReplicaState {
@@ -341,7 +341,7 @@ impl enc::Struct for TopicData {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicData {
@@ -520,7 +520,7 @@ impl enc::Struct for PartitionData {
         self.high_watermark = 0;
         self.current_voters.clear();
         self.observers.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionData {
@@ -589,7 +589,7 @@ impl enc::Struct for Node {
     fn reset_fields(&mut self) {
         self.node_id = 0;
         self.listeners.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Node {
@@ -670,7 +670,7 @@ impl enc::Struct for Listener {
         self.name.clear();
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeQuorumResponse {

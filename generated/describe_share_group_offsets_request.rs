@@ -47,7 +47,7 @@ impl enc::Struct for DescribeShareGroupOffsetsRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.groups.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeShareGroupOffsetsRequest {
@@ -121,7 +121,7 @@ impl enc::Struct for DescribeShareGroupOffsetsRequestGroup {
     fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeShareGroupOffsetsRequestGroup {
@@ -200,7 +200,7 @@ impl enc::Struct for DescribeShareGroupOffsetsRequestTopic {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeShareGroupOffsetsRequestTopic {

@@ -64,7 +64,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.groups.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeShareGroupOffsetsResponse {
@@ -160,7 +160,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponseGroup {
         self.topics.clear();
         self.error_code = 0;
         self.error_message = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeShareGroupOffsetsResponseGroup {
@@ -236,7 +236,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponseTopic {
         self.topic_name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeShareGroupOffsetsResponseTopic {
@@ -391,7 +391,7 @@ impl enc::Struct for DescribeShareGroupOffsetsResponsePartition {
         self.lag = -1;
         self.error_code = 0;
         self.error_message = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeShareGroupOffsetsResponse {

@@ -79,7 +79,7 @@ impl enc::Struct for DescribeTopicPartitionsRequest {
         self.topics.clear();
         self.response_partition_limit = 2000;
         self.cursor = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeTopicPartitionsRequest {
@@ -145,7 +145,7 @@ impl enc::Struct for TopicRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicRequest {
@@ -223,7 +223,7 @@ impl enc::Struct for Cursor {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Cursor {

@@ -78,7 +78,7 @@ impl enc::Struct for DescribeTopicPartitionsResponse {
         self.throttle_time_ms = 0;
         self.topics.clear();
         self.next_cursor = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeTopicPartitionsResponse {
@@ -210,7 +210,7 @@ impl enc::Struct for DescribeTopicPartitionsResponseTopic {
         self.is_internal = false;
         self.partitions.clear();
         self.topic_authorized_operations = -2147483648;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeTopicPartitionsResponseTopic {
@@ -402,7 +402,7 @@ impl enc::Struct for DescribeTopicPartitionsResponsePartition {
         self.eligible_leader_replicas = None;
         self.last_known_elr = None;
         self.offline_replicas.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeTopicPartitionsResponsePartition {
@@ -494,7 +494,7 @@ impl enc::Struct for Cursor {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_index = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Cursor {

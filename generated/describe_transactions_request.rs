@@ -61,7 +61,7 @@ impl enc::Struct for DescribeTransactionsRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.transactional_ids.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeTransactionsRequest {

@@ -81,7 +81,7 @@ impl enc::Struct for DescribeTransactionsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.transaction_states.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeTransactionsResponse {
@@ -220,7 +220,7 @@ impl enc::Struct for TransactionState {
         self.producer_id = 0;
         self.producer_epoch = 0;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TransactionState {
@@ -301,7 +301,7 @@ impl enc::Struct for TopicData {
     fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicData {

@@ -55,7 +55,7 @@ impl enc::Struct for DescribeUserScramCredentialsRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.users = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeUserScramCredentialsRequest {}
@@ -112,7 +112,7 @@ impl enc::Struct for UserName {
     #[inline]
     fn reset_fields(&mut self) {
         self.name.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeUserScramCredentialsRequest {

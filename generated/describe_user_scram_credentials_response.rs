@@ -98,7 +98,7 @@ impl enc::Struct for DescribeUserScramCredentialsResponse {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribeUserScramCredentialsResponse {}
@@ -209,7 +209,7 @@ impl enc::Struct for DescribeUserScramCredentialsResult {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.credential_infos.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -278,7 +278,7 @@ impl enc::Struct for CredentialInfo {
     fn reset_fields(&mut self) {
         self.mechanism = 0;
         self.iterations = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DescribeUserScramCredentialsResponse {

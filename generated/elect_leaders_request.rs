@@ -121,7 +121,7 @@ impl enc::Struct for ElectLeadersRequest {
         self.election_type = 0;
         self.topic_partitions = Some(Vec::new());
         self.timeout_ms = 60000;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ElectLeadersRequest {
@@ -215,7 +215,7 @@ impl enc::Struct for TopicPartitions {
     fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicPartitions {

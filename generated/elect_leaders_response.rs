@@ -117,7 +117,7 @@ impl enc::Struct for ElectLeadersResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.replica_election_results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ElectLeadersResponse {
@@ -208,7 +208,7 @@ impl enc::Struct for ReplicaElectionResult {
     fn reset_fields(&mut self) {
         self.topic.clear();
         self.partition_result.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ReplicaElectionResult {
@@ -327,7 +327,7 @@ impl enc::Struct for PartitionResult {
         self.partition_id = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ElectLeadersResponse {

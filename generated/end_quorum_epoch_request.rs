@@ -106,7 +106,7 @@ impl enc::Struct for EndQuorumEpochRequest {
         self.cluster_id = None;
         self.topics.clear();
         self.leader_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for EndQuorumEpochRequest {
@@ -203,7 +203,7 @@ impl enc::Struct for TopicData {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicData {
@@ -353,7 +353,7 @@ impl enc::Struct for PartitionData {
         self.leader_epoch = 0;
         self.preferred_successors.clear();
         self.preferred_candidates.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionData {
@@ -436,7 +436,7 @@ impl enc::Struct for ReplicaInfo {
     fn reset_fields(&mut self) {
         self.candidate_id = 0;
         self.candidate_directory_id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ReplicaInfo {
@@ -517,7 +517,7 @@ impl enc::Struct for LeaderEndpoint {
         self.name.clear();
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for EndQuorumEpochRequest {

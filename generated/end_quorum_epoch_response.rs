@@ -113,7 +113,7 @@ impl enc::Struct for EndQuorumEpochResponse {
         self.error_code = 0;
         self.topics.clear();
         self.node_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for EndQuorumEpochResponse {
@@ -216,7 +216,7 @@ impl enc::Struct for TopicData {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicData {
@@ -328,7 +328,7 @@ impl enc::Struct for PartitionData {
         self.error_code = 0;
         self.leader_id = 0;
         self.leader_epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionData {
@@ -408,7 +408,7 @@ impl enc::Struct for NodeEndpoint {
         self.node_id = 0;
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for NodeEndpoint {

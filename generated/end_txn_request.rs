@@ -110,7 +110,7 @@ impl enc::Struct for EndTxnRequest {
         self.producer_id = 0;
         self.producer_epoch = 0;
         self.committed = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for EndTxnRequest {

@@ -135,7 +135,7 @@ impl enc::Struct for EndTxnResponse {
         self.error_code = 0;
         self.producer_id = -1;
         self.producer_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for EndTxnResponse {

@@ -104,7 +104,7 @@ impl enc::Struct for EnvelopeRequest {
         self.request_data = crate::embedded::EmbeddedMessage::default();
         self.request_principal = Some(crate::Bytes::new());
         self.client_host_address = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for EnvelopeRequest {}

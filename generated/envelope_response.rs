@@ -69,7 +69,7 @@ impl enc::Struct for EnvelopeResponse {
     fn reset_fields(&mut self) {
         self.response_data = None;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for EnvelopeResponse {}

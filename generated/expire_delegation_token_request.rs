@@ -92,7 +92,7 @@ impl enc::Struct for ExpireDelegationTokenRequest {
     fn reset_fields(&mut self) {
         self.hmac = crate::Bytes::new();
         self.expiry_time_period_ms = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ExpireDelegationTokenRequest {}

@@ -89,7 +89,7 @@ impl enc::Struct for ExpireDelegationTokenResponse {
         self.error_code = 0;
         self.expiry_timestamp_ms = 0;
         self.throttle_time_ms = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ExpireDelegationTokenResponse {}

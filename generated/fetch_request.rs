@@ -385,7 +385,7 @@ impl enc::Struct for FetchRequest {
         self.topics.clear();
         self.forgotten_topics_data.clear();
         self.rack_id.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for FetchRequest {
@@ -489,7 +489,7 @@ impl enc::Struct for ReplicaState {
     fn reset_fields(&mut self) {
         self.replica_id = -1;
         self.replica_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ReplicaState {
@@ -610,7 +610,7 @@ impl enc::Struct for FetchTopic {
         self.topic.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for FetchTopic {
@@ -880,7 +880,7 @@ impl enc::Struct for FetchPartition {
         self.partition_max_bytes = 0;
         self.replica_directory_id = enc::Uuid::NIL;
         self.high_watermark = 9223372036854775807;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 7-18; flexible 12-18.
@@ -996,7 +996,7 @@ impl enc::Struct for ForgottenTopic {
         self.topic.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ForgottenTopic {

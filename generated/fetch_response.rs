@@ -171,7 +171,7 @@ impl enc::Struct for FetchResponse {
         self.session_id = 0;
         self.responses.clear();
         self.node_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for FetchResponse {
@@ -298,7 +298,7 @@ impl enc::Struct for FetchableTopicResponse {
         self.topic.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for FetchableTopicResponse {
@@ -661,7 +661,7 @@ impl enc::Struct for PartitionData {
         self.aborted_transactions = Some(Vec::new());
         self.preferred_read_replica = -1;
         self.records = Some(crate::Bytes::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionData {
@@ -764,7 +764,7 @@ impl enc::Struct for EpochEndOffset {
     fn reset_fields(&mut self) {
         self.epoch = -1;
         self.end_offset = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 12-18; flexible 12-18.
@@ -842,7 +842,7 @@ impl enc::Struct for LeaderIdAndEpoch {
     fn reset_fields(&mut self) {
         self.leader_id = -1;
         self.leader_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderIdAndEpoch {
@@ -925,7 +925,7 @@ impl enc::Struct for SnapshotId {
     fn reset_fields(&mut self) {
         self.end_offset = -1;
         self.epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 4-18; flexible 12-18.
@@ -1006,7 +1006,7 @@ impl enc::Struct for AbortedTransaction {
     fn reset_fields(&mut self) {
         self.producer_id = 0;
         self.first_offset = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for AbortedTransaction {
@@ -1095,7 +1095,7 @@ impl enc::Struct for NodeEndpoint {
         self.host.clear();
         self.port = 0;
         self.rack = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for NodeEndpoint {

@@ -121,7 +121,7 @@ impl enc::Struct for FetchSnapshotRequest {
         self.replica_id = -1;
         self.max_bytes = 2147483647;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for FetchSnapshotRequest {
@@ -189,7 +189,7 @@ impl enc::Struct for TopicSnapshot {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicSnapshot {
@@ -332,7 +332,7 @@ impl enc::Struct for PartitionSnapshot {
         enc::Decode::reset_value(&mut self.snapshot_id);
         self.position = 0;
         self.replica_directory_id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -398,7 +398,7 @@ impl enc::Struct for SnapshotId {
     fn reset_fields(&mut self) {
         self.end_offset = 0;
         self.epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for FetchSnapshotRequest {

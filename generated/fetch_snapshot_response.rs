@@ -119,7 +119,7 @@ impl enc::Struct for FetchSnapshotResponse {
         self.error_code = 0;
         self.topics.clear();
         self.node_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for FetchSnapshotResponse {
@@ -191,7 +191,7 @@ impl enc::Struct for TopicSnapshot {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicSnapshot {
@@ -355,7 +355,7 @@ impl enc::Struct for PartitionSnapshot {
         self.size = 0;
         self.position = 0;
         self.unaligned_records = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionSnapshot {
@@ -429,7 +429,7 @@ impl enc::Struct for SnapshotId {
     fn reset_fields(&mut self) {
         self.end_offset = 0;
         self.epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -498,7 +498,7 @@ impl enc::Struct for LeaderIdAndEpoch {
     fn reset_fields(&mut self) {
         self.leader_id = 0;
         self.leader_epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderIdAndEpoch {
@@ -578,7 +578,7 @@ impl enc::Struct for NodeEndpoint {
         self.node_id = 0;
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for NodeEndpoint {

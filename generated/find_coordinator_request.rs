@@ -129,7 +129,7 @@ impl enc::Struct for FindCoordinatorRequest {
         self.key.clear();
         self.key_type = 0;
         self.coordinator_keys.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for FindCoordinatorRequest {}

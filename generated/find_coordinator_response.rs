@@ -236,7 +236,7 @@ impl enc::Struct for FindCoordinatorResponse {
         self.host.clear();
         self.port = 0;
         self.coordinators.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for FindCoordinatorResponse {
@@ -378,7 +378,7 @@ impl enc::Struct for Coordinator {
         self.port = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Coordinator {

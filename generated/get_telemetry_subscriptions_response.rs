@@ -164,7 +164,7 @@ impl enc::Struct for GetTelemetrySubscriptionsResponse {
         self.telemetry_max_bytes = 0;
         self.delta_temporality = false;
         self.requested_metrics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for GetTelemetrySubscriptionsResponse {}

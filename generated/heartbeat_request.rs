@@ -144,7 +144,7 @@ impl enc::Struct for HeartbeatRequest {
         self.generation_id = 0;
         self.member_id.clear();
         self.group_instance_id = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for HeartbeatRequest {

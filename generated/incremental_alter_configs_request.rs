@@ -86,7 +86,7 @@ impl enc::Struct for IncrementalAlterConfigsRequest {
     fn reset_fields(&mut self) {
         self.resources.clear();
         self.validate_only = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for IncrementalAlterConfigsRequest {}
@@ -179,7 +179,7 @@ impl enc::Struct for AlterConfigsResource {
         self.resource_type = 0;
         self.resource_name.clear();
         self.configs.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -280,7 +280,7 @@ impl enc::Struct for AlterableConfig {
         self.name.clear();
         self.config_operation = 0;
         self.value = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for IncrementalAlterConfigsRequest {

@@ -201,7 +201,7 @@ impl enc::Struct for InitProducerIdRequest {
         self.producer_epoch = -1;
         self.enable2_pc = false;
         self.keep_prepared_txn = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for InitProducerIdRequest {

@@ -170,7 +170,7 @@ impl enc::Struct for InitProducerIdResponse {
         self.producer_epoch = 0;
         self.ongoing_txn_producer_id = -1;
         self.ongoing_txn_producer_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for InitProducerIdResponse {

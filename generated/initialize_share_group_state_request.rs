@@ -59,7 +59,7 @@ impl enc::Struct for InitializeShareGroupStateRequest {
     fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for InitializeShareGroupStateRequest {}
@@ -117,7 +117,7 @@ impl enc::Struct for InitializeStateData {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -194,7 +194,7 @@ impl enc::Struct for PartitionData {
         self.partition = 0;
         self.state_epoch = 0;
         self.start_offset = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for InitializeShareGroupStateRequest {

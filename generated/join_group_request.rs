@@ -233,7 +233,7 @@ impl enc::Struct for JoinGroupRequest {
         self.protocol_type.clear();
         self.protocols.clear();
         self.reason = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for JoinGroupRequest {
@@ -314,7 +314,7 @@ impl enc::Struct for JoinGroupRequestProtocol {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.metadata = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for JoinGroupRequest {

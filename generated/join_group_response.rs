@@ -239,7 +239,7 @@ impl enc::Struct for JoinGroupResponse {
         self.skip_assignment = false;
         self.member_id.clear();
         self.members.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for JoinGroupResponse {}
@@ -355,7 +355,7 @@ impl enc::Struct for JoinGroupResponseMember {
         self.member_id.clear();
         self.group_instance_id = None;
         self.metadata = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for JoinGroupResponse {

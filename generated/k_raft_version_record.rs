@@ -69,7 +69,7 @@ impl enc::Struct for KRaftVersionRecord {
     fn reset_fields(&mut self) {
         self.version = 0;
         self.k_raft_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for KRaftVersionRecord {

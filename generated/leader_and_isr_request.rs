@@ -257,7 +257,7 @@ impl enc::Struct for LeaderAndIsrRequest {
         self.ungrouped_partition_states.clear();
         self.topic_states.clear();
         self.live_leaders.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderAndIsrRequest {
@@ -547,7 +547,7 @@ impl enc::Struct for LeaderAndIsrPartitionState {
         self.removing_replicas.clear();
         self.is_new = false;
         self.leader_recovery_state = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderAndIsrPartitionState {
@@ -682,7 +682,7 @@ impl enc::Struct for LeaderAndIsrTopicState {
         self.topic_name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partition_states.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderAndIsrTopicState {
@@ -782,7 +782,7 @@ impl enc::Struct for LeaderAndIsrLiveLeader {
         self.broker_id = 0;
         self.host_name.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderAndIsrLiveLeader {

@@ -120,7 +120,7 @@ impl enc::Struct for LeaderAndIsrResponse {
         self.error_code = 0;
         self.partition_errors.clear();
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderAndIsrResponse {
@@ -242,7 +242,7 @@ impl enc::Struct for LeaderAndIsrPartitionError {
         self.topic_name.clear();
         self.partition_index = 0;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderAndIsrPartitionError {
@@ -328,7 +328,7 @@ impl enc::Struct for LeaderAndIsrTopicError {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partition_errors.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderAndIsrTopicError {

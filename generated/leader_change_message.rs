@@ -88,7 +88,7 @@ impl enc::Struct for LeaderChangeMessage {
         self.leader_id = 0;
         self.voters.clear();
         self.granting_voters.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderChangeMessage {
@@ -180,7 +180,7 @@ impl enc::Struct for Voter {
     fn reset_fields(&mut self) {
         self.voter_id = 0;
         self.voter_directory_id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for LeaderChangeMessage {

@@ -124,7 +124,7 @@ impl enc::Struct for LeaveGroupRequest {
         self.group_id.clear();
         self.member_id.clear();
         self.members.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaveGroupRequest {
@@ -247,7 +247,7 @@ impl enc::Struct for MemberIdentity {
         self.member_id.clear();
         self.group_instance_id = None;
         self.reason = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for LeaveGroupRequest {

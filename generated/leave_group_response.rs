@@ -113,7 +113,7 @@ impl enc::Struct for LeaveGroupResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.members.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaveGroupResponse {}
@@ -229,7 +229,7 @@ impl enc::Struct for MemberResponse {
         self.member_id.clear();
         self.group_instance_id = Some(CompactString::const_new(""));
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for LeaveGroupResponse {

@@ -76,7 +76,7 @@ impl enc::Struct for ListConfigResourcesRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.resource_types.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListConfigResourcesRequest {}

@@ -89,7 +89,7 @@ impl enc::Struct for ListConfigResourcesResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.config_resources.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListConfigResourcesResponse {}
@@ -183,7 +183,7 @@ impl enc::Struct for ConfigResource {
     fn reset_fields(&mut self) {
         self.resource_name.clear();
         self.resource_type = 16;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ListConfigResourcesResponse {

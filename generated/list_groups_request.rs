@@ -105,7 +105,7 @@ impl enc::Struct for ListGroupsRequest {
     fn reset_fields(&mut self) {
         self.states_filter.clear();
         self.types_filter.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListGroupsRequest {}

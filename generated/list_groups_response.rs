@@ -88,7 +88,7 @@ impl enc::Struct for ListGroupsResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.groups.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListGroupsResponse {
@@ -235,7 +235,7 @@ impl enc::Struct for ListedGroup {
         self.protocol_type.clear();
         self.group_state.clear();
         self.group_type.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListedGroup {

@@ -128,7 +128,7 @@ impl enc::Struct for ListOffsetsRequest {
         self.isolation_level = 0;
         self.topics.clear();
         self.timeout_ms = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListOffsetsRequest {
@@ -221,7 +221,7 @@ impl enc::Struct for ListOffsetsTopic {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListOffsetsTopic {
@@ -370,7 +370,7 @@ impl enc::Struct for ListOffsetsPartition {
         self.current_leader_epoch = -1;
         self.timestamp = 0;
         self.max_num_offsets = 1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ListOffsetsRequest {

@@ -80,7 +80,7 @@ impl enc::Struct for ListOffsetsResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListOffsetsResponse {
@@ -171,7 +171,7 @@ impl enc::Struct for ListOffsetsTopicResponse {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListOffsetsTopicResponse {
@@ -368,7 +368,7 @@ impl enc::Struct for ListOffsetsPartitionResponse {
         self.timestamp = -1;
         self.offset = -1;
         self.leader_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ListOffsetsResponse {

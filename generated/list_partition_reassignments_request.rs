@@ -64,7 +64,7 @@ impl enc::Struct for ListPartitionReassignmentsRequest {
     fn reset_fields(&mut self) {
         self.timeout_ms = 60000;
         self.topics = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListPartitionReassignmentsRequest {
@@ -146,7 +146,7 @@ impl enc::Struct for ListPartitionReassignmentsTopics {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partition_indexes.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListPartitionReassignmentsTopics {

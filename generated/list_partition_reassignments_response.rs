@@ -98,7 +98,7 @@ impl enc::Struct for ListPartitionReassignmentsResponse {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListPartitionReassignmentsResponse {
@@ -164,7 +164,7 @@ impl enc::Struct for OngoingTopicReassignment {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OngoingTopicReassignment {
@@ -283,7 +283,7 @@ impl enc::Struct for OngoingPartitionReassignment {
         self.replicas.clear();
         self.adding_replicas.clear();
         self.removing_replicas.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OngoingPartitionReassignment {

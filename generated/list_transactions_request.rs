@@ -156,7 +156,7 @@ impl enc::Struct for ListTransactionsRequest {
         self.producer_id_filters.clear();
         self.duration_filter = -1;
         self.transactional_id_pattern = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListTransactionsRequest {

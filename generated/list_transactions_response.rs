@@ -109,7 +109,7 @@ impl enc::Struct for ListTransactionsResponse {
         self.error_code = 0;
         self.unknown_state_filters.clear();
         self.transaction_states.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ListTransactionsResponse {
@@ -209,7 +209,7 @@ impl enc::Struct for TransactionState {
         self.transactional_id.clear();
         self.producer_id = 0;
         self.transaction_state.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TransactionState {

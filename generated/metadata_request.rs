@@ -177,7 +177,7 @@ impl enc::Struct for MetadataRequest {
         self.allow_auto_topic_creation = true;
         self.include_cluster_authorized_operations = false;
         self.include_topic_authorized_operations = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for MetadataRequest {
@@ -291,7 +291,7 @@ impl enc::Struct for MetadataRequestTopic {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.name = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for MetadataRequestTopic {

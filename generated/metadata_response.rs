@@ -221,7 +221,7 @@ impl enc::Struct for MetadataResponse {
         self.topics.clear();
         self.cluster_authorized_operations = -2147483648;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for MetadataResponse {
@@ -338,7 +338,7 @@ impl enc::Struct for MetadataResponseBroker {
         self.host.clear();
         self.port = 0;
         self.rack = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for MetadataResponseBroker {
@@ -537,7 +537,7 @@ impl enc::Struct for MetadataResponseTopic {
         self.is_internal = false;
         self.partitions.clear();
         self.topic_authorized_operations = -2147483648;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for MetadataResponseTopic {
@@ -750,7 +750,7 @@ impl enc::Struct for MetadataResponsePartition {
         self.replica_nodes.clear();
         self.isr_nodes.clear();
         self.offline_replicas.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for MetadataResponsePartition {

@@ -193,7 +193,7 @@ impl enc::Struct for OffsetCommitRequest {
         self.retention_time_ms = -1;
         self.group_instance_id = None;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetCommitRequest {
@@ -310,7 +310,7 @@ impl enc::Struct for OffsetCommitRequestTopic {
         self.name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetCommitRequestTopic {
@@ -491,7 +491,7 @@ impl enc::Struct for OffsetCommitRequestPartition {
         self.commit_timestamp = -1;
         self.committed_leader_epoch = -1;
         self.committed_metadata = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for OffsetCommitRequest {

@@ -80,7 +80,7 @@ impl enc::Struct for OffsetCommitResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetCommitResponse {
@@ -195,7 +195,7 @@ impl enc::Struct for OffsetCommitResponseTopic {
         self.name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetCommitResponseTopic {
@@ -288,7 +288,7 @@ impl enc::Struct for OffsetCommitResponsePartition {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for OffsetCommitResponse {

@@ -179,7 +179,7 @@ impl enc::Struct for OffsetFetchRequest {
         self.topics = Some(Vec::new());
         self.groups.clear();
         self.require_stable = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetFetchRequest {
@@ -289,7 +289,7 @@ impl enc::Struct for OffsetFetchRequestTopic {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partition_indexes.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetFetchRequestTopic {
@@ -405,7 +405,7 @@ impl enc::Struct for OffsetFetchRequestGroup {
         self.member_id = None;
         self.member_epoch = -1;
         self.topics = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetFetchRequestGroup {
@@ -513,7 +513,7 @@ impl enc::Struct for OffsetFetchRequestTopics {
         self.name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partition_indexes.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetFetchRequestTopics {

@@ -151,7 +151,7 @@ impl enc::Struct for OffsetFetchResponse {
         self.topics.clear();
         self.error_code = 0;
         self.groups.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetFetchResponse {
@@ -252,7 +252,7 @@ impl enc::Struct for OffsetFetchResponseTopic {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetFetchResponseTopic {
@@ -407,7 +407,7 @@ impl enc::Struct for OffsetFetchResponsePartition {
         self.committed_leader_epoch = -1;
         self.metadata = Some(CompactString::const_new(""));
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 8-10; flexible 8-10.
@@ -480,7 +480,7 @@ impl enc::Struct for OffsetFetchResponseGroup {
         self.group_id.clear();
         self.topics.clear();
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetFetchResponseGroup {
@@ -572,7 +572,7 @@ impl enc::Struct for OffsetFetchResponseTopics {
         self.name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetFetchResponseTopics {
@@ -694,7 +694,7 @@ impl enc::Struct for OffsetFetchResponsePartitions {
         self.committed_leader_epoch = -1;
         self.metadata = Some(CompactString::const_new(""));
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for OffsetFetchResponse {

@@ -89,7 +89,7 @@ impl enc::Struct for OffsetForLeaderEpochRequest {
     fn reset_fields(&mut self) {
         self.replica_id = -2;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetForLeaderEpochRequest {
@@ -186,7 +186,7 @@ impl enc::Struct for OffsetForLeaderTopic {
     fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetForLeaderTopic {
@@ -311,7 +311,7 @@ impl enc::Struct for OffsetForLeaderPartition {
         self.partition = 0;
         self.current_leader_epoch = -1;
         self.leader_epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for OffsetForLeaderEpochRequest {

@@ -80,7 +80,7 @@ impl enc::Struct for OffsetForLeaderEpochResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetForLeaderEpochResponse {
@@ -171,7 +171,7 @@ impl enc::Struct for OffsetForLeaderTopicResult {
     fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for OffsetForLeaderTopicResult {
@@ -306,7 +306,7 @@ impl enc::Struct for EpochEndOffset {
         self.partition = 0;
         self.leader_epoch = -1;
         self.end_offset = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for OffsetForLeaderEpochResponse {

@@ -130,7 +130,7 @@ impl enc::Struct for ProduceRequest {
         self.acks = 0;
         self.timeout_ms = 0;
         self.topic_data.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ProduceRequest {
@@ -251,7 +251,7 @@ impl enc::Struct for TopicProduceData {
         self.name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partition_data.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicProduceData {
@@ -327,7 +327,7 @@ impl enc::Struct for PartitionProduceData {
     fn reset_fields(&mut self) {
         self.index = 0;
         self.records = Some(crate::Bytes::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ProduceRequest {

@@ -138,7 +138,7 @@ impl enc::Struct for ProduceResponse {
         self.responses.clear();
         self.throttle_time_ms = 0;
         self.node_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ProduceResponse {
@@ -260,7 +260,7 @@ impl enc::Struct for TopicProduceResponse {
         self.name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partition_responses.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicProduceResponse {
@@ -556,7 +556,7 @@ impl enc::Struct for PartitionProduceResponse {
         self.record_errors.clear();
         self.error_message = None;
         enc::Decode::reset_value(&mut self.current_leader);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionProduceResponse {
@@ -666,7 +666,7 @@ impl enc::Struct for BatchIndexAndErrorMessage {
     fn reset_fields(&mut self) {
         self.batch_index = 0;
         self.batch_index_error_message = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 10-13; flexible 10-13.
@@ -744,7 +744,7 @@ impl enc::Struct for LeaderIdAndEpoch {
     fn reset_fields(&mut self) {
         self.leader_id = -1;
         self.leader_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for LeaderIdAndEpoch {
@@ -833,7 +833,7 @@ impl enc::Struct for NodeEndpoint {
         self.host.clear();
         self.port = 0;
         self.rack = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for NodeEndpoint {

@@ -91,7 +91,7 @@ impl enc::Struct for PushTelemetryRequest {
         self.terminating = false;
         self.compression_type = 0;
         self.metrics = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PushTelemetryRequest {}

@@ -47,7 +47,7 @@ impl enc::Struct for ReadShareGroupStateResponse {
     #[inline]
     fn reset_fields(&mut self) {
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ReadShareGroupStateResponse {}
@@ -105,7 +105,7 @@ impl enc::Struct for ReadStateResult {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -225,7 +225,7 @@ impl enc::Struct for PartitionResult {
         self.state_epoch = 0;
         self.start_offset = 0;
         self.state_batches.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -315,7 +315,7 @@ impl enc::Struct for StateBatch {
         self.last_offset = 0;
         self.delivery_state = 0;
         self.delivery_count = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ReadShareGroupStateResponse {

@@ -59,7 +59,7 @@ impl enc::Struct for ReadShareGroupStateSummaryRequest {
     fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ReadShareGroupStateSummaryRequest {}
@@ -117,7 +117,7 @@ impl enc::Struct for ReadStateSummaryData {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -186,7 +186,7 @@ impl enc::Struct for PartitionData {
     fn reset_fields(&mut self) {
         self.partition = 0;
         self.leader_epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ReadShareGroupStateSummaryRequest {

@@ -47,7 +47,7 @@ impl enc::Struct for ReadShareGroupStateSummaryResponse {
     #[inline]
     fn reset_fields(&mut self) {
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ReadShareGroupStateSummaryResponse {}
@@ -105,7 +105,7 @@ impl enc::Struct for ReadStateSummaryResult {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -267,7 +267,7 @@ impl enc::Struct for PartitionResult {
         self.leader_epoch = 0;
         self.start_offset = 0;
         self.delivery_complete_count = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ReadShareGroupStateSummaryResponse {

@@ -89,7 +89,7 @@ impl enc::Struct for RemoveRaftVoterRequest {
         self.cluster_id = Some(CompactString::const_new(""));
         self.voter_id = 0;
         self.voter_directory_id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for RemoveRaftVoterRequest {}

@@ -200,7 +200,7 @@ impl enc::Struct for RequestHeader {
         self.client_id = Some(CompactString::const_new(""));
         self.initial_principal_name = None;
         self.initial_client_id = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for RequestHeader {

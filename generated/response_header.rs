@@ -73,7 +73,7 @@ impl enc::Struct for ResponseHeader {
     #[inline]
     fn reset_fields(&mut self) {
         self.correlation_id = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ResponseHeader {

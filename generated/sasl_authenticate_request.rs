@@ -72,7 +72,7 @@ impl enc::Struct for SaslAuthenticateRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.auth_bytes = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for SaslAuthenticateRequest {}

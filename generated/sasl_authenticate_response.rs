@@ -150,7 +150,7 @@ impl enc::Struct for SaslAuthenticateResponse {
         self.error_message = Some(CompactString::const_new(""));
         self.auth_bytes = crate::Bytes::new();
         self.session_lifetime_ms = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for SaslAuthenticateResponse {}

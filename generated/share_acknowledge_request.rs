@@ -121,7 +121,7 @@ impl enc::Struct for ShareAcknowledgeRequest {
         self.share_session_epoch = 0;
         self.is_renew_ack = false;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ShareAcknowledgeRequest {
@@ -186,7 +186,7 @@ impl enc::Struct for AcknowledgeTopic {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -266,7 +266,7 @@ impl enc::Struct for AcknowledgePartition {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.acknowledgement_batches.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -353,7 +353,7 @@ impl enc::Struct for AcknowledgementBatch {
         self.first_offset = 0;
         self.last_offset = 0;
         self.acknowledge_types.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ShareAcknowledgeRequest {

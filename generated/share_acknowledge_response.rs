@@ -123,7 +123,7 @@ impl enc::Struct for ShareAcknowledgeResponse {
         self.acquisition_lock_timeout_ms = 0;
         self.responses.clear();
         self.node_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ShareAcknowledgeResponse {
@@ -188,7 +188,7 @@ impl enc::Struct for ShareAcknowledgeTopicResponse {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -279,7 +279,7 @@ impl enc::Struct for PartitionData {
         self.error_code = 0;
         self.error_message = None;
         enc::Decode::reset_value(&mut self.current_leader);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -348,7 +348,7 @@ impl enc::Struct for LeaderIdAndEpoch {
     fn reset_fields(&mut self) {
         self.leader_id = 0;
         self.leader_epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -429,7 +429,7 @@ impl enc::Struct for NodeEndpoint {
         self.host.clear();
         self.port = 0;
         self.rack = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for NodeEndpoint {

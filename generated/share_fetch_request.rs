@@ -265,7 +265,7 @@ impl enc::Struct for ShareFetchRequest {
         self.is_renew_ack = false;
         self.topics.clear();
         self.forgotten_topics_data.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ShareFetchRequest {
@@ -330,7 +330,7 @@ impl enc::Struct for FetchTopic {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -433,7 +433,7 @@ impl enc::Struct for FetchPartition {
         self.partition_index = 0;
         self.partition_max_bytes = 0;
         self.acknowledgement_batches.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -520,7 +520,7 @@ impl enc::Struct for AcknowledgementBatch {
         self.first_offset = 0;
         self.last_offset = 0;
         self.acknowledge_types.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -588,7 +588,7 @@ impl enc::Struct for ForgottenTopic {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ShareFetchRequest {

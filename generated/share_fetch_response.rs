@@ -126,7 +126,7 @@ impl enc::Struct for ShareFetchResponse {
         self.acquisition_lock_timeout_ms = 0;
         self.responses.clear();
         self.node_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ShareFetchResponse {
@@ -191,7 +191,7 @@ impl enc::Struct for ShareFetchableTopicResponse {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -361,7 +361,7 @@ impl enc::Struct for PartitionData {
         enc::Decode::reset_value(&mut self.current_leader);
         self.records = Some(crate::Bytes::new());
         self.acquired_records.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -430,7 +430,7 @@ impl enc::Struct for LeaderIdAndEpoch {
     fn reset_fields(&mut self) {
         self.leader_id = 0;
         self.leader_epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -507,7 +507,7 @@ impl enc::Struct for AcquiredRecords {
         self.first_offset = 0;
         self.last_offset = 0;
         self.delivery_count = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -588,7 +588,7 @@ impl enc::Struct for NodeEndpoint {
         self.host.clear();
         self.port = 0;
         self.rack = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for NodeEndpoint {

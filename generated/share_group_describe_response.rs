@@ -64,7 +64,7 @@ impl enc::Struct for ShareGroupDescribeResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.groups.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ShareGroupDescribeResponse {
@@ -149,7 +149,7 @@ impl enc::Struct for TopicPartitions {
         self.topic_id = enc::Uuid::NIL;
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicPartitions {
@@ -215,7 +215,7 @@ impl enc::Struct for Assignment {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic_partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Assignment {
@@ -391,7 +391,7 @@ impl enc::Struct for DescribedGroup {
         self.assignor_name.clear();
         self.members.clear();
         self.authorized_operations = -2147483648;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribedGroup {
@@ -529,7 +529,7 @@ impl enc::Struct for Member {
         self.client_host.clear();
         self.subscribed_topic_names.clear();
         enc::Decode::reset_value(&mut self.assignment);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Member {

@@ -108,7 +108,7 @@ impl enc::Struct for ShareGroupHeartbeatRequest {
         self.member_epoch = 0;
         self.rack_id = None;
         self.subscribed_topic_names = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ShareGroupHeartbeatRequest {

@@ -55,7 +55,7 @@ impl enc::Struct for SnapshotFooterRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for SnapshotFooterRecord {

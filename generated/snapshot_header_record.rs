@@ -69,7 +69,7 @@ impl enc::Struct for SnapshotHeaderRecord {
     fn reset_fields(&mut self) {
         self.version = 0;
         self.last_contained_log_timestamp = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for SnapshotHeaderRecord {

@@ -249,7 +249,7 @@ impl enc::Struct for StopReplicaRequest {
         self.ungrouped_partitions.clear();
         self.topics.clear();
         self.topic_states.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StopReplicaRequest {
@@ -427,7 +427,7 @@ impl enc::Struct for StopReplicaTopicV1 {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partition_indexes.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StopReplicaTopicV1 {
@@ -510,7 +510,7 @@ impl enc::Struct for StopReplicaTopicState {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partition_states.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StopReplicaTopicState {
@@ -605,7 +605,7 @@ impl enc::Struct for StopReplicaPartitionState {
         self.partition_index = 0;
         self.leader_epoch = -1;
         self.delete_partition = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for StopReplicaRequest {

@@ -83,7 +83,7 @@ impl enc::Struct for StopReplicaResponse {
     fn reset_fields(&mut self) {
         self.error_code = 0;
         self.partition_errors.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StopReplicaResponse {
@@ -187,7 +187,7 @@ impl enc::Struct for StopReplicaPartitionError {
         self.topic_name.clear();
         self.partition_index = 0;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StopReplicaPartitionError {

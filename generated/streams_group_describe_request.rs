@@ -99,7 +99,7 @@ impl enc::Struct for StreamsGroupDescribeRequest {
         self.group_ids.clear();
         self.include_authorized_operations = false;
         self.include_topology_description = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StreamsGroupDescribeRequest {

@@ -64,7 +64,7 @@ impl enc::Struct for StreamsGroupDescribeResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.groups.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StreamsGroupDescribeResponse {
@@ -136,7 +136,7 @@ impl enc::Struct for Endpoint {
     fn reset_fields(&mut self) {
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -217,7 +217,7 @@ impl enc::Struct for TaskOffset {
         self.subtopology_id.clear();
         self.partition = 0;
         self.offset = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -297,7 +297,7 @@ impl enc::Struct for Assignment {
         self.active_tasks.clear();
         self.standby_tasks.clear();
         self.warmup_tasks.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -373,7 +373,7 @@ impl enc::Struct for TaskIds {
     fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -438,7 +438,7 @@ impl enc::Struct for KeyValue {
     fn reset_fields(&mut self) {
         self.key.clear();
         self.value.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -530,7 +530,7 @@ impl enc::Struct for TopicInfo {
         self.partitions = 0;
         self.replication_factor = 0;
         self.topic_configs.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicInfo {
@@ -604,7 +604,7 @@ impl enc::Struct for TopologyDescription {
     fn reset_fields(&mut self) {
         self.subtopologies.clear();
         self.global_stores.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopologyDescription {
@@ -678,7 +678,7 @@ impl enc::Struct for TopologyDescriptionSubtopology {
     fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.nodes.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopologyDescriptionSubtopology {
@@ -794,7 +794,7 @@ impl enc::Struct for TopologyDescriptionNode {
         self.sink_topic = None;
         self.stores.clear();
         self.successors.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopologyDescriptionNode {
@@ -858,7 +858,7 @@ impl enc::Struct for TopologyDescriptionGlobalStore {
     fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.source);
         enc::Decode::reset_value(&mut self.processor);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopologyDescriptionGlobalStore {
@@ -1115,7 +1115,7 @@ impl enc::Struct for DescribedGroup {
         self.topology_description = None;
         self.topology_description_status = 0;
         self.assignor_name = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for DescribedGroup {
@@ -1191,7 +1191,7 @@ impl enc::Struct for Topology {
     fn reset_fields(&mut self) {
         self.epoch = 0;
         self.subtopologies = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Topology {
@@ -1335,7 +1335,7 @@ impl enc::Struct for Subtopology {
         self.repartition_sink_topics.clear();
         self.state_changelog_topics.clear();
         self.repartition_source_topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Subtopology {
@@ -1579,7 +1579,7 @@ impl enc::Struct for Member {
         enc::Decode::reset_value(&mut self.assignment);
         enc::Decode::reset_value(&mut self.target_assignment);
         self.is_classic = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for StreamsGroupDescribeResponse {

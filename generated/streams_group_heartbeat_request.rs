@@ -280,7 +280,7 @@ impl enc::Struct for StreamsGroupHeartbeatRequest {
         self.task_offsets = None;
         self.task_end_offsets = None;
         self.shutdown_application = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StreamsGroupHeartbeatRequest {
@@ -355,7 +355,7 @@ impl enc::Struct for KeyValue {
     fn reset_fields(&mut self) {
         self.key.clear();
         self.value.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -447,7 +447,7 @@ impl enc::Struct for TopicInfo {
         self.partitions = 0;
         self.replication_factor = 0;
         self.topic_configs.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicInfo {
@@ -519,7 +519,7 @@ impl enc::Struct for Endpoint {
     fn reset_fields(&mut self) {
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -600,7 +600,7 @@ impl enc::Struct for TaskOffset {
         self.subtopology_id.clear();
         self.partition = 0;
         self.offset = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -676,7 +676,7 @@ impl enc::Struct for TaskIds {
     fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -745,7 +745,7 @@ impl enc::Struct for Topology {
     fn reset_fields(&mut self) {
         self.epoch = 0;
         self.subtopologies.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Topology {
@@ -929,7 +929,7 @@ impl enc::Struct for Subtopology {
         self.repartition_sink_topics.clear();
         self.repartition_source_topics.clear();
         self.copartition_groups.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Subtopology {
@@ -1047,7 +1047,7 @@ impl enc::Struct for CopartitionGroup {
         self.source_topics.clear();
         self.source_topic_regex.clear();
         self.repartition_source_topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for StreamsGroupHeartbeatRequest {

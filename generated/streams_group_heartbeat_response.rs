@@ -317,7 +317,7 @@ impl enc::Struct for StreamsGroupHeartbeatResponse {
         self.topology_description_required = false;
         self.endpoint_information_epoch = 0;
         self.partitions_by_user_endpoint = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StreamsGroupHeartbeatResponse {
@@ -405,7 +405,7 @@ impl enc::Struct for Status {
     fn reset_fields(&mut self) {
         self.status_code = 0;
         self.status_detail.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -474,7 +474,7 @@ impl enc::Struct for TopicPartition {
     fn reset_fields(&mut self) {
         self.topic.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicPartition {
@@ -558,7 +558,7 @@ impl enc::Struct for TaskIds {
     fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -622,7 +622,7 @@ impl enc::Struct for Endpoint {
     fn reset_fields(&mut self) {
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -714,7 +714,7 @@ impl enc::Struct for EndpointToPartitions {
         enc::Decode::reset_value(&mut self.user_endpoint);
         self.active_partitions.clear();
         self.standby_partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for EndpointToPartitions {

@@ -93,7 +93,7 @@ impl enc::Struct for StreamsGroupTopologyDescriptionUpdateRequest {
         self.member_id.clear();
         self.topology_epoch = 0;
         enc::Decode::reset_value(&mut self.topology_description);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StreamsGroupTopologyDescriptionUpdateRequest {
@@ -169,7 +169,7 @@ impl enc::Struct for TopologyDescription {
     fn reset_fields(&mut self) {
         self.subtopologies.clear();
         self.global_stores.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopologyDescription {
@@ -243,7 +243,7 @@ impl enc::Struct for TopologyDescriptionSubtopology {
     fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.nodes.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopologyDescriptionSubtopology {
@@ -359,7 +359,7 @@ impl enc::Struct for TopologyDescriptionNode {
         self.sink_topic = None;
         self.stores.clear();
         self.successors.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopologyDescriptionNode {
@@ -423,7 +423,7 @@ impl enc::Struct for TopologyDescriptionGlobalStore {
     fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.source);
         enc::Decode::reset_value(&mut self.processor);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopologyDescriptionGlobalStore {

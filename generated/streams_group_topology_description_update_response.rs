@@ -85,7 +85,7 @@ impl enc::Struct for StreamsGroupTopologyDescriptionUpdateResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for StreamsGroupTopologyDescriptionUpdateResponse {}

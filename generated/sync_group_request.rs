@@ -217,7 +217,7 @@ impl enc::Struct for SyncGroupRequest {
         self.protocol_type = None;
         self.protocol_name = None;
         self.assignments.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for SyncGroupRequest {
@@ -304,7 +304,7 @@ impl enc::Struct for SyncGroupRequestAssignment {
     fn reset_fields(&mut self) {
         self.member_id.clear();
         self.assignment = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for SyncGroupRequest {

@@ -155,7 +155,7 @@ impl enc::Struct for SyncGroupResponse {
         self.protocol_type = None;
         self.protocol_name = None;
         self.assignment = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for SyncGroupResponse {}

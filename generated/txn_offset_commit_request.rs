@@ -220,7 +220,7 @@ impl enc::Struct for TxnOffsetCommitRequest {
         self.member_id.clear();
         self.group_instance_id = None;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TxnOffsetCommitRequest {
@@ -341,7 +341,7 @@ impl enc::Struct for TxnOffsetCommitRequestTopic {
         self.name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TxnOffsetCommitRequestTopic {
@@ -496,7 +496,7 @@ impl enc::Struct for TxnOffsetCommitRequestPartition {
         self.committed_offset = 0;
         self.committed_leader_epoch = -1;
         self.committed_metadata = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for TxnOffsetCommitRequest {

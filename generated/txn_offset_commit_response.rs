@@ -72,7 +72,7 @@ impl enc::Struct for TxnOffsetCommitResponse {
     fn reset_fields(&mut self) {
         self.throttle_time_ms = 0;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TxnOffsetCommitResponse {
@@ -187,7 +187,7 @@ impl enc::Struct for TxnOffsetCommitResponseTopic {
         self.name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TxnOffsetCommitResponseTopic {
@@ -280,7 +280,7 @@ impl enc::Struct for TxnOffsetCommitResponsePartition {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for TxnOffsetCommitResponse {

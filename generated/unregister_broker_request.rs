@@ -55,7 +55,7 @@ impl enc::Struct for UnregisterBrokerRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.broker_id = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UnregisterBrokerRequest {

@@ -95,7 +95,7 @@ impl enc::Struct for UnregisterControllerResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UnregisterControllerResponse {}

@@ -117,7 +117,7 @@ impl enc::Struct for UpdateFeaturesRequest {
         self.timeout_ms = 60000;
         self.feature_updates.clear();
         self.validate_only = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UpdateFeaturesRequest {}
@@ -247,7 +247,7 @@ impl enc::Struct for FeatureUpdateKey {
         self.max_version_level = 0;
         self.allow_downgrade = false;
         self.upgrade_type = 1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for UpdateFeaturesRequest {

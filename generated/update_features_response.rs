@@ -108,7 +108,7 @@ impl enc::Struct for UpdateFeaturesResponse {
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
         self.results.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UpdateFeaturesResponse {}
@@ -199,7 +199,7 @@ impl enc::Struct for UpdatableFeatureResult {
         self.feature.clear();
         self.error_code = 0;
         self.error_message = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for UpdateFeaturesResponse {

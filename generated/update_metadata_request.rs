@@ -267,7 +267,7 @@ impl enc::Struct for UpdateMetadataRequest {
         self.ungrouped_partition_states.clear();
         self.topic_states.clear();
         self.live_brokers.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UpdateMetadataRequest {
@@ -482,7 +482,7 @@ impl enc::Struct for UpdateMetadataPartitionState {
         self.zk_version = 0;
         self.replicas.clear();
         self.offline_replicas.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UpdateMetadataPartitionState {
@@ -611,7 +611,7 @@ impl enc::Struct for UpdateMetadataTopicState {
         self.topic_name.clear();
         self.topic_id = enc::Uuid::NIL;
         self.partition_states.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UpdateMetadataTopicState {
@@ -786,7 +786,7 @@ impl enc::Struct for UpdateMetadataBroker {
         self.v0_port = 0;
         self.endpoints.clear();
         self.rack = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UpdateMetadataBroker {
@@ -907,7 +907,7 @@ impl enc::Struct for UpdateMetadataEndpoint {
         self.host.clear();
         self.listener.clear();
         self.security_protocol = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for UpdateMetadataRequest {

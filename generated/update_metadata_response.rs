@@ -67,7 +67,7 @@ impl enc::Struct for UpdateMetadataResponse {
     #[inline]
     fn reset_fields(&mut self) {
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UpdateMetadataResponse {}

@@ -122,7 +122,7 @@ impl enc::Struct for UpdateRaftVoterRequest {
         self.voter_directory_id = enc::Uuid::NIL;
         self.listeners.clear();
         enc::Decode::reset_value(&mut self.k_raft_version_feature);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UpdateRaftVoterRequest {}
@@ -196,7 +196,7 @@ impl enc::Struct for Listener {
         self.name.clear();
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -265,7 +265,7 @@ impl enc::Struct for KRaftVersionFeature {
     fn reset_fields(&mut self) {
         self.min_supported_version = 0;
         self.max_supported_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for UpdateRaftVoterRequest {

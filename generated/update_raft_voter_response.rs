@@ -112,7 +112,7 @@ impl enc::Struct for UpdateRaftVoterResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         enc::Decode::reset_value(&mut self.current_leader);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for UpdateRaftVoterResponse {
@@ -217,7 +217,7 @@ impl enc::Struct for CurrentLeader {
         self.leader_epoch = -1;
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for CurrentLeader {

@@ -85,7 +85,7 @@ impl enc::Struct for VoteRequest {
         self.cluster_id = None;
         self.voter_id = -1;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for VoteRequest {
@@ -157,7 +157,7 @@ impl enc::Struct for TopicData {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicData {
@@ -342,7 +342,7 @@ impl enc::Struct for PartitionData {
         self.last_offset_epoch = 0;
         self.last_offset = 0;
         self.pre_vote = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionData {

@@ -105,7 +105,7 @@ impl enc::Struct for VoteResponse {
         self.error_code = 0;
         self.topics.clear();
         self.node_endpoints.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for VoteResponse {
@@ -177,7 +177,7 @@ impl enc::Struct for TopicData {
     fn reset_fields(&mut self) {
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicData {
@@ -286,7 +286,7 @@ impl enc::Struct for PartitionData {
         self.leader_id = 0;
         self.leader_epoch = 0;
         self.vote_granted = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionData {
@@ -366,7 +366,7 @@ impl enc::Struct for NodeEndpoint {
         self.node_id = 0;
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for NodeEndpoint {

@@ -58,7 +58,7 @@ impl enc::Struct for VotersRecord {
     fn reset_fields(&mut self) {
         self.version = 0;
         self.voters.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for VotersRecord {
@@ -157,7 +157,7 @@ impl enc::Struct for Voter {
         self.voter_directory_id = enc::Uuid::NIL;
         self.endpoints.clear();
         enc::Decode::reset_value(&mut self.k_raft_version_feature);
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for Voter {
@@ -238,7 +238,7 @@ impl enc::Struct for Endpoint {
         self.name.clear();
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -307,7 +307,7 @@ impl enc::Struct for KRaftVersionFeature {
     fn reset_fields(&mut self) {
         self.min_supported_version = 0;
         self.max_supported_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for VotersRecord {

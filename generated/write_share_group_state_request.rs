@@ -59,7 +59,7 @@ impl enc::Struct for WriteShareGroupStateRequest {
     fn reset_fields(&mut self) {
         self.group_id.clear();
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for WriteShareGroupStateRequest {}
@@ -117,7 +117,7 @@ impl enc::Struct for WriteStateData {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -271,7 +271,7 @@ impl enc::Struct for PartitionData {
         self.start_offset = 0;
         self.delivery_complete_count = -1;
         self.state_batches.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -361,7 +361,7 @@ impl enc::Struct for StateBatch {
         self.last_offset = 0;
         self.delivery_state = 0;
         self.delivery_count = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for WriteShareGroupStateRequest {

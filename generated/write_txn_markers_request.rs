@@ -55,7 +55,7 @@ impl enc::Struct for WriteTxnMarkersRequest {
     #[inline]
     fn reset_fields(&mut self) {
         self.markers.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for WriteTxnMarkersRequest {
@@ -195,7 +195,7 @@ impl enc::Struct for WritableTxnMarker {
         self.topics.clear();
         self.coordinator_epoch = 0;
         self.transaction_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for WritableTxnMarker {
@@ -291,7 +291,7 @@ impl enc::Struct for WritableTxnMarkerTopic {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partition_indexes.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for WritableTxnMarkerTopic {

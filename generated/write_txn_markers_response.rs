@@ -55,7 +55,7 @@ impl enc::Struct for WriteTxnMarkersResponse {
     #[inline]
     fn reset_fields(&mut self) {
         self.markers.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for WriteTxnMarkersResponse {
@@ -134,7 +134,7 @@ impl enc::Struct for WritableTxnMarkerResult {
     fn reset_fields(&mut self) {
         self.producer_id = 0;
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for WritableTxnMarkerResult {
@@ -227,7 +227,7 @@ impl enc::Struct for WritableTxnMarkerTopicResult {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for WritableTxnMarkerTopicResult {
@@ -316,7 +316,7 @@ impl enc::Struct for WritableTxnMarkerPartitionResult {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for WriteTxnMarkersResponse {

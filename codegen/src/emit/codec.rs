@@ -79,7 +79,7 @@ fn emit_decode_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext, form: Form) -> 
     let view = plan.view;
     let decode = emit_decode(plan, rt, form);
     let resets = view.fields.iter().map(|f| f.reset(rt, form));
-    let unknown = plan.section.as_ref().map(|_| quote!(self.unknown_tagged_fields.clear();));
+    let unknown = plan.section.as_ref().map(|_| clear_unknown());
     let (r, version) = (param(&decode, "r"), param(&decode, "version"));
     // A struct without nested structs (a topic config, an api version
     // range, a partition's records) is decoded inline in the loop over its
@@ -105,6 +105,12 @@ fn emit_decode_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext, form: Form) -> 
             }
         }
     }
+}
+
+/// Empties the struct's unknown tagged fields, in its decode and its reset
+/// alike: the runtime's `tagged::clear` tests before it clears.
+fn clear_unknown() -> TokenStream {
+    quote!(enc::tagged::clear(&mut self.unknown_tagged_fields);)
 }
 
 /// The parameter `name`, with a leading underscore when `body` never names
@@ -636,7 +642,7 @@ fn emit_decode(plan: &StructPlan<'_, '_>, rt: &TokenStream, form: Form) -> Token
                 })?;
             }
         };
-        body.extend(quote!(enc::tagged::clear(&mut self.unknown_tagged_fields);));
+        body.extend(clear_unknown());
         body.extend(section.present.guard(read));
     }
     quote! {

@@ -111,7 +111,7 @@ impl enc::Struct for ConsumerGroupCurrentMemberAssignmentValue {
         self.state = 0;
         self.assigned_partitions.clear();
         self.partitions_pending_revocation.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -233,7 +233,7 @@ impl enc::Struct for TopicPartitions {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         self.assignment_epochs = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ConsumerGroupCurrentMemberAssignmentValue {

@@ -221,7 +221,7 @@ impl enc::Struct for ConsumerGroupMemberMetadataValue {
         self.rebalance_timeout_ms = -1;
         self.server_assignor = Some(CompactString::const_new(""));
         self.classic_member_metadata = Some(ClassicMemberMetadata::default());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -297,7 +297,7 @@ impl enc::Struct for ClassicMemberMetadata {
     fn reset_fields(&mut self) {
         self.session_timeout_ms = 0;
         self.supported_protocols.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -352,7 +352,7 @@ impl enc::Struct for ClassicProtocol {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.metadata = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ConsumerGroupMemberMetadataValue {

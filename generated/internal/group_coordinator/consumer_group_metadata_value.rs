@@ -95,7 +95,7 @@ impl enc::Struct for ConsumerGroupMetadataValue {
     fn reset_fields(&mut self) {
         self.epoch = 0;
         self.metadata_hash = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ConsumerGroupMetadataValue {

@@ -45,7 +45,7 @@ impl enc::Struct for ConsumerGroupPartitionMetadataValue {
     #[inline]
     fn reset_fields(&mut self) {
         self.topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -134,7 +134,7 @@ impl enc::Struct for TopicMetadata {
         self.topic_name.clear();
         self.num_partitions = 0;
         self.partition_metadata.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -189,7 +189,7 @@ impl enc::Struct for PartitionMetadata {
     fn reset_fields(&mut self) {
         self.partition = 0;
         self.racks.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ConsumerGroupPartitionMetadataValue {

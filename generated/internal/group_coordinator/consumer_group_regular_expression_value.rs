@@ -72,7 +72,7 @@ impl enc::Struct for ConsumerGroupRegularExpressionValue {
         self.topics.clear();
         self.version = 0;
         self.timestamp = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ConsumerGroupRegularExpressionValue {

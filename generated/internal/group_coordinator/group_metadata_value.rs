@@ -138,7 +138,7 @@ impl enc::Struct for GroupMetadataValue {
         self.leader = Some(CompactString::const_new(""));
         self.current_state_timestamp = -1;
         self.members.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-4; flexible 4.
@@ -339,7 +339,7 @@ impl enc::Struct for MemberMetadata {
         self.session_timeout = 0;
         self.subscription = crate::Bytes::new();
         self.assignment = crate::Bytes::new();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for GroupMetadataValue {

@@ -184,7 +184,7 @@ impl enc::Struct for OffsetCommitValue {
         self.commit_timestamp = 0;
         self.expire_timestamp = -1;
         self.topic_id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for OffsetCommitValue {

@@ -88,7 +88,7 @@ impl enc::Struct for ShareGroupCurrentMemberAssignmentValue {
         self.previous_member_epoch = 0;
         self.state = 0;
         self.assigned_partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -152,7 +152,7 @@ impl enc::Struct for TopicPartitions {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ShareGroupCurrentMemberAssignmentValue {

@@ -103,7 +103,7 @@ impl enc::Struct for ShareGroupMemberMetadataValue {
         self.client_id.clear();
         self.client_host.clear();
         self.subscribed_topic_names.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ShareGroupMemberMetadataValue {

@@ -93,7 +93,7 @@ impl enc::Struct for ShareGroupStatePartitionMetadataValue {
         self.initializing_topics.clear();
         self.initialized_topics.clear();
         self.deleting_topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -164,7 +164,7 @@ impl enc::Struct for TopicPartitionsInfo {
         self.topic_id = enc::Uuid::NIL;
         self.topic_name.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -224,7 +224,7 @@ impl enc::Struct for TopicInfo {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.topic_name.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ShareGroupStatePartitionMetadataValue {

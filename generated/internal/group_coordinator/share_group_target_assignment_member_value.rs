@@ -56,7 +56,7 @@ impl enc::Struct for ShareGroupTargetAssignmentMemberValue {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic_partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -120,7 +120,7 @@ impl enc::Struct for TopicPartition {
     fn reset_fields(&mut self) {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ShareGroupTargetAssignmentMemberValue {

@@ -101,7 +101,7 @@ impl enc::Struct for ShareGroupTargetAssignmentMetadataValue {
     fn reset_fields(&mut self) {
         self.assignment_epoch = 0;
         self.assignment_timestamp = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ShareGroupTargetAssignmentMetadataValue {

@@ -177,7 +177,7 @@ impl enc::Struct for StreamsGroupCurrentMemberAssignmentValue {
         self.active_tasks_pending_revocation.clear();
         self.standby_tasks_pending_revocation.clear();
         self.warmup_tasks_pending_revocation.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -307,7 +307,7 @@ impl enc::Struct for TaskIds {
         self.subtopology_id.clear();
         self.partitions.clear();
         self.assignment_epochs = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for StreamsGroupCurrentMemberAssignmentValue {

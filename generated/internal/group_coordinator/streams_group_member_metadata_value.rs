@@ -133,7 +133,7 @@ impl enc::Struct for StreamsGroupMemberMetadataValue {
         self.process_id.clear();
         self.user_endpoint = None;
         self.client_tags.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -193,7 +193,7 @@ impl enc::Struct for Endpoint {
     fn reset_fields(&mut self) {
         self.host.clear();
         self.port = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -254,7 +254,7 @@ impl enc::Struct for KeyValue {
     fn reset_fields(&mut self) {
         self.key.clear();
         self.value.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for StreamsGroupMemberMetadataValue {

@@ -228,7 +228,7 @@ impl enc::Struct for StreamsGroupMetadataValue {
         self.last_assignment_configs = Some(Vec::new());
         self.stored_description_topology_epoch = -1;
         self.failed_description_topology_epoch = -1;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -289,7 +289,7 @@ impl enc::Struct for LastAssignmentConfig {
     fn reset_fields(&mut self) {
         self.key.clear();
         self.value.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for StreamsGroupMetadataValue {

@@ -75,7 +75,7 @@ impl enc::Struct for StreamsGroupTargetAssignmentMemberValue {
         self.active_tasks.clear();
         self.standby_tasks.clear();
         self.warmup_tasks.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -147,7 +147,7 @@ impl enc::Struct for TaskIds {
     fn reset_fields(&mut self) {
         self.subtopology_id.clear();
         self.partitions.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for StreamsGroupTargetAssignmentMemberValue {

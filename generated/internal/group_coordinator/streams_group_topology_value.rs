@@ -66,7 +66,7 @@ impl enc::Struct for StreamsGroupTopologyValue {
     fn reset_fields(&mut self) {
         self.epoch = 0;
         self.subtopologies.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -127,7 +127,7 @@ impl enc::Struct for TopicConfig {
     fn reset_fields(&mut self) {
         self.key.clear();
         self.value.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -211,7 +211,7 @@ impl enc::Struct for TopicInfo {
         self.partitions = 0;
         self.replication_factor = 0;
         self.topic_configs.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -373,7 +373,7 @@ impl enc::Struct for Subtopology {
         self.repartition_sink_topics.clear();
         self.repartition_source_topics.clear();
         self.copartition_groups.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -467,7 +467,7 @@ impl enc::Struct for CopartitionGroup {
         self.source_topics.clear();
         self.source_topic_regex.clear();
         self.repartition_source_topics.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for StreamsGroupTopologyValue {

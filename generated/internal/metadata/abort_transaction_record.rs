@@ -71,7 +71,7 @@ impl enc::Struct for AbortTransactionRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.reason = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AbortTransactionRecord {

@@ -126,7 +126,7 @@ impl enc::Struct for AccessControlEntryRecord {
         self.host.clear();
         self.operation = 0;
         self.permission_type = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for AccessControlEntryRecord {

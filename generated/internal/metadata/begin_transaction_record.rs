@@ -71,7 +71,7 @@ impl enc::Struct for BeginTransactionRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.name = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for BeginTransactionRecord {

@@ -185,7 +185,7 @@ impl enc::Struct for BrokerRegistrationChangeRecord {
         self.in_controlled_shutdown = 0;
         self.log_dirs.clear();
         self.cordoned_log_dirs = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for BrokerRegistrationChangeRecord {

@@ -55,7 +55,7 @@ impl enc::Struct for ClearElrRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.topic_name.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ClearElrRecord {

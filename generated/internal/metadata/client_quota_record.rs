@@ -74,7 +74,7 @@ impl enc::Struct for ClientQuotaRecord {
         self.key.clear();
         self.value = 0.0;
         self.remove = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -145,7 +145,7 @@ impl enc::Struct for EntityData {
     fn reset_fields(&mut self) {
         self.entity_type.clear();
         self.entity_name = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ClientQuotaRecord {

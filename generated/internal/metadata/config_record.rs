@@ -102,7 +102,7 @@ impl enc::Struct for ConfigRecord {
         self.resource_name.clear();
         self.name.clear();
         self.value = Some(CompactString::const_new(""));
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ConfigRecord {

@@ -102,7 +102,7 @@ impl enc::Struct for DelegationTokenRecord {
         self.max_timestamp = 0;
         self.expiration_timestamp = 0;
         self.token_id.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for DelegationTokenRecord {

@@ -67,7 +67,7 @@ impl enc::Struct for FeatureLevelRecord {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.feature_level = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for FeatureLevelRecord {

@@ -62,7 +62,7 @@ impl enc::Struct for FenceBrokerRecord {
     fn reset_fields(&mut self) {
         self.id = 0;
         self.epoch = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for FenceBrokerRecord {

@@ -40,7 +40,7 @@ impl enc::Struct for NoOpRecord {
     }
     #[inline]
     fn reset_fields(&mut self) {
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for NoOpRecord {

@@ -330,7 +330,7 @@ impl enc::Struct for PartitionChangeRecord {
         self.directories = None;
         self.eligible_leader_replicas = None;
         self.last_known_elr = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionChangeRecord {

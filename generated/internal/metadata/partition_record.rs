@@ -288,7 +288,7 @@ impl enc::Struct for PartitionRecord {
         self.directories.clear();
         self.eligible_leader_replicas = None;
         self.last_known_elr = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for PartitionRecord {

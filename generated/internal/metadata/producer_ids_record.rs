@@ -81,7 +81,7 @@ impl enc::Struct for ProducerIdsRecord {
         self.broker_id = 0;
         self.broker_epoch = -1;
         self.next_producer_id = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for ProducerIdsRecord {

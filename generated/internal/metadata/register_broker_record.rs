@@ -243,7 +243,7 @@ impl enc::Struct for RegisterBrokerRecord {
         self.in_controlled_shutdown = false;
         self.log_dirs.clear();
         self.cordoned_log_dirs = None;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for RegisterBrokerRecord {
@@ -330,7 +330,7 @@ impl enc::Struct for BrokerEndpoint {
         self.host.clear();
         self.port = 0;
         self.security_protocol = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-4; flexible 0-4.
@@ -402,7 +402,7 @@ impl enc::Struct for BrokerFeature {
         self.name.clear();
         self.min_supported_version = 0;
         self.max_supported_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for RegisterBrokerRecord {

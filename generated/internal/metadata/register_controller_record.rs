@@ -78,7 +78,7 @@ impl enc::Struct for RegisterControllerRecord {
         self.zk_migration_ready = false;
         self.end_points.clear();
         self.features.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -157,7 +157,7 @@ impl enc::Struct for ControllerEndpoint {
         self.host.clear();
         self.port = 0;
         self.security_protocol = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -229,7 +229,7 @@ impl enc::Struct for ControllerFeature {
         self.name.clear();
         self.min_supported_version = 0;
         self.max_supported_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for RegisterControllerRecord {

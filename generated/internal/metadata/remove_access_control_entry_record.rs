@@ -53,7 +53,7 @@ impl enc::Struct for RemoveAccessControlEntryRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for RemoveAccessControlEntryRecord {

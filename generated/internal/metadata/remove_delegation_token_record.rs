@@ -55,7 +55,7 @@ impl enc::Struct for RemoveDelegationTokenRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.token_id.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for RemoveDelegationTokenRecord {

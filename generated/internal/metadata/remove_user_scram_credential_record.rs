@@ -61,7 +61,7 @@ impl enc::Struct for RemoveUserScramCredentialRecord {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.mechanism = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for RemoveUserScramCredentialRecord {

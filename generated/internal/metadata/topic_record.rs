@@ -61,7 +61,7 @@ impl enc::Struct for TopicRecord {
     fn reset_fields(&mut self) {
         self.name.clear();
         self.topic_id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Entities for TopicRecord {

@@ -59,7 +59,7 @@ impl enc::Struct for UnregisterControllerRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.controller_id = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for UnregisterControllerRecord {

@@ -106,7 +106,7 @@ impl enc::Struct for UserScramCredentialRecord {
         self.stored_key = crate::Bytes::new();
         self.server_key = crate::Bytes::new();
         self.iterations = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for UserScramCredentialRecord {

@@ -59,7 +59,7 @@ impl enc::Struct for ZkMigrationStateRecord {
     #[inline]
     fn reset_fields(&mut self) {
         self.zk_migration_state = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ZkMigrationStateRecord {

@@ -190,7 +190,7 @@ impl enc::Struct for QuorumStateData {
         self.voted_directory_id = enc::Uuid::NIL;
         self.applied_offset = 0;
         self.current_voters = Some(Vec::new());
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -243,7 +243,7 @@ impl enc::Struct for Voter {
     #[inline]
     fn reset_fields(&mut self) {
         self.voter_id = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for QuorumStateData {

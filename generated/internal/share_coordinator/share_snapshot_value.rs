@@ -169,7 +169,7 @@ impl enc::Struct for ShareSnapshotValue {
         self.create_timestamp = 0;
         self.write_timestamp = 0;
         self.state_batches.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -251,7 +251,7 @@ impl enc::Struct for StateBatch {
         self.last_offset = 0;
         self.delivery_state = 0;
         self.delivery_count = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ShareSnapshotValue {

@@ -137,7 +137,7 @@ impl enc::Struct for ShareUpdateValue {
         self.start_offset = 0;
         self.delivery_complete_count = -1;
         self.state_batches.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -219,7 +219,7 @@ impl enc::Struct for StateBatch {
         self.last_offset = 0;
         self.delivery_state = 0;
         self.delivery_count = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for ShareUpdateValue {

@@ -216,7 +216,7 @@ impl enc::Struct for RemoteLogSegmentMetadataRecord {
         self.custom_metadata = None;
         self.remote_log_segment_state = 0;
         self.txn_index_empty = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -285,7 +285,7 @@ impl enc::Struct for RemoteLogSegmentIdEntry {
     fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.topic_id_partition);
         self.id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -354,7 +354,7 @@ impl enc::Struct for TopicIdPartitionEntry {
         self.name.clear();
         self.id = enc::Uuid::NIL;
         self.partition = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -419,7 +419,7 @@ impl enc::Struct for SegmentLeaderEpochEntry {
     fn reset_fields(&mut self) {
         self.leader_epoch = 0;
         self.offset = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for RemoteLogSegmentMetadataRecord {

@@ -204,7 +204,7 @@ impl enc::Struct for RemoteLogSegmentMetadataSnapshotRecord {
         self.custom_metadata = None;
         self.remote_log_segment_state = 0;
         self.txn_index_empty = false;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -269,7 +269,7 @@ impl enc::Struct for SegmentLeaderEpochEntry {
     fn reset_fields(&mut self) {
         self.leader_epoch = 0;
         self.offset = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for RemoteLogSegmentMetadataSnapshotRecord {

@@ -112,7 +112,7 @@ impl enc::Struct for RemoteLogSegmentMetadataUpdateRecord {
         self.event_timestamp_ms = 0;
         self.custom_metadata = None;
         self.remote_log_segment_state = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -181,7 +181,7 @@ impl enc::Struct for RemoteLogSegmentIdEntry {
     fn reset_fields(&mut self) {
         enc::Decode::reset_value(&mut self.topic_id_partition);
         self.id = enc::Uuid::NIL;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -250,7 +250,7 @@ impl enc::Struct for TopicIdPartitionEntry {
         self.name.clear();
         self.id = enc::Uuid::NIL;
         self.partition = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for RemoteLogSegmentMetadataUpdateRecord {

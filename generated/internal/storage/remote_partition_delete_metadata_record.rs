@@ -92,7 +92,7 @@ impl enc::Struct for RemotePartitionDeleteMetadataRecord {
         self.broker_id = 0;
         self.event_timestamp_ms = 0;
         self.remote_partition_delete_state = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0; flexible 0.
@@ -161,7 +161,7 @@ impl enc::Struct for TopicIdPartitionEntry {
         self.name.clear();
         self.id = enc::Uuid::NIL;
         self.partition = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for RemotePartitionDeleteMetadataRecord {

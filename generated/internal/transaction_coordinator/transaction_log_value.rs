@@ -307,7 +307,7 @@ impl enc::Struct for TransactionLogValue {
         self.transaction_last_update_timestamp_ms = 0;
         self.transaction_start_timestamp_ms = 0;
         self.client_transaction_version = 0;
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 /// Versions 0-1; flexible 1.
@@ -389,7 +389,7 @@ impl enc::Struct for PartitionsSchema {
     fn reset_fields(&mut self) {
         self.topic.clear();
         self.partition_ids.clear();
-        self.unknown_tagged_fields.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
 impl enc::Message for TransactionLogValue {
