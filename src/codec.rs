@@ -223,7 +223,7 @@ impl FrameCodec {
         let max = self.max_frame_size.min(i32::MAX as usize);
         let mut too_large = None;
         let written = all_or_nothing(dst, |dst| {
-            frame::size_prefix::write(dst, |body| {
+            frame::size_prefix::encode(dst, |body| {
                 let start = body.len();
                 write(body)?;
                 let size = body.len() - start;
@@ -244,7 +244,7 @@ impl FrameCodec {
     /// Reads the size prefix from `src` (consuming it) once 4 bytes are
     /// there, after checking it.
     fn decode_head(&mut self, src: &mut BytesMut) -> Result<Option<usize>, CodecError> {
-        let Some(size) = frame::size_prefix::peek(src) else {
+        let Some(size) = frame::size_prefix::parse(src) else {
             return Ok(None);
         };
         let size = usize::try_from(size).map_err(|_| CodecError::NegativeSize(size))?;
@@ -342,7 +342,7 @@ impl Encoder<Bytes> for FrameCodec {
         if frame.len() > max {
             return Err(CodecError::FrameTooLarge { size: frame.len(), max });
         }
-        let size = frame::size_prefix::encode(frame.len())?;
+        let size = frame::size_prefix::to_bytes(frame.len())?;
         dst.reserve(SIZE_PREFIX_LEN + frame.len());
         dst.extend_from_slice(&size);
         dst.extend_from_slice(&frame);

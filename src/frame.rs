@@ -313,7 +313,7 @@ impl RequestFrame {
     ///
     /// # Errors
     /// As [`RequestFrame::decode`], and a size that does not match the bytes
-    /// given ([`size_prefix::split`]).
+    /// given ([`size_prefix::decode`]).
     ///
     /// # Example
     /// ```
@@ -326,7 +326,7 @@ impl RequestFrame {
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     pub fn decode_sized(mut buf: Bytes) -> Result<Self, DecodeError> {
-        Self::decode(size_prefix::split(&mut buf)?)
+        Self::decode(size_prefix::decode(&mut buf)?)
     }
 
     /// Appends the request (header and body, no size prefix), the header at
@@ -383,7 +383,7 @@ impl RequestFrame {
     }
 
     /// Appends the request as a frame: the 4-byte size, then header and body
-    /// ([`size_prefix::write`]).
+    /// ([`size_prefix::encode`]).
     ///
     /// # Errors
     /// As [`RequestFrame::encode`], or a frame over `i32::MAX` bytes.
@@ -401,7 +401,7 @@ impl RequestFrame {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn encode_sized(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
-        size_prefix::write(buf, |b| self.encode(b))
+        size_prefix::encode(buf, |b| self.encode(b))
     }
 }
 
@@ -505,7 +505,7 @@ impl ResponseFrame {
     ///
     /// # Errors
     /// As [`ResponseFrame::decode`], and a size that does not match the
-    /// bytes given ([`size_prefix::split`]).
+    /// bytes given ([`size_prefix::decode`]).
     ///
     /// # Example
     /// ```
@@ -517,7 +517,7 @@ impl ResponseFrame {
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     pub fn decode_sized(mut buf: Bytes, api_key: ApiKey, api_version: i16) -> Result<Self, DecodeError> {
-        Self::decode(size_prefix::split(&mut buf)?, api_key, api_version)
+        Self::decode(size_prefix::decode(&mut buf)?, api_key, api_version)
     }
 
     /// Appends the response (header and body, no size prefix): the header
@@ -578,7 +578,7 @@ impl ResponseFrame {
     }
 
     /// Appends the response as a frame: the 4-byte size, then header and
-    /// body ([`size_prefix::write`]).
+    /// body ([`size_prefix::encode`]).
     ///
     /// # Errors
     /// As [`ResponseFrame::encode`], or a frame over `i32::MAX` bytes.
@@ -595,7 +595,7 @@ impl ResponseFrame {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn encode_sized(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
-        size_prefix::write(buf, |b| self.encode(b))
+        size_prefix::encode(buf, |b| self.encode(b))
     }
 
     /// The whole response frame (4-byte size, header, body) as chunks whose
@@ -645,7 +645,7 @@ impl ResponseFrame {
         // Summed from what was written, not sized beforehand: no pass over the
         // message, and no size code compiled for every message.
         let size = chunks.iter().map(Bytes::len).sum::<usize>() + buf.len() - size_prefix::LEN;
-        let size = size_prefix::encode(size)?;
+        let size = size_prefix::to_bytes(size)?;
         if chunks.is_empty() {
             buf[..size_prefix::LEN].copy_from_slice(&size);
         } else {
@@ -711,11 +711,11 @@ pub mod size_prefix {
     ///
     /// ```
     /// use kafka_wire::frame::size_prefix;
-    /// assert_eq!(size_prefix::peek(&[0, 0, 1, 0, 0xaa]), Some(256));
-    /// assert_eq!(size_prefix::peek(&[0xff, 0xff, 0xff, 0xff]), Some(-1));
-    /// assert_eq!(size_prefix::peek(&[0, 0]), None);
+    /// assert_eq!(size_prefix::parse(&[0, 0, 1, 0, 0xaa]), Some(256));
+    /// assert_eq!(size_prefix::parse(&[0xff, 0xff, 0xff, 0xff]), Some(-1));
+    /// assert_eq!(size_prefix::parse(&[0, 0]), None);
     /// ```
-    pub fn peek(buf: &[u8]) -> Option<i32> {
+    pub fn parse(buf: &[u8]) -> Option<i32> {
         buf.first_chunk::<LEN>().map(|b| i32::from_be_bytes(*b))
     }
 
@@ -726,11 +726,11 @@ pub mod size_prefix {
     ///
     /// ```
     /// use kafka_wire::frame::size_prefix;
-    /// assert_eq!(size_prefix::encode(10)?, [0, 0, 0, 10]);
-    /// assert!(size_prefix::encode(1 << 31).is_err());
+    /// assert_eq!(size_prefix::to_bytes(10)?, [0, 0, 0, 10]);
+    /// assert!(size_prefix::to_bytes(1 << 31).is_err());
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
-    pub fn encode(len: usize) -> Result<[u8; LEN], EncodeError> {
+    pub fn to_bytes(len: usize) -> Result<[u8; LEN], EncodeError> {
         i32::try_from(len).map(i32::to_be_bytes).map_err(|_| EncodeError::new(EncodeErrorKind::TooLong(len)))
     }
 
@@ -747,11 +747,11 @@ pub mod size_prefix {
     /// ```
     /// use kafka_wire::{frame::size_prefix, Bytes};
     /// let mut frame = Bytes::from_static(b"\x00\x00\x00\x02hi");
-    /// assert_eq!(size_prefix::split(&mut frame)?, "hi");
-    /// assert!(size_prefix::split(&mut Bytes::from_static(b"\x00\x00\x00\x03hi")).is_err());
+    /// assert_eq!(size_prefix::decode(&mut frame)?, "hi");
+    /// assert!(size_prefix::decode(&mut Bytes::from_static(b"\x00\x00\x00\x03hi")).is_err());
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
-    pub fn split(buf: &mut Bytes) -> Result<Bytes, DecodeError> {
+    pub fn decode(buf: &mut Bytes) -> Result<Bytes, DecodeError> {
         if buf.len() < LEN {
             return Err(DecodeError::new(DecodeErrorKind::NotEnoughBytes { needed: LEN, remaining: buf.len() }, 0));
         }
@@ -780,11 +780,11 @@ pub mod size_prefix {
     /// use kafka_wire::message::Message;
     /// let mut buf = kafka_wire::BytesMut::new();
     /// let header = kafka_wire::messages::ResponseHeader { correlation_id: 1, ..Default::default() };
-    /// kafka_wire::frame::size_prefix::write(&mut buf, |b| header.encode(b, 0))?;
+    /// kafka_wire::frame::size_prefix::encode(&mut buf, |b| header.encode(b, 0))?;
     /// assert_eq!(&buf[..], [0, 0, 0, 4, 0, 0, 0, 1]);
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
-    pub fn write(
+    pub fn encode(
         buf: &mut BytesMut,
         write: impl FnOnce(&mut BytesMut) -> Result<(), EncodeError>,
     ) -> Result<(), EncodeError> {
@@ -792,7 +792,7 @@ pub mod size_prefix {
             let start = buf.len();
             buf.put_i32(0);
             write(buf)?;
-            let size = encode(buf.len() - start - LEN)?;
+            let size = to_bytes(buf.len() - start - LEN)?;
             buf[start..start + LEN].copy_from_slice(&size);
             Ok(())
         })

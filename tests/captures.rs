@@ -15,13 +15,14 @@ use kafka_wire::{Bytes, BytesMut};
 
 fn reencode_request(f: &RequestFrame) -> Bytes {
     let mut buf = BytesMut::new();
-    frame::size_prefix::write(&mut buf, |b| frame::RequestFrame::encode_parts(&f.header, &f.body, b)).expect("encodes");
+    frame::size_prefix::encode(&mut buf, |b| frame::RequestFrame::encode_parts(&f.header, &f.body, b))
+        .expect("encodes");
     buf.freeze()
 }
 
 fn reencode_response(f: &ResponseFrame) -> Bytes {
     let mut buf = BytesMut::new();
-    frame::size_prefix::write(&mut buf, |b| frame::ResponseFrame::encode_parts(&f.header, &f.body, f.version, b))
+    frame::size_prefix::encode(&mut buf, |b| frame::ResponseFrame::encode_parts(&f.header, &f.body, f.version, b))
         .expect("encodes");
     buf.freeze()
 }

@@ -155,7 +155,7 @@ fn failed_frame_and_body_encodes_leave_the_buffer_as_it_was() {
     let mut buf = BytesMut::from(&b"earlier"[..]);
     assert!(body.encode(&mut buf, 0).is_err());
     assert!(frame::ResponseFrame::encode_parts(&header, &body, 0, &mut buf).is_err());
-    assert!(frame::size_prefix::write(&mut buf, |b| frame::ResponseFrame::encode_parts(&header, &body, 0, b)).is_err());
+    assert!(frame::size_prefix::encode(&mut buf, |b| frame::ResponseFrame::encode_parts(&header, &body, 0, b)).is_err());
     assert_eq!(&buf[..], b"earlier");
     // A request whose client id is too long for its int16 length.
     let header = RequestHeader {
@@ -167,11 +167,11 @@ fn failed_frame_and_body_encodes_leave_the_buffer_as_it_was() {
     };
     let body = RequestBody::from(ApiVersionsRequest::default());
     assert!(frame::RequestFrame::encode_parts(&header, &body, &mut buf).is_err());
-    assert!(frame::size_prefix::write(&mut buf, |b| frame::RequestFrame::encode_parts(&header, &body, b)).is_err());
+    assert!(frame::size_prefix::encode(&mut buf, |b| frame::RequestFrame::encode_parts(&header, &body, b)).is_err());
     assert_eq!(&buf[..], b"earlier");
     // And the same calls that succeed append exactly their frame.
     let header = RequestHeader { client_id: Some("c".into()), ..header };
-    frame::size_prefix::write(&mut buf, |b| frame::RequestFrame::encode_parts(&header, &body, b)).expect("encodes");
+    frame::size_prefix::encode(&mut buf, |b| frame::RequestFrame::encode_parts(&header, &body, b)).expect("encodes");
     assert_eq!(&buf[..7], b"earlier");
     let frame = frame::RequestFrame::decode_sized(buf.split_off(7).freeze()).expect("decodes");
     assert_eq!((frame.header, frame.body), (header, body));

@@ -104,7 +104,7 @@ fn response_frame_chunks_match_the_copied_frame() {
         let chunks =
             frame::ResponseFrame { header: header.clone(), body: body.clone(), version }.encode_vectored().unwrap();
         let mut whole = BytesMut::new();
-        frame::size_prefix::write(&mut whole, |b| frame::ResponseFrame::encode_parts(&header, &body, version, b))
+        frame::size_prefix::encode(&mut whole, |b| frame::ResponseFrame::encode_parts(&header, &body, version, b))
             .unwrap();
         assert_eq!(chunks.concat(), whole, "v{version}");
         assert_eq!(chunks.iter().filter(|c| c.as_ptr() == big.as_ptr()).count(), 1);
@@ -116,7 +116,7 @@ fn response_frame_chunks_match_the_copied_frame() {
         let chunks =
             frame::ResponseFrame { header: header.clone(), body: small.clone(), version }.encode_vectored().unwrap();
         let mut whole = BytesMut::new();
-        frame::size_prefix::write(&mut whole, |b| frame::ResponseFrame::encode_parts(&header, &small, version, b))
+        frame::size_prefix::encode(&mut whole, |b| frame::ResponseFrame::encode_parts(&header, &small, version, b))
             .unwrap();
         assert_eq!(chunks.len(), 1, "v{version}");
         assert_eq!(chunks[0], whole, "v{version}");

@@ -162,7 +162,7 @@ fn golden_envelope_request_frame() {
     let principal = DefaultPrincipalData { r#type: "User".into(), name: "a".into(), ..Default::default() };
     let wrapped = wrap_request(hex(CLIENT_REQUEST), &principal, v4(10, 0, 0, 7), 100, Some("b1")).unwrap();
     let mut buf = BytesMut::new();
-    frame::size_prefix::write(&mut buf, |b| wrapped.encode(b)).unwrap();
+    frame::size_prefix::encode(&mut buf, |b| wrapped.encode(b)).unwrap();
     assert_eq!(hex::encode(&buf), hex::encode(hex(GOLDEN_ENVELOPE_FRAME)));
 
     // And back.

@@ -93,7 +93,7 @@ pub struct WrappedRequest {
 
 impl WrappedRequest {
     /// Appends the envelope request, header (v2) then body (v0), without
-    /// the 4-byte size (see [`kafka_wire::frame::size_prefix::write`]).
+    /// the 4-byte size (see [`kafka_wire::frame::size_prefix::encode`]).
     ///
     /// # Errors
     /// An encode error of the header or body (for example a client id over
