@@ -455,40 +455,31 @@ impl RawRequest {
     /// Decodes header and body ([`RequestFrame::decode`]); `bytes` fields
     /// of the body share the frame's memory.
     ///
+    /// To decode into a kept frame instead, reusing what it holds (a
+    /// connection that keeps one `RequestFrame` allocates nothing once it
+    /// has grown, while requests of one api key follow each other), give the
+    /// bytes to [`RequestFrame::decode_into`]:
+    /// `frame.decode_into(raw.bytes().clone())`.
+    ///
     /// # Errors
     /// [`CodecError::Decode`]: an unknown api key, a version the api does
     /// not have, a malformed header or body, or bytes left over.
     ///
     /// ```
-    /// let raw = kafka_wire::codec::RawRequest::parse(kafka_wire::Bytes::from_static(&[0x7f, 0, 0, 0, 0, 0, 0, 1])).unwrap();
-    /// assert!(raw.decode().is_err()); // api key 32512 is unknown
-    /// ```
-    pub fn decode(&self) -> Result<RequestFrame, CodecError> {
-        Ok(RequestFrame::decode(self.bytes.clone())?)
-    }
-
-    /// Decodes header and body into `frame` ([`RequestFrame::decode_into`]),
-    /// reusing what it holds: a connection that keeps one `RequestFrame`
-    /// allocates nothing once it has grown, while requests of one api key
-    /// follow each other.
-    ///
-    /// # Errors
-    /// As [`RawRequest::decode`]. For `frame` after an error, see
-    /// [values decoded into after an error](crate::error#values-decoded-into-after-an-error).
-    ///
-    /// ```
     /// use kafka_wire::codec::RawRequest;
     /// use kafka_wire::frame::RequestFrame;
+    /// let raw = RawRequest::parse(kafka_wire::Bytes::from_static(&[0x7f, 0, 0, 0, 0, 0, 0, 1]))?;
+    /// assert!(raw.decode().is_err()); // api key 32512 is unknown
+    ///
     /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
     /// let raw = RawRequest::parse(bytes)?;
     /// let mut kept = RequestFrame::default();
-    /// raw.decode_into(&mut kept)?;
+    /// kept.decode_into(raw.bytes().clone())?;
     /// assert_eq!(kept, raw.decode()?);
     /// # Ok::<(), kafka_wire::codec::CodecError>(())
     /// ```
-    #[inline]
-    pub fn decode_into(&self, frame: &mut RequestFrame) -> Result<(), CodecError> {
-        Ok(frame.decode_into(self.bytes.clone())?)
+    pub fn decode(&self) -> Result<RequestFrame, CodecError> {
+        Ok(RequestFrame::decode(self.bytes.clone())?)
     }
 
     /// Decodes header and body as [`RawRequest::decode`] does, but accepts
