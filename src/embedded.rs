@@ -23,7 +23,7 @@ use crate::primitives::{Decode, Encode, Reader, Writer};
 /// let header = RequestHeader { request_api_key: 17, request_api_version: 1, correlation_id: 5, ..Default::default() };
 /// let body = SaslHandshakeRequest { mechanism: "PLAIN".into() };
 /// let embedded = EmbeddedMessage::from_request(&header, &body).unwrap();
-/// let (h, rest) = embedded.request_header().unwrap();
+/// let (h, rest) = embedded.parse_request().unwrap();
 /// assert_eq!(h.correlation_id, 5);
 /// assert_eq!(&rest[..], b"\x00\x05PLAIN");
 /// ```
@@ -37,7 +37,7 @@ pub struct EmbeddedMessage(pub Bytes);
 /// use kafka_wire::embedded::EmbeddedHeader;
 /// use kafka_wire::messages::RequestHeader;
 /// let header = RequestHeader { request_api_key: 3, request_api_version: 12, correlation_id: 9, ..Default::default() };
-/// let embedded = EmbeddedHeader::encode(&header, 2)?;
+/// let embedded = EmbeddedHeader::from_header(&header, 2)?;
 /// assert_eq!(embedded.decode(2)?, header);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -130,11 +130,12 @@ impl EmbeddedMessage {
     }
 
     /// Decodes the request header, choosing its version from the api key
-    /// and version it starts with; returns it with the body's bytes.
+    /// and version it starts with; returns it with the body's bytes,
+    /// undecoded.
     ///
     /// # Errors
     /// Short input, an unknown api key, or a malformed header.
-    pub fn request_header(&self) -> Result<(RequestHeader, Bytes), DecodeError> {
+    pub fn parse_request(&self) -> Result<(RequestHeader, Bytes), DecodeError> {
         let (header, r) = self.read_request_header()?;
         Ok((header, r.into_remaining()))
     }
@@ -150,7 +151,7 @@ impl EmbeddedMessage {
     /// the rest of the bytes.
     ///
     /// # Errors
-    /// As [`EmbeddedMessage::request_header`]; the header's api key not
+    /// As [`EmbeddedMessage::parse_request`]; the header's api key not
     /// `R`'s; a malformed body; trailing bytes.
     ///
     /// # Example
@@ -217,7 +218,7 @@ impl EmbeddedHeader {
     ///
     /// # Errors
     /// Any encode error of the header.
-    pub fn encode(header: &RequestHeader, header_version: i16) -> Result<Self, EncodeError> {
+    pub fn from_header(header: &RequestHeader, header_version: i16) -> Result<Self, EncodeError> {
         header.to_bytes(header_version).map(Self)
     }
 

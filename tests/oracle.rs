@@ -1920,7 +1920,7 @@ fn envelopes(
                 tally.wire_checks += 1;
                 let ours = match &case.kind {
                     EnvelopeKind::Request { .. } => embedded
-                        .request_header()
+                        .parse_request()
                         .map(|(h, rest)| (request_header_json(&h), rest.len()))
                         .map_err(|e| e.to_string()),
                     EnvelopeKind::Response { .. } => {
