@@ -81,7 +81,7 @@ fn internal_seeds() -> Vec<(String, Vec<u8>)> {
                 let mut g = SampleGen::new(((t.id as u64) << 16) ^ version as u64);
                 let message = T::sample(t.id, &mut g, version).expect("the family's record types sample");
                 let bytes =
-                    ApiMessageAndVersion { version, message }.to_framed_bytes().expect("sampled records encode");
+                    ApiMessageAndVersion { version, message }.to_bytes_framed().expect("sampled records encode");
                 out.push((format!("{family}-{}-v{version}", t.name), [&[0u8][..], &bytes].concat()));
                 values.push(bytes.to_vec());
             }

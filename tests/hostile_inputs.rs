@@ -179,7 +179,7 @@ fn framed_metadata() -> &'static [Vec<u8>] {
     CELL.get_or_init(|| {
         samples::<MetadataRecord>(2)
             .iter()
-            .map(|r| r.to_framed_bytes().expect("sampled records encode").to_vec())
+            .map(|r| r.to_bytes_framed().expect("sampled records encode").to_vec())
             .collect()
     })
 }
@@ -196,10 +196,10 @@ fn every_record_of_every_family_round_trips() {
     fn framed<T: RecordData>() -> usize {
         let all = samples::<T>(3);
         for r in &all {
-            let bytes = r.to_framed_bytes().unwrap_or_else(|e| panic!("{r:?}: {e}"));
-            assert_eq!(bytes.len(), r.framed_size(), "{r:?}");
+            let bytes = r.to_bytes_framed().unwrap_or_else(|e| panic!("{r:?}: {e}"));
+            assert_eq!(bytes.len(), r.encoded_size_framed(), "{r:?}");
             assert_eq!(ApiMessageAndVersion::<T>::decode_framed(bytes).expect("decodes"), *r);
-            let prefixed = r.to_prefixed_bytes().expect("encodes");
+            let prefixed = r.to_bytes_prefixed().expect("encodes");
             assert_eq!(&prefixed[..2], r.version.to_be_bytes());
             assert_eq!(ApiMessageAndVersion::<T>::decode_prefixed(r.record_type(), prefixed).expect("decodes"), *r);
         }
@@ -227,10 +227,10 @@ fn bad_versions_are_encode_errors() {
         let info = r.message.info().expect("known type");
         for version in [-1, i16::MIN, info.versions.max + 1, i16::MAX] {
             let bad = ApiMessageAndVersion { version, message: r.message.clone() };
-            let _ = bad.framed_size();
-            let e = bad.to_framed_bytes().expect_err("a version the record type lacks");
+            let _ = bad.encoded_size_framed();
+            let e = bad.to_bytes_framed().expect_err("a version the record type lacks");
             assert_eq!(*e.kind(), EncodeErrorKind::UnsupportedVersion(version), "{}", info.name);
-            let e = bad.to_prefixed_bytes().expect_err("a version the record type lacks");
+            let e = bad.to_bytes_prefixed().expect_err("a version the record type lacks");
             assert_eq!(*e.kind(), EncodeErrorKind::UnsupportedVersion(version), "{}", info.name);
             let mut buf = BytesMut::from(&b"kept"[..]);
             assert!(bad.encode_framed(&mut buf).is_err());
@@ -285,9 +285,9 @@ proptest! {
         match MetadataLogRecord::decode_framed(Bytes::from(bytes.clone())) {
             Ok(r) => {
                 // Compared as bytes (ClientQuotaRecord's float may be NaN).
-                let again = r.to_framed_bytes().expect("what decodes encodes");
+                let again = r.to_bytes_framed().expect("what decodes encodes");
                 let read = MetadataLogRecord::decode_framed(again.clone()).expect("and decodes");
-                prop_assert_eq!(read.to_framed_bytes().expect("encodes"), again);
+                prop_assert_eq!(read.to_bytes_framed().expect("encodes"), again);
             }
             Err(e) => prop_assert!(says_offset(&e.to_string()), "{}", e),
         }
@@ -300,10 +300,10 @@ proptest! {
         let bytes = mutate(&all[index % all.len()], &mutations);
         match MetadataLogRecord::decode_framed(Bytes::from(bytes)) {
             Ok(r) => {
-                let again = r.to_framed_bytes().expect("what decodes encodes");
-                prop_assert_eq!(again.len(), r.framed_size());
+                let again = r.to_bytes_framed().expect("what decodes encodes");
+                prop_assert_eq!(again.len(), r.encoded_size_framed());
                 let read = MetadataLogRecord::decode_framed(again.clone()).expect("and decodes");
-                prop_assert_eq!(read.to_framed_bytes().expect("encodes"), again);
+                prop_assert_eq!(read.to_bytes_framed().expect("encodes"), again);
             }
             Err(e) => prop_assert!(says_offset(&e.to_string()), "{}", e),
         }
@@ -404,7 +404,7 @@ fn metadata_log(compression: Compression) -> (Vec<u8>, Vec<usize>) {
             b.compression(compression);
         }
         for r in chunk {
-            b.append(1_700_000_000_000 + offset, None, Some(r.to_framed_bytes().expect("encodes")), vec![]);
+            b.append(1_700_000_000_000 + offset, None, Some(r.to_bytes_framed().expect("encodes")), vec![]);
             offset += 1;
         }
         parts.push(b.build().expect("builds").to_vec());
@@ -709,7 +709,7 @@ fn snapshots_without_header_or_footer() {
         version: 0,
         message: MetadataRecord::from(kafka_wire::internal::metadata::NoOpRecord::default()),
     };
-    data.append(0, None, Some(noop.to_framed_bytes().expect("encodes")), vec![]);
+    data.append(0, None, Some(noop.to_bytes_framed().expect("encodes")), vec![]);
     let data = data.build().expect("builds").to_vec();
     let read = |parts: &[&[u8]]| read_snapshot::<MetadataLogRecord>(Bytes::from(parts.concat()));
     let no_header = LogError::Snapshot("the first record is not a snapshot header");

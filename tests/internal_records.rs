@@ -40,7 +40,7 @@ use kafka_wire::{Bytes, BytesMut};
 const SEEDS: u64 = 6;
 
 fn framed(record: &MetadataLogRecord) -> Vec<u8> {
-    record.to_framed_bytes().expect("encodes").to_vec()
+    record.to_bytes_framed().expect("encodes").to_vec()
 }
 
 #[test]
@@ -49,7 +49,7 @@ fn metadata_frame_golden_bytes() {
     // empty tagged-field section.
     let noop = ApiMessageAndVersion { version: 0, message: MetadataRecord::from(NoOpRecord::default()) };
     assert_eq!(framed(&noop), [0x01, 0x14, 0x00, 0x00]);
-    assert_eq!(noop.framed_size(), 4);
+    assert_eq!(noop.encoded_size_framed(), 4);
     // TopicRecord (type 2) v0: compact string "t" (length + 1 = 2), uuid, tags.
     let topic = TopicRecord { name: "t".into(), topic_id: Uuid::from_u128(0x0102), ..Default::default() };
     let topic = ApiMessageAndVersion { version: 0, message: MetadataRecord::from(topic) };
@@ -176,7 +176,7 @@ fn snapshot_reads_and_writes_back() {
     ];
     let mut data = RecordBatchBuilder::new(1);
     for r in &records {
-        data.append(1_700_000_000_001, None, Some(r.to_framed_bytes().expect("encodes")), vec![]);
+        data.append(1_700_000_000_001, None, Some(r.to_bytes_framed().expect("encodes")), vec![]);
     }
     let file = [
         control_batch(0, 3, header.to_bytes(0).expect("encodes")),
@@ -410,8 +410,8 @@ fn kafka_metadata_serde_reads_our_frames() {
                 let mut g = SampleGen::new(seed ^ ((t.id as u64) << 16) ^ ((version as u64) << 8));
                 let Some(message) = MetadataRecord::sample(t.id, &mut g, version) else { continue };
                 let record = ApiMessageAndVersion { version, message };
-                let bytes = record.to_framed_bytes().expect("encodes");
-                assert_eq!(bytes.len(), record.framed_size());
+                let bytes = record.to_bytes_framed().expect("encodes");
+                assert_eq!(bytes.len(), record.encoded_size_framed());
                 assert_eq!(MetadataLogRecord::decode_framed(bytes.clone()).expect("decodes"), record);
                 cases += 1;
                 let answer = oracle.ask(&format!("mframe {}", hex_word(&bytes)));

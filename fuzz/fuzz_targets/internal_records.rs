@@ -21,10 +21,10 @@ use libfuzzer_sys::fuzz_target;
 
 fn framed<T: RecordData>(bytes: &Bytes) {
     if let Ok(r) = ApiMessageAndVersion::<T>::decode_framed(bytes.clone()) {
-        let once = r.to_framed_bytes().expect("what decodes encodes");
-        assert_eq!(once.len(), r.framed_size());
+        let once = r.to_bytes_framed().expect("what decodes encodes");
+        assert_eq!(once.len(), r.encoded_size_framed());
         let again = ApiMessageAndVersion::<T>::decode_framed(once.clone()).expect("our own encoding decodes");
-        assert_eq!(again.to_framed_bytes().expect("encodes"), once);
+        assert_eq!(again.to_bytes_framed().expect("encodes"), once);
     }
 }
 

@@ -29,7 +29,7 @@
 //! use kafka_wire::records::RecordBatchBuilder;
 //! let value = ApiMessageAndVersion { version: 0, message: MetadataRecord::from(NoOpRecord::default()) };
 //! let mut batch = RecordBatchBuilder::new(42);
-//! batch.append(0, None, Some(value.to_framed_bytes()?), vec![]);
+//! batch.append(0, None, Some(value.to_bytes_framed()?), vec![]);
 //! let entries: Vec<_> = read_log::<MetadataLogRecord>(batch.build()?).collect::<Result<_, _>>()?;
 //! assert_eq!(entries[0].offset, 42);
 //! assert!(matches!(&entries[0].entry, Entry::Data(v) if *v == value));
@@ -268,7 +268,7 @@ impl<T: RecordData> LogRecord for ApiMessageAndVersion<T> {
     }
 
     fn encode_record(&self) -> Result<(Option<Bytes>, Option<Bytes>), EncodeError> {
-        Ok((None, Some(self.to_framed_bytes()?)))
+        Ok((None, Some(self.to_bytes_framed()?)))
     }
 }
 

@@ -39,7 +39,7 @@
 //!     version: 0,
 //!     message: MetadataRecord::from(TopicRecord { name: "orders".into(), ..Default::default() }),
 //! };
-//! let bytes = record.to_framed_bytes()?;
+//! let bytes = record.to_bytes_framed()?;
 //! // frame version 1, record type 2 (TopicRecord), version 0, then the record.
 //! assert_eq!(&bytes[..3], [1, 2, 0]);
 //! assert_eq!(ApiMessageAndVersion::<MetadataRecord>::decode_framed(bytes)?, record);
@@ -287,7 +287,7 @@ impl<T: RecordData> ApiMessageAndVersion<T> {
     }
 
     /// Bytes [`ApiMessageAndVersion::encode_framed`] writes.
-    pub fn framed_size(&self) -> usize {
+    pub fn encoded_size_framed(&self) -> usize {
         uvarint_len(Self::FRAME_VERSION)
             + uvarint_len(self.record_type() as u16 as u32)
             + uvarint_len(self.version as u16 as u32)
@@ -298,8 +298,8 @@ impl<T: RecordData> ApiMessageAndVersion<T> {
     ///
     /// # Errors
     /// As [`ApiMessageAndVersion::encode_framed`].
-    pub fn to_framed_bytes(&self) -> Result<Bytes, EncodeError> {
-        let mut buf = BytesMut::with_capacity(self.framed_size());
+    pub fn to_bytes_framed(&self) -> Result<Bytes, EncodeError> {
+        let mut buf = BytesMut::with_capacity(self.encoded_size_framed());
         self.encode_framed(&mut buf)?;
         Ok(buf.freeze())
     }
@@ -338,7 +338,7 @@ impl<T: RecordData> ApiMessageAndVersion<T> {
     ///
     /// # Errors
     /// As [`ApiMessageAndVersion::encode_prefixed`].
-    pub fn to_prefixed_bytes(&self) -> Result<Bytes, EncodeError> {
+    pub fn to_bytes_prefixed(&self) -> Result<Bytes, EncodeError> {
         let mut buf = BytesMut::with_capacity(2 + self.message.encoded_size(self.version));
         self.encode_prefixed(&mut buf)?;
         Ok(buf.freeze())
@@ -453,6 +453,6 @@ impl<K: RecordData, V: RecordData> CoordinatorRecord<K, V> {
         if value.record_type() != self.record_type() {
             return Err(EncodeError::new(EncodeErrorKind::Invalid("the value's record type is not the key's")));
         }
-        value.to_prefixed_bytes().map(Some)
+        value.to_bytes_prefixed().map(Some)
     }
 }
