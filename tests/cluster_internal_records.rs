@@ -226,9 +226,8 @@ impl Seen {
 /// Checks that an entry's typed form writes back its key and value exactly,
 /// and counts it (control records by their type).
 fn written_back<R: LogRecord + std::fmt::Debug>(entry: &LogEntry<R>, place: &str, seen: &mut Seen, family: &str) {
-    let (key, value) = entry
-        .encode_key_value()
-        .unwrap_or_else(|e| panic!("{place}: offset {}: encoding back fails: {e}", entry.offset));
+    let (key, value) =
+        entry.to_key_value().unwrap_or_else(|e| panic!("{place}: offset {}: encoding back fails: {e}", entry.offset));
     assert_eq!(key, entry.record.key, "{place}: offset {}: key written back differs ({:?})", entry.offset, entry.entry);
     assert_eq!(
         value, entry.record.value,

@@ -208,8 +208,8 @@ fn every_record_of_every_family_round_trips() {
     fn coordinator<K: RecordData, V: RecordData>() -> usize {
         let all = coordinator_samples::<K, V>(3);
         for r in &all {
-            let (key, value) = r.encode_record().expect("encodes");
-            let read = CoordinatorRecord::<K, V>::decode_record(key, value).expect("decodes");
+            let (key, value) = r.to_key_value().expect("encodes");
+            let read = <CoordinatorRecord<K, V> as LogRecord>::decode(key, value).expect("decodes");
             assert_eq!(read, *r);
         }
         all.len()
@@ -319,9 +319,9 @@ proptest! {
             let value = value.map(Bytes::copy_from_slice);
             match CoordinatorRecord::<K, V>::decode(Bytes::copy_from_slice(key), value) {
                 Ok(r) => {
-                    let (k, v) = r.encode_record().expect("what decodes encodes");
-                    let read = CoordinatorRecord::<K, V>::decode_record(k.clone(), v.clone()).expect("and decodes");
-                    prop_assert_eq!(read.encode_record().expect("encodes"), (k, v));
+                    let (k, v) = r.to_key_value().expect("what decodes encodes");
+                    let read = <CoordinatorRecord<K, V> as LogRecord>::decode(k.clone(), v.clone()).expect("and decodes");
+                    prop_assert_eq!(read.to_key_value().expect("encodes"), (k, v));
                 }
                 Err(e) => {
                     let text = e.to_string();
@@ -356,7 +356,7 @@ proptest! {
             coordinator_samples::<group::CoordinatorRecordKey, group::CoordinatorRecordValue>(2)
                 .iter()
                 .map(|r| {
-                    let (k, v) = r.encode_record().expect("encodes");
+                    let (k, v) = r.to_key_value().expect("encodes");
                     (k.expect("coordinator keys are not null"), v)
                 })
                 .collect()
@@ -369,9 +369,9 @@ proptest! {
         };
         match group::GroupCoordinatorRecord::decode(key, value) {
             Ok(r) => {
-                let (k, v) = r.encode_record().expect("what decodes encodes");
-                let read = group::GroupCoordinatorRecord::decode_record(k.clone(), v.clone()).expect("and decodes");
-                prop_assert_eq!(read.encode_record().expect("encodes"), (k, v));
+                let (k, v) = r.to_key_value().expect("what decodes encodes");
+                let read = <group::GroupCoordinatorRecord as LogRecord>::decode(k.clone(), v.clone()).expect("and decodes");
+                prop_assert_eq!(read.to_key_value().expect("encodes"), (k, v));
             }
             Err(e) => prop_assert!(says_offset(&e.to_string()), "{}", e),
         }
@@ -482,7 +482,7 @@ fn valid_logs_read_and_write_back() {
         assert!(snapshot.entries.len() > 40, "{codec}");
         for (i, e) in snapshot.entries.iter().enumerate() {
             assert_eq!(e.offset, i as i64, "{codec}");
-            let (key, value) = e.encode_key_value().expect("encodes");
+            let (key, value) = e.to_key_value().expect("encodes");
             assert_eq!((key, value), (e.record.key.clone(), e.record.value.clone()), "{codec} offset {i}");
         }
         let commits = snapshot
@@ -611,7 +611,7 @@ proptest! {
         let (entries, error) = read_all::<MetadataLogRecord>(&bytes, options);
         for e in &entries {
             // Whatever was read types and writes back.
-            e.encode_key_value().map_err(|e| TestCaseError::fail(e.to_string()))?;
+            e.to_key_value().map_err(|e| TestCaseError::fail(e.to_string()))?;
         }
         if let Some(e) = &error {
             check_log_error(e)?;

@@ -196,7 +196,7 @@ fn snapshot_reads_and_writes_back() {
         Entry::Control(c) if c.value.control_type() == 4 && c.value.type_name() == "SNAPSHOT_FOOTER"
     ));
     for e in &snapshot.entries {
-        let (key, value) = e.encode_key_value().expect("encodes");
+        let (key, value) = e.to_key_value().expect("encodes");
         assert_eq!((key, value), (e.record.key.clone(), e.record.value.clone()), "offset {}", e.offset);
     }
     // Without its footer it is no snapshot.

@@ -30,9 +30,10 @@ fn framed<T: RecordData>(bytes: &Bytes) {
 
 fn coordinator<K: RecordData, V: RecordData>(key: &Bytes, value: &Option<Bytes>) {
     if let Ok(r) = CoordinatorRecord::<K, V>::decode(key.clone(), value.clone()) {
-        let (k, v) = r.encode_record().expect("what decodes encodes");
-        let again = CoordinatorRecord::<K, V>::decode_record(k.clone(), v.clone()).expect("our own encoding decodes");
-        assert_eq!(again.encode_record().expect("encodes"), (k, v));
+        let (k, v) = r.to_key_value().expect("what decodes encodes");
+        let again =
+            <CoordinatorRecord<K, V> as LogRecord>::decode(k.clone(), v.clone()).expect("our own encoding decodes");
+        assert_eq!(again.to_key_value().expect("encodes"), (k, v));
     }
 }
 
@@ -40,7 +41,7 @@ fn log<R: LogRecord>(bytes: &Bytes, options: DecodeOptions) {
     for entry in read_log_with::<R>(bytes.clone(), options).take(4096) {
         match entry {
             Ok(e) => {
-                let _ = e.encode_key_value().expect("what decodes encodes");
+                let _ = e.to_key_value().expect("what decodes encodes");
             }
             Err(_) => break,
         }

@@ -18,7 +18,7 @@
 //! [`LogRecord`], [`MetadataLogRecord`] for `__cluster_metadata`,
 //! [`GroupCoordinatorRecord`](super::group_coordinator::GroupCoordinatorRecord)
 //! for `__consumer_offsets`, and so on. Every entry keeps the record it was
-//! read from ([`LogEntry::record`]), and [`LogEntry::encode_key_value`]
+//! read from ([`LogEntry::record`]), and [`LogEntry::to_key_value`]
 //! gives back its key and value bytes from the typed form.
 //!
 //! # Example
@@ -33,7 +33,7 @@
 //! let entries: Vec<_> = read_log::<MetadataLogRecord>(batch.build()?).collect::<Result<_, _>>()?;
 //! assert_eq!(entries[0].offset, 42);
 //! assert!(matches!(&entries[0].entry, Entry::Data(v) if *v == value));
-//! assert_eq!(entries[0].encode_key_value()?, (None, entries[0].record.value.clone()));
+//! assert_eq!(entries[0].to_key_value()?, (None, entries[0].record.value.clone()));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -241,20 +241,25 @@ impl ControlRecord {
 pub trait LogRecord: Sized {
     /// Reads a record from its key and value (`None` for null).
     ///
+    /// On a [`CoordinatorRecord`] named by its type, the inherent
+    /// [`CoordinatorRecord::decode`] (key not optional) is the one called;
+    /// this one is `<R as LogRecord>::decode`, or `R::decode` where `R` is a
+    /// type parameter.
+    ///
     /// # Errors
     /// A [`RecordDecodeError`] naming the part that failed.
-    fn decode_record(key: Option<Bytes>, value: Option<Bytes>) -> Result<Self, RecordDecodeError>;
+    fn decode(key: Option<Bytes>, value: Option<Bytes>) -> Result<Self, RecordDecodeError>;
 
     /// The key and value bytes the record is written as.
     ///
     /// # Errors
     /// As [`Message::encode`].
-    fn encode_record(&self) -> Result<(Option<Bytes>, Option<Bytes>), EncodeError>;
+    fn to_key_value(&self) -> Result<(Option<Bytes>, Option<Bytes>), EncodeError>;
 }
 
 /// Metadata log records (and `__remote_log_metadata`'s): key null, value framed.
 impl<T: RecordData> LogRecord for ApiMessageAndVersion<T> {
-    fn decode_record(key: Option<Bytes>, value: Option<Bytes>) -> Result<Self, RecordDecodeError> {
+    fn decode(key: Option<Bytes>, value: Option<Bytes>) -> Result<Self, RecordDecodeError> {
         if let Some(key) = key {
             let source = DecodeError::new(DecodeErrorKind::Invalid("metadata log records have a null key"), 0)
                 .in_field(if key.is_empty() { "empty key" } else { "key" });
@@ -267,22 +272,23 @@ impl<T: RecordData> LogRecord for ApiMessageAndVersion<T> {
         Self::decode_framed(value).map_err(|source| RecordDecodeError { part: super::RecordPart::Value, source })
     }
 
-    fn encode_record(&self) -> Result<(Option<Bytes>, Option<Bytes>), EncodeError> {
+    fn to_key_value(&self) -> Result<(Option<Bytes>, Option<Bytes>), EncodeError> {
         Ok((None, Some(self.to_bytes_framed()?)))
     }
 }
 
 /// Coordinator records: key required, value null for a tombstone.
 impl<K: RecordData, V: RecordData> LogRecord for CoordinatorRecord<K, V> {
-    fn decode_record(key: Option<Bytes>, value: Option<Bytes>) -> Result<Self, RecordDecodeError> {
+    fn decode(key: Option<Bytes>, value: Option<Bytes>) -> Result<Self, RecordDecodeError> {
         let Some(key) = key else {
             let source = DecodeError::new(DecodeErrorKind::NullNotAllowed, 0);
             return Err(RecordDecodeError { part: super::RecordPart::Key, source });
         };
-        Self::decode(key, value)
+        // The inherent `CoordinatorRecord::decode`, whose key is not optional.
+        CoordinatorRecord::decode(key, value)
     }
 
-    fn encode_record(&self) -> Result<(Option<Bytes>, Option<Bytes>), EncodeError> {
+    fn to_key_value(&self) -> Result<(Option<Bytes>, Option<Bytes>), EncodeError> {
         Ok((Some(self.key_bytes()?), self.value_bytes()?))
     }
 }
@@ -317,10 +323,10 @@ impl<R: LogRecord> LogEntry<R> {
     ///
     /// # Errors
     /// As [`Message::encode`].
-    pub fn encode_key_value(&self) -> Result<(Option<Bytes>, Option<Bytes>), EncodeError> {
+    pub fn to_key_value(&self) -> Result<(Option<Bytes>, Option<Bytes>), EncodeError> {
         match &self.entry {
             Entry::Control(c) => Ok((Some(c.key_bytes()), Some(c.value_bytes()?))),
-            Entry::Data(r) => r.encode_record(),
+            Entry::Data(r) => r.to_key_value(),
         }
     }
 }
@@ -401,7 +407,7 @@ impl<R: LogRecord> LogEntries<R> {
                         let entry = if header.attributes.is_control() {
                             ControlRecord::decode(key, value).map(Entry::Control)
                         } else {
-                            R::decode_record(key, value).map(Entry::Data)
+                            R::decode(key, value).map(Entry::Data)
                         };
                         let entry = entry.map_err(|source| LogError::Record { offset, source })?;
                         let timestamp = header.timestamp_of(&record);
