@@ -24,7 +24,7 @@
 
 use std::process::ExitCode;
 
-use kafka_wire::internal::log::{read_log, Entry, LogEntry, LogRecord};
+use kafka_wire::internal::log::{Entry, LogEntries, LogEntry, LogRecord};
 use kafka_wire::internal::{
     group_coordinator, share_coordinator, storage, transaction_coordinator, ApiMessageAndVersion, CoordinatorRecord,
     RecordData,
@@ -89,7 +89,7 @@ fn dump<R: Dump>(bytes: Bytes) -> Result<Dumped, String> {
     let mut count = 0;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut entries = read_log::<R>(bytes);
+    let mut entries = LogEntries::<R>::new(bytes);
     for entry in entries.by_ref() {
         let entry = entry.map_err(|e| e.to_string())?;
         let json = line(&entry).map_err(|e| format!("record at offset {}: {e}", entry.offset))?;

@@ -6,7 +6,7 @@
 //!   controller's `__cluster_metadata` segments (`*.log`) and snapshots
 //!   (`*.checkpoint`, read from disk), and of the broker's copy. A segment
 //!   Kafka is appending to may end in a batch it has only partly written:
-//!   [`read_log`] stops before such a partial batch (as Kafka's own readers
+//!   [`LogEntries`] stops before such a partial batch (as Kafka's own readers
 //!   do), so only complete batches are checked; the test prints how many
 //!   files ended that way.
 //! - `coordinator_topics_read_and_write_back`: every record of
@@ -63,7 +63,7 @@ use common::oracle::{check_rdecode, hex_word, Oracle};
 use kafka_wire::internal::group_coordinator::{
     CoordinatorRecordKey as GroupKey, CoordinatorRecordValue as GroupValue, GroupCoordinatorRecord,
 };
-use kafka_wire::internal::log::{read_log, read_snapshot, Entry, LogEntry, LogRecord, MetadataLogRecord};
+use kafka_wire::internal::log::{Entry, LogEntries, LogEntry, LogRecord, MetadataLogRecord, Snapshot};
 use kafka_wire::internal::metadata::MetadataRecord;
 use kafka_wire::internal::share_coordinator::{
     CoordinatorRecordKey as ShareKey, CoordinatorRecordValue as ShareValue, ShareCoordinatorRecord,
@@ -386,7 +386,7 @@ fn read_metadata_dir(dir: &Path) -> MetadataDir {
     for path in files(dir, ".log") {
         let Some(bytes) = read(&path) else { continue };
         let place = path.display().to_string();
-        let mut entries = read_log::<MetadataLogRecord>(bytes);
+        let mut entries = LogEntries::<MetadataLogRecord>::new(bytes);
         for entry in &mut entries {
             let entry = entry.unwrap_or_else(|e| panic!("{place}: {e}"));
             metadata_entry(&entry, "log", &place, &mut out.seen);
@@ -403,7 +403,7 @@ fn read_metadata_dir(dir: &Path) -> MetadataDir {
     for path in files(dir, ".checkpoint") {
         let Some(bytes) = read(&path) else { continue };
         let place = path.display().to_string();
-        let snapshot = read_snapshot::<MetadataLogRecord>(bytes).unwrap_or_else(|e| panic!("{place}: {e}"));
+        let snapshot = Snapshot::<MetadataLogRecord>::decode(bytes).unwrap_or_else(|e| panic!("{place}: {e}"));
         let mut data = Vec::new();
         for entry in &snapshot.entries {
             metadata_entry(entry, "snapshot", &place, &mut out.seen);
@@ -456,7 +456,7 @@ fn metadata_log_and_snapshots_read_and_write_back() {
     loop {
         let latest = files(&controller_dir, ".checkpoint").into_iter().rev().find_map(|p| read(&p));
         let records: Vec<MetadataRecord> = latest
-            .and_then(|bytes| read_snapshot::<MetadataLogRecord>(bytes).ok())
+            .and_then(|bytes| Snapshot::<MetadataLogRecord>::decode(bytes).ok())
             .map(|snapshot| {
                 snapshot
                     .entries
@@ -562,7 +562,7 @@ fn fetch_topic<K: RecordData, V: RecordData>(
         if fetched.start_offset > 0 {
             say(&format!("{place}: log start offset {} (earlier records deleted)", fetched.start_offset));
         }
-        let mut entries = read_log::<CoordinatorRecord<K, V>>(fetched.records);
+        let mut entries = LogEntries::<CoordinatorRecord<K, V>>::new(fetched.records);
         for entry in &mut entries {
             let entry = entry.unwrap_or_else(|e| panic!("{place}: {e}"));
             coordinator_entry(&entry, family, &place, seen);
@@ -798,7 +798,7 @@ fn dump(tool: &Path, option: &str, bytes: &Bytes, name: &str) -> Vec<Json> {
 
 /// Offsets of the entries kafka-wire reads from `bytes`.
 fn offsets_of<R: LogRecord>(bytes: &Bytes) -> Vec<i64> {
-    read_log::<R>(bytes.clone()).map(|e| e.expect("reads").offset).collect()
+    LogEntries::<R>::new(bytes.clone()).map(|e| e.expect("reads").offset).collect()
 }
 
 fn offsets_printed(lines: &[Json]) -> Vec<i64> {
@@ -831,7 +831,7 @@ fn dump_log_prints_real_segments() {
     let (snapshot, bytes) =
         files(&dir, ".checkpoint").into_iter().rev().find_map(|p| read(&p).map(|b| (p, b))).expect("a snapshot");
     let lines = dump(&tool, "--metadata", &bytes, "snapshot.checkpoint");
-    let entries = read_snapshot::<MetadataLogRecord>(bytes.clone()).expect("a snapshot").entries;
+    let entries = Snapshot::<MetadataLogRecord>::decode(bytes.clone()).expect("a snapshot").entries;
     assert_eq!(lines.len(), entries.len(), "{}", snapshot.display());
     assert_eq!(lines[0]["control"], "SNAPSHOT_HEADER");
     assert_eq!(lines[lines.len() - 1]["control"], "SNAPSHOT_FOOTER");

@@ -148,7 +148,7 @@ fn internal_seeds() -> Vec<(String, Vec<u8>)> {
 #[cfg(feature = "internal-records")]
 #[test]
 fn write_or_check_internal_seeds() {
-    use kafka_wire::internal::log::{read_log, read_snapshot, MetadataLogRecord};
+    use kafka_wire::internal::log::{LogEntries, MetadataLogRecord, Snapshot};
     use kafka_wire::internal::{group_coordinator, share_coordinator, transaction_coordinator};
     use kafka_wire::Bytes;
 
@@ -182,13 +182,14 @@ fn write_or_check_internal_seeds() {
                     ok.unwrap_or_else(|e| panic!("{name}: {e}"));
                 }
                 2 => {
-                    let entries = read_log::<MetadataLogRecord>(rest)
+                    let entries = LogEntries::<MetadataLogRecord>::new(rest)
                         .collect::<Result<Vec<_>, _>>()
                         .unwrap_or_else(|e| panic!("{name}: {e}"));
                     assert_eq!(entries.len(), 9, "{name}");
                 }
                 _ => {
-                    let snapshot = read_snapshot::<MetadataLogRecord>(rest).unwrap_or_else(|e| panic!("{name}: {e}"));
+                    let snapshot =
+                        Snapshot::<MetadataLogRecord>::decode(rest).unwrap_or_else(|e| panic!("{name}: {e}"));
                     assert_eq!(snapshot.entries.len(), 10, "{name}");
                 }
             }

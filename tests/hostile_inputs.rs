@@ -19,8 +19,8 @@ use kafka_wire::entity::{Entities, EntityValueMut};
 use kafka_wire::error::{DecodeErrorKind, EncodeErrorKind};
 use kafka_wire::frame;
 use kafka_wire::internal::log::{
-    read_log, read_log_with, read_snapshot, ControlRecord as LogControlRecord, ControlValue, Entry, LogEntry, LogError,
-    LogRecord, MetadataLogRecord,
+    ControlRecord as LogControlRecord, ControlValue, Entry, LogEntries, LogEntry, LogError, LogRecord,
+    MetadataLogRecord, Snapshot,
 };
 use kafka_wire::internal::metadata::MetadataRecord;
 use kafka_wire::internal::{
@@ -447,7 +447,7 @@ fn metadata_logs() -> &'static [(Vec<u8>, Vec<usize>)] {
 /// Reads all of a log; returns the entries before the first error, and the error.
 fn read_all<R: LogRecord>(bytes: &[u8], options: DecodeOptions) -> (Vec<LogEntry<R>>, Option<LogError>) {
     let mut entries = Vec::new();
-    for (i, entry) in read_log_with::<R>(Bytes::copy_from_slice(bytes), options).enumerate() {
+    for (i, entry) in LogEntries::<R>::with_options(Bytes::copy_from_slice(bytes), options).enumerate() {
         assert!(i < 100_000, "a log of {} bytes cannot hold {i} records", bytes.len());
         match entry {
             Ok(e) => entries.push(e),
@@ -476,7 +476,7 @@ fn check_log_error(e: &LogError) -> Result<(), TestCaseError> {
 #[test]
 fn valid_logs_read_and_write_back() {
     for (codec, (file, _)) in codecs().into_iter().zip(metadata_logs()) {
-        let snapshot = read_snapshot::<MetadataLogRecord>(Bytes::copy_from_slice(file)).expect("reads");
+        let snapshot = Snapshot::<MetadataLogRecord>::decode(Bytes::copy_from_slice(file)).expect("reads");
         // Header, every metadata record type and version, commit, leader change, footer.
         assert_eq!(snapshot.entries.len(), samples::<MetadataRecord>(1).len() + 4, "{codec}");
         assert!(snapshot.entries.len() > 40, "{codec}");
@@ -511,7 +511,7 @@ fn truncated_logs_read_what_is_whole() {
     // Cut at every byte: the entries of whole batches, then nothing (a partial
     // batch at the end is skipped, as Kafka's readers skip it), and reported.
     for cut in 0..file.len() {
-        let mut entries = read_log::<MetadataLogRecord>(Bytes::copy_from_slice(&file[..cut]));
+        let mut entries = LogEntries::<MetadataLogRecord>::new(Bytes::copy_from_slice(&file[..cut]));
         let read: Vec<_> = entries.by_ref().collect::<Result<_, _>>().unwrap_or_else(|e| panic!("cut {cut}: {e}"));
         let whole = batch_ends.iter().filter(|&&end| end <= cut).count() - 1;
         assert_eq!(read.len(), records_before[whole], "cut {cut}");
@@ -523,7 +523,7 @@ fn truncated_logs_read_what_is_whole() {
         }
         // A snapshot cut short has no footer.
         assert!(matches!(
-            read_snapshot::<MetadataLogRecord>(Bytes::copy_from_slice(&file[..cut])),
+            Snapshot::<MetadataLogRecord>::decode(Bytes::copy_from_slice(&file[..cut])),
             Err(LogError::Snapshot(_))
         ));
         // Rejecting the partial batch names it.
@@ -546,13 +546,13 @@ fn batch_length_larger_than_the_file() {
     for length in [i32::MAX, (file.len() - last) as i32, 1 << 30] {
         let mut bytes = file.clone();
         bytes[last + 8..last + 12].copy_from_slice(&length.to_be_bytes());
-        let mut entries = read_log::<MetadataLogRecord>(Bytes::from(bytes.clone()));
+        let mut entries = LogEntries::<MetadataLogRecord>::new(Bytes::from(bytes.clone()));
         let read: Vec<_> = entries.by_ref().collect::<Result<_, _>>().expect("the whole batches read");
         let (full, _) = read_all::<MetadataLogRecord>(file, DecodeOptions::default());
         assert_eq!(read[..], full[..full.len() - 1], "all but the footer");
         let p = entries.batches().partial_batch().copied().expect("the partial batch is reported");
         assert_eq!((p.position, p.needed, p.available), (last, length as usize + 12, file.len() - last));
-        let e = read_snapshot::<MetadataLogRecord>(Bytes::from(bytes)).unwrap_err();
+        let e = Snapshot::<MetadataLogRecord>::decode(Bytes::from(bytes)).unwrap_err();
         assert_eq!(e, LogError::Snapshot("the last record is not a snapshot footer"));
     }
     // Negative and tiny batch lengths: an error naming the batch and field.
@@ -595,7 +595,7 @@ proptest! {
         }
         let _ = read_all::<share::ShareCoordinatorRecord>(&bytes, options);
         let _ = read_all::<txn::TransactionCoordinatorRecord>(&bytes, options);
-        let _ = read_snapshot::<MetadataLogRecord>(Bytes::from(bytes));
+        let _ = Snapshot::<MetadataLogRecord>::decode(Bytes::from(bytes));
     }
 
     #[test]
@@ -621,7 +621,7 @@ proptest! {
         if let Some(e) = &error {
             check_log_error(e)?;
         }
-        let _ = read_snapshot::<MetadataLogRecord>(Bytes::from(bytes));
+        let _ = Snapshot::<MetadataLogRecord>::decode(Bytes::from(bytes));
     }
 
     #[test]
@@ -711,7 +711,7 @@ fn snapshots_without_header_or_footer() {
     };
     data.append(0, None, Some(noop.to_bytes_framed().expect("encodes")), vec![]);
     let data = data.build().expect("builds").to_vec();
-    let read = |parts: &[&[u8]]| read_snapshot::<MetadataLogRecord>(Bytes::from(parts.concat()));
+    let read = |parts: &[&[u8]]| Snapshot::<MetadataLogRecord>::decode(Bytes::from(parts.concat()));
     let no_header = LogError::Snapshot("the first record is not a snapshot header");
     let no_footer = LogError::Snapshot("the last record is not a snapshot footer");
     assert_eq!(read(&[]).unwrap_err(), no_header);

@@ -22,7 +22,7 @@ use common::oracle::{check_rdecode, hex_word, Oracle};
 use std::path::Path;
 
 use kafka_wire::error::DecodeErrorKind;
-use kafka_wire::internal::log::{read_log, read_snapshot, ControlValue, Entry, LogError, MetadataLogRecord};
+use kafka_wire::internal::log::{ControlValue, Entry, LogEntries, LogError, MetadataLogRecord, Snapshot};
 use kafka_wire::internal::metadata::{MetadataRecord, NoOpRecord, TopicRecord};
 use kafka_wire::internal::{
     group_coordinator as group, share_coordinator as share, storage, transaction_coordinator as txn,
@@ -186,7 +186,7 @@ fn snapshot_reads_and_writes_back() {
     .concat();
     // Kept for trying the dump tool: `cargo run --example dump_log --features internal-records,json -- FILE`.
     let _ = std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("example.checkpoint"), &file);
-    let snapshot = read_snapshot::<MetadataLogRecord>(Bytes::from(file)).expect("reads");
+    let snapshot = Snapshot::<MetadataLogRecord>::decode(Bytes::from(file)).expect("reads");
     assert_eq!((snapshot.header.clone(), snapshot.footer.clone()), (header, footer));
     let offsets: Vec<i64> = snapshot.entries.iter().map(|e| e.offset).collect();
     assert_eq!(offsets, [0, 1, 2, 3]);
@@ -202,7 +202,7 @@ fn snapshot_reads_and_writes_back() {
     // Without its footer it is no snapshot.
     let cut = [control_batch(0, 3, header_bytes())].concat();
     assert_eq!(
-        read_snapshot::<MetadataLogRecord>(Bytes::from(cut)).unwrap_err(),
+        Snapshot::<MetadataLogRecord>::decode(Bytes::from(cut)).unwrap_err(),
         LogError::Snapshot("the last record is not a snapshot footer")
     );
 }
@@ -221,14 +221,15 @@ fn log_errors_carry_the_offset() {
         vec![],
     );
     b.append(0, None, Some(Bytes::from_static(&[1, 99, 0, 0])), vec![]);
-    let mut entries = read_log::<MetadataLogRecord>(b.build().expect("builds"));
+    let mut entries = LogEntries::<MetadataLogRecord>::new(b.build().expect("builds"));
     assert!(entries.next().expect("one").is_ok());
     let e = entries.next().expect("two").unwrap_err();
     assert_eq!(e.to_string(), "record at offset 41: value: record_type: unknown record type 99 (offset 1)");
     assert!(entries.next().is_none());
     // Abort and commit markers: int16 version, then the coordinator epoch.
     let marker = control_batch(7, 1, Bytes::from_static(&[0, 0, 0, 0, 0, 5]));
-    let entries: Vec<_> = read_log::<group::GroupCoordinatorRecord>(marker).collect::<Result<_, _>>().expect("reads");
+    let entries: Vec<_> =
+        LogEntries::<group::GroupCoordinatorRecord>::new(marker).collect::<Result<_, _>>().expect("reads");
     match &entries[0].entry {
         Entry::Control(c) => match &c.value {
             ControlValue::Commit(m) => assert_eq!((m.version, m.marker.coordinator_epoch), (0, 5)),

@@ -10,7 +10,7 @@
 //! ```
 #![no_main]
 
-use kafka_wire::internal::log::{read_log_with, read_snapshot, ControlRecord, LogRecord, MetadataLogRecord};
+use kafka_wire::internal::log::{ControlRecord, LogEntries, LogRecord, MetadataLogRecord, Snapshot};
 use kafka_wire::internal::{
     group_coordinator as group, share_coordinator as share, storage, transaction_coordinator as txn,
     ApiMessageAndVersion, CoordinatorRecord, RecordData,
@@ -38,7 +38,7 @@ fn coordinator<K: RecordData, V: RecordData>(key: &Bytes, value: &Option<Bytes>)
 }
 
 fn log<R: LogRecord>(bytes: &Bytes, options: DecodeOptions) {
-    for entry in read_log_with::<R>(bytes.clone(), options).take(4096) {
+    for entry in LogEntries::<R>::with_options(bytes.clone(), options).take(4096) {
         match entry {
             Ok(e) => {
                 let _ = e.to_key_value().expect("what decodes encodes");
@@ -80,7 +80,7 @@ fuzz_target!(|data: &[u8]| {
             log::<txn::TransactionCoordinatorRecord>(&bytes, options);
         }
         _ => {
-            let _ = read_snapshot::<MetadataLogRecord>(Bytes::copy_from_slice(rest));
+            let _ = Snapshot::<MetadataLogRecord>::decode(Bytes::copy_from_slice(rest));
             let (key, value) = split(rest, selector & 0x80 != 0);
             if let Ok(c) = ControlRecord::decode(Some(key), value) {
                 let value = c.value_bytes().expect("what decodes encodes");

@@ -23,14 +23,14 @@
 //!
 //! # Example
 //! ```
-//! use kafka_wire::internal::log::{read_log, Entry, MetadataLogRecord};
+//! use kafka_wire::internal::log::{Entry, LogEntries, MetadataLogRecord};
 //! use kafka_wire::internal::metadata::{MetadataRecord, NoOpRecord};
 //! use kafka_wire::internal::ApiMessageAndVersion;
 //! use kafka_wire::records::RecordBatchBuilder;
 //! let value = ApiMessageAndVersion { version: 0, message: MetadataRecord::from(NoOpRecord::default()) };
 //! let mut batch = RecordBatchBuilder::new(42);
 //! batch.append(0, None, Some(value.to_bytes_framed()?), vec![]);
-//! let entries: Vec<_> = read_log::<MetadataLogRecord>(batch.build()?).collect::<Result<_, _>>()?;
+//! let entries: Vec<_> = LogEntries::<MetadataLogRecord>::new(batch.build()?).collect::<Result<_, _>>()?;
 //! assert_eq!(entries[0].offset, 42);
 //! assert!(matches!(&entries[0].entry, Entry::Data(v) if *v == value));
 //! assert_eq!(entries[0].to_key_value()?, (None, entries[0].record.value.clone()));
@@ -361,7 +361,8 @@ pub enum LogError {
     Snapshot(&'static str),
 }
 
-/// Iterator over the typed entries of a log: see [`read_log`].
+/// Iterator over the typed entries of a log: a log segment file, a
+/// snapshot file, or the records of a Fetch response partition.
 #[derive(Debug)]
 pub struct LogEntries<R> {
     batches: Batches,
@@ -371,25 +372,25 @@ pub struct LogEntries<R> {
     family: PhantomData<fn() -> R>,
 }
 
-/// The entries of `bytes`: a log segment file, a snapshot file, or the
-/// records of a Fetch response partition, read with default
-/// [`DecodeOptions`] (CRCs checked, a partial batch at the end skipped).
-pub fn read_log<R: LogRecord>(bytes: Bytes) -> LogEntries<R> {
-    read_log_with(bytes, DecodeOptions::default())
-}
-
-/// As [`read_log`], with `options`.
-pub fn read_log_with<R: LogRecord>(bytes: Bytes, options: DecodeOptions) -> LogEntries<R> {
-    LogEntries {
-        batches: Batches::with_options(bytes, options),
-        options,
-        current: None,
-        done: false,
-        family: PhantomData,
-    }
-}
-
 impl<R: LogRecord> LogEntries<R> {
+    /// The entries of `bytes`: a log segment file, a snapshot file, or the
+    /// records of a Fetch response partition, read with default
+    /// [`DecodeOptions`] (CRCs checked, a partial batch at the end skipped).
+    pub fn new(bytes: Bytes) -> Self {
+        Self::with_options(bytes, DecodeOptions::default())
+    }
+
+    /// As [`LogEntries::new`], with `options`.
+    pub fn with_options(bytes: Bytes, options: DecodeOptions) -> Self {
+        LogEntries {
+            batches: Batches::with_options(bytes, options),
+            options,
+            current: None,
+            done: false,
+            family: PhantomData,
+        }
+    }
+
     /// The batches read so far, for [`Batches::partial_batch`].
     pub fn batches(&self) -> &Batches {
         &self.batches
@@ -453,21 +454,23 @@ pub struct Snapshot<R> {
     pub entries: Vec<LogEntry<R>>,
 }
 
-/// Reads a snapshot: its entries, checking that the first is a snapshot
-/// header in a control batch and the last a snapshot footer.
-///
-/// # Errors
-/// As [`read_log`]'s entries; [`LogError::Snapshot`] when the header or
-/// footer is not where it belongs.
-pub fn read_snapshot<R: LogRecord>(bytes: Bytes) -> Result<Snapshot<R>, LogError> {
-    let entries: Vec<LogEntry<R>> = read_log(bytes).collect::<Result<_, _>>()?;
-    let header = match entries.first().map(|e| &e.entry) {
-        Some(Entry::Control(ControlRecord { value: ControlValue::SnapshotHeader(h), .. })) => h.clone(),
-        _ => return Err(LogError::Snapshot("the first record is not a snapshot header")),
-    };
-    let footer = match entries.last().map(|e| &e.entry) {
-        Some(Entry::Control(ControlRecord { value: ControlValue::SnapshotFooter(f), .. })) => f.clone(),
-        _ => return Err(LogError::Snapshot("the last record is not a snapshot footer")),
-    };
-    Ok(Snapshot { header, footer, entries })
+impl<R: LogRecord> Snapshot<R> {
+    /// Reads a snapshot: its entries, checking that the first is a snapshot
+    /// header in a control batch and the last a snapshot footer.
+    ///
+    /// # Errors
+    /// As [`LogEntries::new`]'s entries; [`LogError::Snapshot`] when the
+    /// header or footer is not where it belongs.
+    pub fn decode(bytes: Bytes) -> Result<Self, LogError> {
+        let entries: Vec<LogEntry<R>> = LogEntries::new(bytes).collect::<Result<_, _>>()?;
+        let header = match entries.first().map(|e| &e.entry) {
+            Some(Entry::Control(ControlRecord { value: ControlValue::SnapshotHeader(h), .. })) => h.clone(),
+            _ => return Err(LogError::Snapshot("the first record is not a snapshot header")),
+        };
+        let footer = match entries.last().map(|e| &e.entry) {
+            Some(Entry::Control(ControlRecord { value: ControlValue::SnapshotFooter(f), .. })) => f.clone(),
+            _ => return Err(LogError::Snapshot("the last record is not a snapshot footer")),
+        };
+        Ok(Snapshot { header, footer, entries })
+    }
 }
