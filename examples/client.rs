@@ -483,7 +483,7 @@ impl Client {
             let headers = vec![Header::new("h", Some(Bytes::from_static(b"v")))];
             batch.append(now + i as i64, Some(key.into()), Some(value.into()), headers);
         }
-        let records = batch.build().map_err(|e| ClientError::Check(format!("cannot build the batch: {e}")))?;
+        let records = batch.to_bytes().map_err(|e| ClientError::Check(format!("cannot build the batch: {e}")))?;
         let size = records.len();
         let deadline = Instant::now() + self.args.timeout;
         let conn = self.connection(leader).await?;

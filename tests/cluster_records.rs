@@ -289,7 +289,7 @@ fn kafka_wire_batch(
         let value = format!("{prefix}-value-{i}-{}", "y".repeat(64));
         builder.append(timestamp + i as i64, Some(format!("{prefix}-k{i}").into()), Some(value.into()), headers);
     }
-    RecordBatch::parse(builder.build().expect("build")).expect("parse")
+    RecordBatch::parse(builder.to_bytes().expect("build")).expect("parse")
 }
 
 /// Produces `batch` to partition 0 (retrying while the new topic's

@@ -114,7 +114,7 @@ fn internal_seeds() -> Vec<(String, Vec<u8>)> {
         let mut b = RecordBatchBuilder::new(base_offset);
         b.control(true);
         b.append(1_700_000_000_000, Some(ControlRecordKey::new(t).to_bytes()), Some(value), vec![]);
-        b.build().expect("builds").to_vec()
+        b.to_bytes().expect("builds").to_vec()
     }
 
     let mut out = Vec::new();
@@ -134,7 +134,7 @@ fn internal_seeds() -> Vec<(String, Vec<u8>)> {
     for v in values.iter().take(8) {
         data.append(1_700_000_000_001, None, Some(v.clone().into()), vec![]);
     }
-    let data = data.build().expect("builds").to_vec();
+    let data = data.to_bytes().expect("builds").to_vec();
     let commit = control(9, ControlRecordType::Commit, EndTxnMarker::new(1).to_bytes());
     out.push(("log".into(), [&[2u8][..], &data, &commit].concat()));
     let header =

@@ -388,7 +388,7 @@ fn control_batch(base_offset: i64, control_type: i16, value: Bytes) -> Vec<u8> {
     let mut b = RecordBatchBuilder::new(base_offset);
     b.control(true);
     b.append(1_700_000_000_000, Some(control_key(control_type)), Some(value), vec![]);
-    b.build().expect("builds").to_vec()
+    b.to_bytes().expect("builds").to_vec()
 }
 
 /// A metadata snapshot: header, two data batches (one compressed with
@@ -407,7 +407,7 @@ fn metadata_log(compression: Compression) -> (Vec<u8>, Vec<usize>) {
             b.append(1_700_000_000_000 + offset, None, Some(r.to_bytes_framed().expect("encodes")), vec![]);
             offset += 1;
         }
-        parts.push(b.build().expect("builds").to_vec());
+        parts.push(b.to_bytes().expect("builds").to_vec());
     }
     parts.push(control_batch(offset, 1, EndTxnMarker::new(3).to_bytes()));
     let leader = LeaderChangeMessage { leader_id: 1, ..Default::default() };
@@ -710,7 +710,7 @@ fn snapshots_without_header_or_footer() {
         message: MetadataRecord::from(kafka_wire::internal::metadata::NoOpRecord::default()),
     };
     data.append(0, None, Some(noop.to_bytes_framed().expect("encodes")), vec![]);
-    let data = data.build().expect("builds").to_vec();
+    let data = data.to_bytes().expect("builds").to_vec();
     let read = |parts: &[&[u8]]| Snapshot::<MetadataLogRecord>::decode(Bytes::from(parts.concat()));
     let no_header = LogError::Snapshot("the first record is not a snapshot header");
     let no_footer = LogError::Snapshot("the last record is not a snapshot footer");
@@ -731,7 +731,7 @@ fn snapshots_without_header_or_footer() {
     // A header in a data batch is data, not a header.
     let mut fake = RecordBatchBuilder::new(0);
     fake.append(0, Some(control_key(3)), Some(SnapshotHeaderRecord::default().to_bytes(0).expect("encodes")), vec![]);
-    let fake = fake.build().expect("builds").to_vec();
+    let fake = fake.to_bytes().expect("builds").to_vec();
     let e = read(&[&fake, &footer]).unwrap_err();
     assert!(e.to_string().starts_with("record at offset 0: key: "), "{e}");
 }
@@ -767,7 +767,7 @@ fn compression_bombs_stop_at_the_limit() {
         let mut b = RecordBatchBuilder::new(77);
         b.compression(codec);
         b.append(0, None, Some(value.clone()), vec![]);
-        let batch = b.build().expect("builds");
+        let batch = b.to_bytes().expect("builds");
         assert!(batch.len() < 256 << 10, "{codec}: {} bytes", batch.len());
         let options = options(true, 1 << 20, false);
         let (entries, error) = read_all::<MetadataLogRecord>(&batch, options);
@@ -795,7 +795,7 @@ fn compression_bombs_stop_at_the_limit() {
         }
         let mut b = RecordBatchBuilder::new(9);
         b.append(0, None, Some(Bytes::from_static(b"x")), vec![]);
-        let plain = b.build().expect("builds").to_vec();
+        let plain = b.to_bytes().expect("builds").to_vec();
         // Swap the records for the frame, set the codec, fix length and CRC.
         let mut bytes = plain[..BatchHeader::SIZE].to_vec();
         bytes.extend_from_slice(&frame);

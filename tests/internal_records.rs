@@ -161,7 +161,7 @@ fn control_batch(base_offset: i64, control_type: i16, value: Bytes) -> Bytes {
     key.extend_from_slice(&0i16.to_be_bytes());
     key.extend_from_slice(&control_type.to_be_bytes());
     b.append(1_700_000_000_000, Some(key.freeze()), Some(value), vec![]);
-    b.build().expect("builds")
+    b.to_bytes().expect("builds")
 }
 
 #[test]
@@ -180,7 +180,7 @@ fn snapshot_reads_and_writes_back() {
     }
     let file = [
         control_batch(0, 3, header.to_bytes(0).expect("encodes")),
-        data.build().expect("builds"),
+        data.to_bytes().expect("builds"),
         control_batch(3, 4, footer.to_bytes(0).expect("encodes")),
     ]
     .concat();
@@ -221,7 +221,7 @@ fn log_errors_carry_the_offset() {
         vec![],
     );
     b.append(0, None, Some(Bytes::from_static(&[1, 99, 0, 0])), vec![]);
-    let mut entries = LogEntries::<MetadataLogRecord>::new(b.build().expect("builds"));
+    let mut entries = LogEntries::<MetadataLogRecord>::new(b.to_bytes().expect("builds"));
     assert!(entries.next().expect("one").is_ok());
     let e = entries.next().expect("two").unwrap_err();
     assert_eq!(e.to_string(), "record at offset 41: value: record_type: unknown record type 99 (offset 1)");

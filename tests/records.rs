@@ -94,12 +94,12 @@ fn v14_decodes_and_reencodes_byte_exact() {
     for r in records {
         builder.push(r);
     }
-    assert_eq!(&builder.build().unwrap()[..], &V14[..]);
+    assert_eq!(&builder.to_bytes().unwrap()[..], &V14[..]);
 
     // The same batch from the high-level builder calls.
     let mut builder = RecordBatchBuilder::new(0);
     builder.append(1_700_000_000_000, None, Some(Bytes::new()), vec![Header::new("h", None)]);
-    assert_eq!(&builder.build().unwrap()[..], &V14[..]);
+    assert_eq!(&builder.to_bytes().unwrap()[..], &V14[..]);
 }
 
 #[test]
@@ -164,7 +164,7 @@ fn header_count_larger_than_remaining_is_an_error() {
 fn corrupted_crc_names_the_batch() {
     let mut b = RecordBatchBuilder::new(42);
     three_records(&mut b, true);
-    let mut bytes = b.build().unwrap().to_vec();
+    let mut bytes = b.to_bytes().unwrap().to_vec();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x01; // inside the last header value
     let err = single_batch(Bytes::from(bytes.clone()), options()).unwrap_err();
@@ -190,7 +190,7 @@ fn every_codec_round_trips() {
         // A big, compressible record too, spanning several snappy/lz4 blocks.
         let big: Bytes = (0..200_000u32).map(|i| (i % 7) as u8).collect::<Vec<u8>>().into();
         b.append(1_700_000_000_005, None, Some(big.clone()), vec![]);
-        let bytes = b.build().unwrap();
+        let bytes = b.to_bytes().unwrap();
         let batch = single_batch(bytes.clone(), options()).unwrap();
         let h = *batch.header();
         assert_eq!(h.attributes.compression(), Some(codec), "{codec}");
@@ -210,7 +210,7 @@ fn every_codec_round_trips() {
         records.into_iter().for_each(|r| {
             again.push(r);
         });
-        assert_eq!(again.build().unwrap(), bytes, "{codec}");
+        assert_eq!(again.to_bytes().unwrap(), bytes, "{codec}");
     }
 }
 
@@ -220,7 +220,7 @@ fn raw_snappy_batches_decode() {
     // librdkafka may send one raw snappy block with no xerial header.
     let mut plain = RecordBatchBuilder::new(0);
     three_records(&mut plain, false);
-    let plain = plain.build().unwrap();
+    let plain = plain.to_bytes().unwrap();
     let records = &plain[61..];
     let mut raw = snap::raw::Encoder::new().compress_vec(records).unwrap();
     let mut bytes = plain[..61].to_vec();
@@ -256,7 +256,7 @@ fn codecs_left_out_of_the_build_are_typed_errors() {
 fn uncompressed_records_share_the_input() {
     let mut b = RecordBatchBuilder::new(0);
     three_records(&mut b, true);
-    let input = b.build().unwrap();
+    let input = b.to_bytes().unwrap();
     let span = input.as_ptr() as usize..input.as_ptr() as usize + input.len();
     let batch = single_batch(input.clone(), options()).unwrap();
     for r in records_of(&batch, &options()).unwrap() {
@@ -273,7 +273,7 @@ fn compressed_records_share_one_buffer() {
         b.compression(codec);
         three_records(&mut b, true);
         let raw_len: usize = b.records().iter().map(|r| r.encoded_size().unwrap()).sum();
-        let batch = single_batch(b.build().unwrap(), options()).unwrap();
+        let batch = single_batch(b.to_bytes().unwrap(), options()).unwrap();
         let (mut lo, mut hi) = (usize::MAX, 0);
         for r in records_of(&batch, &options()).unwrap() {
             for part in [r.key.unwrap(), r.value.unwrap(), r.headers[0].value.clone().unwrap()] {
@@ -293,7 +293,7 @@ fn compression_bomb_is_stopped() {
         let mut b = RecordBatchBuilder::new(7);
         b.compression(codec);
         b.append(0, None, Some(vec![0u8; 4 << 20].into()), vec![]);
-        let bytes = b.build().unwrap();
+        let bytes = b.to_bytes().unwrap();
         assert!(bytes.len() < 300_000, "{codec}: {}", bytes.len());
         let batch = single_batch(bytes, small).unwrap();
         let err = batch.records(&small).unwrap_err();
@@ -385,7 +385,7 @@ fn broken_entries_end_the_iteration() {
     // A record count below the records present leaves bytes over.
     let mut b = RecordBatchBuilder::new(9);
     three_records(&mut b, false);
-    let mut bytes = b.build().unwrap().to_vec();
+    let mut bytes = b.to_bytes().unwrap().to_vec();
     bytes[57..61].copy_from_slice(&2i32.to_be_bytes());
     seal(&mut bytes);
     let batch = single_batch(Bytes::from(bytes), options()).unwrap();
@@ -741,7 +741,7 @@ proptest! {
         for r in &records {
             b.push(r.clone());
         }
-        let bytes = b.build().unwrap();
+        let bytes = b.to_bytes().unwrap();
         let mut buf = BytesMut::from(&b"prefix"[..]);
         b.encode(&mut buf).unwrap();
         prop_assert_eq!(&buf[6..], &bytes[..]);
@@ -762,7 +762,7 @@ proptest! {
         for r in decoded {
             again.push(r);
         }
-        prop_assert_eq!(again.build().unwrap(), bytes.clone());
+        prop_assert_eq!(again.to_bytes().unwrap(), bytes.clone());
 
         // Any truncation is a partial batch, never a panic.
         let cut = bytes.len() / 2;
@@ -783,7 +783,7 @@ proptest! {
         let mut b = RecordBatchBuilder::new(0);
         b.compression(codec);
         three_records(&mut b, true);
-        let mut bytes = b.build().unwrap().to_vec();
+        let mut bytes = b.to_bytes().unwrap().to_vec();
         for (at, byte) in edits {
             let i = at.index(bytes.len());
             bytes[i] = byte;
@@ -905,7 +905,7 @@ fn kafka_transaction_markers_decode_and_rebuild_byte_exact() {
             Some(EndTxnMarker::new(0).to_bytes()),
             vec![],
         );
-        assert_eq!(&builder.build().unwrap()[..], &bytes[..]);
+        assert_eq!(&builder.to_bytes().unwrap()[..], &bytes[..]);
     }
 }
 
@@ -916,11 +916,11 @@ fn last_sequence_wraps_in_a_built_batch() {
     let mut builder = RecordBatchBuilder::new(0);
     builder.producer(1000, 0, 2_147_483_646);
     three_records(&mut builder, false);
-    let batch = single_batch(builder.build().unwrap(), options()).unwrap();
+    let batch = single_batch(builder.to_bytes().unwrap(), options()).unwrap();
     assert_eq!(batch.last_sequence(), 0);
     assert_eq!(increment_sequence(batch.last_sequence(), 1), 1);
     // last_offset_delta, not the record count, decides (a compacted batch).
     builder.last_offset_delta(5);
-    let batch = single_batch(builder.build().unwrap(), options()).unwrap();
+    let batch = single_batch(builder.to_bytes().unwrap(), options()).unwrap();
     assert_eq!((batch.header().record_count, batch.last_sequence()), (3, 3));
 }

@@ -336,7 +336,7 @@ mod tests {
         for i in 0..n {
             b.append(ts + i as i64, None, Some(Bytes::from(format!("v{i}"))), vec![]);
         }
-        b.build().unwrap()
+        b.to_bytes().unwrap()
     }
 
     #[test]

@@ -30,7 +30,7 @@
 //! let value = ApiMessageAndVersion { version: 0, message: MetadataRecord::from(NoOpRecord::default()) };
 //! let mut batch = RecordBatchBuilder::new(42);
 //! batch.append(0, None, Some(value.to_bytes_framed()?), vec![]);
-//! let entries: Vec<_> = LogEntries::<MetadataLogRecord>::new(batch.build()?).collect::<Result<_, _>>()?;
+//! let entries: Vec<_> = LogEntries::<MetadataLogRecord>::new(batch.to_bytes()?).collect::<Result<_, _>>()?;
 //! assert_eq!(entries[0].offset, 42);
 //! assert!(matches!(&entries[0].entry, Entry::Data(v) if *v == value));
 //! assert_eq!(entries[0].to_key_value()?, (None, entries[0].record.value.clone()));

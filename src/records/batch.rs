@@ -337,9 +337,9 @@ impl BatchHeader {
     /// for i in 0..3 {
     ///     builder.append(1_700_000_000_000, None, Some(format!("v{i}").into()), vec![]);
     /// }
-    /// let batch = RecordBatch::parse(builder.build().unwrap()).unwrap();
+    /// let batch = RecordBatch::parse(builder.to_bytes().unwrap()).unwrap();
     /// assert_eq!(batch.header().last_sequence(), 0); // 2147483646, 2147483647, 0
-    /// let plain = RecordBatch::parse(RecordBatchBuilder::new(0).build().unwrap()).unwrap();
+    /// let plain = RecordBatch::parse(RecordBatchBuilder::new(0).to_bytes().unwrap()).unwrap();
     /// assert_eq!(plain.header().last_sequence(), NO_SEQUENCE);
     /// ```
     pub fn last_sequence(&self) -> i32 {
@@ -373,7 +373,7 @@ impl BatchHeader {
 /// use kafka_wire::records::{DecodeOptions, Record, RecordBatch, RecordBatchBuilder};
 /// let mut builder = RecordBatchBuilder::new(100);
 /// builder.append(1_700_000_000_000, Some("k0".into()), Some("hello-0".into()), vec![]);
-/// let batch = RecordBatch::parse(builder.build().unwrap()).unwrap();
+/// let batch = RecordBatch::parse(builder.to_bytes().unwrap()).unwrap();
 /// batch.verify_crc().unwrap();
 /// let records: Vec<Record> = batch.records(&DecodeOptions::default()).unwrap().collect::<Result<_, _>>().unwrap();
 /// assert_eq!(batch.header().offset_of(&records[0]), 100);

@@ -85,7 +85,7 @@ pub struct PartialBatch {
 /// use kafka_wire::records::{Batch, Batches, RecordBatchBuilder};
 /// let mut b = RecordBatchBuilder::new(0);
 /// b.append(0, None, Some("v".into()), vec![]);
-/// let one = b.build().unwrap();
+/// let one = b.to_bytes().unwrap();
 /// // Two batches, then the first 30 bytes of a third.
 /// let set = Bytes::from([&one[..], &one[..], &one[..30]].concat());
 /// let mut batches = Batches::new(set);

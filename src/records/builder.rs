@@ -34,7 +34,7 @@ use super::record::{to_i32, Header, Record};
 ///     let headers = vec![Header::new("h", Some(Bytes::from_static(b"v")))];
 ///     builder.append(1_700_000_000_000 + i, Some(format!("k{i}").into()), Some(format!("hello-{i}").into()), headers);
 /// }
-/// let bytes = builder.build().unwrap();
+/// let bytes = builder.to_bytes().unwrap();
 /// let Some(Ok(Batch::V2(batch))) = Batches::new(bytes).next() else { panic!() };
 /// let h = batch.header();
 /// assert_eq!((h.record_count, h.last_offset_delta, h.max_timestamp), (3, 2, 1_700_000_000_002));
@@ -271,7 +271,7 @@ impl RecordBatchBuilder {
     ///
     /// # Errors
     /// As [`RecordBatchBuilder::encode`].
-    pub fn build(&self) -> Result<Bytes, RecordError> {
+    pub fn to_bytes(&self) -> Result<Bytes, RecordError> {
         let mut buf = BytesMut::new();
         self.encode(&mut buf)?;
         Ok(buf.freeze())

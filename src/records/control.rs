@@ -351,7 +351,7 @@ impl RecordBatch {
     /// builder.control(true).transactional(true).producer(1000, 0, -1);
     /// let (key, value) = (ControlRecordKey::new(ControlRecordType::Commit), EndTxnMarker::new(0));
     /// builder.append(1_700_000_000_000, Some(key.to_bytes()), Some(value.to_bytes()), vec![]);
-    /// let batch = RecordBatch::parse(builder.build().unwrap()).unwrap();
+    /// let batch = RecordBatch::parse(builder.to_bytes().unwrap()).unwrap();
     /// let markers = batch.control_records(&DecodeOptions::default()).unwrap();
     /// assert_eq!(markers[0].key.record_type, ControlRecordType::Commit);
     /// assert_eq!(markers[0].marker, Some(EndTxnMarker::new(0)));
