@@ -302,7 +302,7 @@ fn describe(conn: u64, dir: Direction, frame: Bytes, shared: &Shared) -> Value {
 
 fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared) {
     // Record first: even a request that does not decode gets a response.
-    let recorded = lock(shared).correlator.request(&frame);
+    let recorded = lock(shared).correlator.track_request(&frame);
     if let Err(e) = &recorded {
         line.insert("correlator_error".into(), e.to_string().into());
     }
@@ -331,7 +331,7 @@ fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared
 }
 
 fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared) {
-    let answered: Correlated = match lock(shared).correlator.response(&frame) {
+    let answered: Correlated = match lock(shared).correlator.match_response(&frame) {
         Ok(answered) => answered,
         Err(e) => {
             if let Some(id) = frame.first_chunk::<4>() {

@@ -759,7 +759,7 @@ impl Encoder<RequestFrame> for ClientCodec {
 
 impl ClientCodec {
     fn response(&mut self, frame: Bytes) -> Result<ResponseFrame, CodecError> {
-        let request = self.correlator.response(&frame)?;
+        let request = self.correlator.match_response(&frame)?;
         let api_key = ApiKey::try_from(request.api_key)
             .map_err(|_| DecodeError::new(DecodeErrorKind::UnknownApiKey(request.api_key), 0))?;
         Ok(ResponseFrame::decode(frame, api_key, request.api_version)?)
@@ -815,8 +815,8 @@ pub struct Correlated {
 /// A response frame carries only its correlation id (response header
 /// `CorrelationId`, the first 4 bytes), not its api key or version, which
 /// its header and body layout depend on. A proxy or client that relays raw
-/// frames hands each request frame to [`Correlator::request`] as it is
-/// sent, and each response frame to [`Correlator::response`] as it
+/// frames hands each request frame to [`Correlator::track_request`] as it is
+/// sent, and each response frame to [`Correlator::match_response`] as it
 /// arrives, which tells the api key and version to decode it at.
 ///
 /// Kafka answers the requests of a connection in the order they came, so
@@ -848,15 +848,15 @@ pub struct Correlated {
 /// let produce = request(0, 9, 2, ProduceRequest { acks: 0, ..Default::default() }.into())?;
 ///
 /// let mut correlator = Correlator::new();
-/// assert!(correlator.request(&metadata)?);
-/// assert!(!correlator.request(&produce)?); // no response will come
+/// assert!(correlator.track_request(&metadata)?);
+/// assert!(!correlator.track_request(&produce)?); // no response will come
 /// assert_eq!(correlator.in_flight(), 1);
 ///
 /// // The broker's answer: correlation id 1, then header and body.
-/// let answered = correlator.response(b"\x00\x00\x00\x01\x00...")?;
+/// let answered = correlator.match_response(b"\x00\x00\x00\x01\x00...")?;
 /// assert_eq!(answered, Correlated { correlation_id: 1, api_key: 3, api_version: 12 });
 /// assert!(matches!(
-///     correlator.response(b"\x00\x00\x00\x02\x00"),
+///     correlator.match_response(b"\x00\x00\x00\x02\x00"),
 ///     Err(CodecError::UnexpectedCorrelationId { expected: None, found: 2 })
 /// ));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -893,12 +893,12 @@ impl Correlator {
     /// use kafka_wire::codec::{CodecError, Correlator};
     /// let mut correlator = Correlator::new();
     /// // Metadata v0 (header v1), correlation id 9, null client id, no topics.
-    /// assert!(correlator.request(b"\x00\x03\x00\x00\x00\x00\x00\x09\xff\xff\x00\x00\x00\x00")?);
-    /// assert!(matches!(correlator.request(b"\x00\x03"), Err(CodecError::ShortRequest(2))));
+    /// assert!(correlator.track_request(b"\x00\x03\x00\x00\x00\x00\x00\x09\xff\xff\x00\x00\x00\x00")?);
+    /// assert!(matches!(correlator.track_request(b"\x00\x03"), Err(CodecError::ShortRequest(2))));
     /// assert_eq!(correlator.in_flight(), 1);
     /// # Ok::<(), CodecError>(())
     /// ```
-    pub fn request(&mut self, frame: &[u8]) -> Result<bool, CodecError> {
+    pub fn track_request(&mut self, frame: &[u8]) -> Result<bool, CodecError> {
         let head = parse_head(frame)?;
         if head.api_key == ApiKey::Produce.code() && produce_acks(frame, head.api_version)? == 0 {
             return Ok(false);
@@ -923,13 +923,13 @@ impl Correlator {
     /// ```
     /// use kafka_wire::codec::{CodecError, Correlator};
     /// let mut correlator = Correlator::new();
-    /// correlator.request(b"\x00\x12\x00\x03\x00\x00\x00\x05\xff\xff\x00\x00\x00\x00")?; // ApiVersions v3
-    /// let err = correlator.response(b"\x00\x00\x00\x06\x00").unwrap_err();
+    /// correlator.track_request(b"\x00\x12\x00\x03\x00\x00\x00\x05\xff\xff\x00\x00\x00\x00")?; // ApiVersions v3
+    /// let err = correlator.match_response(b"\x00\x00\x00\x06\x00").unwrap_err();
     /// assert!(matches!(err, CodecError::UnexpectedCorrelationId { expected: Some(5), found: 6 }));
-    /// assert_eq!(correlator.response(b"\x00\x00\x00\x05\x00")?.api_key, 18);
+    /// assert_eq!(correlator.match_response(b"\x00\x00\x00\x05\x00")?.api_key, 18);
     /// # Ok::<(), CodecError>(())
     /// ```
-    pub fn response(&mut self, frame: &[u8]) -> Result<Correlated, CodecError> {
+    pub fn match_response(&mut self, frame: &[u8]) -> Result<Correlated, CodecError> {
         let Some(id) = frame.first_chunk::<4>() else {
             return Err(CodecError::Truncated { expected: 4, received: frame.len() });
         };

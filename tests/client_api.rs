@@ -160,11 +160,11 @@ mod correlator {
         assert_eq!(pairs.len(), 55, "request-response pairs in captures/index.tsv");
         let mut correlator = Correlator::new();
         for (q, _) in &pairs {
-            assert_eq!(correlator.request(&q.bytes[4..]).map_err(|e| e.to_string()), Ok(true), "{}", q.file);
+            assert_eq!(correlator.track_request(&q.bytes[4..]).map_err(|e| e.to_string()), Ok(true), "{}", q.file);
         }
         assert_eq!(correlator.in_flight(), pairs.len());
         for (q, a) in &pairs {
-            let answered = correlator.response(&a.bytes[4..]).unwrap_or_else(|e| panic!("{}: {e}", a.file));
+            let answered = correlator.match_response(&a.bytes[4..]).unwrap_or_else(|e| panic!("{}: {e}", a.file));
             let expected =
                 Correlated { correlation_id: q.correlation_id, api_key: q.api_key, api_version: q.api_version };
             assert_eq!(answered, expected, "{}", a.file);
@@ -189,9 +189,9 @@ mod correlator {
             let RequestBody::Produce(mut produce) = f.body else { panic!("{}: a Produce body", c.file) };
             assert_ne!(produce.acks, 0, "{}", c.file);
             let mut correlator = Correlator::new();
-            assert!(correlator.request(&c.bytes[4..]).expect("reads"), "{}", c.file);
+            assert!(correlator.track_request(&c.bytes[4..]).expect("reads"), "{}", c.file);
             produce.acks = 0;
-            assert!(!correlator.request(&request(&f.header, produce)).expect("reads"), "{}", c.file);
+            assert!(!correlator.track_request(&request(&f.header, produce)).expect("reads"), "{}", c.file);
             assert_eq!(correlator.in_flight(), 1, "{}", c.file);
             seen += 1;
         }
@@ -216,7 +216,11 @@ mod correlator {
                     ..Default::default()
                 };
                 let mut correlator = Correlator::new();
-                assert_eq!(correlator.request(&request(&h, body)).expect("reads"), acks != 0, "v{version} acks {acks}");
+                assert_eq!(
+                    correlator.track_request(&request(&h, body)).expect("reads"),
+                    acks != 0,
+                    "v{version} acks {acks}"
+                );
                 assert_eq!(correlator.in_flight(), usize::from(acks != 0));
             }
         }
@@ -224,35 +228,38 @@ mod correlator {
         let mut correlator = Correlator::new();
         let whole = request(&header(0, 9, 1), ProduceRequest { acks: -1, ..Default::default() });
         let cut = &whole[..8 + 2 + "a-client".len() + 1];
-        assert!(matches!(correlator.request(cut), Err(CodecError::Decode(_))));
+        assert!(matches!(correlator.track_request(cut), Err(CodecError::Decode(_))));
         assert_eq!(correlator.in_flight(), 0);
     }
 
     #[test]
     fn pipelined_with_acks_zero_in_between_and_an_unknown_correlation_id() {
         let mut correlator = Correlator::new();
-        assert!(correlator.request(&request(&header(3, 12, 1), MetadataRequest::default())).unwrap());
+        assert!(correlator.track_request(&request(&header(3, 12, 1), MetadataRequest::default())).unwrap());
         let fire_and_forget = ProduceRequest { acks: 0, ..Default::default() };
-        assert!(!correlator.request(&request(&header(0, 11, 2), fire_and_forget)).unwrap());
-        assert!(correlator.request(&request(&header(3, 4, 3), MetadataRequest::default())).unwrap());
+        assert!(!correlator.track_request(&request(&header(0, 11, 2), fire_and_forget)).unwrap());
+        assert!(correlator.track_request(&request(&header(3, 4, 3), MetadataRequest::default())).unwrap());
         assert_eq!(correlator.in_flight(), 2);
 
         // An unknown correlation id (and one answered out of order): refused,
         // nothing taken off.
         for found in [2i32, 3, 99] {
-            let err = correlator.response(&found.to_be_bytes()).unwrap_err();
+            let err = correlator.match_response(&found.to_be_bytes()).unwrap_err();
             assert!(matches!(err, CodecError::UnexpectedCorrelationId { expected: Some(1), found: f } if f == found));
         }
-        assert!(matches!(correlator.response(b"\x00\x00"), Err(CodecError::Truncated { expected: 4, received: 2 })));
+        assert!(matches!(
+            correlator.match_response(b"\x00\x00"),
+            Err(CodecError::Truncated { expected: 4, received: 2 })
+        ));
         assert_eq!(correlator.in_flight(), 2);
 
         assert_eq!(
-            correlator.response(b"\x00\x00\x00\x01").unwrap(),
+            correlator.match_response(b"\x00\x00\x00\x01").unwrap(),
             Correlated { correlation_id: 1, api_key: 3, api_version: 12 }
         );
-        assert_eq!(correlator.response(b"\x00\x00\x00\x03\x00").unwrap().api_version, 4);
+        assert_eq!(correlator.match_response(b"\x00\x00\x00\x03\x00").unwrap().api_version, 4);
         assert!(matches!(
-            correlator.response(b"\x00\x00\x00\x02"),
+            correlator.match_response(b"\x00\x00\x00\x02"),
             Err(CodecError::UnexpectedCorrelationId { expected: None, found: 2 })
         ));
     }
