@@ -677,7 +677,7 @@ proptest! {
     #[test]
     fn control_keys_and_markers_of_any_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..10)) {
         let version = bytes.get(..2).map(|b| i16::from_be_bytes([b[0], b[1]]));
-        match ControlRecordKey::decode(&bytes) {
+        match ControlRecordKey::parse(&bytes) {
             Ok(k) => {
                 prop_assert!(bytes.len() >= 4 && version >= Some(0));
                 prop_assert_eq!(&k.to_bytes()[..], &bytes[..4]);
@@ -687,7 +687,7 @@ proptest! {
                 prop_assert!(e.to_string().starts_with("control key"), "{}", e);
             }
         }
-        match EndTxnMarker::decode(&bytes) {
+        match EndTxnMarker::parse(&bytes) {
             Ok(m) => {
                 prop_assert!(bytes.len() >= 6 && version >= Some(0));
                 prop_assert_eq!(&m.to_bytes()[..], &bytes[..6]);
@@ -743,7 +743,7 @@ fn control_record_keys_as_kafka_reads_them() {
     let e = LogControlRecord::decode(Some(Bytes::from_static(&[0xff, 0xff, 0, 3])), Some(header.clone())).unwrap_err();
     assert_eq!((e.part, e.source.kind()), (RecordPart::Key, &DecodeErrorKind::UnsupportedVersion(-1)));
     assert_eq!(e.to_string(), "key: version: version -1 is not supported (offset 0)");
-    assert!(ControlRecordKey::decode(&[0xff, 0xff, 0, 3]).is_err());
+    assert!(ControlRecordKey::parse(&[0xff, 0xff, 0, 3]).is_err());
     // A later version is read as 0 and kept.
     let c = LogControlRecord::decode(Some(Bytes::from_static(&[0, 7, 0, 3])), Some(header)).expect("reads");
     assert_eq!((c.key_version, c.value.control_type()), (7, 3));

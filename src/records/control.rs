@@ -154,11 +154,11 @@ fn read_i16(bytes: &[u8], from: usize) -> Option<i16> {
 /// ```
 /// use kafka_wire::records::{ControlRecordKey, ControlRecordType};
 /// // A commit marker's key: version 0, type 1.
-/// let key = ControlRecordKey::decode(&[0x00, 0x00, 0x00, 0x01]).unwrap();
+/// let key = ControlRecordKey::parse(&[0x00, 0x00, 0x00, 0x01]).unwrap();
 /// assert_eq!(key, ControlRecordKey { version: 0, record_type: ControlRecordType::Commit });
 /// assert_eq!(&key.to_bytes()[..], [0x00, 0x00, 0x00, 0x01]);
 /// // A type this crate does not know is kept, not refused.
-/// let key = ControlRecordKey::decode(&[0x00, 0x00, 0x00, 0x63]).unwrap();
+/// let key = ControlRecordKey::parse(&[0x00, 0x00, 0x00, 0x63]).unwrap();
 /// assert_eq!(key.record_type, ControlRecordType::Unknown(99));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -175,19 +175,27 @@ impl ControlRecordKey {
         Self { version: CONTROL_RECORD_KEY_VERSION, record_type }
     }
 
-    /// Reads a key: version, then type. A version above 0 is read as
-    /// version 0 and kept in [`ControlRecordKey::version`]; bytes after the
-    /// type are ignored, as Kafka does.
+    /// Reads a key's head: version, then type. A version above 0 is read
+    /// as version 0 and kept in [`ControlRecordKey::version`]. Trailing
+    /// bytes after the type are ignored, not an error, as Kafka ignores them
+    /// (room for fields of newer versions).
     ///
     /// # Errors
     /// [`RecordErrorKind::Decode`] (field `control key`) when fewer than 4
     /// bytes are given; [`RecordErrorKind::Invalid`] (field `control key
     /// version`) for a negative version.
-    pub fn decode(key: &[u8]) -> Result<Self, RecordError> {
-        Self::decode_at(key, Location::default())
+    ///
+    /// ```
+    /// use kafka_wire::records::{ControlRecordKey, ControlRecordType};
+    /// // Version 1 and two bytes more: read as version 0, the rest ignored.
+    /// let key = ControlRecordKey::parse(&[0x00, 0x01, 0x00, 0x00, 0xaa, 0xbb]).unwrap();
+    /// assert_eq!(key, ControlRecordKey { version: 1, record_type: ControlRecordType::Abort });
+    /// ```
+    pub fn parse(key: &[u8]) -> Result<Self, RecordError> {
+        Self::parse_at(key, Location::default())
     }
 
-    fn decode_at(key: &[u8], at: Location) -> Result<Self, RecordError> {
+    fn parse_at(key: &[u8], at: Location) -> Result<Self, RecordError> {
         let (Some(version), Some(id)) = (read_i16(key, 0), read_i16(key, 2)) else {
             return Err(short(at.field("control key"), CONTROL_RECORD_KEY_SIZE, key.len()));
         };
@@ -221,7 +229,7 @@ impl ControlRecordKey {
 /// # Example
 /// ```
 /// use kafka_wire::records::EndTxnMarker;
-/// let marker = EndTxnMarker::decode(&[0x00, 0x00, 0x00, 0x00, 0x00, 0x05]).unwrap();
+/// let marker = EndTxnMarker::parse(&[0x00, 0x00, 0x00, 0x00, 0x00, 0x05]).unwrap();
 /// assert_eq!(marker, EndTxnMarker { version: 0, coordinator_epoch: 5 });
 /// assert_eq!(&EndTxnMarker::new(5).to_bytes()[..], [0x00, 0x00, 0x00, 0x00, 0x00, 0x05]);
 /// ```
@@ -239,19 +247,27 @@ impl EndTxnMarker {
         Self { version: END_TXN_MARKER_VERSION, coordinator_epoch }
     }
 
-    /// Reads a marker value: version, then coordinator epoch. A version
-    /// above 0 is read as version 0 and kept; bytes after the epoch are
-    /// ignored, as Kafka does.
+    /// Reads a marker value's head: version, then coordinator epoch. A
+    /// version above 0 is read as version 0 and kept. Trailing bytes after
+    /// the epoch are ignored, not an error, as Kafka ignores them (room for
+    /// fields of newer versions).
     ///
     /// # Errors
     /// [`RecordErrorKind::Decode`] (field `marker`) when fewer than 6 bytes are
     /// given; [`RecordErrorKind::Invalid`] (field `marker version`) for a
     /// negative version.
-    pub fn decode(value: &[u8]) -> Result<Self, RecordError> {
-        Self::decode_at(value, Location::default())
+    ///
+    /// ```
+    /// use kafka_wire::records::EndTxnMarker;
+    /// // Version 1 and one byte more: read as version 0, the rest ignored.
+    /// let marker = EndTxnMarker::parse(&[0x00, 0x01, 0x00, 0x00, 0x00, 0x07, 0xff]).unwrap();
+    /// assert_eq!(marker, EndTxnMarker { version: 1, coordinator_epoch: 7 });
+    /// ```
+    pub fn parse(value: &[u8]) -> Result<Self, RecordError> {
+        Self::parse_at(value, Location::default())
     }
 
-    fn decode_at(value: &[u8], at: Location) -> Result<Self, RecordError> {
+    fn parse_at(value: &[u8], at: Location) -> Result<Self, RecordError> {
         let Some(version) = read_i16(value, 0) else {
             return Err(short(at.field("marker"), END_TXN_MARKER_SIZE, value.len()));
         };
@@ -313,13 +329,13 @@ impl ControlRecord {
     /// # Errors
     /// [`RecordErrorKind::Invalid`] for a record without a key, or a commit or
     /// abort marker without a value; the errors of
-    /// [`ControlRecordKey::decode`] and [`EndTxnMarker::decode`], located
+    /// [`ControlRecordKey::parse`] and [`EndTxnMarker::parse`], located
     /// at `at`.
     pub fn from_record(record: &Record, at: Location) -> Result<Self, RecordError> {
         let key = record.key.as_deref().ok_or_else(|| {
             RecordError::new(RecordErrorKind::Invalid { what: "control record without a key" }, at.field("control key"))
         })?;
-        let key = ControlRecordKey::decode_at(key, at)?;
+        let key = ControlRecordKey::parse_at(key, at)?;
         let marker = if key.record_type.is_transaction_marker() {
             let value = record.value.as_deref().ok_or_else(|| {
                 RecordError::new(
@@ -327,7 +343,7 @@ impl ControlRecord {
                     at.field("marker"),
                 )
             })?;
-            Some(EndTxnMarker::decode_at(value, at)?)
+            Some(EndTxnMarker::parse_at(value, at)?)
         } else {
             None
         };
@@ -408,27 +424,27 @@ mod tests {
             ([0x00, 0x00, 0x00, 0x06], ControlRecordType::KraftVoters),
         ];
         for (bytes, t) in golden {
-            let key = ControlRecordKey::decode(&bytes).unwrap();
+            let key = ControlRecordKey::parse(&bytes).unwrap();
             assert_eq!(key, ControlRecordKey::new(t));
             assert_eq!(&key.to_bytes()[..], bytes);
         }
         // Unknown type 0x0102: kept, and written back as it came.
-        let key = ControlRecordKey::decode(&[0x00, 0x00, 0x01, 0x02]).unwrap();
+        let key = ControlRecordKey::parse(&[0x00, 0x00, 0x01, 0x02]).unwrap();
         assert_eq!(key.record_type, ControlRecordType::Unknown(258));
         assert_eq!(&key.to_bytes()[..], [0x00, 0x00, 0x01, 0x02]);
     }
 
     #[test]
     fn later_versions_are_read_as_zero_and_trailing_bytes_ignored() {
-        let key = ControlRecordKey::decode(&[0x00, 0x07, 0x00, 0x01, 0xaa, 0xbb]).unwrap();
+        let key = ControlRecordKey::parse(&[0x00, 0x07, 0x00, 0x01, 0xaa, 0xbb]).unwrap();
         assert_eq!(key, ControlRecordKey { version: 7, record_type: ControlRecordType::Commit });
-        let marker = EndTxnMarker::decode(&[0x00, 0x02, 0xff, 0xff, 0xff, 0xfe, 0x01]).unwrap();
+        let marker = EndTxnMarker::parse(&[0x00, 0x02, 0xff, 0xff, 0xff, 0xfe, 0x01]).unwrap();
         assert_eq!(marker, EndTxnMarker { version: 2, coordinator_epoch: -2 });
     }
 
     #[test]
     fn short_or_negative_versions_are_errors_that_say_where() {
-        let err = ControlRecordKey::decode(&[0x00, 0x00, 0x01]).unwrap_err();
+        let err = ControlRecordKey::parse(&[0x00, 0x00, 0x01]).unwrap_err();
         assert_eq!(err.location().and_then(|at| at.field), Some("control key"));
         assert!(
             matches!(
@@ -438,13 +454,13 @@ mod tests {
             ),
             "{err:?}"
         );
-        let err = ControlRecordKey::decode(&[0xff, 0xff, 0x00, 0x01]).unwrap_err();
+        let err = ControlRecordKey::parse(&[0xff, 0xff, 0x00, 0x01]).unwrap_err();
         assert_eq!(err.to_string(), "control key version: negative control record key version");
 
-        let err = EndTxnMarker::decode(&[0x00, 0x00, 0x00, 0x00, 0x01]).unwrap_err();
+        let err = EndTxnMarker::parse(&[0x00, 0x00, 0x00, 0x00, 0x01]).unwrap_err();
         assert_eq!(err.location().and_then(|at| at.field), Some("marker"));
-        assert!(EndTxnMarker::decode(&[]).is_err());
-        let err = EndTxnMarker::decode(&[0x80, 0x00, 0x00, 0x00, 0x00, 0x01]).unwrap_err();
+        assert!(EndTxnMarker::parse(&[]).is_err());
+        let err = EndTxnMarker::parse(&[0x80, 0x00, 0x00, 0x00, 0x00, 0x01]).unwrap_err();
         assert_eq!(err.to_string(), "marker version: negative marker version");
     }
 
@@ -456,7 +472,7 @@ mod tests {
             ([0x00, 0x00, 0x7f, 0xff, 0xff, 0xff], i32::MAX),
         ];
         for (bytes, epoch) in golden {
-            let marker = EndTxnMarker::decode(&bytes).unwrap();
+            let marker = EndTxnMarker::parse(&bytes).unwrap();
             assert_eq!(marker, EndTxnMarker::new(epoch));
             assert_eq!(&marker.to_bytes()[..], bytes);
         }
