@@ -57,9 +57,21 @@
 //! prefix, `…_lenient` ignoring bytes after the body (and saying how
 //! many), `encode_parts` the header and body apart. A frame's `decode`
 //! takes the whole frame, so bytes left over are an error as in
-//! `decode_exact`. Values that Kafka stores as a record's key and value
-//! (coordinator and KRaft log records, control records) are read and
-//! written as that pair (`decode(key, value)`, `key_bytes`, `value_bytes`).
+//! `decode_exact`.
+//!
+//! A type that keeps bytes undecoded (`codec::RawRequest`,
+//! `embedded::EmbeddedHeader`, `embedded::EmbeddedMessage`) decodes them
+//! with `decode…(&self, …)`. Where one value may hold a request or a
+//! response, the verb names which with `_request` or `_response`
+//! (`EmbeddedMessage::from_request`, `decode_response`, `parse_request`).
+//! The two forms of a record value in Kafka's internal logs
+//! (`internal::ApiMessageAndVersion`) are suffixes too: `…_framed` as the
+//! KRaft metadata log frames it (frame version, record type, version),
+//! `…_prefixed` as a coordinator record's value (an int16 version first).
+//! Values that Kafka stores as a record's key and value (coordinator and
+//! KRaft log records, control records) are read and written as that pair
+//! (`decode(key, value)`, `key_bytes`, `value_bytes`, or both at once with
+//! `to_key_value`).
 //!
 //! Every decode error names the message, version, field path and byte
 //! offset; decoding never panics and never allocates more than the input
