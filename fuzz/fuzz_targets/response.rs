@@ -18,7 +18,8 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(f) = frame::ResponseFrame::decode(bytes, info.api_key, version) {
         let mut buf = BytesMut::new();
         if frame::ResponseFrame::encode_parts(&f.header, &f.body, f.version, &mut buf).is_ok() {
-            let again = frame::ResponseFrame::decode(buf.freeze(), info.api_key, f.version).expect("our own encoding decodes");
+            let again =
+                frame::ResponseFrame::decode(buf.freeze(), info.api_key, f.version).expect("our own encoding decodes");
             assert_eq!(again.body, f.body);
         }
     }
