@@ -246,7 +246,7 @@ fn envelope_around(request_data: Bytes) -> EnvelopeRequest {
     EnvelopeRequest {
         request_data: request_data.into(),
         request_principal: Some(forward::encode_principal(&anonymous()).expect("principal encodes")),
-        client_host_address: forward::client_address_bytes(LOCALHOST),
+        client_host_address: forward::encode_client_address(LOCALHOST),
         ..Default::default()
     }
 }

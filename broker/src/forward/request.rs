@@ -359,10 +359,10 @@ pub fn decode_principal(bytes: Bytes) -> Result<DefaultPrincipalData, UnwrapErro
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv4Addr};
-/// let bytes = kafka_wire_broker::forward::client_address_bytes(IpAddr::V4(Ipv4Addr::new(10, 1, 2, 3)));
+/// let bytes = kafka_wire_broker::forward::encode_client_address(IpAddr::V4(Ipv4Addr::new(10, 1, 2, 3)));
 /// assert_eq!(&bytes[..], [10, 1, 2, 3]);
 /// ```
-pub fn client_address_bytes(address: IpAddr) -> Bytes {
+pub fn encode_client_address(address: IpAddr) -> Bytes {
     match address {
         IpAddr::V4(v4) => Bytes::copy_from_slice(&v4.octets()),
         IpAddr::V6(v6) => Bytes::copy_from_slice(&v6.octets()),
@@ -517,7 +517,7 @@ pub fn wrap_request(
     let envelope = EnvelopeRequest {
         request_data: EmbeddedMessage(request),
         request_principal: Some(principal_bytes),
-        client_host_address: client_address_bytes(client_address),
+        client_host_address: encode_client_address(client_address),
         ..Default::default()
     };
     Ok(WrappedRequest { header, envelope, forwarded: ForwardedRequest { header: client_header, body } })
