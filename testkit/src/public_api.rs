@@ -4,7 +4,8 @@
 //! [`check`] reads `src/` with `syn`, follows the public modules and the
 //! `pub use` re-exports from `lib.rs`, and lists every item a user can
 //! name: functions, types, constants, their public fields and variants, the
-//! public methods of their inherent impls, their trait impls and derives.
+//! public methods of their inherent impls (in whichever module), their trait
+//! impls and derives.
 //! Items of `include!`d files (generated code) are not listed. The list is
 //! compared with the committed file, one item a line.
 //!
@@ -74,6 +75,26 @@ impl Crate {
         }
         self.modules.push(Module { path, items });
         Ok(())
+    }
+
+    /// True when `path`, written in module `at`, names the item `target`
+    /// (its module and name): directly, through an import of `at` (for a
+    /// one-segment path), or through re-exports, followed at most `depth`
+    /// times.
+    fn leads_to(&self, at: &[String], path: &[String], target: &(Vec<String>, String), depth: usize) -> bool {
+        if depth == 0 || path.is_empty() {
+            return false;
+        }
+        let Ok(module) = self.module(at) else { return false };
+        if let [name] = path {
+            if module.path == target.0 && *name == target.1 {
+                return true;
+            }
+            // A name that `at` imports.
+            return imports(module).into_iter().any(|(p, n)| n == *name && self.leads_to(at, &p, target, depth - 1));
+        }
+        let Ok((module, name)) = resolve(at, path) else { return false };
+        self.leads_to(&module, &[name], target, depth - 1)
     }
 
     fn module(&self, path: &[String]) -> Result<&Module, String> {
@@ -279,9 +300,9 @@ impl Surface<'_> {
         }
     }
 
-    /// The derives of a type, and the impls of its module (`at`) for it:
-    /// trait impls by trait, inherent impls by their public methods and
-    /// constants.
+    /// The derives of a type defined in module `at`, and the impls for it
+    /// anywhere in the crate: trait impls by trait, inherent impls by their
+    /// public methods and constants.
     fn impls(&mut self, at: &[String], ident: &syn::Ident, attrs: &[syn::Attribute], p: &str) -> Result<(), String> {
         for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
             let _ = attr.parse_nested_meta(|meta| {
@@ -290,10 +311,21 @@ impl Surface<'_> {
                 Ok(())
             });
         }
-        let module = self.krate.module(at)?;
-        for item in &module.items {
+        let target = (at.to_vec(), ident.to_string());
+        let krate = self.krate;
+        let impls = krate.modules.iter().flat_map(|m| m.items.iter().map(move |item| (m, item)));
+        for (module, item) in impls {
             let syn::Item::Impl(imp) = item else { continue };
-            if is_test_only(&imp.attrs) || !names_type(&imp.self_ty, ident) {
+            // In the type's module, an impl of its name; in another, an impl
+            // whose path leads to this type (an import, renamed or not, a
+            // qualified path, re-exports on the way): a type of the same
+            // name elsewhere is another type.
+            let for_this = if module.path == at {
+                names_type(&imp.self_ty, ident)
+            } else {
+                krate.leads_to(&module.path, &type_path(&imp.self_ty), &target, 8)
+            };
+            if is_test_only(&imp.attrs) || !for_this {
                 continue;
             }
             match &imp.trait_ {
@@ -352,6 +384,50 @@ fn markers(attrs: &[syn::Attribute]) -> String {
         }
     }
     s
+}
+
+/// The path of a type as written (`RecordBatch`, `super::batch::RecordBatch`),
+/// without generics; empty for a type that is not a path.
+fn type_path(ty: &syn::Type) -> Vec<String> {
+    match ty {
+        syn::Type::Path(p) => p.path.segments.iter().map(|s| s.ident.to_string()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The names a module's `use` items bring in, public or not, with their
+/// paths; glob imports are skipped (they name no item).
+fn imports(module: &Module) -> Vec<(Vec<String>, String)> {
+    fn walk(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                let mut prefix = prefix;
+                prefix.push(p.ident.to_string());
+                walk(&p.tree, prefix, out);
+            }
+            syn::UseTree::Name(n) => {
+                let mut path = prefix;
+                path.push(n.ident.to_string());
+                out.push((path, n.ident.to_string()));
+            }
+            syn::UseTree::Rename(r) => {
+                let mut path = prefix;
+                path.push(r.ident.to_string());
+                out.push((path, r.rename.to_string()));
+            }
+            syn::UseTree::Glob(_) => {}
+            syn::UseTree::Group(g) => g.items.iter().for_each(|t| walk(t, prefix.clone(), out)),
+        }
+    }
+    let mut out = Vec::new();
+    for item in &module.items {
+        if let syn::Item::Use(u) = item {
+            if !is_test_only(&u.attrs) {
+                walk(&u.tree, Vec::new(), &mut out);
+            }
+        }
+    }
+    out
 }
 
 /// True when `ty` is `ident` (with or without generics or a path).
@@ -481,4 +557,47 @@ pub fn check(manifest_dir: &Path, crate_name: &str, list: &str, refresh: &str) -
          If the change is meant, refresh the list and commit it with the change:\n    {refresh}",
         list.display()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list of a crate made of `files` (path under `src/`, text).
+    fn surface(files: &[(&str, &str)]) -> Result<Vec<String>, String> {
+        let dir =
+            std::env::temp_dir().join(format!("public-api-{}-{:?}", std::process::id(), std::thread::current().id()));
+        for (path, text) in files {
+            let file = dir.join("src").join(path);
+            std::fs::create_dir_all(file.parent().ok_or("no parent")?).map_err(|e| e.to_string())?;
+            std::fs::write(&file, text).map_err(|e| e.to_string())?;
+        }
+        let krate = Crate::read(&dir.join("src"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let krate = krate?;
+        let mut surface = Surface { krate: &krate, name: "k", lines: BTreeSet::new() };
+        surface.module(&[], "k")?;
+        Ok(surface.lines.into_iter().collect())
+    }
+
+    #[test]
+    fn methods_of_impls_in_other_modules_are_listed_for_the_type_they_name() {
+        let lines = surface(&[
+            ("lib.rs", "pub mod a;\nmod b;\nmod c;\npub use a::Thing as Again;\n"),
+            ("a.rs", "pub struct Thing;\nimpl Thing { pub fn here(&self) {} }\n"),
+            // Through an import, and through a qualified path.
+            ("b.rs", "use crate::Again;\nimpl Again { pub fn imported(&self) {} }\nimpl super::a::Thing { pub fn qualified(&self) {} fn private(&self) {} }\n"),
+            // A private type of the same name: its methods are not the public one's.
+            ("c.rs", "struct Thing;\nimpl Thing { pub fn other(&self) {} }\n"),
+        ])
+        .unwrap();
+        let methods: Vec<&str> =
+            lines.iter().filter(|l| l.starts_with("fn k::a::Thing::")).map(String::as_str).collect();
+        assert_eq!(
+            methods,
+            ["fn k::a::Thing::here(&self)", "fn k::a::Thing::imported(&self)", "fn k::a::Thing::qualified(&self)"]
+        );
+        assert!(lines.contains(&"fn k::Again::imported(&self)".to_owned()), "{lines:?}");
+        assert!(!lines.iter().any(|l| l.contains("other")), "{lines:?}");
+    }
 }
