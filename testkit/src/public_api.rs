@@ -357,8 +357,17 @@ impl Surface<'_> {
 /// `(generics)(inputs) -> output` of a function, without its name.
 fn signature(sig: &syn::Signature) -> String {
     let mut s = tidy(&sig.generics);
+    // `mut` on a parameter is the function body's business, not its API.
+    let mut inputs = sig.inputs.clone();
+    for input in &mut inputs {
+        if let syn::FnArg::Typed(t) = input {
+            if let syn::Pat::Ident(p) = &mut *t.pat {
+                p.mutability = None;
+            }
+        }
+    }
     s.push('(');
-    s.push_str(&tidy(&sig.inputs));
+    s.push_str(&tidy(&inputs));
     s.push(')');
     if let syn::ReturnType::Type(_, ty) = &sig.output {
         s.push_str(" -> ");
@@ -584,7 +593,7 @@ mod tests {
     fn methods_of_impls_in_other_modules_are_listed_for_the_type_they_name() {
         let lines = surface(&[
             ("lib.rs", "pub mod a;\nmod b;\nmod c;\npub use a::Thing as Again;\n"),
-            ("a.rs", "pub struct Thing;\nimpl Thing { pub fn here(&self) {} }\n"),
+            ("a.rs", "pub struct Thing;\nimpl Thing { pub fn here(&self, mut n: u8) {} }\n"),
             // Through an import, and through a qualified path.
             ("b.rs", "use crate::Again;\nimpl Again { pub fn imported(&self) {} }\nimpl super::a::Thing { pub fn qualified(&self) {} fn private(&self) {} }\n"),
             // A private type of the same name: its methods are not the public one's.
@@ -595,7 +604,11 @@ mod tests {
             lines.iter().filter(|l| l.starts_with("fn k::a::Thing::")).map(String::as_str).collect();
         assert_eq!(
             methods,
-            ["fn k::a::Thing::here(&self)", "fn k::a::Thing::imported(&self)", "fn k::a::Thing::qualified(&self)"]
+            [
+                "fn k::a::Thing::here(&self, n: u8)",
+                "fn k::a::Thing::imported(&self)",
+                "fn k::a::Thing::qualified(&self)"
+            ]
         );
         assert!(lines.contains(&"fn k::Again::imported(&self)".to_owned()), "{lines:?}");
         assert!(!lines.iter().any(|l| l.contains("other")), "{lines:?}");
