@@ -356,7 +356,7 @@ impl Encoder<Bytes> for FrameCodec {
 ///
 /// A broker can look at the api key and version first (to answer an
 /// ApiVersions request of an unknown version, or to refuse an api it does
-/// not serve), forward [`RawRequest::bytes`] unchanged (KIP-590 Envelope),
+/// not serve), forward [`RawRequest::as_bytes`] unchanged (KIP-590 Envelope),
 /// or decode the whole request with [`RawRequest::decode`].
 ///
 /// ```
@@ -436,9 +436,9 @@ impl RawRequest {
     ///
     /// ```
     /// let raw = kafka_wire::codec::RawRequest::parse(kafka_wire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
-    /// assert_eq!(raw.bytes().len(), 8);
+    /// assert_eq!(raw.as_bytes().len(), 8);
     /// ```
-    pub fn bytes(&self) -> &Bytes {
+    pub fn as_bytes(&self) -> &Bytes {
         &self.bytes
     }
 
@@ -459,7 +459,7 @@ impl RawRequest {
     /// connection that keeps one `RequestFrame` allocates nothing once it
     /// has grown, while requests of one api key follow each other), give the
     /// bytes to [`RequestFrame::decode_into`]:
-    /// `frame.decode_into(raw.bytes().clone())`.
+    /// `frame.decode_into(raw.as_bytes().clone())`.
     ///
     /// # Errors
     /// [`CodecError::Decode`]: an unknown api key, a version the api does
@@ -474,7 +474,7 @@ impl RawRequest {
     /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
     /// let raw = RawRequest::parse(bytes)?;
     /// let mut kept = RequestFrame::default();
-    /// kept.decode_into(raw.bytes().clone())?;
+    /// kept.decode_into(raw.as_bytes().clone())?;
     /// assert_eq!(kept, raw.decode()?);
     /// # Ok::<(), kafka_wire::codec::CodecError>(())
     /// ```
@@ -828,7 +828,7 @@ pub struct Correlated {
 /// nothing is decoded or copied.
 ///
 /// Frames are without their 4-byte size prefix, as [`FrameCodec`] gives
-/// them (a [`RawRequest`]'s [`RawRequest::bytes`]).
+/// them (a [`RawRequest`]'s [`RawRequest::as_bytes`]).
 ///
 /// # Example
 /// ```

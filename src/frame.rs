@@ -313,7 +313,7 @@ impl RequestFrame {
     ///
     /// # Errors
     /// As [`RequestFrame::decode`], and a size that does not match the bytes
-    /// given ([`size_prefix::decode`]).
+    /// given ([`size_prefix::decode_exact`]).
     ///
     /// # Example
     /// ```
@@ -325,8 +325,8 @@ impl RequestFrame {
     /// assert!(RequestFrame::decode_sized(Bytes::from_static(b"\x00\x00\x00\x0b\x00\x12")).is_err());
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
-    pub fn decode_sized(mut buf: Bytes) -> Result<Self, DecodeError> {
-        Self::decode(size_prefix::decode(&mut buf)?)
+    pub fn decode_sized(buf: Bytes) -> Result<Self, DecodeError> {
+        Self::decode(size_prefix::decode_exact(buf)?)
     }
 
     /// Appends the request (header and body, no size prefix), the header at
@@ -505,7 +505,7 @@ impl ResponseFrame {
     ///
     /// # Errors
     /// As [`ResponseFrame::decode`], and a size that does not match the
-    /// bytes given ([`size_prefix::decode`]).
+    /// bytes given ([`size_prefix::decode_exact`]).
     ///
     /// # Example
     /// ```
@@ -516,8 +516,8 @@ impl ResponseFrame {
     /// assert_eq!(frame.header.correlation_id, 7);
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
-    pub fn decode_sized(mut buf: Bytes, api_key: ApiKey, api_version: i16) -> Result<Self, DecodeError> {
-        Self::decode(size_prefix::decode(&mut buf)?, api_key, api_version)
+    pub fn decode_sized(buf: Bytes, api_key: ApiKey, api_version: i16) -> Result<Self, DecodeError> {
+        Self::decode(size_prefix::decode_exact(buf)?, api_key, api_version)
     }
 
     /// Appends the response (header and body, no size prefix): the header
@@ -691,7 +691,7 @@ fn response_body<B: Input, T>(
 
 /// The 4-byte size that starts every frame on a connection: a big-endian
 /// `int32`, the number of bytes that follow (header and body). The only
-/// place it is read and written; [`codec`](crate::codec) builds on it.
+/// place it is read and written; `codec` builds on it.
 ///
 /// ```text
 /// int32 size | size bytes: header and body
@@ -734,24 +734,24 @@ pub mod size_prefix {
         i32::try_from(len).map(i32::to_be_bytes).map_err(|_| EncodeError::new(EncodeErrorKind::TooLong(len)))
     }
 
-    /// Splits the size from a whole frame and checks it: `buf` is left
-    /// empty, and the bytes after the size are returned.
+    /// The bytes after the size of a whole frame, after checking that the
+    /// size says exactly how many follow.
     ///
     /// # Errors
     /// At offset 0: [`DecodeErrorKind::NotEnoughBytes`] under 4 bytes or
     /// when the size asks for more bytes than follow,
     /// [`DecodeErrorKind::InvalidLength`] for a negative size,
     /// [`DecodeErrorKind::TrailingBytes`] when more bytes follow than it
-    /// says. `buf` is unchanged under 4 bytes, else past the size.
+    /// says.
     ///
     /// ```
     /// use kafka_wire::{frame::size_prefix, Bytes};
-    /// let mut frame = Bytes::from_static(b"\x00\x00\x00\x02hi");
-    /// assert_eq!(size_prefix::decode(&mut frame)?, "hi");
-    /// assert!(size_prefix::decode(&mut Bytes::from_static(b"\x00\x00\x00\x03hi")).is_err());
+    /// assert_eq!(size_prefix::decode_exact(Bytes::from_static(b"\x00\x00\x00\x02hi"))?, "hi");
+    /// assert!(size_prefix::decode_exact(Bytes::from_static(b"\x00\x00\x00\x03hi")).is_err());
+    /// assert!(size_prefix::decode_exact(Bytes::from_static(b"\x00\x00\x00\x01hi")).is_err());
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
-    pub fn decode(buf: &mut Bytes) -> Result<Bytes, DecodeError> {
+    pub fn decode_exact(mut buf: Bytes) -> Result<Bytes, DecodeError> {
         if buf.len() < LEN {
             return Err(DecodeError::new(DecodeErrorKind::NotEnoughBytes { needed: LEN, remaining: buf.len() }, 0));
         }
@@ -766,7 +766,7 @@ pub mod size_prefix {
             };
             return Err(DecodeError::new(kind, 0));
         }
-        Ok(std::mem::take(buf))
+        Ok(buf)
     }
 
     /// Appends a frame: a 4-byte size, then what `write` appends.

@@ -40,7 +40,7 @@
 //!
 //! | verb | what it does |
 //! |---|---|
-//! | `encode(&self, buf, …)` | appends the encoding to a `BytesMut`; on error `buf` is as it was |
+//! | `encode(&self, buf, …)` | appends the encoding to a `BytesMut` (any `BufMut` for the fixed-size parts of [`records`]); on error `buf` is as it was |
 //! | `encode_to(&self, writer, …)` | appends into a [`primitives::Writer`] (plain or vectored) |
 //! | `encoded_size(&self, …)` | the number of bytes `encode` appends |
 //! | `to_bytes(&self, …)` | the encoding as a new `Bytes` |
@@ -50,7 +50,7 @@
 //! | `decode_from(reader, …)` | `decode` from a [`primitives::Reader`], for callers that hold one |
 //! | `decode_into_from(&mut self, reader, …)` | `decode_into` from a [`primitives::Reader`] |
 //! | `encode_vectored(&self, …)` | the encoding as chunks; large `bytes` and `records` values are shared, not copied |
-//! | `parse(bytes)` | reads a head (sizes, api key, batch header) and keeps the rest undecoded |
+//! | `parse(bytes)` | reads a head (sizes, api key, batch header, control record key) without decoding what follows, which it keeps (`RawRequest`, `RecordBatch`) or leaves alone |
 //! | `from_*`, `into_*` | conversions between in-memory forms |
 //!
 //! Frames add suffixes to these verbs: `…_sized` with the 4-byte size
@@ -69,9 +69,9 @@
 //! KRaft metadata log frames it (frame version, record type, version),
 //! `…_prefixed` as a coordinator record's value (an int16 version first).
 //! Values that Kafka stores as a record's key and value (coordinator and
-//! KRaft log records, control records) are read and written as that pair
-//! (`decode(key, value)`, `key_bytes`, `value_bytes`, or both at once with
-//! `to_key_value`).
+//! KRaft log records, the control records of a log) are read from that
+//! pair with `decode(key, value)` and written with `key_bytes` and
+//! `value_bytes`, or both at once with `LogRecord::to_key_value`.
 //!
 //! Every decode error names the message, version, field path and byte
 //! offset; decoding never panics and never allocates more than the input

@@ -145,7 +145,7 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
     if let Some(session) = session.as_mut().filter(|s| s.expects_raw_token()) {
         // After SaslHandshake v0 the next frame is a bare SASL token.
         let config = &broker.config;
-        return match session.authenticate_raw(raw.bytes(), &config.users, config.reauth_ms, now_ms()) {
+        return match session.authenticate_raw(raw.as_bytes(), &config.users, config.reauth_ms, now_ms()) {
             Ok(event) => {
                 Stats::bump(&broker.cluster.stats.authentications);
                 log!(
@@ -196,7 +196,7 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
             frame
         }
         Err(e) => {
-            let bytes = raw.bytes();
+            let bytes = raw.as_bytes();
             let shown: CompactString = bytes.iter().take(256).map(|b| format!("{b:02x}")).collect();
             log!(
                 "connection {}: malformed {} v{version} request: {e}; closing (request bytes: {shown}{})",

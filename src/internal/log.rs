@@ -456,7 +456,10 @@ pub struct Snapshot<R> {
 
 impl<R: LogRecord> Snapshot<R> {
     /// Reads a snapshot: its entries, checking that the first is a snapshot
-    /// header in a control batch and the last a snapshot footer.
+    /// header in a control batch and the last a snapshot footer. Bytes too
+    /// few to be a whole batch at the end are ignored, as Kafka's readers
+    /// do; to refuse them, read the entries with [`LogEntries::with_options`]
+    /// and [`DecodeOptions::reject_partial_batch`].
     ///
     /// # Errors
     /// As [`LogEntries::new`]'s entries; [`LogError::Snapshot`] when the
