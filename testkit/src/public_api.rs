@@ -167,7 +167,7 @@ impl Surface<'_> {
                 }
                 syn::Item::Use(u) if is_pub(&u.vis) && !is_test_only(&u.attrs) => {
                     let mut leaves = Vec::new();
-                    use_leaves(&u.tree, Vec::new(), &mut leaves)?;
+                    use_leaves(&u.tree, Vec::new(), &mut leaves, Globs::Fail)?;
                     for (path, name) in leaves {
                         self.reexport(at, &path, &format!("{shown}::{name}"))?;
                     }
@@ -218,7 +218,7 @@ impl Surface<'_> {
                     continue;
                 }
                 let mut leaves = Vec::new();
-                use_leaves(&u.tree, Vec::new(), &mut leaves)?;
+                use_leaves(&u.tree, Vec::new(), &mut leaves, Globs::Fail)?;
                 if let Some((inner, _)) = leaves.into_iter().find(|(_, n)| *n == name) {
                     return self.reexport(&module, &inner, shown);
                 }
@@ -407,32 +407,12 @@ fn type_path(ty: &syn::Type) -> Vec<String> {
 /// The names a module's `use` items bring in, public or not, with their
 /// paths; glob imports are skipped (they name no item).
 fn imports(module: &Module) -> Vec<(Vec<String>, String)> {
-    fn walk(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
-        match tree {
-            syn::UseTree::Path(p) => {
-                let mut prefix = prefix;
-                prefix.push(p.ident.to_string());
-                walk(&p.tree, prefix, out);
-            }
-            syn::UseTree::Name(n) => {
-                let mut path = prefix;
-                path.push(n.ident.to_string());
-                out.push((path, n.ident.to_string()));
-            }
-            syn::UseTree::Rename(r) => {
-                let mut path = prefix;
-                path.push(r.ident.to_string());
-                out.push((path, r.rename.to_string()));
-            }
-            syn::UseTree::Glob(_) => {}
-            syn::UseTree::Group(g) => g.items.iter().for_each(|t| walk(t, prefix.clone(), out)),
-        }
-    }
     let mut out = Vec::new();
     for item in &module.items {
         if let syn::Item::Use(u) = item {
             if !is_test_only(&u.attrs) {
-                walk(&u.tree, Vec::new(), &mut out);
+                // Cannot fail: globs are skipped.
+                let _ = use_leaves(&u.tree, Vec::new(), &mut out, Globs::Skip);
             }
         }
     }
@@ -473,12 +453,26 @@ fn has_glob(tree: &syn::UseTree) -> bool {
 }
 
 /// The leaves of a use tree: each path and the name it is visible as.
-fn use_leaves(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(Vec<String>, String)>) -> Result<(), String> {
+/// What [`use_leaves`] does with a glob (`use x::*`).
+#[derive(Clone, Copy)]
+enum Globs {
+    /// Fails: a public glob re-export is not followed.
+    Fail,
+    /// Skips it: a glob import names no item.
+    Skip,
+}
+
+fn use_leaves(
+    tree: &syn::UseTree,
+    prefix: Vec<String>,
+    out: &mut Vec<(Vec<String>, String)>,
+    globs: Globs,
+) -> Result<(), String> {
     match tree {
         syn::UseTree::Path(p) => {
             let mut prefix = prefix;
             prefix.push(p.ident.to_string());
-            use_leaves(&p.tree, prefix, out)?;
+            use_leaves(&p.tree, prefix, out, globs)?;
         }
         syn::UseTree::Name(n) => {
             let mut path = prefix;
@@ -492,11 +486,16 @@ fn use_leaves(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(Vec<Strin
             out.push((path, r.rename.to_string()));
         }
         syn::UseTree::Glob(_) => {
-            return Err(format!("pub use {}::*: glob re-exports are not followed; name the items", prefix.join("::")));
+            if let Globs::Fail = globs {
+                return Err(format!(
+                    "pub use {}::*: glob re-exports are not followed; name the items",
+                    prefix.join("::")
+                ));
+            }
         }
         syn::UseTree::Group(g) => {
             for t in &g.items {
-                use_leaves(t, prefix.clone(), out)?;
+                use_leaves(t, prefix.clone(), out, globs)?;
             }
         }
     }
