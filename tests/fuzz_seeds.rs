@@ -148,7 +148,7 @@ fn internal_seeds() -> Vec<(String, Vec<u8>)> {
 #[cfg(feature = "internal-records")]
 #[test]
 fn write_or_check_internal_seeds() {
-    use kafka_wire::internal::log::{LogEntries, MetadataLogRecord, Snapshot};
+    use kafka_wire::internal::log::{LogEntries, LogRecord, MetadataLogRecord, Snapshot};
     use kafka_wire::internal::{group_coordinator, share_coordinator, transaction_coordinator};
     use kafka_wire::Bytes;
 
@@ -173,11 +173,11 @@ fn write_or_check_internal_seeds() {
                     let key = rest.slice(1..1 + key_len);
                     let value = (selector & 0x80 == 0).then(|| rest.slice(1 + key_len..));
                     let ok = if name.starts_with("offsets") {
-                        group_coordinator::GroupCoordinatorRecord::decode(key, value).map(|_| ())
+                        group_coordinator::GroupCoordinatorRecord::decode(Some(key), value).map(|_| ())
                     } else if name.starts_with("share") {
-                        share_coordinator::ShareCoordinatorRecord::decode(key, value).map(|_| ())
+                        share_coordinator::ShareCoordinatorRecord::decode(Some(key), value).map(|_| ())
                     } else {
-                        transaction_coordinator::TransactionCoordinatorRecord::decode(key, value).map(|_| ())
+                        transaction_coordinator::TransactionCoordinatorRecord::decode(Some(key), value).map(|_| ())
                     };
                     ok.unwrap_or_else(|e| panic!("{name}: {e}"));
                 }

@@ -209,7 +209,7 @@ fn every_record_of_every_family_round_trips() {
         let all = coordinator_samples::<K, V>(3);
         for r in &all {
             let (key, value) = r.to_key_value().expect("encodes");
-            let read = <CoordinatorRecord<K, V> as LogRecord>::decode(key, value).expect("decodes");
+            let read = CoordinatorRecord::<K, V>::decode(key, value).expect("decodes");
             assert_eq!(read, *r);
         }
         all.len()
@@ -268,7 +268,7 @@ fn framing_varints_and_versions() {
     assert!(decode(&[]).is_err());
     // The coordinator value's version prefix cut short, and a negative one.
     let e = group::GroupCoordinatorRecord::decode(
-        Bytes::from_static(&[0, 2, 0, 1, b'g']),
+        Some(Bytes::from_static(&[0, 2, 0, 1, b'g'])),
         Some(Bytes::from_static(&[0xff, 0xff])),
     )
     .unwrap_err();
@@ -317,10 +317,10 @@ proptest! {
     ) {
         fn check<K: RecordData, V: RecordData>(key: &[u8], value: Option<&[u8]>) -> Result<(), TestCaseError> {
             let value = value.map(Bytes::copy_from_slice);
-            match CoordinatorRecord::<K, V>::decode(Bytes::copy_from_slice(key), value) {
+            match CoordinatorRecord::<K, V>::decode(Some(Bytes::copy_from_slice(key)), value) {
                 Ok(r) => {
                     let (k, v) = r.to_key_value().expect("what decodes encodes");
-                    let read = <CoordinatorRecord<K, V> as LogRecord>::decode(k.clone(), v.clone()).expect("and decodes");
+                    let read = CoordinatorRecord::<K, V>::decode(k.clone(), v.clone()).expect("and decodes");
                     prop_assert_eq!(read.to_key_value().expect("encodes"), (k, v));
                 }
                 Err(e) => {
@@ -367,10 +367,10 @@ proptest! {
         } else {
             (key.clone(), value.as_deref().map(|v| Bytes::from(mutate(v, &mutations))))
         };
-        match group::GroupCoordinatorRecord::decode(key, value) {
+        match group::GroupCoordinatorRecord::decode(Some(key), value) {
             Ok(r) => {
                 let (k, v) = r.to_key_value().expect("what decodes encodes");
-                let read = <group::GroupCoordinatorRecord as LogRecord>::decode(k.clone(), v.clone()).expect("and decodes");
+                let read = group::GroupCoordinatorRecord::decode(k.clone(), v.clone()).expect("and decodes");
                 prop_assert_eq!(read.to_key_value().expect("encodes"), (k, v));
             }
             Err(e) => prop_assert!(says_offset(&e.to_string()), "{}", e),

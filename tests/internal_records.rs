@@ -22,7 +22,7 @@ use common::oracle::{check_rdecode, hex_word, Oracle};
 use std::path::Path;
 
 use kafka_wire::error::DecodeErrorKind;
-use kafka_wire::internal::log::{ControlValue, Entry, LogEntries, LogError, MetadataLogRecord, Snapshot};
+use kafka_wire::internal::log::{ControlValue, Entry, LogEntries, LogError, LogRecord, MetadataLogRecord, Snapshot};
 use kafka_wire::internal::metadata::{MetadataRecord, NoOpRecord, TopicRecord};
 use kafka_wire::internal::{
     group_coordinator as group, share_coordinator as share, storage, transaction_coordinator as txn,
@@ -109,13 +109,14 @@ fn coordinator_key_and_value_golden_bytes() {
     let value_bytes = [0, 3, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9];
     assert_eq!(&record.value_bytes().expect("encodes").expect("not a tombstone")[..], value_bytes);
     let read = group::GroupCoordinatorRecord::decode(
-        Bytes::copy_from_slice(&key_bytes),
+        Some(Bytes::copy_from_slice(&key_bytes)),
         Some(Bytes::copy_from_slice(&value_bytes)),
     )
     .expect("decodes");
     assert_eq!(read, record);
     // A tombstone: the key alone.
-    let tombstone = group::GroupCoordinatorRecord::decode(Bytes::copy_from_slice(&key_bytes), None).expect("decodes");
+    let tombstone =
+        group::GroupCoordinatorRecord::decode(Some(Bytes::copy_from_slice(&key_bytes)), None).expect("decodes");
     assert_eq!(tombstone.value, None);
     assert_eq!(tombstone.key, group::CoordinatorRecordKey::OffsetCommitKey(key));
     assert_eq!(tombstone.value_bytes().expect("encodes"), None);
@@ -139,17 +140,17 @@ fn coordinator_key_and_value_golden_bytes() {
 #[test]
 fn coordinator_errors_name_the_part() {
     let key = Bytes::from_static(&[0, 99, 0, 0]);
-    let e = group::GroupCoordinatorRecord::decode(key, None).unwrap_err();
+    let e = group::GroupCoordinatorRecord::decode(Some(key), None).unwrap_err();
     assert_eq!(e.part, RecordPart::Key);
     assert_eq!(e.source.kind(), &DecodeErrorKind::UnknownRecordType(99));
     assert_eq!(e.to_string(), "key: record_type: unknown record type 99 (offset 0)");
     // OffsetCommitValue has versions 0-4.
     let key = Bytes::from_static(&[0, 1, 0, 1, b'g', 0, 1, b't', 0, 0, 0, 3]);
-    let e = group::GroupCoordinatorRecord::decode(key.clone(), Some(Bytes::from_static(&[0, 5]))).unwrap_err();
+    let e = group::GroupCoordinatorRecord::decode(Some(key.clone()), Some(Bytes::from_static(&[0, 5]))).unwrap_err();
     assert_eq!(e.part, RecordPart::Value);
     assert_eq!(e.source.kind(), &DecodeErrorKind::UnsupportedVersion(5));
     assert_eq!(e.source.message(), Some(("OffsetCommitValue", 5)));
-    let e = group::GroupCoordinatorRecord::decode(key, Some(Bytes::from_static(&[0]))).unwrap_err();
+    let e = group::GroupCoordinatorRecord::decode(Some(key), Some(Bytes::from_static(&[0]))).unwrap_err();
     assert_eq!((e.part, e.source.offset()), (RecordPart::Value, 0));
 }
 

@@ -29,10 +29,9 @@ fn framed<T: RecordData>(bytes: &Bytes) {
 }
 
 fn coordinator<K: RecordData, V: RecordData>(key: &Bytes, value: &Option<Bytes>) {
-    if let Ok(r) = CoordinatorRecord::<K, V>::decode(key.clone(), value.clone()) {
+    if let Ok(r) = CoordinatorRecord::<K, V>::decode(Some(key.clone()), value.clone()) {
         let (k, v) = r.to_key_value().expect("what decodes encodes");
-        let again =
-            <CoordinatorRecord<K, V> as LogRecord>::decode(k.clone(), v.clone()).expect("our own encoding decodes");
+        let again = CoordinatorRecord::<K, V>::decode(k.clone(), v.clone()).expect("our own encoding decodes");
         assert_eq!(again.to_key_value().expect("encodes"), (k, v));
     }
 }

@@ -239,15 +239,17 @@ impl ControlRecord {
 
 /// The records of one family, as their key and value bytes hold them.
 pub trait LogRecord: Sized {
-    /// Reads a record from its key and value (`None` for null).
-    ///
-    /// On a [`CoordinatorRecord`] named by its type, the inherent
-    /// [`CoordinatorRecord::decode`] (key not optional) is the one called;
-    /// this one is `<R as LogRecord>::decode`, or `R::decode` where `R` is a
-    /// type parameter.
+    /// Reads a record from its key and value (`None` for null), as a
+    /// [`Record`] holds them.
     ///
     /// # Errors
-    /// A [`RecordDecodeError`] naming the part that failed.
+    /// A [`RecordDecodeError`] naming the part that failed: for a
+    /// [`CoordinatorRecord`], a null key, a key shorter than 2 bytes or of
+    /// an unknown record type, either struct failing to decode (a value
+    /// version outside its schema's among them), or bytes left after
+    /// either; for an [`ApiMessageAndVersion`], a non-null key, a null
+    /// value, or a value that [`ApiMessageAndVersion::decode_framed`]
+    /// refuses.
     fn decode(key: Option<Bytes>, value: Option<Bytes>) -> Result<Self, RecordDecodeError>;
 
     /// The key and value bytes the record is written as.
@@ -284,8 +286,7 @@ impl<K: RecordData, V: RecordData> LogRecord for CoordinatorRecord<K, V> {
             let source = DecodeError::new(DecodeErrorKind::NullNotAllowed, 0);
             return Err(RecordDecodeError { part: super::RecordPart::Key, source });
         };
-        // The inherent `CoordinatorRecord::decode`, whose key is not optional.
-        CoordinatorRecord::decode(key, value)
+        CoordinatorRecord::decode_keyed(key, value)
     }
 
     fn to_key_value(&self) -> Result<(Option<Bytes>, Option<Bytes>), EncodeError> {

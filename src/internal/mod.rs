@@ -406,14 +406,8 @@ impl<K: RecordData, V: RecordData> CoordinatorRecord<K, V> {
         self.key.record_type()
     }
 
-    /// Reads a record from its key and value bytes (`None` for a null value).
-    ///
-    /// # Errors
-    /// A [`RecordDecodeError`] naming key or value: the key shorter than 2
-    /// bytes or of an unknown record type, either struct failing to decode
-    /// (a value version outside its schema's among them), or bytes left
-    /// after either.
-    pub fn decode(key: Bytes, value: Option<Bytes>) -> Result<Self, RecordDecodeError> {
+    /// [`log::LogRecord::decode`] once the key is known not to be null.
+    pub(crate) fn decode_keyed(key: Bytes, value: Option<Bytes>) -> Result<Self, RecordDecodeError> {
         let mut r = Reader::new(key);
         let at = r.offset();
         let record_type = r.read_i16().map_err(|e| RecordDecodeError::key(e.in_field("record_type")))?;
