@@ -2219,7 +2219,7 @@ pub enum RequestBody {
     ),
 }
 impl Default for RequestBody {
-    /// An empty body of api key 0, the lowest: a placeholder to decode into ([`RequestBody::decode_into`]).
+    /// An empty body of api key 0, the lowest: a placeholder to decode into ([`RequestBody::decode_into_from`]).
     fn default() -> Self {
         Self::Produce(<super::produce_request::ProduceRequest>::default())
     }
@@ -2564,12 +2564,12 @@ impl RequestBody {
             Self::UnregisterController(m) => enc::Message::encoded_size(m, version),
         }
     }
-    /// Reads the body of `api_key` at `version`.
+    /// Reads the body of `api_key` at `version` from a [`Reader`](enc::Reader).
     ///
     /// # Errors
     /// [`DecodeErrorKind::UnknownApiKey`](crate::error::DecodeErrorKind::UnknownApiKey),
     /// or the body's own decode error.
-    pub fn decode(
+    pub fn decode_from(
         api_key: i16,
         r: &mut enc::Reader,
         version: i16,
@@ -3247,12 +3247,12 @@ impl RequestBody {
     /// reusing the strings, arrays and structs it holds, when `self` is
     /// a body of that api key (a connection's requests mostly are);
     /// otherwise `self` is replaced by a body decoded afresh. The
-    /// result equals what [`Self::decode`] returns.
+    /// result equals what [`Self::decode_from`] returns.
     ///
     /// # Errors
-    /// As [`Self::decode`]; `self` then holds a valid but unspecified body.
+    /// As [`Self::decode_from`]; `self` then holds a valid but unspecified body.
     #[inline]
-    pub fn decode_into(
+    pub fn decode_into_from(
         &mut self,
         api_key: i16,
         r: &mut enc::Reader,
@@ -3479,7 +3479,7 @@ impl RequestBody {
                 enc::Message::decode_into_from(m, r, version)
             }
             _ => {
-                *self = Self::decode(api_key, r, version)?;
+                *self = Self::decode_from(api_key, r, version)?;
                 Ok(())
             }
         }
@@ -6181,7 +6181,7 @@ pub enum ResponseBody {
     ),
 }
 impl Default for ResponseBody {
-    /// An empty body of api key 0, the lowest: a placeholder to decode into ([`ResponseBody::decode_into`]).
+    /// An empty body of api key 0, the lowest: a placeholder to decode into ([`ResponseBody::decode_into_from`]).
     fn default() -> Self {
         Self::Produce(<super::produce_response::ProduceResponse>::default())
     }
@@ -6526,12 +6526,12 @@ impl ResponseBody {
             Self::UnregisterController(m) => enc::Message::encoded_size(m, version),
         }
     }
-    /// Reads the body of `api_key` at `version`.
+    /// Reads the body of `api_key` at `version` from a [`Reader`](enc::Reader).
     ///
     /// # Errors
     /// [`DecodeErrorKind::UnknownApiKey`](crate::error::DecodeErrorKind::UnknownApiKey),
     /// or the body's own decode error.
-    pub fn decode(
+    pub fn decode_from(
         api_key: i16,
         r: &mut enc::Reader,
         version: i16,
@@ -7209,12 +7209,12 @@ impl ResponseBody {
     /// reusing the strings, arrays and structs it holds, when `self` is
     /// a body of that api key (a connection's requests mostly are);
     /// otherwise `self` is replaced by a body decoded afresh. The
-    /// result equals what [`Self::decode`] returns.
+    /// result equals what [`Self::decode_from`] returns.
     ///
     /// # Errors
-    /// As [`Self::decode`]; `self` then holds a valid but unspecified body.
+    /// As [`Self::decode_from`]; `self` then holds a valid but unspecified body.
     #[inline]
-    pub fn decode_into(
+    pub fn decode_into_from(
         &mut self,
         api_key: i16,
         r: &mut enc::Reader,
@@ -7441,7 +7441,7 @@ impl ResponseBody {
                 enc::Message::decode_into_from(m, r, version)
             }
             _ => {
-                *self = Self::decode(api_key, r, version)?;
+                *self = Self::decode_from(api_key, r, version)?;
                 Ok(())
             }
         }

@@ -327,6 +327,15 @@ impl DecodeError {
         self.0.offset
     }
 
+    /// The same error found `by` bytes further into a larger input (the
+    /// body after a frame's size prefix, for example).
+    #[cold]
+    #[must_use]
+    pub(crate) fn shifted(mut self, by: usize) -> Self {
+        self.0.offset += by;
+        self
+    }
+
     place_methods!();
 
     /// Adds an enclosing tagged-field entry to the path.

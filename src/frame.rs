@@ -273,13 +273,13 @@ impl RequestFrame {
         let (info, api_version, header_version) = request_versions(&buf)?;
         let mut r = Reader::new(buf);
         let header = RequestHeader::decode_from(&mut r, header_version)?;
-        let body = RequestBody::decode(info.api_key.code(), &mut r, api_version)?;
+        let body = RequestBody::decode_from(info.api_key.code(), &mut r, api_version)?;
         Ok((Self { header, body }, r, info, api_version))
     }
 
     /// [`RequestFrame::decode`] into `self`, reusing what it holds: the
     /// header's strings, and the body's strings, arrays and structs when it
-    /// holds a body of the same api key ([`RequestBody::decode_into`]). A
+    /// holds a body of the same api key ([`RequestBody::decode_into_from`]). A
     /// server that keeps one `RequestFrame` per connection allocates nothing
     /// once it has grown, for as long as requests of one api key follow each
     /// other. The result equals what [`RequestFrame::decode`] returns.
@@ -304,7 +304,7 @@ impl RequestFrame {
         let (info, api_version, header_version) = request_versions(&buf)?;
         let mut r = Reader::new(buf);
         self.header.decode_into_from(&mut r, header_version)?;
-        self.body.decode_into(info.api_key.code(), &mut r, api_version)?;
+        self.body.decode_into_from(info.api_key.code(), &mut r, api_version)?;
         body_end(&r, info.request_name, api_version)
     }
 
@@ -313,7 +313,8 @@ impl RequestFrame {
     ///
     /// # Errors
     /// As [`RequestFrame::decode`], and a size that does not match the bytes
-    /// given ([`size_prefix::decode_exact`]).
+    /// given ([`size_prefix::decode_exact`], field `size`). Offsets count
+    /// from the start of `buf`, the size included.
     ///
     /// # Example
     /// ```
@@ -326,7 +327,7 @@ impl RequestFrame {
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     pub fn decode_sized(buf: Bytes) -> Result<Self, DecodeError> {
-        Self::decode(size_prefix::decode_exact(buf)?)
+        Self::decode(size_prefix::decode_exact(buf)?).map_err(|e| e.shifted(size_prefix::LEN))
     }
 
     /// Appends the request (header and body, no size prefix), the header at
@@ -432,7 +433,7 @@ impl ResponseFrame {
         let info = api_key.info();
         let mut r = Reader::new(buf);
         let header = ResponseHeader::decode_from(&mut r, info.response_header_version(api_version))?;
-        let (body, version) = response_body(r, info, api_version, true, ResponseBody::decode)?;
+        let (body, version) = response_body(r, info, api_version, true, ResponseBody::decode_from)?;
         Ok(Self { header, body, version })
     }
 
@@ -459,14 +460,14 @@ impl ResponseFrame {
         let mut r = Reader::new(buf);
         let header = ResponseHeader::decode_from(&mut r, info.response_header_version(api_version))?;
         let ((body, trailing), version) = response_body(r, info, api_version, false, |key, r, version| {
-            ResponseBody::decode(key, r, version).map(|body| (body, r.remaining()))
+            ResponseBody::decode_from(key, r, version).map(|body| (body, r.remaining()))
         })?;
         Ok((Self { header, body, version }, trailing))
     }
 
     /// [`ResponseFrame::decode`] into `self`, reusing what it holds: the
     /// header, and the body's strings, arrays and structs when it holds a
-    /// body of `api_key` ([`ResponseBody::decode_into`]). A client that
+    /// body of `api_key` ([`ResponseBody::decode_into_from`]). A client that
     /// keeps one `ResponseFrame` per api key allocates nothing once it has
     /// grown. The result equals what [`ResponseFrame::decode`] returns, the
     /// ApiVersions v0 fallback included.
@@ -495,7 +496,7 @@ impl ResponseFrame {
         self.header.decode_into_from(&mut r, info.response_header_version(api_version))?;
         let body = &mut self.body;
         let ((), version) =
-            response_body(r, info, api_version, true, |key, r, version| body.decode_into(key, r, version))?;
+            response_body(r, info, api_version, true, |key, r, version| body.decode_into_from(key, r, version))?;
         self.version = version;
         Ok(())
     }
@@ -505,7 +506,8 @@ impl ResponseFrame {
     ///
     /// # Errors
     /// As [`ResponseFrame::decode`], and a size that does not match the
-    /// bytes given ([`size_prefix::decode_exact`]).
+    /// bytes given ([`size_prefix::decode_exact`], field `size`). Offsets
+    /// count from the start of `buf`, the size included.
     ///
     /// # Example
     /// ```
@@ -517,7 +519,7 @@ impl ResponseFrame {
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     pub fn decode_sized(buf: Bytes, api_key: ApiKey, api_version: i16) -> Result<Self, DecodeError> {
-        Self::decode(size_prefix::decode_exact(buf)?, api_key, api_version)
+        Self::decode(size_prefix::decode_exact(buf)?, api_key, api_version).map_err(|e| e.shifted(size_prefix::LEN))
     }
 
     /// Appends the response (header and body, no size prefix): the header
@@ -626,7 +628,7 @@ impl ResponseFrame {
     /// };
     /// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
     /// let frame = ResponseFrame { header, body: body.into(), version: 12 };
-    /// let chunks = frame.encode_vectored()?;
+    /// let chunks = frame.encode_vectored_sized()?;
     /// assert!(chunks.iter().any(|c| c.as_ptr() == records.as_ptr())); // not copied
     ///
     /// let mut whole = kafka_wire::BytesMut::new();
@@ -634,7 +636,7 @@ impl ResponseFrame {
     /// assert_eq!(chunks.concat(), whole);
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
-    pub fn encode_vectored(&self) -> Result<Vec<Bytes>, EncodeError> {
+    pub fn encode_vectored_sized(&self) -> Result<Vec<Bytes>, EncodeError> {
         let info = self.body.api_key().info();
         let header_version = info.response_header_version(self.version);
         let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
@@ -738,8 +740,8 @@ pub mod size_prefix {
     /// size says exactly how many follow.
     ///
     /// # Errors
-    /// At offset 0: [`DecodeErrorKind::NotEnoughBytes`] under 4 bytes or
-    /// when the size asks for more bytes than follow,
+    /// At offset 0, in field `size`: [`DecodeErrorKind::NotEnoughBytes`]
+    /// under 4 bytes or when the size asks for more bytes than follow,
     /// [`DecodeErrorKind::InvalidLength`] for a negative size,
     /// [`DecodeErrorKind::TrailingBytes`] when more bytes follow than it
     /// says.
@@ -747,13 +749,15 @@ pub mod size_prefix {
     /// ```
     /// use kafka_wire::{frame::size_prefix, Bytes};
     /// assert_eq!(size_prefix::decode_exact(Bytes::from_static(b"\x00\x00\x00\x02hi"))?, "hi");
-    /// assert!(size_prefix::decode_exact(Bytes::from_static(b"\x00\x00\x00\x03hi")).is_err());
+    /// let err = size_prefix::decode_exact(Bytes::from_static(b"\x00\x00\x00\x03hi")).unwrap_err();
+    /// assert_eq!(err.to_string(), "size: need 3 bytes, have 2 (offset 0)");
     /// assert!(size_prefix::decode_exact(Bytes::from_static(b"\x00\x00\x00\x01hi")).is_err());
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     pub fn decode_exact(mut buf: Bytes) -> Result<Bytes, DecodeError> {
         if buf.len() < LEN {
-            return Err(DecodeError::new(DecodeErrorKind::NotEnoughBytes { needed: LEN, remaining: buf.len() }, 0));
+            let e = DecodeError::new(DecodeErrorKind::NotEnoughBytes { needed: LEN, remaining: buf.len() }, 0);
+            return Err(e.in_field("size"));
         }
         let size = buf.get_i32();
         if size < 0 || size as usize != buf.len() {
@@ -764,7 +768,7 @@ pub mod size_prefix {
             } else {
                 DecodeErrorKind::TrailingBytes(buf.len() - size as usize)
             };
-            return Err(DecodeError::new(kind, 0));
+            return Err(DecodeError::new(kind, 0).in_field("size"));
         }
         Ok(buf)
     }
@@ -876,7 +880,7 @@ impl<'a> RequestFrameRef<'a> {
         let (info, api_version, header_version) = request_versions(buf)?;
         let mut r = Reader::new(buf);
         let header = MessageView::decode_from(&mut r, header_version)?;
-        let body = crate::messages::RequestBodyRef::decode(info.api_key.code(), &mut r, api_version)?;
+        let body = crate::messages::RequestBodyRef::decode_from(info.api_key.code(), &mut r, api_version)?;
         body_end(&r, info.request_name, api_version)?;
         Ok(Self { header, body })
     }
@@ -909,7 +913,7 @@ impl<'a> ResponseFrameRef<'a> {
         let info = api_key.info();
         let mut r = Reader::new(buf);
         let header = MessageView::decode_from(&mut r, info.response_header_version(api_version))?;
-        let (body, version) = response_body(r, info, api_version, true, crate::messages::ResponseBodyRef::decode)?;
+        let (body, version) = response_body(r, info, api_version, true, crate::messages::ResponseBodyRef::decode_from)?;
         Ok(Self { header, body, version })
     }
 }

@@ -217,7 +217,7 @@ impl Codec for Requests {
     }
     fn wire_decode(api_key: i16, bytes: Bytes, version: i16) -> Result<(RequestBody, usize), String> {
         let mut r = Reader::new(bytes);
-        let value = RequestBody::decode(api_key, &mut r, version).map_err(|e| e.to_string())?;
+        let value = RequestBody::decode_from(api_key, &mut r, version).map_err(|e| e.to_string())?;
         Ok((value, r.remaining()))
     }
     fn kp_decode(key: KpApiKey, mut bytes: Bytes, version: i16) -> Result<(RequestKind, usize), String> {
@@ -247,7 +247,7 @@ impl Codec for Responses {
     }
     fn wire_decode(api_key: i16, bytes: Bytes, version: i16) -> Result<(ResponseBody, usize), String> {
         let mut r = Reader::new(bytes);
-        let value = ResponseBody::decode(api_key, &mut r, version).map_err(|e| e.to_string())?;
+        let value = ResponseBody::decode_from(api_key, &mut r, version).map_err(|e| e.to_string())?;
         Ok((value, r.remaining()))
     }
     fn kp_decode(key: KpApiKey, mut bytes: Bytes, version: i16) -> Result<(ResponseKind, usize), String> {

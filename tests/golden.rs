@@ -1669,3 +1669,26 @@ fn tags_above_2_31_minus_2_are_refused_both_ways() {
         assert!(err.to_string().contains(&format!("tag {tag} is above the largest tag, 2147483646")), "{err}");
     }
 }
+
+/// A sized frame's errors count offsets from the start of what was given,
+/// its 4-byte size included, and a size that does not match names the field.
+#[test]
+fn sized_frame_errors_count_from_the_size_prefix() {
+    // Api key 999 (unknown) right after the size: offset 0 of the frame, 4 of the input.
+    let body = [0x03, 0xe7, 0, 0, 0, 0, 0, 1];
+    let plain = kafka_wire::frame::RequestFrame::decode(Bytes::copy_from_slice(&body)).unwrap_err();
+    assert_eq!((plain.kind(), plain.offset()), (&DecodeErrorKind::UnknownApiKey(999), 0));
+    let mut sized = vec![0, 0, 0, 8];
+    sized.extend_from_slice(&body);
+    let err = kafka_wire::frame::RequestFrame::decode_sized(Bytes::from(sized)).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (&DecodeErrorKind::UnknownApiKey(999), 4));
+
+    // A response body cut short: ApiVersions v0 wants an error code after the correlation id.
+    let sized = Bytes::from_static(&[0, 0, 0, 5, 0, 0, 0, 7, 0]);
+    let err = kafka_wire::frame::ResponseFrame::decode_sized(sized, ApiKey::ApiVersions, 0).unwrap_err();
+    assert_eq!(err.kind(), &DecodeErrorKind::NotEnoughBytes { needed: 2, remaining: 1 });
+    assert_eq!(err.offset(), 8);
+
+    let err = kafka_wire::frame::RequestFrame::decode_sized(Bytes::from_static(&[0, 0, 0, 26, 0])).unwrap_err();
+    assert_eq!(err.to_string(), "size: need 26 bytes, have 1 (offset 0)");
+}

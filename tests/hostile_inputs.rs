@@ -1147,7 +1147,7 @@ fn entities_rewritten_too_long_are_encode_errors() {
                 let mut buf = BytesMut::new();
                 body.encode(&mut buf, version).unwrap_or_else(|e| panic!("{place}: {e}"));
                 let mut r = kafka_wire::primitives::Reader::new(buf.freeze());
-                let read = RequestBody::decode(info.api_key.code(), &mut r, version).expect("decodes");
+                let read = RequestBody::decode_from(info.api_key.code(), &mut r, version).expect("decodes");
                 assert_eq!(read, body, "{place}");
                 rewritten += 1;
             } else {

@@ -283,8 +283,8 @@ impl Target {
         let value = match self {
             Target::Header(Side::Request) => RequestHeader::decode_from(&mut r, version).map(Value::RequestHeader),
             Target::Header(Side::Response) => ResponseHeader::decode_from(&mut r, version).map(Value::ResponseHeader),
-            Target::Api(key, Side::Request) => RequestBody::decode(key, &mut r, version).map(Value::Request),
-            Target::Api(key, Side::Response) => ResponseBody::decode(key, &mut r, version).map(Value::Response),
+            Target::Api(key, Side::Request) => RequestBody::decode_from(key, &mut r, version).map(Value::Request),
+            Target::Api(key, Side::Response) => ResponseBody::decode_from(key, &mut r, version).map(Value::Response),
         };
         value.map(|v| (v, r.remaining())).map_err(|e| e.to_string())
     }

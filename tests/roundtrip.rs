@@ -98,8 +98,8 @@ fn check_request(body: &RequestBody, version: i16) -> Result<(), TestCaseError> 
     body.encode(&mut buf, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(buf.len(), body.encoded_size(version));
     let mut r = Reader::new(buf.freeze());
-    let back =
-        RequestBody::decode(body.api_key().code(), &mut r, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back = RequestBody::decode_from(body.api_key().code(), &mut r, version)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(r.remaining(), 0);
     prop_assert_eq!(&back, body);
     Ok(())
@@ -110,8 +110,8 @@ fn check_response(body: &ResponseBody, version: i16) -> Result<(), TestCaseError
     body.encode(&mut buf, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(buf.len(), body.encoded_size(version));
     let mut r = Reader::new(buf.freeze());
-    let back =
-        ResponseBody::decode(body.api_key().code(), &mut r, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back = ResponseBody::decode_from(body.api_key().code(), &mut r, version)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(r.remaining(), 0);
     prop_assert_eq!(&back, body);
     Ok(())
@@ -159,7 +159,7 @@ mod hostile {
         for (api_key, version, bytes) in encodings(11) {
             for cut in 0..bytes.len() {
                 let mut r = Reader::new(bytes.slice(..cut));
-                let decoded = RequestBody::decode(api_key, &mut r, version).and_then(|b| r.finish().map(|()| b));
+                let decoded = RequestBody::decode_from(api_key, &mut r, version).and_then(|b| r.finish().map(|()| b));
                 assert!(decoded.is_err(), "api {api_key} v{version}: a {cut}-byte prefix of {} decoded", bytes.len());
             }
         }
@@ -180,10 +180,10 @@ mod hostile {
                     mutated[i] = byte;
                 }
                 let mut r = Reader::new(mutated.into());
-                let _ = RequestBody::decode(api_key, &mut r, version);
+                let _ = RequestBody::decode_from(api_key, &mut r, version);
                 // The unmutated request read as that api's response: input of another shape.
                 let mut r = Reader::new(bytes.clone());
-                let _ = ResponseBody::decode(api_key, &mut r, version);
+                let _ = ResponseBody::decode_from(api_key, &mut r, version);
             }
         }
 
@@ -192,8 +192,8 @@ mod hostile {
             let bytes = kafka_wire::Bytes::from(bytes);
             for info in API_INFO {
                 for version in info.valid_versions.min..=info.valid_versions.max {
-                    let _ = RequestBody::decode(info.api_key.code(), &mut Reader::new(bytes.clone()), version);
-                    let _ = ResponseBody::decode(info.api_key.code(), &mut Reader::new(bytes.clone()), version);
+                    let _ = RequestBody::decode_from(info.api_key.code(), &mut Reader::new(bytes.clone()), version);
+                    let _ = ResponseBody::decode_from(info.api_key.code(), &mut Reader::new(bytes.clone()), version);
                 }
             }
             let _ = kafka_wire::frame::RequestFrame::decode(bytes.clone());

@@ -101,8 +101,9 @@ fn response_frame_chunks_match_the_copied_frame() {
     });
     let header = ResponseHeader { correlation_id: 42, ..Default::default() };
     for version in [4, 11, 12] {
-        let chunks =
-            frame::ResponseFrame { header: header.clone(), body: body.clone(), version }.encode_vectored().unwrap();
+        let chunks = frame::ResponseFrame { header: header.clone(), body: body.clone(), version }
+            .encode_vectored_sized()
+            .unwrap();
         let mut whole = BytesMut::new();
         frame::size_prefix::encode(&mut whole, |b| frame::ResponseFrame::encode_parts(&header, &body, version, b))
             .unwrap();
@@ -113,8 +114,9 @@ fn response_frame_chunks_match_the_copied_frame() {
     // Nothing large enough to share: one chunk, the size patched in place.
     let small = ResponseBody::from(FetchResponse { throttle_time_ms: 5, ..Default::default() });
     for version in [4, 12] {
-        let chunks =
-            frame::ResponseFrame { header: header.clone(), body: small.clone(), version }.encode_vectored().unwrap();
+        let chunks = frame::ResponseFrame { header: header.clone(), body: small.clone(), version }
+            .encode_vectored_sized()
+            .unwrap();
         let mut whole = BytesMut::new();
         frame::size_prefix::encode(&mut whole, |b| frame::ResponseFrame::encode_parts(&header, &small, version, b))
             .unwrap();

@@ -41,8 +41,8 @@ fn encodings(seed: u64) -> Vec<(i16, i16, bool, Bytes)> {
 fn owned(api_key: i16, version: i16, request: bool, bytes: &Bytes) -> (Result<String, DecodeError>, usize) {
     let mut r = Reader::new(bytes.clone());
     let body = match request {
-        true => RequestBody::decode(api_key, &mut r, version).map(|b| format!("{b:?}")),
-        false => ResponseBody::decode(api_key, &mut r, version).map(|b| format!("{b:?}")),
+        true => RequestBody::decode_from(api_key, &mut r, version).map(|b| format!("{b:?}")),
+        false => ResponseBody::decode_from(api_key, &mut r, version).map(|b| format!("{b:?}")),
     };
     (body, r.offset())
 }
@@ -51,8 +51,8 @@ fn owned(api_key: i16, version: i16, request: bool, bytes: &Bytes) -> (Result<St
 fn viewed(api_key: i16, version: i16, request: bool, bytes: &[u8]) -> (Result<String, DecodeError>, usize) {
     let mut r = Reader::new(bytes);
     let body = match request {
-        true => RequestBodyRef::decode(api_key, &mut r, version).map(|b| format!("{:?}", b.into_owned())),
-        false => ResponseBodyRef::decode(api_key, &mut r, version).map(|b| format!("{:?}", b.into_owned())),
+        true => RequestBodyRef::decode_from(api_key, &mut r, version).map(|b| format!("{:?}", b.into_owned())),
+        false => ResponseBodyRef::decode_from(api_key, &mut r, version).map(|b| format!("{:?}", b.into_owned())),
     };
     (body, r.offset())
 }

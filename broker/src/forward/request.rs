@@ -459,7 +459,7 @@ fn read_embedded(bytes: &Bytes) -> Result<Embedded, Refusal> {
     if !info.valid_versions.contains(version) {
         return Err(Refusal::UnsupportedVersion(api_key, version));
     }
-    let body = RequestBody::decode(api_key, &mut r, version).map_err(Refusal::Body)?;
+    let body = RequestBody::decode_from(api_key, &mut r, version).map_err(Refusal::Body)?;
     Ok(Embedded { header, body, trailing: r.remaining(), end: r.offset() })
 }
 

@@ -343,7 +343,7 @@ fn emit_body_enum(
     });
     let default = entries.first().map(|BodyEntry { variant: v, ty, key, .. }| {
         let doc = format!(
-            " An empty body of api key {key}, the lowest: a placeholder to decode into ([`{name}::decode_into`])."
+            " An empty body of api key {key}, the lowest: a placeholder to decode into ([`{name}::decode_into_from`])."
         );
         quote! {
             impl Default for #name {
@@ -403,12 +403,12 @@ fn emit_body_enum(
                 }
             }
 
-            /// Reads the body of `api_key` at `version`.
+            /// Reads the body of `api_key` at `version` from a [`Reader`](enc::Reader).
             ///
             /// # Errors
             #[doc = #decode_errors]
             /// or the body's own decode error.
-            pub fn decode(api_key: i16, r: &mut enc::Reader, version: i16) -> Result<Self, enc::DecodeError> {
+            pub fn decode_from(api_key: i16, r: &mut enc::Reader, version: i16) -> Result<Self, enc::DecodeError> {
                 match api_key {
                     #(#decodes)*
                     _ => Err(r.error(#unknown)),
@@ -419,16 +419,16 @@ fn emit_body_enum(
             /// reusing the strings, arrays and structs it holds, when `self` is
             /// a body of that api key (a connection's requests mostly are);
             /// otherwise `self` is replaced by a body decoded afresh. The
-            /// result equals what [`Self::decode`] returns.
+            /// result equals what [`Self::decode_from`] returns.
             ///
             /// # Errors
-            /// As [`Self::decode`]; `self` then holds a valid but unspecified body.
+            /// As [`Self::decode_from`]; `self` then holds a valid but unspecified body.
             #[inline]
-            pub fn decode_into(&mut self, api_key: i16, r: &mut enc::Reader, version: i16) -> Result<(), enc::DecodeError> {
+            pub fn decode_into_from(&mut self, api_key: i16, r: &mut enc::Reader, version: i16) -> Result<(), enc::DecodeError> {
                 match (&mut *self, api_key) {
                     #(#decodes_into)*
                     _ => {
-                        *self = Self::decode(api_key, r, version)?;
+                        *self = Self::decode_from(api_key, r, version)?;
                         Ok(())
                     }
                 }
@@ -505,7 +505,7 @@ fn emit_view_enum(entries: &[BodyEntry], owned: &proc_macro2::Ident, what: &str,
         .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => #owned::#v(enc::IntoOwned::into_owned(m)),));
     let doc = format!(" The borrowed view of a {what} body of any api key: see [`{owned}`].");
     let owned_doc = format!(" The owned [`{owned}`], allocating what the view borrowed.");
-    let decode_errors = format!(" As [`{owned}::decode`].");
+    let decode_errors = format!(" As [`{owned}::decode_from`].");
     let unknown = unknown_api_key(cx);
     quote! {
         #[doc = #doc]
@@ -529,7 +529,7 @@ fn emit_view_enum(entries: &[BodyEntry], owned: &proc_macro2::Ident, what: &str,
             ///
             /// # Errors
             #[doc = #decode_errors]
-            pub fn decode(api_key: i16, r: &mut enc::Reader<&'a [u8]>, version: i16) -> Result<Self, enc::DecodeError> {
+            pub fn decode_from(api_key: i16, r: &mut enc::Reader<&'a [u8]>, version: i16) -> Result<Self, enc::DecodeError> {
                 match api_key {
                     #(#decodes)*
                     _ => Err(r.error(#unknown)),
