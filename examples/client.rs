@@ -254,7 +254,7 @@ impl Connection {
         match tokio::time::timeout(self.timeout, self.framed.next()).await {
             Err(_) => Err(ClientError::Timeout(self.timeout)),
             Ok(None) => Err(ClientError::Closed),
-            Ok(Some(response)) => Ok(R::decode_response(response?)?),
+            Ok(Some(response)) => Ok(R::response_from(response?)?),
         }
     }
 

@@ -115,7 +115,7 @@ pub enum CodecError {
         found: i32,
     },
     /// A response body of another api key than the typed request's
-    /// ([`Call::decode_response`]), given back whole.
+    /// ([`Call::response_from`]), given back whole.
     #[error(transparent)]
     UnexpectedBody(Box<UnexpectedBody<ResponseBody>>),
     /// An I/O error of the underlying stream.
@@ -1001,7 +1001,7 @@ fn produce_acks(frame: &[u8], api_version: i16) -> Result<i16, DecodeError> {
 /// `R::Response`, [`Request`]), blanket-implemented.
 ///
 /// [`Call::into_frame`] builds the [`RequestFrame`] to send (header
-/// `RequestApiKey` = `R::API_KEY`), and [`Call::decode_response`] takes
+/// `RequestApiKey` = `R::API_KEY`), and [`Call::response_from`] takes
 /// `R::Response` out of the [`ResponseFrame`] that a [`ClientCodec`]
 /// decoded for it, so a client needs no `match` over [`ResponseBody`].
 ///
@@ -1023,7 +1023,7 @@ fn produce_acks(frame: &[u8], api_version: i16) -> Result<i16, DecodeError> {
 /// server.encode(ResponseFrame { header, body: answer.clone().into(), version: 12 }, &mut wire)?;
 ///
 /// let frame = client.decode(&mut wire)?.unwrap();
-/// let response: MetadataResponse = MetadataRequest::decode_response(frame)?;
+/// let response: MetadataResponse = MetadataRequest::response_from(frame)?;
 /// assert_eq!(response, answer);
 /// # Ok::<(), kafka_wire::codec::CodecError>(())
 /// ```
@@ -1059,7 +1059,7 @@ pub trait Call:
         RequestFrame { header, body: self.into() }
     }
 
-    /// The typed response in `frame` (its body; the version it was
+    /// The typed response in `frame`, converted from its body (the version it was
     /// decoded at is `frame.version`).
     ///
     /// # Errors
@@ -1071,10 +1071,10 @@ pub trait Call:
     /// use kafka_wire::frame::ResponseFrame;
     /// use kafka_wire::messages::{ApiVersionsRequest, MetadataResponse, ResponseHeader};
     /// let frame = ResponseFrame { header: ResponseHeader::default(), body: MetadataResponse::default().into(), version: 12 };
-    /// let Err(CodecError::UnexpectedBody(err)) = ApiVersionsRequest::decode_response(frame) else { unreachable!() };
+    /// let Err(CodecError::UnexpectedBody(err)) = ApiVersionsRequest::response_from(frame) else { unreachable!() };
     /// assert_eq!((err.expected, err.found), (18, 3));
     /// ```
-    fn decode_response(frame: ResponseFrame) -> Result<Self::Response, CodecError> {
+    fn response_from(frame: ResponseFrame) -> Result<Self::Response, CodecError> {
         Ok(Self::Response::try_from(frame.body)?)
     }
 }
