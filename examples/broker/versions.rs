@@ -31,7 +31,7 @@ const SERVED: &[(i16, i16, i16)] = &[
     (14, 0, 5), // SyncGroup
     (15, 0, 5), // DescribeGroups
     (16, 0, 5), // ListGroups
-    (18, 0, 4), // ApiVersions
+    (18, 0, 5), // ApiVersions
     (19, 0, 7), // CreateTopics
     (20, 0, 6), // DeleteTopics
     (22, 0, 5), // InitProducerId
