@@ -6,6 +6,9 @@
 //! response frame: int32 size | response header (v0 or v1)    | response body
 //! ```
 //!
+//! The frame types' `decode` and `encode` read and write a frame without
+//! its size; `decode_sized` and `encode_sized` with it.
+//!
 //! A request announces its api key and version in its first four bytes,
 //! so it decodes alone; a response is read with the api key and version of
 //! the request it answers.

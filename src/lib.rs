@@ -56,8 +56,11 @@
 //! Frames add suffixes to these verbs: `…_sized` with the 4-byte size
 //! prefix, `…_lenient` ignoring bytes after the body (and saying how
 //! many), `encode_parts` the header and body apart. A frame's `decode`
-//! takes the whole frame, so bytes left over are an error as in
-//! `decode_exact`.
+//! takes the whole frame (without the size; `decode_sized` with it), so
+//! bytes left over are an error as in `decode_exact`; so does every
+//! `decode…` that takes its input as `Bytes` by value rather than
+//! `&mut Bytes` (`ApiMessageAndVersion::decode_framed` and
+//! `decode_prefixed`, `size_prefix::decode_exact`).
 //!
 //! A type that keeps bytes undecoded (`codec::RawRequest`,
 //! `embedded::EmbeddedHeader`, `embedded::EmbeddedMessage`) decodes them
