@@ -104,13 +104,18 @@ fn main() -> ExitCode {
     match result {
         Ok(generated) => {
             let (mut structs, mut fields) = (0, 0);
+            // One row per message under a header, the name column as wide as the longest name.
+            let width = generated.messages.iter().map(|m| m.name.len()).max().unwrap_or(0).max("message".len());
+            if !quiet && !generated.messages.is_empty() {
+                println!("{:<width$}  api key  versions  flexible  structs  fields", "message");
+            }
             for m in &generated.messages {
                 structs += m.structs;
                 fields += m.fields;
                 if !quiet {
-                    let api = m.api_key.map(|k| format!("api {k:>2}")).unwrap_or_else(|| "      ".into());
+                    let api = m.api_key.map(|k| k.to_string()).unwrap_or_default();
                     println!(
-                        "{:<44} {api}  versions {:<6} flexible {:<5} {:>3} structs {:>4} fields",
+                        "{:<width$}  {api:>7}  {:<8}  {:<8}  {:>7}  {:>6}",
                         m.name, m.versions, m.flexible_versions, m.structs, m.fields
                     );
                 }

@@ -186,9 +186,10 @@ fn the_command_line_summarises_removed_apis() -> std::io::Result<()> {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 3, "{stdout}");
-    assert!(lines[0].starts_with("FooRequest ") && lines[1].starts_with("FooResponse "), "{stdout}");
-    assert!(lines[2].starts_with("generated 2 messages, 2 structs, 2 fields, 4 files"), "{stdout}");
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert_eq!(lines[0], "message      api key  versions  flexible  structs  fields", "{stdout}");
+    assert!(lines[1].starts_with("FooRequest ") && lines[2].starts_with("FooResponse "), "{stdout}");
+    assert!(lines[3].starts_with("generated 2 messages, 2 structs, 2 fields, 4 files"), "{stdout}");
 
     let out = run(&removed)?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
