@@ -144,6 +144,11 @@ fn main() -> ExitCode {
                     "{file}: {} bytes at the end (from byte {}) are a partial batch of {} bytes, not read",
                     p.available, p.position, p.needed
                 );
+                if p.position == 0 {
+                    // Not one whole batch: a segment whose first batch is
+                    // still being written, or not a log segment at all.
+                    eprintln!("{file}: no whole record batch in it; is it a log segment or snapshot?");
+                }
             }
             eprintln!("{file}: {count} records");
             ExitCode::SUCCESS

@@ -74,7 +74,8 @@ impl RequestHead {
     /// use kafka_wire::frame::RequestHead;
     /// let err = RequestHead::parse(&[0x7f, 0, 0, 0, 0]).unwrap_err();
     /// assert_eq!(err.kind(), &DecodeErrorKind::UnknownApiKey(0x7f00));
-    /// assert!(RequestHead::parse(&[0, 3, 0]).is_err());
+    /// let err = RequestHead::parse(&[0, 3, 0]).unwrap_err();
+    /// assert_eq!(err.to_string(), "request_api_version: need 2 bytes, have 1 (offset 2)");
     /// ```
     pub fn parse(buf: &[u8]) -> Result<Self, DecodeError> {
         match buf.first_chunk::<8>() {
@@ -137,10 +138,13 @@ impl RequestHead {
 #[cold]
 fn short_head(buf: &[u8]) -> DecodeError {
     let mut r = Reader::new(buf);
-    let versions = r.read_i16().and_then(|key| Ok((key, r.read_i16()?)));
-    let (api_key, api_version) = match versions {
-        Ok(versions) => versions,
-        Err(e) => return e,
+    let api_key = match r.read_i16() {
+        Ok(key) => key,
+        Err(e) => return e.in_field("request_api_key"),
+    };
+    let api_version = match r.read_i16() {
+        Ok(version) => version,
+        Err(e) => return e.in_field("request_api_version"),
     };
     let Some(info) = api_info(api_key) else { return unknown_api_key(api_key) };
     let mut r = Reader::new(Bytes::copy_from_slice(buf));
