@@ -504,11 +504,11 @@ impl ToJson for Uuid {
     }
 }
 
-/// As Kafka's `Uuid.fromString` (see [`Uuid::parse_base64`]).
+/// As Kafka's `Uuid.fromString` (see [`Uuid::from_base64`]).
 impl FromJson for Uuid {
     fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
         let text = json.as_str().ok_or_else(|| expected("a uuid string", version))?;
-        Uuid::parse_base64(text).map_err(|_| {
+        Uuid::from_base64(text).map_err(|_| {
             JsonError::new(JsonErrorKind::BadEncoding("a uuid (22 characters of URL-safe base64)"), version)
         })
     }

@@ -20,7 +20,7 @@ use crate::error::{DecodeError, EncodeError};
 ///
 /// `Display` and `FromStr` use Kafka's text form, URL-safe base64 of the 16
 /// bytes without padding (22 characters), which Kafka's tools print and
-/// accept; [`Uuid::to_rfc_string`] and [`Uuid::parse_rfc`] give the RFC 4122
+/// accept; [`Uuid::to_rfc_string`] and [`Uuid::from_rfc_string`] give the RFC 4122
 /// form (`8-4-4-4-12` hex digits). With the feature `uuid`, it converts to
 /// and from `uuid::Uuid` (same bytes, same order).
 ///
@@ -31,7 +31,7 @@ use crate::error::{DecodeError, EncodeError};
 /// assert_eq!(id.to_string(), "AQIDBAUGBwgJCgsMDQ4PEA");
 /// assert_eq!("AQIDBAUGBwgJCgsMDQ4PEA".parse::<Uuid>(), Ok(id));
 /// assert_eq!(id.to_rfc_string(), "01020304-0506-0708-090a-0b0c0d0e0f10");
-/// assert_eq!(Uuid::parse_rfc("01020304-0506-0708-090a-0b0c0d0e0f10"), Ok(id));
+/// assert_eq!(Uuid::from_rfc_string("01020304-0506-0708-090a-0b0c0d0e0f10"), Ok(id));
 /// assert_eq!(Uuid::NIL.to_string(), "AAAAAAAAAAAAAAAAAAAAAA");
 /// assert!(Uuid::default().is_nil());
 /// ```
@@ -39,7 +39,7 @@ use crate::error::{DecodeError, EncodeError};
 pub struct Uuid(pub [u8; 16]);
 
 /// Why text is not a uuid: [`Uuid`]'s `FromStr` (Kafka's base64 form) and
-/// [`Uuid::parse_rfc`] (the RFC 4122 form).
+/// [`Uuid::from_rfc_string`] (the RFC 4122 form).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseUuidError {
@@ -154,7 +154,7 @@ impl Uuid {
     /// [`ParseUuidError::WrongLength`] for text that is not 36 bytes long,
     /// [`ParseUuidError::InvalidCharacter`] for a character other than a hex
     /// digit where one belongs, or other than `-` between the groups.
-    pub fn parse_rfc(text: &str) -> Result<Uuid, ParseUuidError> {
+    pub fn from_rfc_string(text: &str) -> Result<Uuid, ParseUuidError> {
         let bytes = text.as_bytes();
         if bytes.len() != 36 {
             return Err(ParseUuidError::WrongLength { len: bytes.len(), form: "RFC 4122", expected: "36" });
@@ -189,7 +189,7 @@ impl Uuid {
     /// base64 (`+` and `/` of standard base64 included),
     /// [`ParseUuidError::BadPadding`] for a misplaced `=`, and
     /// [`ParseUuidError::WrongLength`] for base64 that is not 16 bytes.
-    pub fn parse_base64(text: &str) -> Result<Uuid, ParseUuidError> {
+    pub fn from_base64(text: &str) -> Result<Uuid, ParseUuidError> {
         let bytes = text.as_bytes();
         if bytes.len() > 24 {
             return Err(ParseUuidError::TooLong { len: bytes.len() });
@@ -229,12 +229,12 @@ impl fmt::Display for Uuid {
     }
 }
 
-/// Kafka's text form, as Kafka's `Uuid.fromString` reads it (see [`Uuid::parse_base64`]).
+/// Kafka's text form, as Kafka's `Uuid.fromString` reads it (see [`Uuid::from_base64`]).
 impl FromStr for Uuid {
     type Err = ParseUuidError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Uuid::parse_base64(text)
+        Uuid::from_base64(text)
     }
 }
 
@@ -338,23 +338,23 @@ mod tests {
         for (value, _, rfc) in CASES {
             let id = Uuid::from_u128(value);
             assert_eq!(id.to_rfc_string(), rfc);
-            assert_eq!(Uuid::parse_rfc(rfc), Ok(id));
-            assert_eq!(Uuid::parse_rfc(&rfc.to_uppercase()), Ok(id));
+            assert_eq!(Uuid::from_rfc_string(rfc), Ok(id));
+            assert_eq!(Uuid::from_rfc_string(&rfc.to_uppercase()), Ok(id));
         }
         assert!(matches!(
-            Uuid::parse_rfc("0102030405060708090a0b0c0d0e0f10"),
+            Uuid::from_rfc_string("0102030405060708090a0b0c0d0e0f10"),
             Err(ParseUuidError::WrongLength { len: 32, .. })
         ));
         assert_eq!(
-            Uuid::parse_rfc("01020304_0506-0708-090a-0b0c0d0e0f10"),
+            Uuid::from_rfc_string("01020304_0506-0708-090a-0b0c0d0e0f10"),
             Err(ParseUuidError::InvalidCharacter { character: '_', position: 8, alphabet: "-" })
         );
         assert_eq!(
-            Uuid::parse_rfc("01020304-0506-0708-090a-0b0c0d0e0f1g"),
+            Uuid::from_rfc_string("01020304-0506-0708-090a-0b0c0d0e0f1g"),
             Err(ParseUuidError::InvalidCharacter { character: 'g', position: 35, alphabet: "hex digit" })
         );
-        assert!(Uuid::parse_rfc("+1020304-0506-0708-090a-0b0c0d0e0f10").is_err());
-        assert!(Uuid::parse_rfc("é1020304-0506-0708-090a-0b0c0d0e0f1").is_err());
+        assert!(Uuid::from_rfc_string("+1020304-0506-0708-090a-0b0c0d0e0f10").is_err());
+        assert!(Uuid::from_rfc_string("é1020304-0506-0708-090a-0b0c0d0e0f1").is_err());
     }
 
     /// What Kafka 4.4's `Uuid.fromString` accepts and refuses, input by input
