@@ -111,7 +111,7 @@ mod tests {
     fn caps_and_sasl() {
         let plain = Config::parse(Vec::new(), None).unwrap();
         let v = Versions::new(&plain);
-        assert_eq!(v.range(API_VERSIONS), Some(VersionRange::new(0, 4)));
+        assert_eq!(v.range(API_VERSIONS), Some(VersionRange::new(0, 5)));
         assert_eq!(v.range(36), None);
         let args = ["--sasl-plain", "u:p", "--max-version", "ApiVersions=3"].map(String::from);
         let v = Versions::new(&Config::parse(args, None).unwrap());
