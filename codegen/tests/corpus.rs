@@ -179,7 +179,7 @@ kafka-wire = {{ path = {root:?}, default-features = false }}
     assert!(warnings.is_empty(), "the build warns:\n{}", warnings.join("\n"));
 }
 
-/// (c) The command line checks the corpus: one line per message and a total.
+/// (c) The command line checks the corpus: a header, one line per message and a total.
 #[test]
 fn cli_reports_the_corpus() {
     let Some(dir) = corpus("corpus command line") else { return };
@@ -188,8 +188,10 @@ fn cli_reports_the_corpus() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "stderr:\n{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), CORPUS_SIZE + 1, "{stdout}");
+    assert_eq!(lines.len(), CORPUS_SIZE + 2, "{stdout}");
+    assert!(lines[0].starts_with("message ") && lines[0].ends_with("api key  versions  flexible  structs  fields"));
     let total = lines.last().unwrap();
+    let lines = &lines[1..];
     assert!(total.starts_with(&format!("generated {CORPUS_SIZE} messages, ")), "{total}");
     // The message lines name the messages, in file order.
     for ((line, file), n) in lines.iter().zip(schema_files(&dir)).zip(1..) {
@@ -197,7 +199,8 @@ fn cli_reports_the_corpus() {
         assert!(line.starts_with(&stem), "line {n} {line:?} is not about {stem}");
     }
     let metadata = lines.iter().find(|l| l.starts_with("MetadataRequest ")).expect("a MetadataRequest line");
-    assert!(metadata.contains("api  3"), "{metadata}");
+    let columns: Vec<&str> = metadata.split_whitespace().collect();
+    assert_eq!(columns[1..3], ["3", "0-12"], "{metadata}");
 
     // --quiet prints only the total.
     let quiet = Command::new(env!("CARGO_BIN_EXE_kafka-wire-codegen")).arg("--quiet").arg(&dir).output().unwrap();
