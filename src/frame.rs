@@ -334,7 +334,7 @@ impl RequestFrame {
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     pub fn decode_sized(buf: Bytes) -> Result<Self, DecodeError> {
-        Self::decode(size_prefix::decode_exact(buf)?).map_err(|e| e.shifted(size_prefix::LEN))
+        size_prefix::decode_with(buf, Self::decode)
     }
 
     /// Appends the request (header and body, no size prefix), the header at
@@ -526,7 +526,7 @@ impl ResponseFrame {
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     pub fn decode_sized(buf: Bytes, api_key: ApiKey, api_version: i16) -> Result<Self, DecodeError> {
-        Self::decode(size_prefix::decode_exact(buf)?, api_key, api_version).map_err(|e| e.shifted(size_prefix::LEN))
+        size_prefix::decode_with(buf, |body| Self::decode(body, api_key, api_version))
     }
 
     /// Appends the response (header and body, no size prefix): the header
@@ -778,6 +778,16 @@ pub mod size_prefix {
             return Err(DecodeError::new(kind, 0).in_field("size"));
         }
         Ok(buf)
+    }
+
+    /// What `read` decodes from the bytes after the size of a whole frame
+    /// ([`decode_exact`]), its errors' offsets counted from the start of
+    /// `buf`, the size included: the counterpart of [`encode`].
+    pub(crate) fn decode_with<T>(
+        buf: Bytes,
+        read: impl FnOnce(Bytes) -> Result<T, DecodeError>,
+    ) -> Result<T, DecodeError> {
+        read(decode_exact(buf)?).map_err(|e| e.shifted(LEN))
     }
 
     /// Appends a frame: a 4-byte size, then what `write` appends.

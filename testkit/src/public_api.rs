@@ -26,6 +26,8 @@ use quote::ToTokens;
 struct Module {
     path: Vec<String>,
     items: Vec<syn::Item>,
+    /// The names its `use` items bring in ([`imports`]), read once.
+    imports: Vec<(Vec<String>, String)>,
 }
 
 /// Every module of the crate, public or not (a `pub use` may name an item
@@ -73,7 +75,8 @@ impl Crate {
                 }
             }
         }
-        self.modules.push(Module { path, items });
+        let imports = imports(&items);
+        self.modules.push(Module { path, items, imports });
         Ok(())
     }
 
@@ -91,7 +94,7 @@ impl Crate {
                 return true;
             }
             // A name that `at` imports.
-            return imports(module).into_iter().any(|(p, n)| n == *name && self.leads_to(at, &p, target, depth - 1));
+            return module.imports.iter().any(|(p, n)| n == name && self.leads_to(at, p, target, depth - 1));
         }
         let Ok((module, name)) = resolve(at, path) else { return false };
         self.leads_to(&module, &[name], target, depth - 1)
@@ -406,9 +409,9 @@ fn type_path(ty: &syn::Type) -> Vec<String> {
 
 /// The names a module's `use` items bring in, public or not, with their
 /// paths; glob imports are skipped (they name no item).
-fn imports(module: &Module) -> Vec<(Vec<String>, String)> {
+fn imports(items: &[syn::Item]) -> Vec<(Vec<String>, String)> {
     let mut out = Vec::new();
-    for item in &module.items {
+    for item in items {
         if let syn::Item::Use(u) = item {
             if !is_test_only(&u.attrs) {
                 // Cannot fail: globs are skipped.
@@ -452,7 +455,6 @@ fn has_glob(tree: &syn::UseTree) -> bool {
     }
 }
 
-/// The leaves of a use tree: each path and the name it is visible as.
 /// What [`use_leaves`] does with a glob (`use x::*`).
 #[derive(Clone, Copy)]
 enum Globs {
@@ -462,6 +464,7 @@ enum Globs {
     Skip,
 }
 
+/// The leaves of a use tree: each path and the name it is visible as.
 fn use_leaves(
     tree: &syn::UseTree,
     prefix: Vec<String>,
