@@ -143,9 +143,9 @@ struct Pending {
     correlator: Correlator,
     envelopes: HashMap<i32, ForwardedRequest>,
     /// JoinGroup and SyncGroup requests in flight: correlation id to group id.
-    group_requests: HashMap<i32, kafka_wire::CompactString>,
+    group_requests: HashMap<i32, kafka_wire::ByteString>,
     /// Protocol type of each group, as its JoinGroup requests named it.
-    group_types: HashMap<kafka_wire::CompactString, kafka_wire::CompactString>,
+    group_types: HashMap<kafka_wire::ByteString, kafka_wire::ByteString>,
 }
 
 type Shared = Arc<Mutex<Pending>>;

@@ -25,7 +25,7 @@ fn to_broker(frame: Bytes) -> Result<BytesMut, Box<dyn std::error::Error>> {
     let RequestFrame { header, mut body } = frame::RequestFrame::decode(frame)?;
     body.rewrite_entities(header.request_api_version, &mut |e| {
         if let (EntityType::TopicName, EntityValueMut::Str(name)) = (e.entity_type, e.value) {
-            name.insert_str(0, TENANT);
+            *name = format!("{TENANT}{name}").into();
         }
     });
     let mut out = BytesMut::new();

@@ -1043,12 +1043,7 @@ pub trait Call:
     /// assert_eq!((frame.header.request_api_key, frame.header.request_api_version, frame.header.correlation_id), (18, 3, 7));
     /// assert!(matches!(frame.body, RequestBody::ApiVersions(_)));
     /// ```
-    fn into_frame(
-        self,
-        api_version: i16,
-        correlation_id: i32,
-        client_id: Option<crate::CompactString>,
-    ) -> RequestFrame {
+    fn into_frame(self, api_version: i16, correlation_id: i32, client_id: Option<crate::ByteString>) -> RequestFrame {
         let header = RequestHeader {
             request_api_key: Self::API_KEY,
             request_api_version: api_version,

@@ -161,7 +161,7 @@ impl EmbeddedMessage {
     /// // SaslHandshake v1, header v1: api key 17, version 1, correlation id 5, client id "".
     /// let embedded = EmbeddedMessage(kafka_wire::Bytes::from_static(b"\x00\x11\x00\x01\x00\x00\x00\x05\x00\x00\x00\x05PLAIN"));
     /// let (header, body) = embedded.decode_request::<SaslHandshakeRequest>()?;
-    /// assert_eq!((header.correlation_id, body.mechanism.as_str()), (5, "PLAIN"));
+    /// assert_eq!((header.correlation_id, &*body.mechanism), (5, "PLAIN"));
     /// assert!(embedded.decode_request::<MetadataRequest>().is_err()); // another api key
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```

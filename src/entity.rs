@@ -29,7 +29,7 @@
 //! // A tenant prefix on every topic name, whatever the api key.
 //! body.rewrite_entities(12, &mut |e| {
 //!     if let (EntityType::TopicName, EntityValueMut::Str(name)) = (e.entity_type, e.value) {
-//!         name.insert_str(0, "tenant-");
+//!         *name = format!("tenant-{name}").into();
 //!     }
 //! });
 //! let mut seen = Vec::new();
@@ -102,7 +102,7 @@ impl fmt::Display for EntityValue<'_> {
 #[non_exhaustive]
 pub enum EntityValueMut<'a> {
     /// A `string` field (topic names, group and transactional ids).
-    Str(&'a mut crate::CompactString),
+    Str(&'a mut crate::ByteString),
     /// An `int32` field (broker ids).
     Int32(&'a mut i32),
     /// An `int64` field (producer ids).
@@ -187,7 +187,7 @@ impl<T: Entities> Entities for Option<T> {
 pub(crate) mod support {
     use super::*;
 
-    /// The Rust types of entity fields: [`CompactString`](crate::CompactString), `i32`, `i64`, and arrays and
+    /// The Rust types of entity fields: [`ByteString`](crate::ByteString), `i32`, `i64`, and arrays and
     /// nullable forms of them. Generated code calls it through [`topic_name`],
     /// [`topic_name_mut`] and the like.
     pub trait EntityField {
@@ -197,7 +197,7 @@ pub(crate) mod support {
         fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>);
     }
 
-    impl EntityField for crate::CompactString {
+    impl EntityField for crate::ByteString {
         fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
             f(EntityRef { entity_type, field, value: EntityValue::Str(self) });
         }
@@ -298,7 +298,7 @@ mod tests {
             }
         });
         assert_eq!(ids, Some(vec![101, 102]));
-        let null: Option<crate::CompactString> = None;
+        let null: Option<crate::ByteString> = None;
         let mut calls = 0;
         group_id(&null, "GroupId", &mut |_| calls += 1);
         assert_eq!(calls, 0);

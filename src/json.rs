@@ -446,15 +446,15 @@ impl FromJson for f64 {
     }
 }
 
-impl ToJson for crate::CompactString {
+impl ToJson for crate::ByteString {
     fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
-        Ok(Value::String(self.as_str().to_owned()))
+        Ok(Value::String(self.to_string()))
     }
 }
 
-impl FromJson for crate::CompactString {
+impl FromJson for crate::ByteString {
     fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
-        json.as_str().map(crate::CompactString::from).ok_or_else(|| expected("a string", version))
+        json.as_str().map(crate::ByteString::from).ok_or_else(|| expected("a string", version))
     }
 }
 

@@ -85,12 +85,14 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use bytes::{Bytes, BytesMut};
-/// The type of every owned `string` field: a `String` that keeps up to 24
-/// bytes inline (topic names, group and client ids, config names), so that
-/// decoding them allocates nothing. It derefs to `str` and converts from
-/// `&str` and `String` with `into()` (`name: "orders".into()`); see
-/// `compact_str` for the rest of its API.
-pub use compact_str::CompactString;
+/// The type of every owned `string` field: an immutable UTF-8 string held
+/// in a [`Bytes`]. A decoded string shares the input's bytes (one reference
+/// count, no copy, no allocation), so it keeps that input alive while it
+/// lives; `ByteString::from(&*s)` copies one out. It derefs to `str`,
+/// compares with `&str` and `String`, and converts from both with `into()`
+/// (`name: "orders".into()`, which copies; [`ByteString::from_static`]
+/// does not). See the bytestring crate for the rest of its API.
+pub use bytestring::ByteString;
 
 // Errors with their place: message, version, field path, byte offset.
 pub mod error;

@@ -45,7 +45,7 @@ impl Sensitive for Bytes {
     }
 }
 
-impl Sensitive for crate::CompactString {
+impl Sensitive for crate::ByteString {
     fn redacted_len(&self) -> Option<usize> {
         Some(self.len())
     }
@@ -74,7 +74,7 @@ pub fn redacted_text(len: usize) -> String {
 /// ```
 /// use kafka_wire::redact::Redacted;
 /// assert_eq!(format!("{:?}", Redacted(&kafka_wire::Bytes::from_static(b"hunter2"))), "<redacted 7 bytes>");
-/// assert_eq!(format!("{:?}", Redacted(&None::<kafka_wire::CompactString>)), "None");
+/// assert_eq!(format!("{:?}", Redacted(&None::<kafka_wire::ByteString>)), "None");
 /// ```
 pub struct Redacted<'a, T: ?Sized>(pub &'a T);
 

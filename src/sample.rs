@@ -106,10 +106,10 @@ impl Sample for Uuid {
     }
 }
 
-impl Sample for crate::CompactString {
+impl Sample for crate::ByteString {
     fn sample(g: &mut SampleGen, _: i16) -> Self {
         const CHARS: &[&str] = &["a", "k", "7", "-", ".", "é", "文", "🦀"];
-        (0..g.below(6)).map(|_| CHARS[g.below(CHARS.len() as u64) as usize]).collect()
+        (0..g.below(6)).map(|_| CHARS[g.below(CHARS.len() as u64) as usize]).collect::<String>().into()
     }
 }
 

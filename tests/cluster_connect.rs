@@ -576,7 +576,7 @@ fn connect_group_protocol_with_a_real_leader() {
     let described =
         conn.call(DescribeGroupsRequest { groups: vec![worker.group.clone().into()], ..Default::default() });
     let group = &described.groups[0];
-    assert_eq!((group.error_code, group.protocol_type.as_str()), (0, "connect"), "{group:?}");
+    assert_eq!((group.error_code, &*group.protocol_type), (0, "connect"), "{group:?}");
     assert_eq!(group.protocol_data, "sessioned", "{group:?}");
     let leader = group.members.iter().find(|m| m.member_id == joined.leader).expect("the worker is described");
     let metadata = decode_worker_metadata(leader.member_metadata.clone()).expect("the worker's metadata decodes");
@@ -589,10 +589,7 @@ fn connect_group_protocol_with_a_real_leader() {
     assert_eq!(allocation.version, ConnectProtocol::Sessioned.version(), "{allocation:?}");
     let own = decode_assignment(leader.member_assignment.clone()).expect("the worker's assignment decodes");
     assert_eq!(own.version, ConnectProtocol::Sessioned.version(), "{own:?}");
-    assert_eq!(
-        (own.body.leader.as_str(), own.body.leader_url.as_str()),
-        (joined.leader.as_str(), worker.url().as_str())
-    );
+    assert_eq!((&*own.body.leader, &*own.body.leader_url), (&*joined.leader, worker.url().as_str()));
     assert_eq!(own.body.config_offset, config_end, "{own:?}");
     let ours = group.members.iter().find(|m| m.member_id == joined.member_id).expect("our member is described");
     assert_eq!(ours.member_assignment, synced.assignment, "the coordinator keeps the assignment we were sent");
@@ -693,7 +690,7 @@ fn two_sessioned_workers_through_the_relay() {
         let described = conn.call(DescribeGroupsRequest { groups: vec![group.clone().into()], ..Default::default() });
         let g = &described.groups[0];
         if g.error_code == 0 && g.group_state == "Stable" && g.members.len() == 2 {
-            assert_eq!((g.protocol_type.as_str(), g.protocol_data.as_str()), ("connect", "sessioned"), "{g:?}");
+            assert_eq!((&*g.protocol_type, &*g.protocol_data), ("connect", "sessioned"), "{g:?}");
             break;
         }
         assert!(Instant::now() < deadline, "the two workers were not in a stable group within 180 s: {g:?}");

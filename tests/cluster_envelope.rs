@@ -183,7 +183,7 @@ fn kafka_wire_envelopes_accepted_by_the_controller() {
     let ResponseBody::CreateTopics(created) = unwrapped_response(&wrapped, &response) else {
         panic!("not CreateTopics")
     };
-    let results: Vec<_> = created.topics.iter().map(|t| (t.name.as_str(), t.error_code, t.num_partitions)).collect();
+    let results: Vec<_> = created.topics.iter().map(|t| (&*t.name, t.error_code, t.num_partitions)).collect();
     assert_eq!(results, [(topic.as_str(), 0, 1)], "{created:?}");
     wait_for_partitions(cluster.broker(), &topic, 1);
 
@@ -202,7 +202,7 @@ fn kafka_wire_envelopes_accepted_by_the_controller() {
     let ResponseBody::CreatePartitions(grown) = unwrapped_response(&wrapped, &response) else {
         panic!("not CreatePartitions")
     };
-    let results: Vec<_> = grown.results.iter().map(|r| (r.name.as_str(), r.error_code)).collect();
+    let results: Vec<_> = grown.results.iter().map(|r| (&*r.name, r.error_code)).collect();
     assert_eq!(results, [(topic.as_str(), 0)], "{grown:?}");
     wait_for_partitions(cluster.broker(), &topic, 3);
 
@@ -236,7 +236,7 @@ fn envelope_from_a_sender_without_cluster_action() {
     let ForwardOutcome::ErrorToClient(ResponseBody::CreateTopics(answer)) = outcome else {
         panic!("not a CreateTopics error for the client: {outcome:?}")
     };
-    let results: Vec<_> = answer.topics.iter().map(|t| (t.name.as_str(), t.error_code)).collect();
+    let results: Vec<_> = answer.topics.iter().map(|t| (&*t.name, t.error_code)).collect();
     assert_eq!(results, [(topic.as_str(), ErrorCode::UnknownServerError.code())]);
 }
 
@@ -363,7 +363,7 @@ fn accepted_create_topics(controller: &str, envelope: &EnvelopeRequest, topic: &
     else {
         panic!("not a CreateTopics response")
     };
-    let results: Vec<_> = created.topics.iter().map(|t| (t.name.as_str(), t.error_code)).collect();
+    let results: Vec<_> = created.topics.iter().map(|t| (&*t.name, t.error_code)).collect();
     assert_eq!(results, [(topic, 0)]);
 }
 
@@ -446,7 +446,7 @@ fn alter_configs(conn: &mut Conn, resource_type: i8, name: &str, key: &str, valu
         ..Default::default()
     };
     let altered = conn.call_at(body, 2);
-    let results: Vec<_> = altered.responses.iter().map(|r| (r.resource_name.as_str(), r.error_code)).collect();
+    let results: Vec<_> = altered.responses.iter().map(|r| (&*r.resource_name, r.error_code)).collect();
     assert_eq!(results, [(name, 0)], "AlterConfigs {name}: {altered:?}");
 }
 

@@ -658,7 +658,7 @@ fn coordinator_topics_read_and_write_back() {
         classic.iter().any(|v| v.protocol_type == "consumer"
             && v.generation >= 1
             && v.members.len() == 1
-            && v.leader.as_deref() == Some(v.members[0].member_id.as_str())),
+            && v.leader.as_deref() == Some(&*v.members[0].member_id)),
         "no GroupMetadata of {} with its member: {classic:?}",
         s.classic_group
     );
@@ -734,8 +734,8 @@ fn share_group_state_reads_and_writes_back() {
 /// Group, topic id and partition of a share state record.
 fn share_key(r: &ShareCoordinatorRecord) -> Option<(&str, Uuid, i32)> {
     match &r.key {
-        ShareKey::ShareSnapshotKey(k) => Some((k.group_id.as_str(), k.topic_id, k.partition)),
-        ShareKey::ShareUpdateKey(k) => Some((k.group_id.as_str(), k.topic_id, k.partition)),
+        ShareKey::ShareSnapshotKey(k) => Some((&*k.group_id, k.topic_id, k.partition)),
+        ShareKey::ShareUpdateKey(k) => Some((&*k.group_id, k.topic_id, k.partition)),
         _ => None,
     }
 }

@@ -23,7 +23,7 @@ fn entities(value: &impl Entities, version: i16) -> Vec<(EntityType, &'static st
 fn prefix_topics(value: &mut impl Entities, version: i16) {
     value.rewrite_entities(version, &mut |e| {
         if let (EntityType::TopicName, EntityValueMut::Str(name)) = (e.entity_type, e.value) {
-            name.insert_str(0, "tenant-");
+            *name = format!("tenant-{name}").into();
         }
     });
 }
@@ -141,10 +141,7 @@ fn produce_request_topics_and_transactional_id() {
     prefix_topics(&mut body, 9);
     let RequestBody::Produce(renamed) = &body else { panic!("still a Produce body") };
     let decoded = round_trip(renamed, 9);
-    assert_eq!(
-        decoded.topic_data.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
-        ["tenant-orders", "tenant-payments"]
-    );
+    assert_eq!(decoded.topic_data.iter().map(|t| &*t.name).collect::<Vec<_>>(), ["tenant-orders", "tenant-payments"]);
     assert_eq!(decoded.transactional_id.as_deref(), Some("tx-1"));
     // Rewriting at v13 leaves the (absent) names alone, so the request still encodes at v13.
     prefix_topics(&mut request, 13);

@@ -37,7 +37,7 @@ use kafka_wire::messages::{
 };
 use kafka_wire::primitives::{Reader, Uuid};
 use kafka_wire::tagged::RawTaggedField;
-use kafka_wire::CompactString;
+use kafka_wire::ByteString;
 use kafka_wire::{Bytes, BytesMut};
 
 // ---------------------------------------------------------------------------
@@ -1543,13 +1543,13 @@ fn wire_decode_value_and_decode_value_into_agree_for_every_runtime_type() {
     wire_decodes("3ff8000000000000", false, 1.5f64, -0.0);
     wire_decodes("0123456789abcdef0011223344556677", false, uuid, Uuid::NIL);
     // Strings, classic and compact; null refused where T is not an Option.
-    wire_decodes("0002 726b", false, CompactString::from("rk"), "a longer string held before".into());
-    wire_decodes("03 726b", true, CompactString::from("rk"), CompactString::default());
-    wire_refuses("ffff", false, DecodeErrorKind::NullNotAllowed, 0, CompactString::from("x"));
-    wire_refuses("00", true, DecodeErrorKind::NullNotAllowed, 0, CompactString::from("x"));
-    wire_decodes("ffff", false, None::<CompactString>, Some("x".into()));
-    wire_decodes("00", true, None::<CompactString>, Some("x".into()));
-    wire_decodes("01", true, Some(CompactString::default()), None);
+    wire_decodes("0002 726b", false, ByteString::from("rk"), "a longer string held before".into());
+    wire_decodes("03 726b", true, ByteString::from("rk"), ByteString::default());
+    wire_refuses("ffff", false, DecodeErrorKind::NullNotAllowed, 0, ByteString::from("x"));
+    wire_refuses("00", true, DecodeErrorKind::NullNotAllowed, 0, ByteString::from("x"));
+    wire_decodes("ffff", false, None::<ByteString>, Some("x".into()));
+    wire_decodes("00", true, None::<ByteString>, Some("x".into()));
+    wire_decodes("01", true, Some(ByteString::default()), None);
     // Bytes and the embedded messages built on them.
     wire_decodes("00000002 0102", false, hex("0102"), hex("ffffff"));
     wire_decodes("03 0102", true, hex("0102"), Bytes::new());
@@ -1562,10 +1562,10 @@ fn wire_decode_value_and_decode_value_into_agree_for_every_runtime_type() {
     wire_decodes("00000002 00000001 00000002", false, vec![1i32, 2], vec![9, 9, 9]);
     wire_decodes("03 0001 0002", true, vec![1i16, 2], vec![]);
     wire_decodes("01", true, Vec::<i16>::new(), vec![7]);
-    wire_decodes("03 02 61 01", true, vec![CompactString::from("a"), CompactString::default()], vec!["xyz".into()]);
+    wire_decodes("03 02 61 01", true, vec![ByteString::from("a"), ByteString::default()], vec!["xyz".into()]);
     wire_refuses("ffffffff", false, DecodeErrorKind::NullNotAllowed, 0, vec![1i32]);
-    wire_decodes("00", true, None::<Vec<CompactString>>, Some(vec!["x".into()]));
-    wire_decodes("00000000", false, Some(Vec::<CompactString>::new()), None);
+    wire_decodes("00", true, None::<Vec<ByteString>>, Some(vec!["x".into()]));
+    wire_decodes("00000000", false, Some(Vec::<ByteString>::new()), None);
     // A nullable struct: marker ff (null) or 01 and the struct; a struct
     // decoded from its default or into one that holds other values.
     let cursor = Cursor { topic_name: "t".into(), partition_index: 3, ..Default::default() };

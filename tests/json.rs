@@ -128,6 +128,7 @@ impl Target {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // a test's value, moved a few thousand times
 enum Value {
     Request(RequestBody),
     Response(ResponseBody),

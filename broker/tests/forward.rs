@@ -354,7 +354,7 @@ fn unwrap_refusals_with_their_error_codes() {
     // Bytes after the principal are ignored, as Kafka's controller ignores them.
     envelope.request_principal = Some(hex("0000 05 55736572 02 61 00 00 ff"));
     let unwrapped = unwrap_request(&envelope).expect("a byte after the principal is ignored");
-    assert_eq!((unwrapped.principal.r#type.as_str(), unwrapped.principal.name.as_str()), ("User", "a"));
+    assert_eq!((&*unwrapped.principal.r#type, &*unwrapped.principal.name), ("User", "a"));
 
     // An address that is neither 4 nor 16 bytes: INVALID_REQUEST.
     for len in [0, 3, 5, 15, 17] {
@@ -442,7 +442,7 @@ fn a_captured_create_topics_response_unwraps() {
     };
     assert_eq!(h.correlation_id, 3);
     assert_eq!(body.topics.len(), 1);
-    assert_eq!((body.topics[0].name.as_str(), body.topics[0].error_code), ("t-confluent-9bde67", 0));
+    assert_eq!((&*body.topics[0].name, body.topics[0].error_code), ("t-confluent-9bde67", 0));
     assert_eq!(body.topics[0].error_message, None);
 }
 
@@ -554,7 +554,7 @@ fn error_responses_name_every_item() {
     let ResponseBody::AlterConfigs(r) = error_response(&request.into(), 1, ErrorCode::InvalidRequest).unwrap() else {
         panic!()
     };
-    let got: Vec<_> = r.responses.iter().map(|x| (x.resource_type, x.resource_name.as_str(), x.error_code)).collect();
+    let got: Vec<_> = r.responses.iter().map(|x| (x.resource_type, &*x.resource_name, x.error_code)).collect();
     assert_eq!(got, [(2, "t", 42), (4, "1", 42)]);
 
     // ElectLeaders: per partition; the top-level code only from v1.
@@ -596,7 +596,7 @@ fn error_responses_name_every_item() {
     else {
         panic!()
     };
-    let got: Vec<_> = r.results.iter().map(|x| (x.user.as_str(), x.error_code)).collect();
+    let got: Vec<_> = r.results.iter().map(|x| (&*x.user, x.error_code)).collect();
     assert_eq!(got, [("u1", -1), ("u2", -1)]);
 
     // Not forwardable.

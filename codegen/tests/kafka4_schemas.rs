@@ -96,8 +96,8 @@ fn coordinator_records_compile_to_structs_with_a_codec() -> Result<(), Error> {
     let key = file(&out, "consumer_group_metadata_key.rs").unwrap_or_default();
     assert!(key.contains("pub struct ConsumerGroupMetadataKey {"), "{key}");
     assert!(key.contains("The ConsumerGroupMetadataKey coordinator record key (api key 3)"), "{key}");
-    assert!(key.contains("pub group_id: CompactString,"), "{key}");
-    assert!(key.contains("use ::kafka_wire::CompactString;"), "{key}");
+    assert!(key.contains("pub group_id: ByteString,"), "{key}");
+    assert!(key.contains("use ::kafka_wire::ByteString;"), "{key}");
     assert!(key.contains("use ::kafka_wire::encoding as enc;"), "{key}");
     for item in ["enc::EncodeStruct", "enc::Struct", "enc::Message"] {
         assert!(key.contains(&format!("impl {item} for ConsumerGroupMetadataKey")), "{item}: {key}");

@@ -309,7 +309,7 @@ pub fn encode_worker_metadata(version: i16, metadata: &ConnectWorkerMetadata) ->
 /// use kafka_wire_connect::protocol::decode_worker_metadata;
 /// let blob = kafka_wire::Bytes::from_static(&[0, 0, 0, 1, b'u', 0, 0, 0, 0, 0, 0, 0, 9]);
 /// let decoded = decode_worker_metadata(blob)?;
-/// assert_eq!((decoded.version, decoded.body.url.as_str(), decoded.body.config_offset), (0, "u", 9));
+/// assert_eq!((decoded.version, &*decoded.body.url, decoded.body.config_offset), (0, "u", 9));
 /// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn decode_worker_metadata(blob: Bytes) -> Result<Versioned<ConnectWorkerMetadata>, ConnectProtocolError> {

@@ -32,7 +32,7 @@ use kafka_wire::messages::{
     AlterConfigsRequest, AlterConfigsResponse, DescribeConfigsRequest, DescribeConfigsResponse,
     IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
 };
-use kafka_wire::CompactString;
+use kafka_wire::ByteString;
 
 use crate::config::Config;
 use crate::state::{valid_topic_name, Cluster};
@@ -272,7 +272,7 @@ impl TopicConfig {
                 let items = list_items(value);
                 match self.check {
                     Check::ItemsOf(allowed) => {
-                        if let Some(item) = items.iter().find(|i| !allowed.contains(&i.as_str())) {
+                        if let Some(item) = items.iter().find(|i| !allowed.contains(&&i[..])) {
                             return Err(bad(&format!("{item:?} is not one of {allowed:?}")));
                         }
                     }
@@ -302,14 +302,14 @@ impl TopicConfig {
 }
 
 /// The items of a LIST value: comma-separated, trimmed, empty ones dropped.
-fn list_items(value: &str) -> Vec<CompactString> {
-    value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(CompactString::from).collect()
+fn list_items(value: &str) -> Vec<ByteString> {
+    value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(ByteString::from).collect()
 }
 
 /// Checks a topic's overrides, as CreateTopics and AlterConfigs give them.
 pub fn check_topic_configs<'a>(
     configs: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
-) -> Result<BTreeMap<CompactString, CompactString>, Refusal> {
+) -> Result<BTreeMap<ByteString, ByteString>, Refusal> {
     let mut out = BTreeMap::new();
     for (name, value) in configs {
         let Some(value) = value else {
@@ -328,12 +328,12 @@ pub fn check_topic_configs<'a>(
 /// Applies IncrementalAlterConfigs operations (SET 0, DELETE 1, APPEND 2,
 /// SUBTRACT 3) to a topic's overrides; returns the new overrides.
 pub fn apply_incremental(
-    current: &BTreeMap<CompactString, CompactString>,
-    ops: &[(CompactString, i8, Option<CompactString>)],
-) -> Result<BTreeMap<CompactString, CompactString>, Refusal> {
+    current: &BTreeMap<ByteString, ByteString>,
+    ops: &[(ByteString, i8, Option<ByteString>)],
+) -> Result<BTreeMap<ByteString, ByteString>, Refusal> {
     let mut seen = BTreeSet::new();
     for (name, _, _) in ops {
-        if !seen.insert(name.as_str()) {
+        if !seen.insert(&**name) {
             return Err(refuse(ErrorCode::InvalidRequest, format!("{name} is named twice")));
         }
     }
@@ -362,8 +362,7 @@ pub fn apply_incremental(
                 ));
             }
             _ => {
-                let base =
-                    next.get(name.as_str()).map_or_else(|| config.inherited().0.to_string().into(), Clone::clone);
+                let base = next.get(name).map_or_else(|| config.inherited().0.to_string().into(), Clone::clone);
                 let mut items = list_items(&base);
                 for item in list_items(value) {
                     if *op == 2 {
@@ -385,8 +384,8 @@ pub fn apply_incremental(
 
 /// One described config.
 struct Described {
-    name: CompactString,
-    value: Option<CompactString>,
+    name: ByteString,
+    value: Option<ByteString>,
     source: i8,
     read_only: bool,
     kind: Kind,
@@ -394,7 +393,7 @@ struct Described {
 }
 
 /// Every config of a topic with these overrides.
-fn describe_topic(overrides: &BTreeMap<CompactString, CompactString>, with_synonyms: bool) -> Vec<Described> {
+fn describe_topic(overrides: &BTreeMap<ByteString, ByteString>, with_synonyms: bool) -> Vec<Described> {
     TOPIC_CONFIGS
         .iter()
         .map(|config| {
@@ -526,7 +525,7 @@ fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) 
             let (value, source) = if set {
                 (value, source::STATIC_BROKER_CONFIG)
             } else {
-                (default.map(CompactString::from), source::DEFAULT_CONFIG)
+                (default.map(ByteString::from), source::DEFAULT_CONFIG)
             };
             let synonyms = match (&value, with_synonyms) {
                 (Some(v), true) => vec![DescribeConfigsSynonym {
@@ -562,7 +561,7 @@ fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) 
                 }
                 None => Described {
                     name: (*name).into(),
-                    value: default.map(CompactString::from),
+                    value: default.map(ByteString::from),
                     source: source::DEFAULT_CONFIG,
                     read_only: true,
                     kind: *kind,
@@ -577,7 +576,7 @@ fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) 
 
 /// A broker setting: name, whether its option was given, its value,
 /// Kafka's default, its type.
-type Setting<'a> = (&'a str, bool, Option<CompactString>, Option<&'a str>, Kind);
+type Setting<'a> = (&'a str, bool, Option<ByteString>, Option<&'a str>, Kind);
 
 fn broker_synonym_kind(name: &str) -> Option<Kind> {
     TOPIC_CONFIGS.iter().flat_map(|c| c.synonyms.iter()).find(|(n, _, _)| *n == name).map(|(_, _, k)| *k)
@@ -664,7 +663,7 @@ pub fn describe(
 }
 
 /// The configs of a created topic, as CreateTopics v5+ returns them.
-pub fn created_topic_configs(overrides: &BTreeMap<CompactString, CompactString>) -> Vec<CreatableTopicConfigs> {
+pub fn created_topic_configs(overrides: &BTreeMap<ByteString, ByteString>) -> Vec<CreatableTopicConfigs> {
     describe_topic(overrides, false)
         .into_iter()
         .map(|d| CreatableTopicConfigs {
@@ -683,7 +682,7 @@ enum Change<'a> {
     /// AlterConfigs: the whole set of overrides.
     Replace(Vec<(&'a str, Option<&'a str>)>),
     /// IncrementalAlterConfigs: operations.
-    Incremental(Vec<(CompactString, i8, Option<CompactString>)>),
+    Incremental(Vec<(ByteString, i8, Option<ByteString>)>),
 }
 
 /// Applies (or, with `validate_only`, checks) one resource's change;
@@ -732,13 +731,13 @@ fn duplicates<'a>(names: impl Iterator<Item = (i8, &'a str)>) -> Vec<bool> {
 /// The controller's answer to AlterConfigs.
 pub fn alter(cluster: &Cluster, request: &AlterConfigsRequest, who: &str) -> AlterConfigsResponse {
     use kafka_wire::messages::alter_configs_response::AlterConfigsResourceResponse;
-    let dup = duplicates(request.resources.iter().map(|r| (r.resource_type, r.resource_name.as_str())));
+    let dup = duplicates(request.resources.iter().map(|r| (r.resource_type, &*r.resource_name)));
     let responses = request
         .resources
         .iter()
         .zip(dup)
         .map(|(r, duplicate)| {
-            let change = Change::Replace(r.configs.iter().map(|c| (c.name.as_str(), c.value.as_deref())).collect());
+            let change = Change::Replace(r.configs.iter().map(|c| (&*c.name, c.value.as_deref())).collect());
             let result =
                 alter_resource(cluster, r.resource_type, &r.resource_name, change, request.validate_only, duplicate);
             log_result("AlterConfigs", &r.resource_name, &result, request.validate_only, who);
@@ -765,7 +764,7 @@ pub fn incremental_alter(
     who: &str,
 ) -> IncrementalAlterConfigsResponse {
     use kafka_wire::messages::incremental_alter_configs_response::AlterConfigsResourceResponse;
-    let dup = duplicates(request.resources.iter().map(|r| (r.resource_type, r.resource_name.as_str())));
+    let dup = duplicates(request.resources.iter().map(|r| (r.resource_type, &*r.resource_name)));
     let responses = request
         .resources
         .iter()
@@ -812,14 +811,14 @@ fn log_result(api: &str, name: &str, result: &Result<bool, Refusal>, validate_on
 mod tests {
     use super::*;
 
-    fn map(pairs: &[(&str, &str)]) -> BTreeMap<CompactString, CompactString> {
+    fn map(pairs: &[(&str, &str)]) -> BTreeMap<ByteString, ByteString> {
         pairs.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect()
     }
 
     #[test]
     fn checks_names_and_values() {
         assert_eq!(check_topic_configs([("retention.ms", Some("5"))]), Ok(map(&[("retention.ms", "5")])));
-        let code = |r: Result<BTreeMap<CompactString, CompactString>, Refusal>| r.map_err(|e| e.code);
+        let code = |r: Result<BTreeMap<ByteString, ByteString>, Refusal>| r.map_err(|e| e.code);
         assert_eq!(code(check_topic_configs([("no.such", Some("5"))])), Err(ErrorCode::InvalidConfig));
         assert_eq!(code(check_topic_configs([("retention.ms", Some("soon"))])), Err(ErrorCode::InvalidConfig));
         assert_eq!(code(check_topic_configs([("retention.ms", Some("-2"))])), Err(ErrorCode::InvalidConfig));
@@ -838,8 +837,8 @@ mod tests {
 
     #[test]
     fn incremental_operations() {
-        let ops = |list: &[(&str, i8, Option<&str>)]| -> Vec<(CompactString, i8, Option<CompactString>)> {
-            list.iter().map(|(n, o, v)| ((*n).into(), *o, v.map(CompactString::from))).collect()
+        let ops = |list: &[(&str, i8, Option<&str>)]| -> Vec<(ByteString, i8, Option<ByteString>)> {
+            list.iter().map(|(n, o, v)| ((*n).into(), *o, v.map(ByteString::from))).collect()
         };
         let current = map(&[("cleanup.policy", "compact"), ("max.message.bytes", "2000000")]);
         let next = apply_incremental(
@@ -876,7 +875,7 @@ mod tests {
         let get = |name: &str| described.iter().find(|d| d.name == name).unwrap();
         assert_eq!((get("retention.ms").value.as_deref(), get("retention.ms").source), (Some("3600000"), 1));
         assert_eq!(
-            get("retention.ms").synonyms.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+            get("retention.ms").synonyms.iter().map(|s| &*s.name).collect::<Vec<_>>(),
             ["retention.ms", "log.retention.hours"]
         );
         assert_eq!((get("min.insync.replicas").value.as_deref(), get("min.insync.replicas").source), (Some("1"), 3));

@@ -9,8 +9,8 @@ use futures_util::{SinkExt, StreamExt};
 use kafka_wire::codec::{CodecError, FrameCodec, RawRequest, ServerCodec};
 use kafka_wire::frame::ResponseFrame;
 use kafka_wire::messages::{DefaultPrincipalData, RequestBody, ResponseBody, ResponseHeader};
+use kafka_wire::ByteString;
 use kafka_wire::Bytes;
-use kafka_wire::CompactString;
 use tokio::net::TcpStream;
 use tokio_util::codec::Framed;
 
@@ -33,9 +33,9 @@ pub struct Context {
     /// This connection's number, for the log.
     pub connection: u64,
     /// The client id of the latest request.
-    pub client_id: Option<CompactString>,
+    pub client_id: Option<ByteString>,
     /// The authenticated user, with SASL.
-    pub user: Option<CompactString>,
+    pub user: Option<ByteString>,
 }
 
 impl Context {
@@ -197,7 +197,7 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
         }
         Err(e) => {
             let bytes = raw.as_bytes();
-            let shown: CompactString = bytes.iter().take(256).map(|b| format!("{b:02x}")).collect();
+            let shown: String = bytes.iter().take(256).map(|b| format!("{b:02x}")).collect();
             log!(
                 "connection {}: malformed {} v{version} request: {e}; closing (request bytes: {shown}{})",
                 cx.connection,

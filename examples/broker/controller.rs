@@ -32,7 +32,7 @@ use kafka_wire::messages::{
     CreateTopicsRequest, CreateTopicsResponse, DefaultPrincipalData, DeleteTopicsRequest, DeleteTopicsResponse,
     EnvelopeResponse, RequestBody, RequestHeader, ResponseBody, ResponseHeader,
 };
-use kafka_wire::CompactString;
+use kafka_wire::ByteString;
 use kafka_wire_broker::forward::{
     cluster_authorization_failed, envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response,
     ForwardOutcome, ResponseError, UnwrappedRequest, WrapError,
@@ -97,7 +97,7 @@ pub struct Controller {
     calls: mpsc::Sender<Call>,
     /// The client id the broker puts on its envelopes; the controller's
     /// CLUSTER_ACTION check accepts only this sender.
-    sender_id: CompactString,
+    sender_id: ByteString,
     next_correlation_id: AtomicI32,
 }
 
@@ -156,7 +156,7 @@ impl Controller {
     /// forwarded with the client's principal like any other.
     pub async fn auto_create(
         &self,
-        names: &[CompactString],
+        names: &[ByteString],
         partitions: i32,
         principal: &DefaultPrincipalData,
         client: IpAddr,
@@ -274,8 +274,7 @@ fn create_topics(
             None
         };
         // Unknown names and bad values are INVALID_CONFIG, as in Kafka.
-        let overrides =
-            configs::check_topic_configs(topic.configs.iter().map(|c| (c.name.as_str(), c.value.as_deref())));
+        let overrides = configs::check_topic_configs(topic.configs.iter().map(|c| (&*c.name, c.value.as_deref())));
         let (error, overrides) = match (error, overrides) {
             (Some(error), _) => (Some(error), Default::default()),
             (None, Err(refusal)) => (Some((refusal.code, refusal.message)), Default::default()),
@@ -310,7 +309,7 @@ fn create_topics(
 fn delete_topics(cluster: &Cluster, request: &DeleteTopicsRequest, version: i16, who: &str) -> DeleteTopicsResponse {
     let mut topics = cluster.topics();
     // Before v6 by name; from v6 by name or id.
-    let wanted: Vec<(Option<CompactString>, kafka_wire::primitives::Uuid)> = if version >= 6 {
+    let wanted: Vec<(Option<ByteString>, kafka_wire::primitives::Uuid)> = if version >= 6 {
         request.topics.iter().map(|t| (t.name.clone(), t.topic_id)).collect()
     } else {
         request.topic_names.iter().map(|n| (Some(n.clone()), Default::default())).collect()
@@ -319,7 +318,7 @@ fn delete_topics(cluster: &Cluster, request: &DeleteTopicsRequest, version: i16,
     for (name, id) in wanted {
         let resolved = match &name {
             Some(name) => Some(name.clone()),
-            None => topics.name_of(&id).map(CompactString::from),
+            None => topics.name_of(&id).map(ByteString::from),
         };
         let mut result = DeletableTopicResult { name: name.clone(), topic_id: id, ..Default::default() };
         match resolved.as_deref().and_then(|n| topics.delete(n).map(|id| (n, id))) {
@@ -332,7 +331,7 @@ fn delete_topics(cluster: &Cluster, request: &DeleteTopicsRequest, version: i16,
             None => result.error_code = ErrorCode::UnknownTopicOrPartition.code(),
         }
         if version < 6 && result.name.is_none() {
-            result.name = Some(CompactString::default());
+            result.name = Some(ByteString::default());
         }
         responses.push(result);
     }

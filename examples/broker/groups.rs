@@ -36,8 +36,8 @@ use kafka_wire::messages::{
     ListGroupsResponse, OffsetCommitRequest, OffsetCommitResponse, OffsetFetchRequest, OffsetFetchResponse,
     SyncGroupRequest, SyncGroupResponse,
 };
+use kafka_wire::ByteString;
 use kafka_wire::Bytes;
-use kafka_wire::CompactString;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
@@ -75,12 +75,12 @@ impl GroupState {
 struct JoinResult {
     error: ErrorCode,
     generation: i32,
-    protocol_type: Option<CompactString>,
-    protocol: Option<CompactString>,
-    leader: CompactString,
-    member_id: CompactString,
+    protocol_type: Option<ByteString>,
+    protocol: Option<ByteString>,
+    leader: ByteString,
+    member_id: ByteString,
     /// For the leader: every member's id, instance id and metadata.
-    members: Vec<(CompactString, Option<CompactString>, Bytes)>,
+    members: Vec<(ByteString, Option<ByteString>, Bytes)>,
 }
 
 impl JoinResult {
@@ -90,8 +90,8 @@ impl JoinResult {
             generation: -1,
             protocol_type: None,
             protocol: None,
-            leader: CompactString::default(),
-            member_id: CompactString::default(),
+            leader: ByteString::default(),
+            member_id: ByteString::default(),
             members: Vec::new(),
         }
     }
@@ -105,14 +105,14 @@ struct SyncResult {
 }
 
 struct Member {
-    group_instance_id: Option<CompactString>,
-    client_id: CompactString,
-    client_host: CompactString,
+    group_instance_id: Option<ByteString>,
+    client_id: ByteString,
+    client_host: ByteString,
     session_timeout: Duration,
     rebalance_timeout: Duration,
-    protocol_type: CompactString,
+    protocol_type: ByteString,
     /// (name, metadata), in the member's order of preference.
-    protocols: Vec<(CompactString, Bytes)>,
+    protocols: Vec<(ByteString, Bytes)>,
     /// Order of first join, for picking a leader.
     joined: u64,
     join: Option<oneshot::Sender<JoinResult>>,
@@ -124,16 +124,16 @@ struct Member {
 struct Committed {
     offset: i64,
     leader_epoch: i32,
-    metadata: Option<CompactString>,
+    metadata: Option<ByteString>,
 }
 
 struct Group {
     state: GroupState,
     generation: i32,
-    protocol_type: Option<CompactString>,
-    protocol: Option<CompactString>,
-    leader: Option<CompactString>,
-    members: BTreeMap<CompactString, Member>,
+    protocol_type: Option<ByteString>,
+    protocol: Option<ByteString>,
+    leader: Option<ByteString>,
+    members: BTreeMap<ByteString, Member>,
     /// Counts rebalances; a timer acts only on its own.
     rebalance: u64,
     /// The current rebalance completes no sooner than this, once every
@@ -142,7 +142,7 @@ struct Group {
     /// ...and no later than this, without the members that did not.
     force_at: Instant,
     next_join: u64,
-    offsets: BTreeMap<(CompactString, i32), Committed>,
+    offsets: BTreeMap<(ByteString, i32), Committed>,
 }
 
 impl Group {
@@ -192,7 +192,7 @@ impl Group {
     /// Ends PreparingRebalance: a new generation with the members that
     /// joined, and every waiting JoinGroup answered.
     fn complete(&mut self, group_id: &str) {
-        let late: Vec<CompactString> =
+        let late: Vec<ByteString> =
             self.members.iter().filter(|(_, m)| m.join.is_none()).map(|(id, _)| id.clone()).collect();
         for id in late {
             log!("group {group_id}: member {id} did not rejoin in time; removed");
@@ -214,7 +214,7 @@ impl Group {
         self.protocol = protocol.clone();
         self.state = GroupState::CompletingRebalance;
         let name = protocol.clone().unwrap_or_default();
-        let everyone: Vec<(CompactString, Option<CompactString>, Bytes)> = self
+        let everyone: Vec<(ByteString, Option<ByteString>, Bytes)> = self
             .members
             .iter()
             .map(|(id, m)| (id.clone(), m.group_instance_id.clone(), metadata_for(m, &name)))
@@ -242,22 +242,22 @@ impl Group {
 
     /// The protocol every member supports that most members like best
     /// (ties: the leader's order).
-    fn choose_protocol(&self) -> Option<CompactString> {
+    fn choose_protocol(&self) -> Option<ByteString> {
         let mut members = self.members.values();
         let first = members.next()?;
-        let candidates: Vec<&CompactString> = first
+        let candidates: Vec<&ByteString> = first
             .protocols
             .iter()
             .map(|(name, _)| name)
             .filter(|name| self.members.values().all(|m| m.protocols.iter().any(|(n, _)| n == *name)))
             .collect();
-        let votes = |name: &CompactString| {
+        let votes = |name: &ByteString| {
             self.members
                 .values()
                 .filter(|m| m.protocols.iter().map(|(n, _)| n).find(|n| candidates.contains(n)) == Some(name))
                 .count()
         };
-        let mut best: Option<(&CompactString, usize)> = None;
+        let mut best: Option<(&ByteString, usize)> = None;
         for name in &candidates {
             let v = votes(name);
             if best.is_none_or(|(_, b)| v > b) {
@@ -268,7 +268,7 @@ impl Group {
     }
 
     /// Removes members, then rebalances (or empties) the group.
-    fn remove_members(&mut self, group_id: &str, ids: &[CompactString], now: Instant) -> Option<Timer> {
+    fn remove_members(&mut self, group_id: &str, ids: &[ByteString], now: Instant) -> Option<Timer> {
         for id in ids {
             if let Some(member) = self.members.remove(id) {
                 if let Some(join) = member.join {
@@ -312,10 +312,10 @@ struct Timer {
 
 /// The coordinator of every group.
 pub struct Coordinator {
-    groups: Mutex<HashMap<CompactString, Group>>,
+    groups: Mutex<HashMap<ByteString, Group>>,
     initial_delay: Duration,
     node_id: i32,
-    host: CompactString,
+    host: ByteString,
     port: i32,
 }
 
@@ -324,20 +324,20 @@ pub struct Client<'a> {
     /// The request header's client id.
     pub client_id: &'a str,
     /// The client's address, as Kafka shows it (`/127.0.0.1`).
-    pub host: CompactString,
+    pub host: ByteString,
 }
 
 impl Coordinator {
     /// A coordinator at this node's address.
-    pub fn new(initial_delay: Duration, node_id: i32, host: CompactString, port: u16) -> Self {
+    pub fn new(initial_delay: Duration, node_id: i32, host: ByteString, port: u16) -> Self {
         Self { groups: Mutex::new(HashMap::new()), initial_delay, node_id, host, port: i32::from(port) }
     }
 
-    fn groups(&self) -> MutexGuard<'_, HashMap<CompactString, Group>> {
+    fn groups(&self) -> MutexGuard<'_, HashMap<ByteString, Group>> {
         self.groups.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn start_timer(self: &Arc<Self>, group_id: CompactString, timer: Timer) {
+    fn start_timer(self: &Arc<Self>, group_id: ByteString, timer: Timer) {
         let this = Arc::clone(self);
         // Lives at most until `force_at`.
         tokio::spawn(async move {
@@ -423,7 +423,7 @@ impl Coordinator {
         let now = Instant::now();
         let mut groups = self.groups();
         let group = groups.entry(request.group_id.clone()).or_insert_with(Group::new);
-        if group.state != GroupState::Empty && group.protocol_type.as_deref() != Some(request.protocol_type.as_str()) {
+        if group.state != GroupState::Empty && group.protocol_type.as_deref() != Some(&*request.protocol_type) {
             return Err(ErrorCode::InconsistentGroupProtocol);
         }
         let supported_by_others = |name: &str| {
@@ -462,11 +462,11 @@ impl Coordinator {
         group.next_join += 1;
         let member = group.members.entry(member_id.clone()).or_insert_with(|| Member {
             group_instance_id: None,
-            client_id: CompactString::default(),
-            client_host: CompactString::default(),
+            client_id: ByteString::default(),
+            client_host: ByteString::default(),
             session_timeout,
             rebalance_timeout,
-            protocol_type: CompactString::default(),
+            protocol_type: ByteString::default(),
             protocols: Vec::new(),
             joined,
             join: None,
@@ -546,7 +546,7 @@ impl Coordinator {
 
     /// Answers LeaveGroup (one member before v3, a list from v3).
     pub fn leave(self: &Arc<Self>, request: &LeaveGroupRequest, version: i16) -> LeaveGroupResponse {
-        let leaving: Vec<(CompactString, Option<CompactString>)> = if version >= 3 {
+        let leaving: Vec<(ByteString, Option<ByteString>)> = if version >= 3 {
             request.members.iter().map(|m| (m.member_id.clone(), m.group_instance_id.clone())).collect()
         } else {
             vec![(request.member_id.clone(), None)]
@@ -615,7 +615,7 @@ impl Coordinator {
         {
             let mut groups = self.groups();
             for (group_id, group) in groups.iter_mut() {
-                let expired: Vec<CompactString> = group
+                let expired: Vec<ByteString> = group
                     .members
                     .iter()
                     .filter(|(_, m)| m.join.is_none() && m.sync.is_none() && now > m.last_seen + m.session_timeout)
@@ -788,7 +788,7 @@ impl Coordinator {
                         group_id: id.clone(),
                         group_state: group.state.name().into(),
                         protocol_type: group.protocol_type.clone().unwrap_or_default(),
-                        protocol_data: if stable { protocol.clone() } else { CompactString::default() },
+                        protocol_data: if stable { protocol.clone() } else { ByteString::default() },
                         members: group
                             .members
                             .iter()
@@ -842,9 +842,9 @@ enum SyncStep {
     Wait(oneshot::Receiver<SyncResult>, Duration),
 }
 
-type SyncOutcome = (Option<CompactString>, Option<CompactString>, SyncStep);
+type SyncOutcome = (Option<ByteString>, Option<ByteString>, SyncStep);
 
-fn sync_step(groups: &mut HashMap<CompactString, Group>, request: &SyncGroupRequest) -> Result<SyncOutcome, ErrorCode> {
+fn sync_step(groups: &mut HashMap<ByteString, Group>, request: &SyncGroupRequest) -> Result<SyncOutcome, ErrorCode> {
     let group = groups.get_mut(&request.group_id).ok_or(ErrorCode::UnknownMemberId)?;
     if !group.members.contains_key(&request.member_id) {
         return Err(ErrorCode::UnknownMemberId);
@@ -867,7 +867,7 @@ fn sync_step(groups: &mut HashMap<CompactString, Group>, request: &SyncGroupRequ
         }
         GroupState::CompletingRebalance => {
             let now = Instant::now();
-            if group.leader.as_deref() == Some(request.member_id.as_str()) {
+            if group.leader.as_deref() == Some(&*request.member_id) {
                 for a in &request.assignments {
                     if let Some(member) = group.members.get_mut(&a.member_id) {
                         member.assignment = a.assignment.clone();
@@ -899,17 +899,17 @@ fn sync_step(groups: &mut HashMap<CompactString, Group>, request: &SyncGroupRequ
 }
 
 /// One committed offset: partition, offset, leader epoch, metadata.
-type OffsetRow = (i32, i64, i32, Option<CompactString>);
+type OffsetRow = (i32, i64, i32, Option<ByteString>);
 
 /// Committed offsets of a group: all of them (`wanted` = None) or those
 /// asked for, -1 where nothing was committed.
 fn committed_offsets(
     group: Option<&Group>,
-    wanted: Option<Vec<(CompactString, Vec<i32>)>>,
-) -> Vec<(CompactString, Vec<OffsetRow>)> {
+    wanted: Option<Vec<(ByteString, Vec<i32>)>>,
+) -> Vec<(ByteString, Vec<OffsetRow>)> {
     let entry = |topic: &str, partition: i32| match group.and_then(|g| g.offsets.get(&(topic.into(), partition))) {
         Some(c) => (partition, c.offset, c.leader_epoch, Some(c.metadata.clone().unwrap_or_default())),
-        None => (partition, -1, -1, Some(CompactString::default())),
+        None => (partition, -1, -1, Some(ByteString::default())),
     };
     match wanted {
         Some(wanted) => wanted
@@ -920,7 +920,7 @@ fn committed_offsets(
             })
             .collect(),
         None => {
-            let mut by_topic: BTreeMap<CompactString, Vec<OffsetRow>> = BTreeMap::new();
+            let mut by_topic: BTreeMap<ByteString, Vec<OffsetRow>> = BTreeMap::new();
             if let Some(group) = group {
                 for (topic, partition) in group.offsets.keys() {
                     by_topic.entry(topic.clone()).or_default().push(entry(topic, *partition));
@@ -957,8 +957,8 @@ fn join_response(result: JoinResult, version: i16) -> JoinGroupResponse {
 
 fn sync_response(
     result: SyncResult,
-    protocol_type: Option<CompactString>,
-    protocol: Option<CompactString>,
+    protocol_type: Option<ByteString>,
+    protocol: Option<ByteString>,
     version: i16,
 ) -> SyncGroupResponse {
     let ok = result.error == ErrorCode::None && version >= 5;

@@ -9,14 +9,14 @@ use kafka_wire::messages::metadata_response::{
 };
 use kafka_wire::messages::{DescribeClusterRequest, DescribeClusterResponse, MetadataRequest, MetadataResponse};
 use kafka_wire::primitives::Uuid;
-use kafka_wire::CompactString;
+use kafka_wire::ByteString;
 
 use crate::connection::Context;
 use crate::state::{valid_topic_name, Topic, Topics, LEADER_EPOCH};
 
 /// A topic the client asked for, by name or (v10+) by id.
 enum Wanted {
-    Name(CompactString),
+    Name(ByteString),
     Id(Uuid),
 }
 
@@ -39,7 +39,7 @@ pub async fn handle(cx: &Context, request: &MetadataRequest, version: i16) -> Me
     };
     let allow_auto_create = config.auto_create_topics && (version < 4 || request.allow_auto_topic_creation);
     if let (Some(wanted), true) = (&wanted, allow_auto_create) {
-        let missing: Vec<CompactString> = {
+        let missing: Vec<ByteString> = {
             let topics = cx.broker.cluster.topics();
             wanted
                 .iter()

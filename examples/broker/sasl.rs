@@ -18,8 +18,8 @@ use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::{
     SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
 };
+use kafka_wire::ByteString;
 use kafka_wire::Bytes;
-use kafka_wire::CompactString;
 use kafka_wire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
 use subtle::ConstantTimeEq;
 
@@ -58,7 +58,7 @@ pub enum Gate {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Authenticated {
     /// The user.
-    pub user: CompactString,
+    pub user: ByteString,
     /// True for a KIP-368 re-authentication.
     pub reauthentication: bool,
     /// The session lifetime sent, ms (0 = none).
@@ -69,7 +69,7 @@ pub struct Authenticated {
 #[derive(Debug, Clone)]
 pub struct Session {
     phase: Phase,
-    user: Option<CompactString>,
+    user: Option<ByteString>,
     expiry: SessionExpiry,
 }
 
@@ -191,7 +191,7 @@ impl Session {
         let Some(user) = check_plain(message, users) else {
             return Err((ErrorCode::SaslAuthenticationFailed, "Authentication failed: Invalid username or password"));
         };
-        if reauthentication && self.user.as_deref() != Some(user.as_str()) {
+        if reauthentication && self.user.as_deref() != Some(&*user) {
             return Err((ErrorCode::SaslAuthenticationFailed, "Cannot change principals during re-authentication"));
         }
         let lifetime = session_lifetime_ms(reauth_ms, None, now_ms);
@@ -210,7 +210,7 @@ fn failure(code: ErrorCode, message: &str) -> SaslAuthenticateResponse {
 
 /// Checks a PLAIN message (RFC 4616: `authzid NUL authcid NUL passwd`)
 /// and returns the user. The authorization id must be empty or the user.
-fn check_plain(message: &[u8], users: &BTreeMap<String, String>) -> Option<CompactString> {
+fn check_plain(message: &[u8], users: &BTreeMap<String, String>) -> Option<ByteString> {
     let mut parts = message.split(|&b| b == 0);
     let (authzid, user, password) = (parts.next()?, parts.next()?, parts.next()?);
     if parts.next().is_some() || user.is_empty() || password.is_empty() {

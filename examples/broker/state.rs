@@ -12,7 +12,7 @@ use bytes::{Bytes, BytesMut};
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::primitives::Uuid;
 use kafka_wire::records::{Batch, Batches, DecodeOptions, RecordBatch};
-use kafka_wire::CompactString;
+use kafka_wire::ByteString;
 use tokio::sync::watch;
 
 /// Leader epoch of every partition: one node, never a new leader.
@@ -50,7 +50,7 @@ impl Stats {
     }
 
     /// One line with every counter.
-    pub fn summary(&self) -> CompactString {
+    pub fn summary(&self) -> ByteString {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         format!(
             "connections={} authentications={} reauthentications={} expired_sessions={} forwarded={}",
@@ -99,8 +99,8 @@ impl Cluster {
 /// The topics by name, and their names by topic id.
 #[derive(Default)]
 pub struct Topics {
-    by_name: BTreeMap<CompactString, Topic>,
-    names_by_id: HashMap<Uuid, CompactString>,
+    by_name: BTreeMap<ByteString, Topic>,
+    names_by_id: HashMap<Uuid, ByteString>,
 }
 
 /// One topic.
@@ -111,7 +111,7 @@ pub struct Topic {
     pub partitions: Vec<PartitionLog>,
     /// Its config overrides (CreateTopics, AlterConfigs,
     /// IncrementalAlterConfigs), by name; checked by `configs`.
-    pub configs: BTreeMap<CompactString, CompactString>,
+    pub configs: BTreeMap<ByteString, ByteString>,
 }
 
 impl Topics {
@@ -127,17 +127,17 @@ impl Topics {
 
     /// The name of the topic with id `id`.
     pub fn name_of(&self, id: &Uuid) -> Option<&str> {
-        self.names_by_id.get(id).map(CompactString::as_str)
+        self.names_by_id.get(id).map(|name| &**name)
     }
 
     /// Every topic, by name.
-    pub fn iter(&self) -> impl Iterator<Item = (&CompactString, &Topic)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&ByteString, &Topic)> {
         self.by_name.iter()
     }
 
     /// Creates a topic with `partitions` empty partitions and these config
     /// overrides; returns its id.
-    pub fn create(&mut self, name: &str, partitions: i32, configs: BTreeMap<CompactString, CompactString>) -> Uuid {
+    pub fn create(&mut self, name: &str, partitions: i32, configs: BTreeMap<ByteString, ByteString>) -> Uuid {
         let mut id = random_uuid();
         while id.is_nil() || self.names_by_id.contains_key(&id) {
             id = random_uuid();

@@ -5,10 +5,10 @@
 //!
 //! | schema type | owned type | view type |
 //! |---|---|---|
-//! | `string` | [`CompactString`](crate::CompactString) | `&'a str` |
+//! | `string` | [`ByteString`](crate::ByteString) | `&'a str` |
 //! | `bytes`, `records` | [`Bytes`] | `&'a [u8]` |
 //! | `[]int32` and other fixed-width arrays | `Vec<i32>` | [`FixedArray<'a, i32>`] |
-//! | `[]string`, `[]S` | `Vec<CompactString>`, `Vec<S>` | `Vec<&'a str>`, `Vec<SRef<'a>>` |
+//! | `[]string`, `[]S` | `Vec<ByteString>`, `Vec<S>` | `Vec<&'a str>`, `Vec<SRef<'a>>` |
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -184,7 +184,7 @@ impl<'a, T: Fixed> DecodeNullable<&'a [u8]> for FixedArray<'a, T> {
 /// # Example
 /// ```
 /// use kafka_wire::primitives::IntoOwned;
-/// assert_eq!("rk".into_owned(), kafka_wire::CompactString::from("rk"));
+/// assert_eq!("rk".into_owned(), kafka_wire::ByteString::from("rk"));
 /// assert_eq!(Some(&b"ab"[..]).into_owned(), Some(bytes::Bytes::from_static(b"ab")));
 /// ```
 pub trait IntoOwned {
@@ -211,10 +211,10 @@ macro_rules! owned_as_is {
 owned_as_is!(bool, i8, i16, u16, i32, u32, i64, f64, Uuid);
 
 impl IntoOwned for &str {
-    type Owned = crate::CompactString;
+    type Owned = crate::ByteString;
 
-    fn into_owned(self) -> crate::CompactString {
-        crate::CompactString::from(self)
+    fn into_owned(self) -> crate::ByteString {
+        crate::ByteString::from(self)
     }
 }
 

@@ -23,10 +23,10 @@ use crate::error::{DecodeError, EncodeError};
 /// use kafka_wire::encoding::{Decode, Encode};
 /// use kafka_wire::primitives::{Reader, Writer};
 /// let mut buf = bytes::BytesMut::new();
-/// kafka_wire::CompactString::from("rk").encode_value(&mut Writer::new(&mut buf), 3, true)?;
+/// kafka_wire::ByteString::from("rk").encode_value(&mut Writer::new(&mut buf), 3, true)?;
 /// assert_eq!(&buf[..], b"\x03rk");
 /// let mut r = Reader::new(buf.freeze());
-/// assert_eq!(kafka_wire::CompactString::decode_value(&mut r, 3, true)?, "rk");
+/// assert_eq!(kafka_wire::ByteString::decode_value(&mut r, 3, true)?, "rk");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Encode {
@@ -73,7 +73,7 @@ pub trait Encode {
 /// use kafka_wire::primitives::Reader;
 /// let input: &[u8] = b"\x00\x02rk";
 /// let mut owned = Reader::new(bytes::Bytes::from_static(input));
-/// assert_eq!(kafka_wire::CompactString::decode_value(&mut owned, 0, false)?, "rk");
+/// assert_eq!(kafka_wire::ByteString::decode_value(&mut owned, 0, false)?, "rk");
 /// let mut borrowed = Reader::new(input);
 /// let rk: &str = Decode::decode_value(&mut borrowed, 0, false)?; // points into `input`
 /// assert_eq!(rk, "rk");

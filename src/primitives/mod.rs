@@ -4,7 +4,7 @@
 //! |---|---|---|---|
 //! | `bool`, `int8` … `float64` | `bool`, `i8` … `f64` | fixed width, big-endian | same |
 //! | `uuid` | [`Uuid`] | 16 bytes | same |
-//! | `string` | [`CompactString`](crate::CompactString) | int16 length, UTF-8 | uvarint length+1 |
+//! | `string` | [`ByteString`](crate::ByteString) | int16 length, UTF-8 | uvarint length+1 |
 //! | `bytes`, `records` | [`Bytes`](crate::Bytes) | int32 length | uvarint length+1 |
 //! | `[]T` | `Vec<T>` | int32 count | uvarint count+1 |
 //! | nullable | `Option<T>` | length/count −1, struct marker `ff` | uvarint 0 |

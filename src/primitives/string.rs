@@ -7,7 +7,7 @@
 //! ```
 
 use bytes::BufMut;
-use compact_str::CompactString;
+use bytestring::ByteString;
 
 use super::nullable::{decode_non_null, null_not_allowed};
 use super::varint::uvarint_len;
@@ -60,16 +60,6 @@ pub(crate) fn long_str_len(len: usize) -> Result<([u8; 10], usize), EncodeError>
 #[inline]
 pub(super) fn str_size(s: &str, flexible: bool) -> usize {
     s.len() + if flexible { uvarint_len(s.len() as u32 + 1) } else { 2 }
-}
-
-/// Reads a string or null (`None`), borrowed from the reader.
-#[inline(always)]
-pub(super) fn read_str<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<&str>, DecodeError> {
-    let Some(len) = read_str_len(r, flexible)? else {
-        return Ok(None);
-    };
-    let start = r.offset();
-    utf8_at(r.read_slice(len)?, start).map(Some)
 }
 
 /// The length prefix of a string: `None` for null.
@@ -138,30 +128,21 @@ fn is_ascii(bytes: &[u8]) -> bool {
     bytes.iter().all(|&b| b < 0x80)
 }
 
-/// Makes `into` hold `s`. A string short enough to be kept inline, or one
-/// that does not fit the heap buffer `into` has, is written as a new value
-/// (no allocation when inline); a longer one reuses that heap buffer (a
-/// value decoded again).
+/// Reads a string or null as a [`ByteString`] sharing the reader's `Bytes`
+/// (no copy, no allocation), checked as UTF-8.
 #[inline(always)]
-fn assign(into: &mut CompactString, s: &str) {
-    if s.len() > INLINE_LEN && into.is_heap_allocated() && into.capacity() >= s.len() {
-        // SAFETY: the heap buffer holds at least `s.len()` bytes, `s` is
-        // UTF-8 and cannot overlap a buffer borrowed mutably, and the new
-        // length covers exactly the bytes just written. (`clear` and
-        // `push_str` would do the same through two calls out of line.)
-        unsafe {
-            into.as_mut_ptr().copy_from_nonoverlapping(s.as_ptr(), s.len());
-            into.set_len(s.len());
-        }
-    } else {
-        *into = CompactString::new(s);
-    }
+fn read_byte_string(r: &mut Reader, flexible: bool) -> Result<Option<ByteString>, DecodeError> {
+    let Some(len) = read_str_len(r, flexible)? else {
+        return Ok(None);
+    };
+    let start = r.offset();
+    let bytes = r.read_bytes(len)?;
+    utf8_at(&bytes, start)?;
+    // SAFETY: checked as UTF-8 just above.
+    Ok(Some(unsafe { ByteString::from_bytes_unchecked(bytes) }))
 }
 
-/// The longest string a [`CompactString`] keeps inline, in bytes.
-const INLINE_LEN: usize = std::mem::size_of::<CompactString>();
-
-impl Encode for CompactString {
+impl Encode for ByteString {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, _: i16, flexible: bool) -> Result<(), EncodeError> {
         put_str(buf, self, flexible)
@@ -173,28 +154,28 @@ impl Encode for CompactString {
     }
 }
 
-impl Decode for CompactString {
-    #[inline]
+impl Decode for ByteString {
+    #[inline(always)]
     fn decode_value(r: &mut Reader, _: i16, flexible: bool) -> Result<Self, DecodeError> {
         let offset = r.offset();
-        match read_str(r, flexible)? {
-            Some(s) => Ok(CompactString::new(s)),
+        match read_byte_string(r, flexible)? {
+            Some(s) => Ok(s),
             None => Err(null_not_allowed(offset)),
         }
     }
 
-    /// Clears the string, keeping its capacity.
+    /// Makes the string empty (and lets go of the input it shared).
     #[inline]
     fn reset_value(&mut self) {
-        self.clear();
+        *self = ByteString::new();
     }
 
-    #[inline]
+    #[inline(always)]
     fn decode_value_into(&mut self, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
         let offset = r.offset();
-        match read_str(r, flexible)? {
+        match read_byte_string(r, flexible)? {
             Some(s) => {
-                assign(self, s);
+                *self = s;
                 Ok(())
             }
             None => Err(null_not_allowed(offset)),
@@ -202,7 +183,7 @@ impl Decode for CompactString {
     }
 }
 
-impl Nullable for CompactString {
+impl Nullable for ByteString {
     const CLASSIC_NULL_SIZE: usize = 2;
 
     #[inline]
@@ -211,19 +192,15 @@ impl Nullable for CompactString {
     }
 }
 
-impl DecodeNullable for CompactString {
-    #[inline]
+impl DecodeNullable for ByteString {
+    #[inline(always)]
     fn decode_option(r: &mut Reader, _: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
-        Ok(read_str(r, flexible)?.map(CompactString::new))
+        read_byte_string(r, flexible)
     }
 
-    #[inline]
+    #[inline(always)]
     fn decode_option_into(place: &mut Option<Self>, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
-        match (read_str(r, flexible)?, place.as_mut()) {
-            (None, _) => *place = None,
-            (Some(s), Some(into)) => assign(into, s),
-            (Some(s), None) => *place = Some(CompactString::new(s)),
-        }
+        *place = read_byte_string(r, flexible)?;
         Ok(())
     }
 }
@@ -255,36 +232,46 @@ impl<'a> DecodeNullable<&'a [u8]> for &'a str {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_ascii, CompactString};
+    use bytes::Bytes;
+
+    use super::{is_ascii, ByteString};
     use crate::primitives::{Decode, Reader};
 
-    /// Decodes `text` (compact when `flexible`) into `into` and checks the result.
-    fn decode_into_agrees(into: &mut CompactString, text: &str, flexible: bool) {
+    /// `text` as a string of the encoding (compact when `flexible`).
+    fn encoded(text: &str, flexible: bool) -> Bytes {
         let mut input = if flexible { vec![text.len() as u8 + 1] } else { (text.len() as i16).to_be_bytes().to_vec() };
         input.extend_from_slice(text.as_bytes());
-        let mut r = Reader::new(bytes::Bytes::from(input));
-        into.decode_value_into(&mut r, 0, flexible).unwrap();
-        assert_eq!(into.as_str(), text, "flexible {flexible}");
-        assert_eq!(into.len(), text.len());
-        assert_eq!(r.remaining(), 0);
+        Bytes::from(input)
     }
 
     #[test]
-    fn decode_into_refills_a_heap_string_in_place_and_moves_between_inline_and_heap() {
+    fn decoded_strings_share_the_input_and_decode_into_replaces_the_value() {
         for flexible in [false, true] {
-            let mut into = CompactString::from("x".repeat(40));
-            let capacity = into.capacity();
-            let texts = ["consumer-orders-service-1", &"y".repeat(40), "unclean.leader.election.enable"];
-            for text in texts {
-                decode_into_agrees(&mut into, text, flexible);
-                // Longer than inline and within the buffer: the same buffer.
-                assert!(into.is_heap_allocated());
-                assert_eq!(into.capacity(), capacity);
-            }
-            for text in ["", "rk", "exactly-twenty-four-byte", &"z".repeat(70), "t", &"w".repeat(126)] {
-                decode_into_agrees(&mut into, text, flexible);
+            let mut into = ByteString::from("x".repeat(40));
+            for text in ["", "rk", "consumer-orders-service-1", &"y".repeat(126), "unclean.leader.election.enable"] {
+                let input = encoded(text, flexible);
+                let mut r = Reader::new(input.clone());
+                into.decode_value_into(&mut r, 0, flexible).unwrap();
+                assert_eq!(into, text, "flexible {flexible}");
+                assert_eq!(r.remaining(), 0);
+                let fresh = ByteString::decode_value(&mut Reader::new(input.clone()), 0, flexible).unwrap();
+                assert_eq!(fresh, text);
+                if !text.is_empty() {
+                    // The string's bytes are the input's, after the length prefix.
+                    let prefix = input.len() - text.len();
+                    assert_eq!(fresh.as_bytes().as_ptr(), input[prefix..].as_ptr());
+                    assert_eq!(into.as_bytes().as_ptr(), input[prefix..].as_ptr());
+                }
             }
         }
+    }
+
+    #[test]
+    fn invalid_utf8_is_an_error_at_the_string_bytes() {
+        let input = Bytes::from_static(&[0x00, 0x02, b'a', 0xff]);
+        let err = ByteString::decode_value(&mut Reader::new(input), 0, false).unwrap_err();
+        assert_eq!(err.offset(), 2);
+        assert!(err.to_string().contains("UTF-8"), "{err}");
     }
 
     #[test]

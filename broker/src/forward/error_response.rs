@@ -63,7 +63,7 @@ pub struct NotForwardable {
 /// let ResponseBody::CreatePartitions(response) = error_response(&request.into(), 3, ErrorCode::PolicyViolation)? else {
 ///     unreachable!()
 /// };
-/// assert_eq!((response.results[0].name.as_str(), response.results[0].error_code), ("a", 44));
+/// assert_eq!((&*response.results[0].name, response.results[0].error_code), ("a", 44));
 /// # Ok::<(), kafka_wire_broker::forward::NotForwardable>(())
 /// ```
 pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> Result<ResponseBody, NotForwardable> {
@@ -259,7 +259,7 @@ pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> R
             use alter_user_scram_credentials_response::{
                 AlterUserScramCredentialsResponse, AlterUserScramCredentialsResult,
             };
-            let mut users: Vec<&kafka_wire::CompactString> = Vec::new();
+            let mut users: Vec<&kafka_wire::ByteString> = Vec::new();
             for user in req.deletions.iter().map(|d| &d.name).chain(req.upsertions.iter().map(|u| &u.name)) {
                 if !users.contains(&user) {
                     users.push(user);

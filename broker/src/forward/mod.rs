@@ -45,7 +45,7 @@
 //!
 //! // Controller: unwrap.
 //! let unwrapped = unwrap_request(&wrapped.envelope)?;
-//! assert_eq!((unwrapped.principal.name.as_str(), unwrapped.client_address), ("alice", client));
+//! assert_eq!((&*unwrapped.principal.name, unwrapped.client_address), ("alice", client));
 //! let RequestBody::DeleteTopics(body) = &unwrapped.body else { unreachable!() };
 //! assert_eq!(body.topic_names, ["t"]);
 //!

@@ -339,7 +339,7 @@ pub fn encode_principal(principal: &DefaultPrincipalData) -> Result<Bytes, Encod
 /// ```
 /// use kafka_wire_broker::forward::decode_principal;
 /// let principal = decode_principal(kafka_wire::Bytes::from_static(b"\x00\x00\x05User\x02a\x01\x00"))?;
-/// assert_eq!((principal.r#type.as_str(), principal.name.as_str(), principal.token_authenticated), ("User", "a", true));
+/// assert_eq!((&*principal.r#type, &*principal.name, principal.token_authenticated), ("User", "a", true));
 /// // Without the version prefix, or at a version that does not exist.
 /// assert!(decode_principal(kafka_wire::Bytes::from_static(b"\x05User\x02a\x01\x00")).is_err());
 /// assert!(decode_principal(kafka_wire::Bytes::from_static(b"\x00\x01\x05User\x02a\x01\x00")).is_err());

@@ -226,7 +226,7 @@ fn piece(f: &FieldPlan<'_, '_>) -> Option<Piece> {
     let mut before = TokenStream::new();
     let (write, most_of_value) = match (&v.field.ty, v.option) {
         (FieldType::String, false) => {
-            before = quote!(let #text = self.#ident.as_str(););
+            before = quote!(let #text: &str = &self.#ident;);
             (quote!(enc::field::put_str(&mut s, #text, #flexible, #name)?;), quote!(#text.len()))
         }
         (FieldType::String, true) => {

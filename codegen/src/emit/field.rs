@@ -169,13 +169,12 @@ impl<'a> FieldView<'a> {
     }
 
     /// A statement that sets the field of `self` to its default in place:
-    /// owned strings and arrays with an empty default cleared (keeping their
-    /// capacity), structs reset field by field, other fields assigned.
+    /// arrays with an empty default cleared (keeping their capacity),
+    /// structs reset field by field, other fields (strings too) assigned.
     pub fn reset(&self, rt: &TokenStream, form: Form) -> TokenStream {
         let ident = &self.ident;
         if !self.option && self.default_is_natural() {
             match (&self.field.ty, form) {
-                (FieldType::String, Form::Owned) => return quote!(self.#ident.clear();),
                 (FieldType::Array(_), _) if !(form == Form::Borrowed && self.is_fixed_array()) => {
                     return quote!(self.#ident.clear();)
                 }
@@ -195,8 +194,8 @@ impl<'a> FieldView<'a> {
             DefaultValue::Int(i) => int_literal(*i),
             DefaultValue::Float(f) => float_literal(*f),
             DefaultValue::Str(s) if form == Form::Borrowed => quote!(#s),
-            DefaultValue::Str(s) if s.is_empty() => quote!(CompactString::const_new("")),
-            DefaultValue::Str(s) => quote!(CompactString::const_new(#s)),
+            DefaultValue::Str(s) if s.is_empty() => quote!(ByteString::new()),
+            DefaultValue::Str(s) => quote!(ByteString::from_static(#s)),
             DefaultValue::Uuid(u) => {
                 let lit = Literal::u128_unsuffixed(*u);
                 quote!(enc::Uuid::from_u128(#lit))
@@ -315,7 +314,7 @@ pub fn base_type(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
         FieldType::Uint32 => quote!(u32),
         FieldType::Int64 => quote!(i64),
         FieldType::Float64 => quote!(f64),
-        FieldType::String => quote!(CompactString),
+        FieldType::String => quote!(ByteString),
         FieldType::Bytes | FieldType::Records => quote!(#rt::Bytes),
         FieldType::Uuid => quote!(enc::Uuid),
         FieldType::ApiMessage => quote!(#rt::embedded::EmbeddedMessage),
@@ -340,7 +339,7 @@ fn natural(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
         FieldType::Uuid => quote!(enc::Uuid::NIL),
         FieldType::String if form == Form::Borrowed => quote!(""),
         _ if form == Form::Borrowed => quote!(Default::default()),
-        FieldType::String => quote!(CompactString::const_new("")),
+        FieldType::String => quote!(ByteString::new()),
         FieldType::Bytes | FieldType::Records => quote!(#rt::Bytes::new()),
         FieldType::Array(_) => quote!(Vec::new()),
         other => {

@@ -97,9 +97,9 @@ pub fn emit_message(
     }
     out.extend(api::emit_message_impls(spec, responses));
     let mut file = encoding_import(cx);
-    if codec::uses_ident(&out, "CompactString") {
+    if codec::uses_ident(&out, "ByteString") {
         let rt = &cx.runtime;
-        file.extend(quote!(use #rt::CompactString;));
+        file.extend(quote!(use #rt::ByteString;));
     }
     file.extend(out);
     file
@@ -108,7 +108,7 @@ pub fn emit_message(
 /// The one import of a generated file: the runtime's hidden `encoding`
 /// module as `enc`, the prefix of every call generated code makes into the
 /// runtime's helpers (`enc::field::put_str`, `enc::Encode`, ...); a message's file
-/// also imports `CompactString`, the type of its string fields, when it has any.
+/// also imports `ByteString`, the type of its string fields, when it has any.
 pub fn encoding_import(cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     quote!(use #rt::encoding as enc;)
