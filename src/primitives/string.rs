@@ -137,9 +137,25 @@ fn read_byte_string(r: &mut Reader, flexible: bool) -> Result<Option<ByteString>
     };
     let start = r.offset();
     let bytes = r.read_bytes(len)?;
-    utf8_at(&bytes, start)?;
+    if !is_utf8(&bytes) {
+        return Err(invalid_utf8(start));
+    }
     // SAFETY: checked as UTF-8 just above.
     Ok(Some(unsafe { ByteString::from_bytes_unchecked(bytes) }))
+}
+
+/// Whether `bytes` are UTF-8. Out of line: the string decode it serves is
+/// inlined where each string field is read, and this check is most of its code.
+#[inline(never)]
+fn is_utf8(bytes: &[u8]) -> bool {
+    utf8(bytes).is_some()
+}
+
+/// The error for a string whose bytes, from offset `start`, are not UTF-8.
+#[cold]
+#[inline(never)]
+fn invalid_utf8(start: usize) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::InvalidUtf8, start)
 }
 
 impl Encode for ByteString {
