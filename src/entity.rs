@@ -101,7 +101,9 @@ impl fmt::Display for EntityValue<'_> {
 #[derive(Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EntityValueMut<'a> {
-    /// A `string` field (topic names, group and transactional ids).
+    /// A `string` field (topic names, group and transactional ids). A
+    /// [`ByteString`](crate::ByteString) is immutable: assign a new one
+    /// (`*name = format!("tenant-{name}").into()`).
     Str(&'a mut crate::ByteString),
     /// An `int32` field (broker ids).
     Int32(&'a mut i32),

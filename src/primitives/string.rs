@@ -92,7 +92,7 @@ fn read_str_len<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<us
 fn utf8_at(bytes: &[u8], start: usize) -> Result<&str, DecodeError> {
     match utf8(bytes) {
         Some(s) => Ok(s),
-        None => Err(DecodeError::new(DecodeErrorKind::InvalidUtf8, start)),
+        None => Err(invalid_utf8(start)),
     }
 }
 
