@@ -3244,7 +3244,7 @@ impl RequestBody {
         }
     }
     /// Reads the body of `api_key` at `version` into `self`: in place,
-    /// reusing the strings, arrays and structs it holds, when `self` is
+    /// reusing the arrays and structs it holds, when `self` is
     /// a body of that api key (a connection's requests mostly are);
     /// otherwise `self` is replaced by a body decoded afresh. The
     /// result equals what [`Self::decode_from`] returns.
@@ -7206,7 +7206,7 @@ impl ResponseBody {
         }
     }
     /// Reads the body of `api_key` at `version` into `self`: in place,
-    /// reusing the strings, arrays and structs it holds, when `self` is
+    /// reusing the arrays and structs it holds, when `self` is
     /// a body of that api key (a connection's requests mostly are);
     /// otherwise `self` is replaced by a body decoded afresh. The
     /// result equals what [`Self::decode_from`] returns.

@@ -285,8 +285,8 @@ impl RequestFrame {
     }
 
     /// [`RequestFrame::decode`] into `self`, reusing what it holds: the
-    /// header's strings, and the body's strings, arrays and structs when it
-    /// holds a body of the same api key ([`RequestBody::decode_into_from`]). A
+    /// body's arrays and structs when it holds a body of the same api key
+    /// ([`RequestBody::decode_into_from`]; strings become slices of `buf`). A
     /// server that keeps one `RequestFrame` per connection allocates nothing
     /// once it has grown, for as long as requests of one api key follow each
     /// other. The result equals what [`RequestFrame::decode`] returns.
@@ -473,8 +473,9 @@ impl ResponseFrame {
     }
 
     /// [`ResponseFrame::decode`] into `self`, reusing what it holds: the
-    /// header, and the body's strings, arrays and structs when it holds a
-    /// body of `api_key` ([`ResponseBody::decode_into_from`]). A client that
+    /// header, and the body's arrays and structs when it holds a body of
+    /// `api_key` ([`ResponseBody::decode_into_from`]; strings become slices
+    /// of `buf`). A client that
     /// keeps one `ResponseFrame` per api key allocates nothing once it has
     /// grown. The result equals what [`ResponseFrame::decode`] returns, the
     /// ApiVersions v0 fallback included.

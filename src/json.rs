@@ -448,7 +448,7 @@ impl FromJson for f64 {
 
 impl ToJson for crate::ByteString {
     fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
-        Ok(Value::String(self.to_string()))
+        Ok(Value::String(String::from(&**self)))
     }
 }
 

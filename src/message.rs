@@ -224,9 +224,10 @@ pub trait Message: Encode + Decode + Default + Clone + fmt::Debug + PartialEq {
     }
 
     /// Reads a message at `version` from the front of `buf` into `self`,
-    /// reusing the strings, arrays and nested structs `self` already holds:
-    /// a broker or client that keeps one value per api key and decodes into
-    /// it allocates nothing once the value has grown to its usual size.
+    /// reusing the arrays and nested structs `self` already holds (its
+    /// strings become slices of `buf`): a broker or client that keeps one
+    /// value per api key and decodes into it allocates nothing once the
+    /// value has grown to its usual size.
     /// Fields absent at `version` are reset to their defaults, so the result
     /// equals what [`Message::decode`] returns.
     ///

@@ -84,8 +84,9 @@ pub trait Decode<B: Input = Bytes>: Sized + Default {
     const MIN_SIZE: usize = 1;
 
     /// Reads one value into `self`, reusing what `self` has allocated
-    /// (strings, arrays, nested structs), so that decoding into the same value
-    /// again and again allocates nothing once it has grown to size.
+    /// (arrays, nested structs; a string is replaced by a slice of the
+    /// input), so that decoding into the same value again and again
+    /// allocates nothing once it has grown to size.
     ///
     /// # Errors
     /// As [`Decode::decode_value`]; `self` then holds a valid but unspecified value.
@@ -111,9 +112,9 @@ pub trait Decode<B: Input = Bytes>: Sized + Default {
         Self::decode_value(r, version, true)
     }
 
-    /// Sets `self` to its default value in place. Strings and arrays are
-    /// cleared, keeping their capacity, and generated structs reset field
-    /// by field, so a field that a decode resets (absent at the version, or
+    /// Sets `self` to its default value in place. Arrays are cleared,
+    /// keeping their capacity, strings emptied, and generated structs reset
+    /// field by field, so a field that a decode resets (absent at the version, or
     /// tagged and not sent) keeps its allocations and costs a few stores.
     ///
     /// # Example

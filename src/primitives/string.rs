@@ -187,15 +187,9 @@ impl Decode for ByteString {
     }
 
     #[inline(always)]
-    fn decode_value_into(&mut self, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
-        let offset = r.offset();
-        match read_byte_string(r, flexible)? {
-            Some(s) => {
-                *self = s;
-                Ok(())
-            }
-            None => Err(null_not_allowed(offset)),
-        }
+    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
+        *self = Self::decode_value(r, version, flexible)?;
+        Ok(())
     }
 }
 

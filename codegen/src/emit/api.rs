@@ -416,7 +416,7 @@ fn emit_body_enum(
             }
 
             /// Reads the body of `api_key` at `version` into `self`: in place,
-            /// reusing the strings, arrays and structs it holds, when `self` is
+            /// reusing the arrays and structs it holds, when `self` is
             /// a body of that api key (a connection's requests mostly are);
             /// otherwise `self` is replaced by a body decoded afresh. The
             /// result equals what [`Self::decode_from`] returns.
