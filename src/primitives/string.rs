@@ -65,21 +65,28 @@ pub(super) fn str_size(s: &str, flexible: bool) -> usize {
 /// The length prefix of a string: `None` for null.
 #[inline(always)]
 fn read_str_len<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<usize>, DecodeError> {
-    let len = if flexible {
-        // A one-byte length (a string of up to 126 bytes) needs no further check.
+    if flexible {
+        // A one-byte length (a string of up to 126 bytes) needs no further
+        // check; null and longer lengths are read in one shared function.
         if let Some(b @ 1..0x80) = r.peek_u8() {
             r.skip(1)?;
             return Ok(Some(usize::from(b) - 1));
         }
-        match r.read_uvarint()? {
-            0 => return Ok(None),
-            n => (n - 1) as usize,
-        }
-    } else {
-        match r.read_i16()? {
-            n if n < 0 => return Ok(None),
-            n => n as usize,
-        }
+        return read_long_compact_str_len(r);
+    }
+    // An int16 cannot exceed the longest string.
+    match r.read_i16()? {
+        n if n < 0 => Ok(None),
+        n => Ok(Some(n as usize)),
+    }
+}
+
+/// A compact string length that is null or takes more than one byte.
+#[inline(never)]
+fn read_long_compact_str_len<B: Input>(r: &mut Reader<B>) -> Result<Option<usize>, DecodeError> {
+    let len = match r.read_uvarint()? {
+        0 => return Ok(None),
+        n => (n - 1) as usize,
     };
     if len > MAX_STRING_LEN {
         return Err(r.error(DecodeErrorKind::InvalidLength(len as i64)));
@@ -138,6 +145,8 @@ fn read_byte_string(r: &mut Reader, flexible: bool) -> Result<Option<ByteString>
     let start = r.offset();
     let bytes = r.read_bytes(len)?;
     if !is_utf8(&bytes) {
+        // Released before the error is made: no cleanup path for it.
+        drop(bytes);
         return Err(invalid_utf8(start));
     }
     // SAFETY: checked as UTF-8 just above.
@@ -145,9 +154,12 @@ fn read_byte_string(r: &mut Reader, flexible: bool) -> Result<Option<ByteString>
 }
 
 /// Whether `bytes` are UTF-8. Out of line: the string decode it serves is
-/// inlined where each string field is read, and this check is most of its code.
+/// inlined where each string field is read, and this check is most of its
+/// code. `extern "C"`, so its callers know it cannot unwind (a panic in it
+/// would abort) and need no cleanup path around the call; only Rust calls it.
 #[inline(never)]
-fn is_utf8(bytes: &[u8]) -> bool {
+#[allow(improper_ctypes_definitions)]
+extern "C" fn is_utf8(bytes: &[u8]) -> bool {
     utf8(bytes).is_some()
 }
 
@@ -282,6 +294,35 @@ mod tests {
         let err = ByteString::decode_value(&mut Reader::new(input), 0, false).unwrap_err();
         assert_eq!(err.offset(), 2);
         assert!(err.to_string().contains("UTF-8"), "{err}");
+    }
+
+    #[test]
+    fn compact_lengths_past_one_byte_null_and_too_long() {
+        use super::DecodeNullable;
+        // 127 bytes and more take a two-byte length: 200 + 1 = 0xc9 0x01.
+        let text = "z".repeat(200);
+        let mut input = vec![0xc9, 0x01];
+        input.extend_from_slice(text.as_bytes());
+        let mut r = Reader::new(Bytes::from(input));
+        assert_eq!(ByteString::decode_value(&mut r, 0, true).unwrap(), text);
+        assert_eq!(r.remaining(), 0);
+        // 00 is null: refused where the field is not nullable, at its offset.
+        let null = Bytes::from_static(&[0x00]);
+        assert_eq!(ByteString::decode_option(&mut Reader::new(null.clone()), 0, true).unwrap(), None);
+        let err = ByteString::decode_value(&mut Reader::new(null), 0, true).unwrap_err();
+        assert_eq!(err.offset(), 0);
+        // 32,768 bytes (length 32,769 = 0x81 0x80 0x02) is past the int16 limit.
+        let err =
+            ByteString::decode_value(&mut Reader::new(Bytes::from_static(&[0x81, 0x80, 0x02])), 0, true).unwrap_err();
+        assert!(err.to_string().contains("32768"), "{err}");
+        // Classic: -1 is null, and a length past the input is short.
+        assert_eq!(
+            ByteString::decode_option(&mut Reader::new(Bytes::from_static(&[0xff, 0xff])), 0, false).unwrap(),
+            None
+        );
+        let err =
+            ByteString::decode_value(&mut Reader::new(Bytes::from_static(&[0x00, 0x05, b'a'])), 0, false).unwrap_err();
+        assert_eq!(err.offset(), 2);
     }
 
     #[test]
