@@ -107,22 +107,23 @@ fn utf8_at(bytes: &[u8], start: usize) -> Result<&str, DecodeError> {
 /// validator is slow on the short strings Kafka is full of.
 #[inline]
 fn utf8(bytes: &[u8]) -> Option<&str> {
-    if is_ascii(bytes) {
-        // SAFETY: ASCII bytes are valid UTF-8.
+    if is_utf8(bytes) {
+        // SAFETY: checked just above.
         Some(unsafe { std::str::from_utf8_unchecked(bytes) })
     } else {
-        std::str::from_utf8(bytes).ok()
+        None
     }
 }
 
-/// True when no byte has its high bit set. Up to 32 bytes (most names and
-/// ids) take two overlapping loads and one test, where the standard check
-/// loops over words and then bytes.
+/// True when no byte has its high bit set, for up to 32 bytes (most names
+/// and ids): two overlapping loads and one test, where the standard check
+/// loops over words and then bytes. False for longer input, which
+/// [`is_long_or_not_ascii_utf8`] checks.
 #[inline]
-fn is_ascii(bytes: &[u8]) -> bool {
+fn is_short_ascii(bytes: &[u8]) -> bool {
     if let (Some(a), Some(b)) = (bytes.first_chunk::<16>(), bytes.last_chunk::<16>()) {
         if bytes.len() > 32 {
-            return bytes.is_ascii();
+            return false;
         }
         return (u128::from_ne_bytes(*a) | u128::from_ne_bytes(*b)) & (u128::MAX / 0xff * 0x80) == 0;
     }
@@ -157,10 +158,17 @@ fn read_byte_string(r: &mut Reader, flexible: bool) -> Result<Option<ByteString>
 /// inlined where each string field is read, and this check is most of its
 /// code. `extern "C"`, so its callers know it cannot unwind (a panic in it
 /// would abort) and need no cleanup path around the call; only Rust calls it.
+/// The short ASCII test needs no stack frame; the rest is a tail call.
 #[inline(never)]
 #[allow(improper_ctypes_definitions)]
 extern "C" fn is_utf8(bytes: &[u8]) -> bool {
-    utf8(bytes).is_some()
+    is_short_ascii(bytes) || is_long_or_not_ascii_utf8(bytes)
+}
+
+/// [`is_utf8`] for input longer than 32 bytes or not all ASCII.
+#[inline(never)]
+fn is_long_or_not_ascii_utf8(bytes: &[u8]) -> bool {
+    bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()
 }
 
 /// The error for a string whose bytes, from offset `start`, are not UTF-8.
@@ -256,7 +264,7 @@ impl<'a> DecodeNullable<&'a [u8]> for &'a str {
 mod tests {
     use bytes::Bytes;
 
-    use super::{is_ascii, ByteString};
+    use super::{is_short_ascii, is_utf8, ByteString};
     use crate::primitives::{Decode, Reader};
 
     /// `text` as a string of the encoding (compact when `flexible`).
@@ -326,16 +334,22 @@ mod tests {
     }
 
     #[test]
-    fn is_ascii_agrees_with_the_standard_check_at_every_length_and_position() {
+    fn the_utf8_check_agrees_with_the_standard_one_at_every_length_and_position() {
         for len in 0..=70 {
             let ascii: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
-            assert!(is_ascii(&ascii), "length {len}");
+            assert_eq!(is_short_ascii(&ascii), len <= 32, "length {len}");
+            assert!(is_utf8(&ascii), "length {len}");
             for at in 0..len {
-                for high in [0x80u8, 0xc3, 0xff] {
+                // 0xc3 0xa9 is "é"; a lone 0x80, 0xc3 or 0xff is not UTF-8.
+                for high in [&[0x80u8][..], &[0xc3], &[0xff], &[0xc3, 0xa9]] {
                     let mut bytes = ascii.clone();
-                    bytes[at] = high;
-                    assert!(!is_ascii(&bytes), "length {len}, byte {at} = {high:#x}");
-                    assert_eq!(is_ascii(&bytes), bytes.is_ascii());
+                    bytes.splice(at..at + 1, high.iter().copied());
+                    assert!(!is_short_ascii(&bytes), "length {len}, byte {at} = {high:x?}");
+                    assert_eq!(
+                        is_utf8(&bytes),
+                        std::str::from_utf8(&bytes).is_ok(),
+                        "length {len}, byte {at} = {high:x?}"
+                    );
                 }
             }
         }
