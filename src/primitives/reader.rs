@@ -28,7 +28,8 @@ use crate::error::{DecodeError, DecodeErrorKind};
 pub struct Reader<B = Bytes> {
     /// The whole input; only `bytes` and `records` fields take slices of it.
     buf: B,
-    /// Index of the next byte in `buf`.
+    /// Index of the next byte in `buf`; never past its end, since every
+    /// method checks before it moves it (the unchecked reads rely on this).
     pos: usize,
     /// Offset of `buf[0]` from the start of the outermost input.
     base: usize,
@@ -349,6 +350,46 @@ impl<B: Input> Reader<B> {
             }
             _ => Err(self.short(n)),
         }
+    }
+
+    /// Succeeds when at least `n` bytes remain: for readers that look at
+    /// bytes ([`Reader::next_slice_unchecked`]) before they take them
+    /// ([`Reader::read_bytes_unchecked`]).
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `n` remain.
+    #[inline]
+    pub(crate) fn ensure_remaining(&self, n: usize) -> Result<(), DecodeError> {
+        match n <= self.remaining() {
+            true => Ok(()),
+            false => Err(self.short(n)),
+        }
+    }
+
+    /// The next `n` bytes, borrowed, without moving past them.
+    ///
+    /// # Safety
+    /// At least `n` bytes remain ([`Reader::ensure_remaining`]).
+    #[inline]
+    pub(crate) unsafe fn next_slice_unchecked(&self, n: usize) -> &[u8] {
+        // SAFETY: `pos + n` is within the input, by the caller's check.
+        unsafe { self.buf.as_ref().get_unchecked(self.pos..self.pos + n) }
+    }
+
+    /// Takes the next `n` bytes as [`Reader::read_bytes`] does, without
+    /// checking again that they are there.
+    ///
+    /// # Safety
+    /// At least `n` bytes remain ([`Reader::ensure_remaining`]).
+    #[inline]
+    pub(crate) unsafe fn read_bytes_unchecked(&mut self, n: usize) -> B {
+        let start = self.pos;
+        let end = start + n;
+        // SAFETY: `start + n` is within the input, by the caller's check;
+        // said here so that the compiler drops the slice's own range checks.
+        unsafe { std::hint::assert_unchecked(start <= end && end <= self.buf.as_ref().len()) };
+        self.pos = end;
+        self.buf.slice(start, end)
     }
 
     /// Takes the next `n` bytes as a reader of their own that keeps counting

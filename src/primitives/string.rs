@@ -136,36 +136,19 @@ fn is_short_ascii(bytes: &[u8]) -> bool {
     bytes.iter().all(|&b| b < 0x80)
 }
 
-/// Reads a string or null as a [`ByteString`] sharing the reader's `Bytes`
-/// (no copy, no allocation), checked as UTF-8.
-#[inline(always)]
-fn read_byte_string(r: &mut Reader, flexible: bool) -> Result<Option<ByteString>, DecodeError> {
-    let Some(len) = read_str_len(r, flexible)? else {
-        return Ok(None);
-    };
-    let start = r.offset();
-    let bytes = r.read_bytes(len)?;
-    if !is_utf8(&bytes) {
-        // Released before the error is made: no cleanup path for it.
-        drop(bytes);
-        return Err(invalid_utf8(start));
-    }
-    // SAFETY: checked as UTF-8 just above.
-    Ok(Some(unsafe { ByteString::from_bytes_unchecked(bytes) }))
-}
-
-/// Whether `bytes` are UTF-8. Out of line: the string decode it serves is
-/// inlined where each string field is read, and this check is most of its
-/// code. `extern "C"`, so its callers know it cannot unwind (a panic in it
-/// would abort) and need no cleanup path around the call; only Rust calls it.
-/// The short ASCII test needs no stack frame; the rest is a tail call.
+/// Whether `bytes` are UTF-8, for the borrowed views' strings. Out of line:
+/// the views' string decode is inlined where each string field is read.
+/// `extern "C"`, so its callers know it cannot unwind (a panic in it would
+/// abort) and need no cleanup path around the call; only Rust calls it. The
+/// short ASCII test needs no stack frame; the rest is a tail call.
 #[inline(never)]
 #[allow(improper_ctypes_definitions)]
 extern "C" fn is_utf8(bytes: &[u8]) -> bool {
     is_short_ascii(bytes) || is_long_or_not_ascii_utf8(bytes)
 }
 
-/// [`is_utf8`] for input longer than 32 bytes or not all ASCII.
+/// Whether `bytes` are UTF-8, for input longer than 32 bytes or not all
+/// ASCII ([`is_short_ascii`] checks the rest).
 #[inline(never)]
 fn is_long_or_not_ascii_utf8(bytes: &[u8]) -> bool {
     bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()
@@ -192,12 +175,10 @@ impl Encode for ByteString {
 
 impl Decode for ByteString {
     #[inline(always)]
-    fn decode_value(r: &mut Reader, _: i16, flexible: bool) -> Result<Self, DecodeError> {
-        let offset = r.offset();
-        match read_byte_string(r, flexible)? {
-            Some(s) => Ok(s),
-            None => Err(null_not_allowed(offset)),
-        }
+    fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
+        let mut s = ByteString::new();
+        s.decode_value_into(r, version, flexible)?;
+        Ok(s)
     }
 
     /// Makes the string empty (and lets go of the input it shared).
@@ -207,10 +188,59 @@ impl Decode for ByteString {
     }
 
     #[inline(always)]
-    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
-        *self = Self::decode_value(r, version, flexible)?;
-        Ok(())
+    fn decode_value_into(&mut self, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
+        let offset = r.offset();
+        match read_str_len(r, flexible)? {
+            Some(len) => read_str_into(self, r, len),
+            None => Err(null_not_allowed(offset)),
+        }
     }
+}
+
+/// Reads `len` bytes, checks them as UTF-8 and puts them in `place` as a
+/// slice of the reader's `Bytes` (no copy, no allocation), releasing the
+/// string it held; on an error it holds what it held. One shared function: inlined into every string field's
+/// read, it cost the core library's build 3.6% more compiler work
+/// (docs/performance.md, "The core build counted in instructions").
+#[inline(never)]
+fn read_str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), DecodeError> {
+    r.ensure_remaining(len)?;
+    // Short ASCII is checked here, anything else in a tail call, so that no
+    // value waits across a call but the slice's reference count.
+    // SAFETY (both blocks): `len` bytes remain, checked just above.
+    if is_short_ascii(unsafe { r.next_slice_unchecked(len) }) {
+        unsafe { take_str(place, r, len) };
+        Ok(())
+    } else {
+        read_other_str_into(place, r, len)
+    }
+}
+
+/// [`read_str_into`] for strings longer than 32 bytes or not all ASCII.
+#[inline(never)]
+fn read_other_str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), DecodeError> {
+    r.ensure_remaining(len)?;
+    // SAFETY (both blocks): `len` bytes remain, checked just above.
+    if !is_long_or_not_ascii_utf8(unsafe { r.next_slice_unchecked(len) }) {
+        // Past the string, as a borrowed view's reader is after the error.
+        let start = r.offset();
+        r.skip(len)?;
+        return Err(invalid_utf8(start));
+    }
+    unsafe { take_str(place, r, len) };
+    Ok(())
+}
+
+/// Moves past the next `len` bytes and puts them in `place`. The old
+/// string is released last, so nothing waits across that call.
+///
+/// # Safety
+/// At least `len` bytes remain, and they are UTF-8.
+#[inline(always)]
+unsafe fn take_str(place: &mut ByteString, r: &mut Reader, len: usize) {
+    // SAFETY: by the caller's checks.
+    let text = unsafe { ByteString::from_bytes_unchecked(r.read_bytes_unchecked(len)) };
+    drop(std::mem::replace(place, text));
 }
 
 impl Nullable for ByteString {
@@ -224,14 +254,21 @@ impl Nullable for ByteString {
 
 impl DecodeNullable for ByteString {
     #[inline(always)]
-    fn decode_option(r: &mut Reader, _: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
-        read_byte_string(r, flexible)
+    fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
+        let mut s = None;
+        Self::decode_option_into(&mut s, r, version, flexible)?;
+        Ok(s)
     }
 
     #[inline(always)]
     fn decode_option_into(place: &mut Option<Self>, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
-        *place = read_byte_string(r, flexible)?;
-        Ok(())
+        match read_str_len(r, flexible)? {
+            Some(len) => read_str_into(place.get_or_insert_with(ByteString::new), r, len),
+            None => {
+                *place = None;
+                Ok(())
+            }
+        }
     }
 }
 
@@ -293,6 +330,53 @@ mod tests {
                     assert_eq!(into.as_bytes().as_ptr(), input[prefix..].as_ptr());
                 }
             }
+        }
+    }
+
+    #[test]
+    fn decode_into_checks_short_long_and_non_ascii_strings_and_keeps_the_value_on_errors() {
+        use super::DecodeNullable;
+        for flexible in [false, true] {
+            let prefix = if flexible { 1 } else { 2 };
+            // Valid: short and long ASCII, and UTF-8 beyond ASCII ("é") in both.
+            for text in ["é", "naïve-topic", &"é".repeat(20), &"a".repeat(33)] {
+                let mut into = ByteString::from("kept");
+                into.decode_value_into(&mut Reader::new(encoded(text, flexible)), 0, flexible).unwrap();
+                assert_eq!(into, text, "flexible {flexible}");
+                let mut option = None;
+                ByteString::decode_option_into(&mut option, &mut Reader::new(encoded(text, flexible)), 0, flexible)
+                    .unwrap();
+                assert_eq!(option.as_deref(), Some(text));
+            }
+            // Not UTF-8 (short, and past the 32-byte test), or cut short: an
+            // error at the string's bytes, the value kept.
+            for (bytes, offset) in [(&b"a\xff"[..], prefix), (&[b'a'; 40][..], prefix)] {
+                let mut input = encoded(std::str::from_utf8(&bytes[..1]).unwrap(), flexible).to_vec();
+                input.truncate(prefix);
+                input[prefix - 1] = if flexible { bytes.len() as u8 + 1 } else { bytes.len() as u8 };
+                let mut invalid = input.clone();
+                invalid.extend_from_slice(bytes);
+                *invalid.last_mut().unwrap() = 0xc3; // a lead byte with nothing after it
+                let mut short = input;
+                short.extend_from_slice(&bytes[1..]);
+                for (input, what) in [(invalid, "UTF-8"), (short, "bytes")] {
+                    let mut into = ByteString::from("kept");
+                    let err =
+                        into.decode_value_into(&mut Reader::new(Bytes::from(input.clone())), 0, flexible).unwrap_err();
+                    assert_eq!(err.offset(), offset, "{err}");
+                    assert!(err.to_string().contains(what), "{err}");
+                    assert_eq!(into, "kept");
+                    let mut option = Some(ByteString::from("kept"));
+                    ByteString::decode_option_into(&mut option, &mut Reader::new(Bytes::from(input)), 0, flexible)
+                        .unwrap_err();
+                    assert_eq!(option.as_deref(), Some("kept"));
+                }
+            }
+            // Null replaces a kept nullable value.
+            let null = Bytes::from(if flexible { vec![0] } else { vec![0xff, 0xff] });
+            let mut option = Some(ByteString::from("kept"));
+            ByteString::decode_option_into(&mut option, &mut Reader::new(null), 0, flexible).unwrap();
+            assert_eq!(option, None);
         }
     }
 
