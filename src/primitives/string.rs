@@ -204,6 +204,24 @@ impl Decode for ByteString {
 /// (docs/performance.md, "The core build counted in instructions").
 #[inline(never)]
 fn read_str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), DecodeError> {
+    str_into(place, r, len)
+}
+
+/// [`read_str_into`] for a nullable string: `len` is `None` for null.
+#[inline(never)]
+fn read_option_str_into(place: &mut Option<ByteString>, r: &mut Reader, len: Option<usize>) -> Result<(), DecodeError> {
+    match len {
+        Some(len) => str_into(place.get_or_insert_with(ByteString::new), r, len),
+        None => {
+            *place = None;
+            Ok(())
+        }
+    }
+}
+
+/// The body of [`read_str_into`] and [`read_option_str_into`].
+#[inline(always)]
+fn str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), DecodeError> {
     r.ensure_remaining(len)?;
     // Short ASCII is checked here, anything else in a tail call, so that no
     // value waits across a call but the slice's reference count.
@@ -262,13 +280,8 @@ impl DecodeNullable for ByteString {
 
     #[inline(always)]
     fn decode_option_into(place: &mut Option<Self>, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
-        match read_str_len(r, flexible)? {
-            Some(len) => read_str_into(place.get_or_insert_with(ByteString::new), r, len),
-            None => {
-                *place = None;
-                Ok(())
-            }
-        }
+        let len = read_str_len(r, flexible)?;
+        read_option_str_into(place, r, len)
     }
 }
 
