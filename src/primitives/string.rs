@@ -210,9 +210,16 @@ fn read_str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(
 /// [`read_str_into`] for a nullable string: `len` is `None` for null.
 #[inline(never)]
 fn read_option_str_into(place: &mut Option<ByteString>, r: &mut Reader, len: Option<usize>) -> Result<(), DecodeError> {
-    match len {
-        Some(len) => str_into(place.get_or_insert_with(ByteString::new), r, len),
-        None => {
+    match (len, place.as_mut()) {
+        (Some(len), Some(s)) => str_into(s, r, len),
+        (Some(len), None) => {
+            // Set only once read, so that an error leaves the `None`.
+            let mut s = ByteString::new();
+            str_into(&mut s, r, len)?;
+            *place = Some(s);
+            Ok(())
+        }
+        (None, _) => {
             *place = None;
             Ok(())
         }
@@ -380,9 +387,18 @@ mod tests {
                     assert!(err.to_string().contains(what), "{err}");
                     assert_eq!(into, "kept");
                     let mut option = Some(ByteString::from("kept"));
-                    ByteString::decode_option_into(&mut option, &mut Reader::new(Bytes::from(input)), 0, flexible)
-                        .unwrap_err();
+                    ByteString::decode_option_into(
+                        &mut option,
+                        &mut Reader::new(Bytes::from(input.clone())),
+                        0,
+                        flexible,
+                    )
+                    .unwrap_err();
                     assert_eq!(option.as_deref(), Some("kept"));
+                    let mut none = None;
+                    ByteString::decode_option_into(&mut none, &mut Reader::new(Bytes::from(input)), 0, flexible)
+                        .unwrap_err();
+                    assert_eq!(none, None);
                 }
             }
             // Null replaces a kept nullable value.
