@@ -97,22 +97,11 @@ fn read_long_compact_str_len<B: Input>(r: &mut Reader<B>) -> Result<Option<usize
 /// `bytes`, read at offset `start`, as UTF-8.
 #[inline(always)]
 fn utf8_at(bytes: &[u8], start: usize) -> Result<&str, DecodeError> {
-    match utf8(bytes) {
-        Some(s) => Ok(s),
-        None => Err(invalid_utf8(start)),
+    if !is_utf8(bytes) {
+        return Err(invalid_utf8(start));
     }
-}
-
-/// `bytes` as UTF-8, checking the common all-ASCII case first: the standard
-/// validator is slow on the short strings Kafka is full of.
-#[inline]
-fn utf8(bytes: &[u8]) -> Option<&str> {
-    if is_utf8(bytes) {
-        // SAFETY: checked just above.
-        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
-    } else {
-        None
-    }
+    // SAFETY: checked just above.
+    Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
 /// True when no byte has its high bit set, for up to 32 bytes (most names
@@ -199,9 +188,10 @@ impl Decode for ByteString {
 
 /// Reads `len` bytes, checks them as UTF-8 and puts them in `place` as a
 /// slice of the reader's `Bytes` (no copy, no allocation), releasing the
-/// string it held; on an error it holds what it held. One shared function: inlined into every string field's
-/// read, it cost the core library's build 3.6% more compiler work
-/// (docs/performance.md, "The core build counted in instructions").
+/// string it held; on an error it holds what it held. One shared function:
+/// inlined into every string field's read, it cost the core library's
+/// build 3.6% more compiler work (docs/performance.md, "The core build
+/// counted in instructions").
 #[inline(never)]
 fn read_str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), DecodeError> {
     str_into(place, r, len)
@@ -232,20 +222,22 @@ fn str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), De
     r.ensure_remaining(len)?;
     // Short ASCII is checked here, anything else in a tail call, so that no
     // value waits across a call but the slice's reference count.
-    // SAFETY (both blocks): `len` bytes remain, checked just above.
+    // SAFETY (all three blocks): `len` bytes remain, checked just above.
     if is_short_ascii(unsafe { r.next_slice_unchecked(len) }) {
         unsafe { take_str(place, r, len) };
         Ok(())
     } else {
-        read_other_str_into(place, r, len)
+        unsafe { read_other_str_into(place, r, len) }
     }
 }
 
 /// [`read_str_into`] for strings longer than 32 bytes or not all ASCII.
+///
+/// # Safety
+/// At least `len` bytes remain (the caller checked).
 #[inline(never)]
-fn read_other_str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), DecodeError> {
-    r.ensure_remaining(len)?;
-    // SAFETY (both blocks): `len` bytes remain, checked just above.
+unsafe fn read_other_str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), DecodeError> {
+    // SAFETY (both blocks): `len` bytes remain, by the caller's check.
     if !is_long_or_not_ascii_utf8(unsafe { r.next_slice_unchecked(len) }) {
         // Past the string, as a borrowed view's reader is after the error.
         let start = r.offset();
