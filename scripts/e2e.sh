@@ -20,12 +20,14 @@
 # what it tests, with the reason on its line.
 #
 # Usage: bash scripts/e2e.sh
-#   E2E_WORK=DIR        keep installs and logs there (default: a new temporary folder)
+#   E2E_WORK=DIR        keep installs and logs there (default: a new temporary
+#                       folder, removed when every step passed)
 #   E2E_PORT_BASE=N     first of the five ports used (default 29092)
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SCRIPTS="$ROOT/scripts"
+KEEP_WORK=${E2E_WORK:+1}
 WORK="${E2E_WORK:-$(mktemp -d -t kafka-wire-e2e.XXXXXX)}"
 mkdir -p "$WORK/logs"
 LOGS="$WORK/logs"
@@ -419,6 +421,11 @@ codec_matrix() {
 
 stop_all
 codec_matrix
-say "e2e: total $(( $(date +%s) - T0 )) s; logs in $LOGS"
+if [ "$FAIL" -eq 0 ] && [ -z "$KEEP_WORK" ]; then
+    rm -rf "$WORK"
+    say "e2e: total $(( $(date +%s) - T0 )) s"
+else
+    say "e2e: total $(( $(date +%s) - T0 )) s; logs in $LOGS"
+fi
 say "$PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" -eq 0 ]
