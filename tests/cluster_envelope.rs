@@ -1,6 +1,6 @@
 //! KIP-590 Envelopes against a real Apache Kafka 4.4.0 cluster
-//! (`scripts/kafka-cluster.sh start`, one KRaft controller and one broker);
-//! issue 21, items 1 and 2.
+//! (`scripts/kafka-cluster.sh start`, one KRaft controller and one broker),
+//! both ways:
 //!
 //! 1. **As Kafka sends them.** With `KAFKA_CLUSTER_RELAY=1` all broker ->
 //!    controller traffic goes through `examples/envelope_relay.rs`, which logs
@@ -272,8 +272,8 @@ fn send_envelope(controller: &str, envelope: &EnvelopeRequest) -> io::Result<Env
 /// refuses each with an error code, and `forward::unwrap_request` must refuse
 /// it with the same code.
 ///
-/// What Apache Kafka 4.4.0 answers (the issue expected UNSUPPORTED_VERSION
-/// for all the unparsable ones, per KAFKA-12168, and it is so):
+/// What Apache Kafka 4.4.0 answers (UNSUPPORTED_VERSION for all the
+/// unparsable ones, as KAFKA-12168 describes):
 ///
 /// | embedded request | code |
 /// |---|---|

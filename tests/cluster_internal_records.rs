@@ -1,6 +1,6 @@
-//! Kafka's internal records on real data (issue 22, item 3): what Apache
-//! Kafka 4.4.0, started by `scripts/kafka-cluster.sh`, writes to its own logs
-//! and internal topics, read by kafka-wire and written back byte for byte.
+//! Kafka's internal records on real data: what Apache Kafka 4.4.0, started
+//! by `scripts/kafka-cluster.sh`, writes to its own logs and internal topics,
+//! read by kafka-wire and written back byte for byte.
 //!
 //! - `metadata_log_and_snapshots_read_and_write_back`: every record of the
 //!   controller's `__cluster_metadata` segments (`*.log`) and snapshots

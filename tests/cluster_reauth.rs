@@ -1,7 +1,6 @@
-//! KIP-368 re-authentication against Apache Kafka 4.4.0 (issue 21, item 3),
-//! over the broker's SASL_PLAINTEXT listener with PLAIN and
-//! `connections.max.reauth.ms` = `KAFKA_CLUSTER_REAUTH_MS` (a few seconds) of
-//! `scripts/kafka-cluster.sh`.
+//! KIP-368 re-authentication against Apache Kafka 4.4.0, over the broker's
+//! SASL_PLAINTEXT listener with PLAIN and `connections.max.reauth.ms` =
+//! `KAFKA_CLUSTER_REAUTH_MS` (a few seconds) of `scripts/kafka-cluster.sh`.
 //!
 //! - `example_client_reauthenticates_on_one_connection`: examples/client.rs
 //!   with `--produce-fetch-for` keeps one connection producing and fetching

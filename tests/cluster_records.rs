@@ -1,5 +1,5 @@
-//! Record batches both ways between kafka-wire and Apache Kafka 4.4.0
-//! (issue 21, item 4), against the cluster of `scripts/kafka-cluster.sh`.
+//! Record batches both ways between kafka-wire and Apache Kafka 4.4.0,
+//! against the cluster of `scripts/kafka-cluster.sh`.
 //!
 //! - Kafka's Java producer (`conformance/java/cluster/RecordsDriver.java`)
 //!   writes one batch per codec (none, gzip, snappy, lz4, zstd) from

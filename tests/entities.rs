@@ -1,6 +1,6 @@
-//! Entity accessors (issue 24, point 4): every field the schemas mark with an
-//! `entityType`, visited and rewritten in requests and responses, nested
-//! structs and arrays included, at the fields present at the version.
+//! Entity accessors: every field the schemas mark with an `entityType`,
+//! visited and rewritten in requests and responses, nested structs and arrays
+//! included, at the fields present at the version.
 
 use kafka_wire::entity::{Entities, EntityType, EntityValue, EntityValueMut};
 use kafka_wire::message::Message;

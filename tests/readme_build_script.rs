@@ -1,6 +1,6 @@
-//! The README's build script (issue 24, point 7): it reports schema errors
-//! located, one a line, and fails the build with exit status 1, as this
-//! crate's own build.rs does, instead of a panic and its backtrace. The
+//! The README's build script: it reports schema errors located, one a line,
+//! and fails the build with exit status 1, as this crate's own build.rs does,
+//! instead of a panic and its backtrace. The
 //! snippet itself compiles as a README doctest (`rust,no_run`); this test
 //! checks what it does with errors, and runs the same handling on a broken
 //! schema to show what a user sees.

@@ -912,7 +912,8 @@ fn kafka_transaction_markers_decode_and_rebuild_byte_exact() {
 #[test]
 fn last_sequence_wraps_in_a_built_batch() {
     use kafka_wire::records::increment_sequence;
-    // The case: base sequence 2147483646, three records → last 0.
+    // Sequences wrap to 0 after i32::MAX, as Kafka's DefaultRecordBatch
+    // counts them (KIP-98): base sequence 2147483646, three records → last 0.
     let mut builder = RecordBatchBuilder::new(0);
     builder.producer(1000, 0, 2_147_483_646);
     three_records(&mut builder, false);

@@ -1,4 +1,4 @@
-//! No secrets in logs (issue 24, point 5): the fields that carry secrets
+//! No secrets in logs: the fields that carry secrets
 //! (kafka_wire_codegen::DEFAULT_SENSITIVE_FIELDS) print as
 //! `<redacted N bytes>` in `Debug`, of the message, of the dispatch enum and
 //! of the borrowed view, and in the JSON form unless asked otherwise.

@@ -308,8 +308,10 @@ fn unwrap_refusals_with_their_error_codes() {
         assert_eq!(err.error_code(), ErrorCode::UnsupportedVersion, "{data}");
     }
 
-    // The smallest case, AlterClientQuotas v1 cut inside the
-    // correlation id, and a header cut inside its client id: UNSUPPORTED_VERSION.
+    // AlterClientQuotas v1 cut inside the correlation id (the smallest
+    // header tests/cluster_envelope.rs sends Kafka's controller), and a
+    // header cut inside its client id: UNSUPPORTED_VERSION, as Kafka
+    // answers (KAFKA-12168).
     for data in ["0031 0001 00", "0013 0004 00000001 0005 6162"] {
         let err = refusal(&envelope_with(hex(data)));
         let UnwrapError::MalformedHeader(e) = &err else { panic!("{data}: {err:?}") };

@@ -564,7 +564,8 @@ mod tests {
 
     #[test]
     fn last_sequence_wraps_to_zero_after_i32_max() {
-        // The case: base 2147483646, three records → 0.
+        // Sequences wrap to 0 after i32::MAX (KIP-98, Kafka's
+        // DefaultRecordBatch.lastSequence): base 2147483646, three records → 0.
         assert_eq!(header(2_147_483_646, 2).last_sequence(), 0);
         assert_eq!(header(i32::MAX, 0).last_sequence(), i32::MAX);
         assert_eq!(header(i32::MAX, 1).last_sequence(), 0);

@@ -1,6 +1,6 @@
 // Kafka's own clients making a real cluster write its internal topics, for
-// tests/cluster_internal_records.rs (issue 22, item 3): kafka-wire then reads
-// what the coordinators wrote to __consumer_offsets, __transaction_state and
+// tests/cluster_internal_records.rs: kafka-wire then reads what the
+// coordinators wrote to __consumer_offsets, __transaction_state and
 // __share_group_state.
 //
 //   InternalTopicsDriver run BOOTSTRAP TOPIC CLASSIC_GROUP CONSUMER_GROUP SHARE_GROUP TXN_ID

@@ -1,5 +1,5 @@
 // Kafka's own Java producer and consumer, for tests/cluster_records.rs
-// (issue 21, item 4: record batches both ways between kafka-wire and Kafka).
+// (record batches both ways between kafka-wire and Kafka).
 //
 //   RecordsDriver write BOOTSTRAP TOPIC
 //       Partition 0 of TOPIC (which must exist) gets, in this order:
