@@ -214,6 +214,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::Fetch,
@@ -231,6 +234,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ListOffsets,
@@ -244,6 +250,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::Metadata,
@@ -257,6 +266,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::LeaderAndIsr,
@@ -270,6 +282,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::StopReplica,
@@ -283,6 +298,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::UpdateMetadata,
@@ -296,6 +314,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ControlledShutdown,
@@ -309,6 +330,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::OffsetCommit,
@@ -322,6 +346,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::OffsetFetch,
@@ -335,6 +362,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::FindCoordinator,
@@ -348,6 +378,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::JoinGroup,
@@ -361,6 +394,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::Heartbeat,
@@ -374,6 +410,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::LeaveGroup,
@@ -387,6 +426,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::SyncGroup,
@@ -400,6 +442,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeGroups,
@@ -413,6 +458,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ListGroups,
@@ -426,6 +474,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::SaslHandshake,
@@ -443,6 +494,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ApiVersions,
@@ -460,6 +514,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::CreateTopics,
@@ -477,6 +534,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::DeleteTopics,
@@ -494,6 +554,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::DeleteRecords,
@@ -507,6 +570,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::InitProducerId,
@@ -520,6 +586,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: true,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::OffsetForLeaderEpoch,
@@ -533,6 +602,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::AddPartitionsToTxn,
@@ -546,6 +618,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::AddOffsetsToTxn,
@@ -559,6 +634,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::EndTxn,
@@ -572,6 +650,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::WriteTxnMarkers,
@@ -585,6 +666,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::TxnOffsetCommit,
@@ -598,6 +682,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeAcls,
@@ -615,6 +702,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::CreateAcls,
@@ -632,6 +722,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::DeleteAcls,
@@ -649,6 +742,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeConfigs,
@@ -666,6 +762,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::AlterConfigs,
@@ -683,6 +782,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::AlterReplicaLogDirs,
@@ -696,6 +798,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeLogDirs,
@@ -709,6 +814,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::SaslAuthenticate,
@@ -726,6 +834,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::CreatePartitions,
@@ -743,6 +854,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::CreateDelegationToken,
@@ -760,6 +874,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::RenewDelegationToken,
@@ -777,6 +894,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::ExpireDelegationToken,
@@ -794,6 +914,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeDelegationToken,
@@ -811,6 +934,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DeleteGroups,
@@ -824,6 +950,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ElectLeaders,
@@ -841,6 +970,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::IncrementalAlterConfigs,
@@ -858,6 +990,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::AlterPartitionReassignments,
@@ -875,6 +1010,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::ListPartitionReassignments,
@@ -892,6 +1030,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::OffsetDelete,
@@ -905,6 +1046,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeClientQuotas,
@@ -918,6 +1062,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::AlterClientQuotas,
@@ -935,6 +1082,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeUserScramCredentials,
@@ -952,6 +1102,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::AlterUserScramCredentials,
@@ -969,6 +1122,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::Vote,
@@ -982,6 +1138,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::BeginQuorumEpoch,
@@ -995,6 +1154,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::EndQuorumEpoch,
@@ -1008,6 +1170,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeQuorum,
@@ -1021,6 +1186,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker, enc::Listener::Controller],
         compiled: true,
+        forwardable: true,
+        cluster_action: true,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::AlterPartition,
@@ -1034,6 +1202,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::UpdateFeatures,
@@ -1051,6 +1222,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: true,
+        cluster_action: true,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::Envelope,
@@ -1064,6 +1238,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::FetchSnapshot,
@@ -1077,6 +1254,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeCluster,
@@ -1094,6 +1274,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Controller,
         ],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeProducers,
@@ -1107,6 +1290,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::BrokerRegistration,
@@ -1120,6 +1306,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::BrokerHeartbeat,
@@ -1133,6 +1322,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::UnregisterBroker,
@@ -1146,6 +1338,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker, enc::Listener::Controller],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeTransactions,
@@ -1159,6 +1354,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ListTransactions,
@@ -1172,6 +1370,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::AllocateProducerIds,
@@ -1185,6 +1386,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
         compiled: true,
+        forwardable: true,
+        cluster_action: true,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::ConsumerGroupHeartbeat,
@@ -1198,6 +1402,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ConsumerGroupDescribe,
@@ -1211,6 +1418,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ControllerRegistration,
@@ -1224,6 +1434,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::GetTelemetrySubscriptions,
@@ -1237,6 +1450,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::PushTelemetry,
@@ -1250,6 +1466,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::AssignReplicasToDirs,
@@ -1263,6 +1482,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ListConfigResources,
@@ -1276,6 +1498,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeTopicPartitions,
@@ -1289,6 +1514,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ShareGroupHeartbeat,
@@ -1302,6 +1530,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ShareGroupDescribe,
@@ -1315,6 +1546,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ShareFetch,
@@ -1328,6 +1562,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ShareAcknowledge,
@@ -1341,6 +1578,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::AddRaftVoter,
@@ -1354,6 +1594,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker, enc::Listener::Controller],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::RemoveRaftVoter,
@@ -1367,6 +1610,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker, enc::Listener::Controller],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
     enc::ApiInfo {
         api_key: ApiKey::UpdateRaftVoter,
@@ -1380,6 +1626,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::InitializeShareGroupState,
@@ -1393,6 +1642,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ReadShareGroupState,
@@ -1406,6 +1658,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::WriteShareGroupState,
@@ -1419,6 +1674,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DeleteShareGroupState,
@@ -1432,6 +1690,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::ReadShareGroupStateSummary,
@@ -1445,6 +1706,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: true,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::StreamsGroupHeartbeat,
@@ -1458,6 +1722,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::StreamsGroupDescribe,
@@ -1471,6 +1738,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DescribeShareGroupOffsets,
@@ -1484,6 +1754,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::AlterShareGroupOffsets,
@@ -1497,6 +1770,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::DeleteShareGroupOffsets,
@@ -1510,6 +1786,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::StreamsGroupTopologyDescriptionUpdate,
@@ -1523,6 +1802,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
         compiled: true,
+        forwardable: false,
+        cluster_action: false,
+        requires_delayed_allocation: false,
     },
     enc::ApiInfo {
         api_key: ApiKey::UnregisterController,
@@ -1536,6 +1818,9 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker, enc::Listener::Controller],
         compiled: true,
+        forwardable: true,
+        cluster_action: false,
+        requires_delayed_allocation: true,
     },
 ];
 /// The facts about api key `code` (a number read from the wire, which

@@ -85,18 +85,39 @@ pub struct ApiInfo<K: 'static = ApiKey> {
     /// [`DecodeErrorKind::ApiKeyNotCompiled`](crate::error::DecodeErrorKind::ApiKeyNotCompiled),
     /// and a broker should not advertise it in its ApiVersions response.
     pub compiled: bool,
+    /// Whether a broker may forward this api's requests to the active
+    /// controller inside an EnvelopeRequest (KIP-590): the admin writes
+    /// (topics, ACLs, configs, partitions, delegation tokens, leader
+    /// elections, reassignments, quotas, SCRAM credentials, features,
+    /// broker and controller unregistration, producer-id blocks, raft
+    /// voters) and DescribeQuorum; Envelope itself is not forwardable.
+    /// Not in the schemas: the `forwardable` column of Kafka's `ApiKeys`
+    /// table (spec §8.2), by api name.
+    ///
+    /// ```
+    /// use kafka_wire::api::ApiKey;
+    /// assert!(ApiKey::CreateTopics.info().forwardable);
+    /// assert!(!ApiKey::Metadata.info().forwardable);
+    /// ```
+    pub forwardable: bool,
+    /// Whether this api is a cluster action: sent only between brokers and
+    /// controllers, and authorized with CLUSTER_ACTION on the cluster
+    /// resource (for Envelope: the forwarding broker's own principal,
+    /// KIP-590). Not in the schemas: the `clusterAction` column of Kafka's
+    /// `ApiKeys` table (spec §8.2), by api name.
+    pub cluster_action: bool,
+    /// Whether a server should keep a request's receive buffer alive until
+    /// the request is handled: the decoded request may share its memory (a
+    /// `bytes`, `records`, `ApiMessage` or `Header` field at any depth of
+    /// the request schema, as Kafka derives it) or it may be forwarded byte
+    /// for byte ([`forwardable`](Self::forwardable)).
+    pub requires_delayed_allocation: bool,
 }
 
 impl<K: Copy + Into<i16>> ApiInfo<K> {
     /// The api key's number on the wire.
     fn code(&self) -> i16 {
         self.api_key.into()
-    }
-
-    /// The api key as this crate names it: `None` for a number this
-    /// crate's table lacks (an api key of a newer message set).
-    fn known(&self) -> Option<ApiKey> {
-        ApiKey::try_from(self.code()).ok()
     }
 
     /// The request header version for `api_version`: 2 in flexible
@@ -139,121 +160,6 @@ impl<K: Copy + Into<i16>> ApiInfo<K> {
         } else {
             0
         }
-    }
-
-    /// True when a broker may forward this api's requests to the active
-    /// controller inside an EnvelopeRequest (KIP-590): the admin writes
-    /// (topics, ACLs, configs, partitions, delegation tokens, leader
-    /// elections, reassignments, quotas, SCRAM credentials, features,
-    /// broker and controller unregistration, producer-id blocks, raft
-    /// voters) and DescribeQuorum. 22 apis; Envelope itself is not
-    /// forwardable.
-    ///
-    /// Not in the schemas: Kafka's `ApiKeys` table (spec §8.2).
-    ///
-    /// ```
-    /// use kafka_wire::api::{ApiKey, API_INFO};
-    /// assert!(ApiKey::CreateTopics.info().forwardable());
-    /// assert!(!ApiKey::Metadata.info().forwardable());
-    /// assert!(!ApiKey::Envelope.info().forwardable());
-    /// assert_eq!(API_INFO.iter().filter(|i| i.forwardable()).count(), 22);
-    /// ```
-    pub fn forwardable(&self) -> bool {
-        use ApiKey as K;
-        matches!(
-            self.known(),
-            Some(
-                K::CreateTopics
-                    | K::DeleteTopics
-                    | K::CreateAcls
-                    | K::DeleteAcls
-                    | K::AlterConfigs
-                    | K::CreatePartitions
-                    | K::CreateDelegationToken
-                    | K::RenewDelegationToken
-                    | K::ExpireDelegationToken
-                    | K::ElectLeaders
-                    | K::IncrementalAlterConfigs
-                    | K::AlterPartitionReassignments
-                    | K::ListPartitionReassignments
-                    | K::AlterClientQuotas
-                    | K::AlterUserScramCredentials
-                    | K::DescribeQuorum
-                    | K::UpdateFeatures
-                    | K::UnregisterBroker
-                    | K::AllocateProducerIds
-                    | K::AddRaftVoter
-                    | K::RemoveRaftVoter
-                    | K::UnregisterController
-            )
-        )
-    }
-
-    /// True when this api is a cluster action: sent only between brokers
-    /// and controllers, and authorized with CLUSTER_ACTION on the cluster
-    /// resource (for Envelope: the forwarding broker's own principal,
-    /// KIP-590). 20 apis.
-    ///
-    /// Not in the schemas: Kafka's `ApiKeys` table (spec §8.2).
-    ///
-    /// ```
-    /// use kafka_wire::api::{ApiKey, API_INFO};
-    /// assert!(ApiKey::Envelope.info().cluster_action());
-    /// assert!(!ApiKey::CreateTopics.info().cluster_action());
-    /// assert_eq!(API_INFO.iter().filter(|i| i.cluster_action()).count(), 20);
-    /// ```
-    pub fn cluster_action(&self) -> bool {
-        use ApiKey as K;
-        matches!(
-            self.known(),
-            Some(
-                K::LeaderAndIsr
-                    | K::StopReplica
-                    | K::UpdateMetadata
-                    | K::ControlledShutdown
-                    | K::WriteTxnMarkers
-                    | K::Vote
-                    | K::BeginQuorumEpoch
-                    | K::EndQuorumEpoch
-                    | K::DescribeQuorum
-                    | K::AlterPartition
-                    | K::UpdateFeatures
-                    | K::Envelope
-                    | K::BrokerRegistration
-                    | K::BrokerHeartbeat
-                    | K::AllocateProducerIds
-                    | K::InitializeShareGroupState
-                    | K::ReadShareGroupState
-                    | K::WriteShareGroupState
-                    | K::DeleteShareGroupState
-                    | K::ReadShareGroupStateSummary
-            )
-        )
-    }
-
-    /// True when a server should keep the request's receive buffer alive
-    /// until the request is handled, because the decoded request may share
-    /// its memory (`bytes` or classic `records` fields) or the request may
-    /// be forwarded byte for byte: every [`ApiInfo::forwardable`] api, plus
-    /// Produce, JoinGroup, SyncGroup, SaslAuthenticate, Envelope and
-    /// PushTelemetry.
-    ///
-    /// Not in the schemas: Kafka's `ApiKeys` table (spec §8.2).
-    ///
-    /// ```
-    /// use kafka_wire::api::{ApiKey, API_INFO};
-    /// assert!(ApiKey::SaslAuthenticate.info().requires_delayed_allocation());
-    /// assert!(ApiKey::CreateTopics.info().requires_delayed_allocation()); // forwardable
-    /// assert!(!ApiKey::Metadata.info().requires_delayed_allocation());
-    /// assert_eq!(API_INFO.iter().filter(|i| i.requires_delayed_allocation()).count(), 28);
-    /// ```
-    pub fn requires_delayed_allocation(&self) -> bool {
-        use ApiKey as K;
-        self.forwardable()
-            || matches!(
-                self.known(),
-                Some(K::Produce | K::JoinGroup | K::SyncGroup | K::SaslAuthenticate | K::Envelope | K::PushTelemetry)
-            )
     }
 }
 

@@ -109,7 +109,7 @@ impl RequestHead {
     ///
     /// ```
     /// let head = kafka_wire::frame::RequestHead { api_key: 19, api_version: 7, correlation_id: 1 };
-    /// assert!(head.info()?.forwardable()); // CreateTopics
+    /// assert!(head.info()?.forwardable); // CreateTopics
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     pub fn info(&self) -> Result<&'static ApiInfo, DecodeError> {

@@ -994,7 +994,7 @@ fn forwardable_requests() -> &'static [Vec<u8>] {
     static CELL: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
     CELL.get_or_init(|| {
         let mut out = Vec::new();
-        for info in API_INFO.iter().filter(|i| i.forwardable()) {
+        for info in API_INFO.iter().filter(|i| i.forwardable) {
             for version in info.valid_versions.min..=info.valid_versions.max {
                 let mut g = SampleGen::new(((info.api_key.code() as u64) << 16) ^ version as u64);
                 let Some(body) = RequestBody::sample(info.api_key.code(), &mut g, version) else { continue };

@@ -1213,6 +1213,41 @@ fn header_versions(release: &'static str, rel: &Release, report: &mut Report) ->
     checked
 }
 
+/// The forwardable, cluster-action and delayed-allocation flags of every
+/// api key both tables have, against Kafka's `ApiKeys` (the oracle's
+/// `flags` answer: `KEY:FCD`, each flag 0 or 1). Every api key of Kafka's
+/// table must be in ours too: the release is the one `schemas/` follows.
+fn api_flags(release: &'static str, rel: &Release, answer: &str, report: &mut Report) -> usize {
+    let theirs: Vec<(i16, [bool; 3])> = answer
+        .strip_prefix("ok")
+        .unwrap_or_else(|| panic!("oracle: flags: {answer}"))
+        .split_whitespace()
+        .map(|entry| {
+            let (key, flags) = entry.split_once(':').unwrap_or_else(|| panic!("oracle: flags entry {entry}"));
+            let key: i16 = key.parse().unwrap_or_else(|_| panic!("oracle: flags entry {entry}"));
+            let flags: Vec<bool> = flags.bytes().map(|b| b == b'1').collect();
+            (key, [flags[0], flags[1], flags[2]])
+        })
+        .collect();
+    assert!(theirs.len() >= 80, "oracle: only {} api keys in Kafka {release}'s ApiKeys: {answer}", theirs.len());
+    for &(key, flags) in &theirs {
+        let target = Target::Api(key, Side::Request);
+        let Some(info) = kafka_wire::api::api_info(key) else {
+            report.fail(release, rel, target, 0, format!("api key {key} is in Kafka's ApiKeys, not in API_INFO"));
+            continue;
+        };
+        let ours = [info.forwardable, info.cluster_action, info.requires_delayed_allocation];
+        if ours != flags {
+            let text = format!(
+                "flags (forwardable, cluster action, delayed allocation) of {}: kafka-wire {ours:?}, Kafka {flags:?}",
+                info.name
+            );
+            report.fail(release, rel, target, info.valid_versions.min, text);
+        }
+    }
+    theirs.len()
+}
+
 // ---------------------------------------------------------------------------
 // KIP-590: the Envelope with its embedded header and body.
 
@@ -2276,6 +2311,7 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
     let mut oracle = Oracle::start(launcher);
     let rel = parse_versions(&oracle.ask("versions"));
     let headers = header_versions(release, &rel, &mut report);
+    let flags = if release == RELEASES[0] { api_flags(release, &rel, &oracle.ask("flags"), &mut report) } else { 0 };
 
     let mut targets = vec![Target::Header(Side::Request), Target::Header(Side::Response)];
     for info in API_INFO {
@@ -2380,6 +2416,7 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
          (Kafka kept every one on writing back), {} with records; {} written by Kafka from its JSON form and \
          read by kafka-wire ({} the same bytes and value, {} without the unknown tagged fields and records' \
          bytes that its JSON leaves out, read back by Kafka); {headers} header versions compared; \
+         {flags} api keys' flags (forwardable, cluster action, delayed allocation) compared with Kafka's `ApiKeys`; \
          {limit_checks} length-limit and \
          {malformed_checks} malformed-input checks; {:.1?} in all ({prepared:.1?} preparing the cases, {:.1?} \
          waiting for Kafka's answers){}",

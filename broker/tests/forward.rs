@@ -678,20 +678,17 @@ fn forwardable_apis_are_spec_8_2s_21() {
     ];
     let ours: Vec<(i16, &str)> = forwardable_apis().map(|info| (info.api_key.code(), info.name)).collect();
     assert_eq!(ours, spec);
-    assert!(!api_info(58).unwrap().forwardable());
+    assert!(!api_info(58).unwrap().forwardable);
 }
 
 #[test]
 fn cluster_action_and_delayed_allocation_are_spec_8_2s() {
-    let cluster_action: Vec<i16> = API_INFO.iter().filter(|i| i.cluster_action()).map(|i| i.api_key.code()).collect();
+    let cluster_action: Vec<i16> = API_INFO.iter().filter(|i| i.cluster_action).map(|i| i.api_key.code()).collect();
     assert_eq!(cluster_action, [4, 5, 6, 7, 27, 52, 53, 54, 55, 56, 57, 58, 62, 63, 67, 83, 84, 85, 86, 87]);
-    let delayed_not_forwardable: Vec<i16> = API_INFO
-        .iter()
-        .filter(|i| i.requires_delayed_allocation() && !i.forwardable())
-        .map(|i| i.api_key.code())
-        .collect();
+    let delayed_not_forwardable: Vec<i16> =
+        API_INFO.iter().filter(|i| i.requires_delayed_allocation && !i.forwardable).map(|i| i.api_key.code()).collect();
     assert_eq!(delayed_not_forwardable, [0, 11, 14, 36, 58, 72]);
-    assert!(API_INFO.iter().filter(|i| i.forwardable()).all(|i| i.requires_delayed_allocation()));
+    assert!(API_INFO.iter().filter(|i| i.forwardable).all(|i| i.requires_delayed_allocation));
     // Kafka 4.4's ApiKeys adds 88-94, none of them a cluster action.
     assert_eq!(API_INFO.len(), 95, "api keys 0-94 (spec §8.2 lists 0-87; Kafka 4.4 adds 88-94)");
 }

@@ -65,6 +65,7 @@ import java.util.Map;
 import org.apache.kafka.common.message.ApiMessageType;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Message;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
@@ -103,6 +104,8 @@ public final class Oracle {
         switch (w[0]) {
             case "versions":
                 return versions();
+            case "flags":
+                return flags();
             case "decode":
                 need(w, 5, line);
                 return decode(blank(w[1], w[2]), Short.parseShort(w[3]), unhex(w[4]));
@@ -174,6 +177,19 @@ public final class Oracle {
             .append(request.highestSupportedVersion());
         out.append(" header:response:").append(response.lowestSupportedVersion()).append('-')
             .append(response.highestSupportedVersion());
+        return out.toString();
+    }
+
+    /**
+     * The flags of each api key in Kafka's ApiKeys table, as "KEY:FCD" with
+     * F forwardable, C cluster action and D delayed allocation, each 0 or 1.
+     */
+    private static String flags() {
+        StringBuilder out = new StringBuilder("ok");
+        for (ApiKeys key : ApiKeys.values()) {
+            out.append(' ').append(key.id).append(':').append(key.forwardable ? '1' : '0')
+                .append(key.clusterAction ? '1' : '0').append(key.requiresDelayedAllocation ? '1' : '0');
+        }
         return out.toString();
     }
 

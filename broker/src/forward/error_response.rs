@@ -68,7 +68,7 @@ pub struct NotForwardable {
 /// ```
 pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> Result<ResponseBody, NotForwardable> {
     let api_key = request.api_key();
-    if !api_key.info().forwardable() {
+    if !api_key.info().forwardable {
         return Err(NotForwardable { api_key });
     }
     let error_code = code.code();

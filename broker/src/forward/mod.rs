@@ -85,5 +85,5 @@ use kafka_wire::api::{ApiInfo, API_INFO};
 /// assert_eq!(keys[..3], [19, 20, 30]); // CreateTopics, DeleteTopics, CreateAcls
 /// ```
 pub fn forwardable_apis() -> impl Iterator<Item = &'static ApiInfo> {
-    API_INFO.iter().filter(|info| info.forwardable())
+    API_INFO.iter().filter(|info| info.forwardable)
 }

@@ -453,7 +453,7 @@ fn read_embedded(bytes: &Bytes) -> Result<Embedded, Refusal> {
     if api_key == EnvelopeRequest::API_KEY {
         return Err(Refusal::Nested);
     }
-    if !info.forwardable() {
+    if !info.forwardable {
         return Err(Refusal::NotForwardable(api_key));
     }
     if !info.valid_versions.contains(version) {

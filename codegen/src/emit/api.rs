@@ -8,9 +8,91 @@ use quote::{format_ident, quote};
 
 use super::field::Form;
 use super::EmitContext;
-use crate::model::{Listener, MessageSpec, SpecType};
+use crate::model::{Field, FieldType, Listener, MessageSpec, SpecType};
 use crate::naming;
 use crate::versions::Versions;
+
+/// The apis a broker may forward to the active controller inside an
+/// EnvelopeRequest (KIP-590), by api name. Kafka keeps this fact beside its
+/// schemas, in the `forwardable` column of its `ApiKeys` table; the
+/// runtime's oracle test compares the generated table with Kafka's.
+const FORWARDABLE: &[&str] = &[
+    "CreateTopics",
+    "DeleteTopics",
+    "CreateAcls",
+    "DeleteAcls",
+    "AlterConfigs",
+    "CreatePartitions",
+    "CreateDelegationToken",
+    "RenewDelegationToken",
+    "ExpireDelegationToken",
+    "ElectLeaders",
+    "IncrementalAlterConfigs",
+    "AlterPartitionReassignments",
+    "ListPartitionReassignments",
+    "AlterClientQuotas",
+    "AlterUserScramCredentials",
+    "DescribeQuorum",
+    "UpdateFeatures",
+    "UnregisterBroker",
+    "AllocateProducerIds",
+    "AddRaftVoter",
+    "RemoveRaftVoter",
+    "UnregisterController",
+];
+
+/// The apis authorized with CLUSTER_ACTION on the cluster resource, sent
+/// only between brokers and controllers, by api name: the `clusterAction`
+/// column of Kafka's `ApiKeys` table, kept and checked as [`FORWARDABLE`].
+const CLUSTER_ACTION: &[&str] = &[
+    "LeaderAndIsr",
+    "StopReplica",
+    "UpdateMetadata",
+    "ControlledShutdown",
+    "WriteTxnMarkers",
+    "Vote",
+    "BeginQuorumEpoch",
+    "EndQuorumEpoch",
+    "DescribeQuorum",
+    "AlterPartition",
+    "UpdateFeatures",
+    "Envelope",
+    "BrokerRegistration",
+    "BrokerHeartbeat",
+    "AllocateProducerIds",
+    "InitializeShareGroupState",
+    "ReadShareGroupState",
+    "WriteShareGroupState",
+    "DeleteShareGroupState",
+    "ReadShareGroupStateSummary",
+];
+
+/// True when a decoded request of `spec` may share the memory of its
+/// input: a field at any depth is `bytes`, `records`, `ApiMessage` or
+/// `Header` in some version. Kafka derives its `requiresDelayedAllocation`
+/// the same way, from the request schemas' byte and record fields.
+fn shares_input(spec: &MessageSpec) -> bool {
+    fn any(fields: &[Field], spec: &MessageSpec, depth: usize) -> bool {
+        fields.iter().any(|f| {
+            let element = match &f.ty {
+                FieldType::Array(inner) => inner.as_ref(),
+                ty => ty,
+            };
+            match element {
+                FieldType::Bytes | FieldType::Records | FieldType::ApiMessage | FieldType::Header => true,
+                FieldType::Struct(name) if depth < 64 => {
+                    any(&f.fields, spec, depth + 1)
+                        || spec
+                            .common_structs
+                            .iter()
+                            .any(|c| &c.name == name && f.fields.is_empty() && any(&c.fields, spec, depth + 1))
+                }
+                _ => false,
+            }
+        })
+    }
+    any(&spec.fields, spec, 0)
+}
 
 fn range(v: Versions) -> TokenStream {
     if v.is_empty() {
@@ -58,7 +140,9 @@ pub fn emit_message_impls(spec: &MessageSpec, responses: &BTreeMap<i16, String>)
 }
 
 /// The `ApiKey` enum: one variant per api key with its name, versions,
-/// listeners and header versions, from the request schemas (spec §8.1).
+/// listeners and header versions, from the request schemas (spec §8.1),
+/// and the flags of Kafka's `ApiKeys` table ([`FORWARDABLE`],
+/// [`CLUSTER_ACTION`], [`shares_input`]).
 /// `compiled` says which api keys have their request and response
 /// compiled (`ApiInfo::compiled` in the runtime).
 pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool) -> TokenStream {
@@ -97,6 +181,9 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool) ->
             Listener::Broker => quote!(enc::Listener::Broker),
             Listener::Controller => quote!(enc::Listener::Controller),
         });
+        let forwardable = FORWARDABLE.contains(&base);
+        let cluster_action = CLUSTER_ACTION.contains(&base);
+        let delayed_allocation = forwardable || shares_input(s);
         quote! {
             enc::ApiInfo {
                 api_key: ApiKey::#ident,
@@ -110,6 +197,9 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool) ->
                 latest_version_unstable: #unstable,
                 listeners: &[#(#listeners),*],
                 compiled: #is_compiled,
+                forwardable: #forwardable,
+                cluster_action: #cluster_action,
+                requires_delayed_allocation: #delayed_allocation,
             },
         }
     });
