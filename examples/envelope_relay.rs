@@ -306,10 +306,10 @@ fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared
     if let Err(e) = &recorded {
         line.insert("correlator_error".into(), e.to_string().into());
     }
-    if let Some(head) = frame.first_chunk::<8>() {
-        line.insert("api_key".into(), i16::from_be_bytes([head[0], head[1]]).into());
-        line.insert("api_version".into(), i16::from_be_bytes([head[2], head[3]]).into());
-        line.insert("correlation_id".into(), i32::from_be_bytes([head[4], head[5], head[6], head[7]]).into());
+    if let Ok(head) = frame::RequestHead::parse(&frame) {
+        line.insert("api_key".into(), head.api_key.into());
+        line.insert("api_version".into(), head.api_version.into());
+        line.insert("correlation_id".into(), head.correlation_id.into());
     }
     let request = match frame::RequestFrame::decode(frame.clone()) {
         Ok(request) => request,
@@ -379,9 +379,9 @@ fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Share
 fn unwrap_envelope_request(envelope: &EnvelopeRequest, correlation_id: i32, shared: &Shared) -> Value {
     let inner = envelope.request_data.as_bytes();
     let mut summary = Map::new();
-    if let Some(head) = inner.first_chunk::<4>() {
-        summary.insert("inner_api_key".into(), i16::from_be_bytes([head[0], head[1]]).into());
-        summary.insert("inner_api_version".into(), i16::from_be_bytes([head[2], head[3]]).into());
+    if let Ok(head) = frame::RequestHead::parse(inner) {
+        summary.insert("inner_api_key".into(), head.api_key.into());
+        summary.insert("inner_api_version".into(), head.api_version.into());
     }
     match forward::unwrap_request(envelope) {
         Ok(unwrapped) => {

@@ -52,7 +52,7 @@ use tokio_util::codec::{Decoder, Encoder};
 
 use crate::api::ApiKey;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnexpectedBody};
-use crate::frame::{self, RequestFrame, RequestHead, ResponseFrame};
+use crate::frame::{size_prefix, RequestFrame, RequestHead, ResponseFrame};
 use crate::message::Request;
 use crate::messages::{RequestBody, RequestHeader, ResponseBody};
 use crate::primitives::writer::all_or_nothing;
@@ -61,9 +61,6 @@ use crate::primitives::Reader;
 /// The default largest frame a codec accepts: 104,857,600 bytes (100 MiB),
 /// the default of Kafka's broker setting `socket.request.max.bytes`.
 pub const DEFAULT_MAX_FRAME_SIZE: usize = 100 * 1024 * 1024;
-
-/// Size of the frame's length prefix: 4 bytes (a big-endian int32).
-pub const SIZE_PREFIX_LEN: usize = frame::size_prefix::LEN;
 
 /// Why a codec could not read or write a frame.
 ///
@@ -223,7 +220,7 @@ impl FrameCodec {
         let max = self.max_frame_size.min(i32::MAX as usize);
         let mut too_large = None;
         let written = all_or_nothing(dst, |dst| {
-            frame::size_prefix::encode(dst, |body| {
+            size_prefix::encode(dst, |body| {
                 let start = body.len();
                 write(body)?;
                 let size = body.len() - start;
@@ -244,14 +241,14 @@ impl FrameCodec {
     /// Reads the size prefix from `src` (consuming it) once 4 bytes are
     /// there, after checking it.
     fn decode_head(&mut self, src: &mut BytesMut) -> Result<Option<usize>, CodecError> {
-        let Some(size) = frame::size_prefix::parse(src) else {
+        let Some(size) = size_prefix::parse(src) else {
             return Ok(None);
         };
         let size = usize::try_from(size).map_err(|_| CodecError::NegativeSize(size))?;
         if size > self.max_frame_size {
             return Err(CodecError::FrameTooLarge { size, max: self.max_frame_size });
         }
-        src.advance(SIZE_PREFIX_LEN);
+        src.advance(size_prefix::LEN);
         Ok(Some(size))
     }
 }
@@ -323,7 +320,7 @@ impl Decoder for FrameCodec {
         }
         match self.state {
             DecodeState::Head if src.is_empty() => Ok(None),
-            DecodeState::Head => Err(CodecError::Truncated { expected: SIZE_PREFIX_LEN, received: src.len() }),
+            DecodeState::Head => Err(CodecError::Truncated { expected: size_prefix::LEN, received: src.len() }),
             DecodeState::Data(size) => Err(CodecError::Truncated { expected: size, received: src.len() }),
         }
     }
@@ -342,8 +339,8 @@ impl Encoder<Bytes> for FrameCodec {
         if frame.len() > max {
             return Err(CodecError::FrameTooLarge { size: frame.len(), max });
         }
-        let size = frame::size_prefix::to_bytes(frame.len())?;
-        dst.reserve(SIZE_PREFIX_LEN + frame.len());
+        let size = size_prefix::to_bytes(frame.len())?;
+        dst.reserve(size_prefix::LEN + frame.len());
         dst.extend_from_slice(&size);
         dst.extend_from_slice(&frame);
         Ok(())
@@ -400,36 +397,6 @@ impl RawRequest {
     /// ```
     pub fn head(&self) -> RequestHead {
         self.head
-    }
-
-    /// The request's api key.
-    ///
-    /// ```
-    /// let raw = kafka_wire::codec::RawRequest::parse(kafka_wire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
-    /// assert_eq!(raw.api_key(), 3); // Metadata
-    /// ```
-    pub fn api_key(&self) -> i16 {
-        self.head.api_key
-    }
-
-    /// The request's api version.
-    ///
-    /// ```
-    /// let raw = kafka_wire::codec::RawRequest::parse(kafka_wire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
-    /// assert_eq!(raw.api_version(), 12);
-    /// ```
-    pub fn api_version(&self) -> i16 {
-        self.head.api_version
-    }
-
-    /// The request's correlation id, which the response must echo.
-    ///
-    /// ```
-    /// let raw = kafka_wire::codec::RawRequest::parse(kafka_wire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
-    /// assert_eq!(raw.correlation_id(), 1);
-    /// ```
-    pub fn correlation_id(&self) -> i32 {
-        self.head.correlation_id
     }
 
     /// The whole request, header and body, as received (no size prefix).
@@ -1330,7 +1297,8 @@ mod tests {
         client.encode(RequestFrame { header, body: body.clone().into() }, &mut wire).unwrap();
 
         let request = server.decode(&mut wire).unwrap().unwrap();
-        assert_eq!((request.api_key(), request.api_version(), request.correlation_id()), (18, 3, 5));
+        let head = request.head();
+        assert_eq!((head.api_key, head.api_version, head.correlation_id), (18, 3, 5));
         let decoded = request.decode().unwrap();
         assert_eq!(decoded.body, body.into());
 

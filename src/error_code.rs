@@ -81,9 +81,11 @@ macro_rules! error_codes {
             /// ```
             /// use kafka_wire::error_code::ErrorCode;
             ///
-            /// assert_eq!(ErrorCode::ALL.len(), 130);
-            /// assert_eq!(ErrorCode::ALL[0], ErrorCode::UnknownServerError);
-            /// assert_eq!(ErrorCode::ALL[1], ErrorCode::None);
+            /// // The errors after which a client may retry the same request.
+            /// let retriable: Vec<&str> =
+            ///     ErrorCode::ALL.iter().filter(|e| e.is_retriable()).map(|e| e.name()).collect();
+            /// assert!(retriable.contains(&"NOT_LEADER_OR_FOLLOWER"));
+            /// assert!(!retriable.contains(&"UNKNOWN_SERVER_ERROR"));
             /// ```
             pub const ALL: &'static [ErrorCode] = &[ $( ErrorCode::$variant, )* ];
 

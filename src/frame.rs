@@ -13,14 +13,14 @@
 //! so it decodes alone; a response is read with the api key and version of
 //! the request it answers.
 
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::{Bytes, BytesMut};
 
 use crate::api::{api_info, ApiInfo, ApiKey};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::message::Message;
 use crate::messages::{RequestBody, RequestHeader, ResponseBody, ResponseHeader};
 use crate::primitives::writer::all_or_nothing;
-use crate::primitives::{Input, Reader, Writer};
+use crate::primitives::{Input, Reader};
 
 /// The three fields every request header starts with (spec §7.1): api key,
 /// api version and correlation id, read from a request's first 8 bytes
@@ -647,30 +647,10 @@ impl ResponseFrame {
     pub fn encode_vectored_sized(&self) -> Result<Vec<Bytes>, EncodeError> {
         let info = self.body.api_key().info();
         let header_version = info.response_header_version(self.version);
-        let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
-        buf.put_i32(0); // the size, known once the frame is written
-        let mut w = Writer::vectored(&mut buf, &mut chunks);
-        self.header.encode_to(&mut w, header_version)?;
-        self.body.encode_to(&mut w, self.version)?;
-        // Summed from what was written, not sized beforehand: no pass over the
-        // message, and no size code compiled for every message.
-        let size = chunks.iter().map(Bytes::len).sum::<usize>() + buf.len() - size_prefix::LEN;
-        let size = size_prefix::to_bytes(size)?;
-        if chunks.is_empty() {
-            buf[..size_prefix::LEN].copy_from_slice(&size);
-        } else {
-            // The placeholder left with the first chunk: the size becomes a
-            // chunk of its own, the rest of that chunk shared, not copied.
-            let rest = chunks[0].slice(size_prefix::LEN..);
-            chunks[0] = Bytes::copy_from_slice(&size);
-            if !rest.is_empty() {
-                chunks.insert(1, rest);
-            }
-        }
-        if !buf.is_empty() {
-            chunks.push(buf.freeze());
-        }
-        Ok(chunks)
+        size_prefix::encode_vectored(|w| {
+            self.header.encode_to(w, header_version)?;
+            self.body.encode_to(w, self.version)
+        })
     }
 }
 
@@ -710,7 +690,7 @@ pub mod size_prefix {
     use bytes::{Buf, BufMut, Bytes, BytesMut};
 
     use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-    use crate::primitives::writer::all_or_nothing;
+    use crate::primitives::writer::{all_or_nothing, Writer};
 
     /// The bytes the size takes: 4.
     pub const LEN: usize = 4;
@@ -789,6 +769,39 @@ pub mod size_prefix {
         read: impl FnOnce(Bytes) -> Result<T, DecodeError>,
     ) -> Result<T, DecodeError> {
         read(decode_exact(buf)?).map_err(|e| e.shifted(LEN))
+    }
+
+    /// A frame as chunks: a 4-byte size, then what `write` writes to a
+    /// vectored [`Writer`] (large `bytes` and `records` values shared as
+    /// chunks of their own, not copied); the counterpart of [`encode`]
+    /// for a vectored write.
+    ///
+    /// # Errors
+    /// What `write` returns, or a frame over `i32::MAX` bytes.
+    pub(crate) fn encode_vectored(
+        write: impl FnOnce(&mut Writer<'_>) -> Result<(), EncodeError>,
+    ) -> Result<Vec<Bytes>, EncodeError> {
+        let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
+        buf.put_i32(0); // the size, known once the frame is written
+        write(&mut Writer::vectored(&mut buf, &mut chunks))?;
+        // Summed from what was written, not sized beforehand: no pass over the
+        // message, and no size code compiled for every message.
+        let size = to_bytes(chunks.iter().map(Bytes::len).sum::<usize>() + buf.len() - LEN)?;
+        if chunks.is_empty() {
+            buf[..LEN].copy_from_slice(&size);
+        } else {
+            // The placeholder left with the first chunk: the size becomes a
+            // chunk of its own, the rest of that chunk shared, not copied.
+            let rest = chunks[0].slice(LEN..);
+            chunks[0] = Bytes::copy_from_slice(&size);
+            if !rest.is_empty() {
+                chunks.insert(1, rest);
+            }
+        }
+        if !buf.is_empty() {
+            chunks.push(buf.freeze());
+        }
+        Ok(chunks)
     }
 
     /// Appends a frame: a 4-byte size, then what `write` appends.

@@ -363,9 +363,14 @@ fn decode_checked<B: Input, T: Decode<B>>(
 ///
 /// # Example
 /// ```
+/// use kafka_wire::api::api_info;
 /// use kafka_wire::message::ApiMessage;
-/// use kafka_wire::messages::{CreateTopicsRequest, CreateTopicsResponse};
-/// assert_eq!((CreateTopicsRequest::API_KEY, CreateTopicsResponse::API_KEY), (19, 19));
+/// use kafka_wire::messages::CreateTopicsResponse;
+/// // The api's name, for any request or response type.
+/// fn api_name<M: ApiMessage>() -> Option<&'static str> {
+///     api_info(M::API_KEY).map(|info| info.name)
+/// }
+/// assert_eq!(api_name::<CreateTopicsResponse>(), Some("CreateTopics"));
 /// ```
 pub trait ApiMessage: Message {
     /// The api key, e.g. 19 for CreateTopics.

@@ -107,8 +107,9 @@ impl SignatureAlgorithm {
     /// ```
     /// use kafka_wire_connect::signing::SignatureAlgorithm;
     ///
-    /// assert_eq!(SignatureAlgorithm::ALL.len(), 4);
-    /// assert_eq!(SignatureAlgorithm::ALL[0], SignatureAlgorithm::default());
+    /// // The names a worker setting such as `inter.worker.verification.algorithms` accepts.
+    /// let names: Vec<&str> = SignatureAlgorithm::ALL.iter().map(|a| a.jca_name()).collect();
+    /// assert_eq!(names, ["HmacSHA256", "HmacSHA1", "HmacSHA384", "HmacSHA512"]);
     /// ```
     pub const ALL: [SignatureAlgorithm; 4] = [
         SignatureAlgorithm::HmacSHA256,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use kafka_wire::codec::{CodecError, FrameCodec, RawRequest, ServerCodec};
-use kafka_wire::frame::ResponseFrame;
+use kafka_wire::frame::{RequestHead, ResponseFrame};
 use kafka_wire::messages::{DefaultPrincipalData, RequestBody, ResponseBody, ResponseHeader};
 use kafka_wire::ByteString;
 use kafka_wire::Bytes;
@@ -140,7 +140,7 @@ fn api_name(api_key: i16) -> &'static str {
 }
 
 async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest) -> Reply {
-    let (api_key, version, correlation_id) = (raw.api_key(), raw.api_version(), raw.correlation_id());
+    let RequestHead { api_key, api_version: version, correlation_id } = raw.head();
     let broker = Arc::clone(&cx.broker);
     if let Some(session) = session.as_mut().filter(|s| s.expects_raw_token()) {
         // After SaslHandshake v0 the next frame is a bare SASL token.

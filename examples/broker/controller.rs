@@ -188,7 +188,7 @@ impl Controller {
 /// The controller's work on one envelope: EnvelopeRequest bytes in,
 /// EnvelopeResponse bytes out.
 fn handle_envelope(cluster: &Cluster, config: &Config, trusted_sender: &str, request: Bytes) -> Bytes {
-    let correlation_id = request.get(4..8).map_or(0, |b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    let correlation_id = frame::RequestHead::parse(&request).map_or(0, |head| head.correlation_id);
     let envelope_response = match frame::RequestFrame::decode(request) {
         Ok(RequestFrame { header, body: RequestBody::Envelope(envelope) }) => {
             if header.client_id.as_deref() != Some(trusted_sender) {

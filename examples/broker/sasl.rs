@@ -14,6 +14,7 @@
 
 use std::collections::BTreeMap;
 
+use kafka_wire::api::ApiKey;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::{
     SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
@@ -86,11 +87,14 @@ impl Session {
 
     /// Whether a request with `api_key` may be handled at `now_ms`.
     pub fn gate(&self, api_key: i16, now_ms: i64) -> Gate {
+        let known = ApiKey::try_from(api_key).ok();
         match self.phase {
-            Phase::Handshake if matches!(api_key, 17 | 18) => Gate::Allow,
+            Phase::Handshake if matches!(known, Some(ApiKey::SaslHandshake | ApiKey::ApiVersions)) => Gate::Allow,
             Phase::Handshake => Gate::Close("request before SASL authentication"),
             Phase::Authenticate { raw: true, .. } => Gate::Close("a Kafka request where a SASL token was expected"),
-            Phase::Authenticate { .. } if matches!(api_key, 18 | 36) => Gate::Allow,
+            Phase::Authenticate { .. } if matches!(known, Some(ApiKey::ApiVersions | ApiKey::SaslAuthenticate)) => {
+                Gate::Allow
+            }
             Phase::Authenticate { .. } => Gate::Close("request other than SaslAuthenticate during SASL authentication"),
             Phase::Authenticated => match self.expiry.decide(api_key, now_ms) {
                 RequestDecision::Allow => Gate::Allow,
