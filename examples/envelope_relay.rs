@@ -459,8 +459,9 @@ fn response_reencodes(response: &ResponseFrame, original: &[u8]) -> bool {
 /// KIP-507), decoded with kafka-wire's Connect schemas.
 mod connect {
     use super::{lock, Shared};
-    use kafka_wire::messages::{ConnectAssignment, RequestBody, ResponseBody};
+    use kafka_wire::messages::{RequestBody, ResponseBody};
     use kafka_wire::Bytes;
+    use kafka_wire_connect::messages::ConnectAssignment;
     use kafka_wire_connect::protocol::{
         decode_allocation, decode_assignment, decode_worker_metadata, encode_assignment, encode_worker_metadata,
     };
@@ -603,7 +604,7 @@ mod connect {
     }
 
     fn summarize(version: i16, body: &ConnectAssignment, blob: &Bytes) -> Value {
-        let count = |list: &Option<Vec<kafka_wire::messages::connect_assignment::ConnectorAssignment>>| {
+        let count = |list: &Option<Vec<kafka_wire_connect::messages::connect_assignment::ConnectorAssignment>>| {
             let list = list.as_deref().unwrap_or_default();
             (list.len(), list.iter().map(|c| c.tasks.len()).sum::<usize>())
         };

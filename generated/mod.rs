@@ -165,16 +165,6 @@ pub mod broker_registration_response {
     include!("broker_registration_response.rs");
 }
 pub use broker_registration_response::BrokerRegistrationResponse;
-/// ConnectAssignment: generated from ConnectAssignment.json.
-pub mod connect_assignment {
-    include!("connect_assignment.rs");
-}
-pub use connect_assignment::ConnectAssignment;
-/// ConnectWorkerMetadata: generated from ConnectWorkerMetadata.json.
-pub mod connect_worker_metadata {
-    include!("connect_worker_metadata.rs");
-}
-pub use connect_worker_metadata::ConnectWorkerMetadata;
 /// ConsumerGroupDescribeRequest: generated from ConsumerGroupDescribeRequest.json.
 pub mod consumer_group_describe_request {
     include!("consumer_group_describe_request.rs");

@@ -43,10 +43,9 @@ use common::cluster::{unique, Cluster};
 use common::conn::Conn;
 use kafka_wire::messages::join_group_request::JoinGroupRequestProtocol;
 use kafka_wire::messages::leave_group_request::MemberIdentity;
-use kafka_wire::messages::{
-    ConnectWorkerMetadata, DescribeGroupsRequest, JoinGroupRequest, LeaveGroupRequest, SyncGroupRequest,
-};
+use kafka_wire::messages::{DescribeGroupsRequest, JoinGroupRequest, LeaveGroupRequest, SyncGroupRequest};
 use kafka_wire::records::DecodeOptions;
+use kafka_wire_connect::messages::ConnectWorkerMetadata;
 use kafka_wire_connect::protocol::{
     decode_allocation, decode_assignment, decode_worker_metadata, encode_worker_metadata, ConnectProtocol,
 };

@@ -12,7 +12,9 @@
 //!   topic) as JSON, and when to rotate it;
 //! - [`config`]: the `inter.worker.*` worker settings with their defaults;
 //! - [`protocol`]: the worker group protocol (`default`, `compatible`,
-//!   `sessioned`): worker metadata and assignment blobs, protocol choice.
+//!   `sessioned`): worker metadata and assignment blobs, protocol choice;
+//! - [`messages`]: the worker metadata and assignment bodies, generated
+//!   from this crate's schemas by kafka-wire-codegen.
 //!
 //! ```
 //! use kafka_wire_connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm};
@@ -40,6 +42,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod messages;
 pub mod protocol;
 pub mod session_key;
 pub mod signing;

@@ -25,7 +25,7 @@
 //!
 //! ```
 //! use kafka_wire_connect::protocol::{decode_worker_metadata, encode_worker_metadata, ConnectProtocol};
-//! use kafka_wire::messages::ConnectWorkerMetadata;
+//! use kafka_wire_connect::messages::ConnectWorkerMetadata;
 //!
 //! let metadata = ConnectWorkerMetadata { url: "http://w1:8083/".into(), config_offset: 12, ..Default::default() };
 //! let blob = encode_worker_metadata(ConnectProtocol::Sessioned.version(), &metadata)?;
@@ -42,8 +42,9 @@ use bytes::{BufMut, Bytes, BytesMut};
 
 use kafka_wire::error::{DecodeError, EncodeError};
 use kafka_wire::message::Message;
-use kafka_wire::messages::{ConnectAssignment, ConnectWorkerMetadata};
 use kafka_wire::primitives::Reader;
+
+use crate::messages::{ConnectAssignment, ConnectWorkerMetadata};
 
 /// A Connect worker group protocol, as offered in JoinGroup
 /// (`ProtocolType` `connect`), most preferred last in declaration order.
@@ -286,7 +287,7 @@ fn decode_blob<M: Message>(what: &'static str, blob: Bytes) -> Result<Versioned<
 ///
 /// ```
 /// use kafka_wire_connect::protocol::encode_worker_metadata;
-/// use kafka_wire::messages::ConnectWorkerMetadata;
+/// use kafka_wire_connect::messages::ConnectWorkerMetadata;
 /// let metadata = ConnectWorkerMetadata { url: "u".into(), config_offset: 1, allocation: None };
 /// let blob = encode_worker_metadata(1, &metadata)?;
 /// assert_eq!(&blob[..], [0, 1, 0, 1, b'u', 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff]);
@@ -370,7 +371,7 @@ pub fn decode_assignment(blob: Bytes) -> Result<Versioned<ConnectAssignment>, Co
 ///
 /// ```
 /// use kafka_wire_connect::protocol::{decode_allocation, encode_assignment};
-/// use kafka_wire::messages::{ConnectAssignment, ConnectWorkerMetadata};
+/// use kafka_wire_connect::messages::{ConnectAssignment, ConnectWorkerMetadata};
 /// let current = ConnectAssignment { leader: "w1".into(), ..Default::default() };
 /// let metadata = ConnectWorkerMetadata { allocation: Some(encode_assignment(1, &current)?), ..Default::default() };
 /// assert_eq!(decode_allocation(&metadata)?.map(|a| a.body), Some(current));

@@ -8,9 +8,9 @@
 //! `ffffffff`) for null.
 
 use kafka_wire::error::{DecodeErrorKind, EncodeErrorKind};
-use kafka_wire::messages::connect_assignment::ConnectorAssignment;
-use kafka_wire::messages::{ConnectAssignment, ConnectWorkerMetadata};
 use kafka_wire::Bytes;
+use kafka_wire_connect::messages::connect_assignment::ConnectorAssignment;
+use kafka_wire_connect::messages::{ConnectAssignment, ConnectWorkerMetadata};
 use kafka_wire_connect::protocol::{
     body_version, choose_protocol, decode_allocation, decode_assignment, decode_worker_metadata, encode_assignment,
     encode_worker_metadata, ConnectProtocol, ConnectProtocolError, Versioned,
