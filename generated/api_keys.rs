@@ -2852,680 +2852,678 @@ impl RequestBody {
     /// Reads the body of `api_key` at `version` from a [`Reader`](enc::Reader).
     ///
     /// # Errors
-    /// [`DecodeErrorKind::UnknownApiKey`](crate::error::DecodeErrorKind::UnknownApiKey),
-    /// or the body's own decode error.
+    /// The body's own decode error.
     pub fn decode_from(
-        api_key: i16,
+        api_key: ApiKey,
         r: &mut enc::Reader,
         version: i16,
     ) -> Result<Self, enc::DecodeError> {
         match api_key {
-            0 => {
+            ApiKey::Produce => {
                 <super::produce_request::ProduceRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Produce)
             }
-            1 => {
+            ApiKey::Fetch => {
                 <super::fetch_request::FetchRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Fetch)
             }
-            2 => {
+            ApiKey::ListOffsets => {
                 <super::list_offsets_request::ListOffsetsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListOffsets)
             }
-            3 => {
+            ApiKey::Metadata => {
                 <super::metadata_request::MetadataRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Metadata)
             }
-            4 => {
+            ApiKey::LeaderAndIsr => {
                 <super::leader_and_isr_request::LeaderAndIsrRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::LeaderAndIsr)
             }
-            5 => {
+            ApiKey::StopReplica => {
                 <super::stop_replica_request::StopReplicaRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StopReplica)
             }
-            6 => {
+            ApiKey::UpdateMetadata => {
                 <super::update_metadata_request::UpdateMetadataRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateMetadata)
             }
-            7 => {
+            ApiKey::ControlledShutdown => {
                 <super::controlled_shutdown_request::ControlledShutdownRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ControlledShutdown)
             }
-            8 => {
+            ApiKey::OffsetCommit => {
                 <super::offset_commit_request::OffsetCommitRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetCommit)
             }
-            9 => {
+            ApiKey::OffsetFetch => {
                 <super::offset_fetch_request::OffsetFetchRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetFetch)
             }
-            10 => {
+            ApiKey::FindCoordinator => {
                 <super::find_coordinator_request::FindCoordinatorRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::FindCoordinator)
             }
-            11 => {
+            ApiKey::JoinGroup => {
                 <super::join_group_request::JoinGroupRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::JoinGroup)
             }
-            12 => {
+            ApiKey::Heartbeat => {
                 <super::heartbeat_request::HeartbeatRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Heartbeat)
             }
-            13 => {
+            ApiKey::LeaveGroup => {
                 <super::leave_group_request::LeaveGroupRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::LeaveGroup)
             }
-            14 => {
+            ApiKey::SyncGroup => {
                 <super::sync_group_request::SyncGroupRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SyncGroup)
             }
-            15 => {
+            ApiKey::DescribeGroups => {
                 <super::describe_groups_request::DescribeGroupsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeGroups)
             }
-            16 => {
+            ApiKey::ListGroups => {
                 <super::list_groups_request::ListGroupsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListGroups)
             }
-            17 => {
+            ApiKey::SaslHandshake => {
                 <super::sasl_handshake_request::SaslHandshakeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SaslHandshake)
             }
-            18 => {
+            ApiKey::ApiVersions => {
                 <super::api_versions_request::ApiVersionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ApiVersions)
             }
-            19 => {
+            ApiKey::CreateTopics => {
                 <super::create_topics_request::CreateTopicsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateTopics)
             }
-            20 => {
+            ApiKey::DeleteTopics => {
                 <super::delete_topics_request::DeleteTopicsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteTopics)
             }
-            21 => {
+            ApiKey::DeleteRecords => {
                 <super::delete_records_request::DeleteRecordsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteRecords)
             }
-            22 => {
+            ApiKey::InitProducerId => {
                 <super::init_producer_id_request::InitProducerIdRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::InitProducerId)
             }
-            23 => {
+            ApiKey::OffsetForLeaderEpoch => {
                 <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetForLeaderEpoch)
             }
-            24 => {
+            ApiKey::AddPartitionsToTxn => {
                 <super::add_partitions_to_txn_request::AddPartitionsToTxnRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddPartitionsToTxn)
             }
-            25 => {
+            ApiKey::AddOffsetsToTxn => {
                 <super::add_offsets_to_txn_request::AddOffsetsToTxnRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddOffsetsToTxn)
             }
-            26 => {
+            ApiKey::EndTxn => {
                 <super::end_txn_request::EndTxnRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::EndTxn)
             }
-            27 => {
+            ApiKey::WriteTxnMarkers => {
                 <super::write_txn_markers_request::WriteTxnMarkersRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::WriteTxnMarkers)
             }
-            28 => {
+            ApiKey::TxnOffsetCommit => {
                 <super::txn_offset_commit_request::TxnOffsetCommitRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::TxnOffsetCommit)
             }
-            29 => {
+            ApiKey::DescribeAcls => {
                 <super::describe_acls_request::DescribeAclsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeAcls)
             }
-            30 => {
+            ApiKey::CreateAcls => {
                 <super::create_acls_request::CreateAclsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateAcls)
             }
-            31 => {
+            ApiKey::DeleteAcls => {
                 <super::delete_acls_request::DeleteAclsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteAcls)
             }
-            32 => {
+            ApiKey::DescribeConfigs => {
                 <super::describe_configs_request::DescribeConfigsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeConfigs)
             }
-            33 => {
+            ApiKey::AlterConfigs => {
                 <super::alter_configs_request::AlterConfigsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterConfigs)
             }
-            34 => {
+            ApiKey::AlterReplicaLogDirs => {
                 <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterReplicaLogDirs)
             }
-            35 => {
+            ApiKey::DescribeLogDirs => {
                 <super::describe_log_dirs_request::DescribeLogDirsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeLogDirs)
             }
-            36 => {
+            ApiKey::SaslAuthenticate => {
                 <super::sasl_authenticate_request::SaslAuthenticateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SaslAuthenticate)
             }
-            37 => {
+            ApiKey::CreatePartitions => {
                 <super::create_partitions_request::CreatePartitionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreatePartitions)
             }
-            38 => {
+            ApiKey::CreateDelegationToken => {
                 <super::create_delegation_token_request::CreateDelegationTokenRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateDelegationToken)
             }
-            39 => {
+            ApiKey::RenewDelegationToken => {
                 <super::renew_delegation_token_request::RenewDelegationTokenRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::RenewDelegationToken)
             }
-            40 => {
+            ApiKey::ExpireDelegationToken => {
                 <super::expire_delegation_token_request::ExpireDelegationTokenRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ExpireDelegationToken)
             }
-            41 => {
+            ApiKey::DescribeDelegationToken => {
                 <super::describe_delegation_token_request::DescribeDelegationTokenRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeDelegationToken)
             }
-            42 => {
+            ApiKey::DeleteGroups => {
                 <super::delete_groups_request::DeleteGroupsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteGroups)
             }
-            43 => {
+            ApiKey::ElectLeaders => {
                 <super::elect_leaders_request::ElectLeadersRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ElectLeaders)
             }
-            44 => {
+            ApiKey::IncrementalAlterConfigs => {
                 <super::incremental_alter_configs_request::IncrementalAlterConfigsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::IncrementalAlterConfigs)
             }
-            45 => {
+            ApiKey::AlterPartitionReassignments => {
                 <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterPartitionReassignments)
             }
-            46 => {
+            ApiKey::ListPartitionReassignments => {
                 <super::list_partition_reassignments_request::ListPartitionReassignmentsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListPartitionReassignments)
             }
-            47 => {
+            ApiKey::OffsetDelete => {
                 <super::offset_delete_request::OffsetDeleteRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetDelete)
             }
-            48 => {
+            ApiKey::DescribeClientQuotas => {
                 <super::describe_client_quotas_request::DescribeClientQuotasRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeClientQuotas)
             }
-            49 => {
+            ApiKey::AlterClientQuotas => {
                 <super::alter_client_quotas_request::AlterClientQuotasRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterClientQuotas)
             }
-            50 => {
+            ApiKey::DescribeUserScramCredentials => {
                 <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeUserScramCredentials)
             }
-            51 => {
+            ApiKey::AlterUserScramCredentials => {
                 <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterUserScramCredentials)
             }
-            52 => {
+            ApiKey::Vote => {
                 <super::vote_request::VoteRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Vote)
             }
-            53 => {
+            ApiKey::BeginQuorumEpoch => {
                 <super::begin_quorum_epoch_request::BeginQuorumEpochRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BeginQuorumEpoch)
             }
-            54 => {
+            ApiKey::EndQuorumEpoch => {
                 <super::end_quorum_epoch_request::EndQuorumEpochRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::EndQuorumEpoch)
             }
-            55 => {
+            ApiKey::DescribeQuorum => {
                 <super::describe_quorum_request::DescribeQuorumRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeQuorum)
             }
-            56 => {
+            ApiKey::AlterPartition => {
                 <super::alter_partition_request::AlterPartitionRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterPartition)
             }
-            57 => {
+            ApiKey::UpdateFeatures => {
                 <super::update_features_request::UpdateFeaturesRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateFeatures)
             }
-            58 => {
+            ApiKey::Envelope => {
                 <super::envelope_request::EnvelopeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Envelope)
             }
-            59 => {
+            ApiKey::FetchSnapshot => {
                 <super::fetch_snapshot_request::FetchSnapshotRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::FetchSnapshot)
             }
-            60 => {
+            ApiKey::DescribeCluster => {
                 <super::describe_cluster_request::DescribeClusterRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeCluster)
             }
-            61 => {
+            ApiKey::DescribeProducers => {
                 <super::describe_producers_request::DescribeProducersRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeProducers)
             }
-            62 => {
+            ApiKey::BrokerRegistration => {
                 <super::broker_registration_request::BrokerRegistrationRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BrokerRegistration)
             }
-            63 => {
+            ApiKey::BrokerHeartbeat => {
                 <super::broker_heartbeat_request::BrokerHeartbeatRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BrokerHeartbeat)
             }
-            64 => {
+            ApiKey::UnregisterBroker => {
                 <super::unregister_broker_request::UnregisterBrokerRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UnregisterBroker)
             }
-            65 => {
+            ApiKey::DescribeTransactions => {
                 <super::describe_transactions_request::DescribeTransactionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeTransactions)
             }
-            66 => {
+            ApiKey::ListTransactions => {
                 <super::list_transactions_request::ListTransactionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListTransactions)
             }
-            67 => {
+            ApiKey::AllocateProducerIds => {
                 <super::allocate_producer_ids_request::AllocateProducerIdsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AllocateProducerIds)
             }
-            68 => {
+            ApiKey::ConsumerGroupHeartbeat => {
                 <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ConsumerGroupHeartbeat)
             }
-            69 => {
+            ApiKey::ConsumerGroupDescribe => {
                 <super::consumer_group_describe_request::ConsumerGroupDescribeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ConsumerGroupDescribe)
             }
-            70 => {
+            ApiKey::ControllerRegistration => {
                 <super::controller_registration_request::ControllerRegistrationRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ControllerRegistration)
             }
-            71 => {
+            ApiKey::GetTelemetrySubscriptions => {
                 <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::GetTelemetrySubscriptions)
             }
-            72 => {
+            ApiKey::PushTelemetry => {
                 <super::push_telemetry_request::PushTelemetryRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::PushTelemetry)
             }
-            73 => {
+            ApiKey::AssignReplicasToDirs => {
                 <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AssignReplicasToDirs)
             }
-            74 => {
+            ApiKey::ListConfigResources => {
                 <super::list_config_resources_request::ListConfigResourcesRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListConfigResources)
             }
-            75 => {
+            ApiKey::DescribeTopicPartitions => {
                 <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeTopicPartitions)
             }
-            76 => {
+            ApiKey::ShareGroupHeartbeat => {
                 <super::share_group_heartbeat_request::ShareGroupHeartbeatRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareGroupHeartbeat)
             }
-            77 => {
+            ApiKey::ShareGroupDescribe => {
                 <super::share_group_describe_request::ShareGroupDescribeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareGroupDescribe)
             }
-            78 => {
+            ApiKey::ShareFetch => {
                 <super::share_fetch_request::ShareFetchRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareFetch)
             }
-            79 => {
+            ApiKey::ShareAcknowledge => {
                 <super::share_acknowledge_request::ShareAcknowledgeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareAcknowledge)
             }
-            80 => {
+            ApiKey::AddRaftVoter => {
                 <super::add_raft_voter_request::AddRaftVoterRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddRaftVoter)
             }
-            81 => {
+            ApiKey::RemoveRaftVoter => {
                 <super::remove_raft_voter_request::RemoveRaftVoterRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::RemoveRaftVoter)
             }
-            82 => {
+            ApiKey::UpdateRaftVoter => {
                 <super::update_raft_voter_request::UpdateRaftVoterRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateRaftVoter)
             }
-            83 => {
+            ApiKey::InitializeShareGroupState => {
                 <super::initialize_share_group_state_request::InitializeShareGroupStateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::InitializeShareGroupState)
             }
-            84 => {
+            ApiKey::ReadShareGroupState => {
                 <super::read_share_group_state_request::ReadShareGroupStateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ReadShareGroupState)
             }
-            85 => {
+            ApiKey::WriteShareGroupState => {
                 <super::write_share_group_state_request::WriteShareGroupStateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::WriteShareGroupState)
             }
-            86 => {
+            ApiKey::DeleteShareGroupState => {
                 <super::delete_share_group_state_request::DeleteShareGroupStateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteShareGroupState)
             }
-            87 => {
+            ApiKey::ReadShareGroupStateSummary => {
                 <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ReadShareGroupStateSummary)
             }
-            88 => {
+            ApiKey::StreamsGroupHeartbeat => {
                 <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupHeartbeat)
             }
-            89 => {
+            ApiKey::StreamsGroupDescribe => {
                 <super::streams_group_describe_request::StreamsGroupDescribeRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupDescribe)
             }
-            90 => {
+            ApiKey::DescribeShareGroupOffsets => {
                 <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeShareGroupOffsets)
             }
-            91 => {
+            ApiKey::AlterShareGroupOffsets => {
                 <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterShareGroupOffsets)
             }
-            92 => {
+            ApiKey::DeleteShareGroupOffsets => {
                 <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteShareGroupOffsets)
             }
-            93 => {
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => {
                 <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupTopologyDescriptionUpdate)
             }
-            94 => {
+            ApiKey::UnregisterController => {
                 <super::unregister_controller_request::UnregisterControllerRequest as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UnregisterController)
             }
-            _ => Err(r.error(enc::DecodeErrorKind::UnknownApiKey(api_key))),
         }
     }
     /// Reads the body of `api_key` at `version` into `self`: in place,
@@ -3539,228 +3537,297 @@ impl RequestBody {
     #[inline]
     pub fn decode_into_from(
         &mut self,
-        api_key: i16,
+        api_key: ApiKey,
         r: &mut enc::Reader,
         version: i16,
     ) -> Result<(), enc::DecodeError> {
         match (&mut *self, api_key) {
-            (Self::Produce(m), 0) => enc::Message::decode_into_from(m, r, version),
-            (Self::Fetch(m), 1) => enc::Message::decode_into_from(m, r, version),
-            (Self::ListOffsets(m), 2) => enc::Message::decode_into_from(m, r, version),
-            (Self::Metadata(m), 3) => enc::Message::decode_into_from(m, r, version),
-            (Self::LeaderAndIsr(m), 4) => enc::Message::decode_into_from(m, r, version),
-            (Self::StopReplica(m), 5) => enc::Message::decode_into_from(m, r, version),
-            (Self::UpdateMetadata(m), 6) => enc::Message::decode_into_from(m, r, version),
-            (Self::ControlledShutdown(m), 7) => {
+            (Self::Produce(m), ApiKey::Produce) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::OffsetCommit(m), 8) => enc::Message::decode_into_from(m, r, version),
-            (Self::OffsetFetch(m), 9) => enc::Message::decode_into_from(m, r, version),
-            (Self::FindCoordinator(m), 10) => {
+            (Self::Fetch(m), ApiKey::Fetch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::JoinGroup(m), 11) => enc::Message::decode_into_from(m, r, version),
-            (Self::Heartbeat(m), 12) => enc::Message::decode_into_from(m, r, version),
-            (Self::LeaveGroup(m), 13) => enc::Message::decode_into_from(m, r, version),
-            (Self::SyncGroup(m), 14) => enc::Message::decode_into_from(m, r, version),
-            (Self::DescribeGroups(m), 15) => {
+            (Self::ListOffsets(m), ApiKey::ListOffsets) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ListGroups(m), 16) => enc::Message::decode_into_from(m, r, version),
-            (Self::SaslHandshake(m), 17) => enc::Message::decode_into_from(m, r, version),
-            (Self::ApiVersions(m), 18) => enc::Message::decode_into_from(m, r, version),
-            (Self::CreateTopics(m), 19) => enc::Message::decode_into_from(m, r, version),
-            (Self::DeleteTopics(m), 20) => enc::Message::decode_into_from(m, r, version),
-            (Self::DeleteRecords(m), 21) => enc::Message::decode_into_from(m, r, version),
-            (Self::InitProducerId(m), 22) => {
+            (Self::Metadata(m), ApiKey::Metadata) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::OffsetForLeaderEpoch(m), 23) => {
+            (Self::LeaderAndIsr(m), ApiKey::LeaderAndIsr) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AddPartitionsToTxn(m), 24) => {
+            (Self::StopReplica(m), ApiKey::StopReplica) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AddOffsetsToTxn(m), 25) => {
+            (Self::UpdateMetadata(m), ApiKey::UpdateMetadata) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::EndTxn(m), 26) => enc::Message::decode_into_from(m, r, version),
-            (Self::WriteTxnMarkers(m), 27) => {
+            (Self::ControlledShutdown(m), ApiKey::ControlledShutdown) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::TxnOffsetCommit(m), 28) => {
+            (Self::OffsetCommit(m), ApiKey::OffsetCommit) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeAcls(m), 29) => enc::Message::decode_into_from(m, r, version),
-            (Self::CreateAcls(m), 30) => enc::Message::decode_into_from(m, r, version),
-            (Self::DeleteAcls(m), 31) => enc::Message::decode_into_from(m, r, version),
-            (Self::DescribeConfigs(m), 32) => {
+            (Self::OffsetFetch(m), ApiKey::OffsetFetch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterConfigs(m), 33) => enc::Message::decode_into_from(m, r, version),
-            (Self::AlterReplicaLogDirs(m), 34) => {
+            (Self::FindCoordinator(m), ApiKey::FindCoordinator) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeLogDirs(m), 35) => {
+            (Self::JoinGroup(m), ApiKey::JoinGroup) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::SaslAuthenticate(m), 36) => {
+            (Self::Heartbeat(m), ApiKey::Heartbeat) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::CreatePartitions(m), 37) => {
+            (Self::LeaveGroup(m), ApiKey::LeaveGroup) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::CreateDelegationToken(m), 38) => {
+            (Self::SyncGroup(m), ApiKey::SyncGroup) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::RenewDelegationToken(m), 39) => {
+            (Self::DescribeGroups(m), ApiKey::DescribeGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ExpireDelegationToken(m), 40) => {
+            (Self::ListGroups(m), ApiKey::ListGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeDelegationToken(m), 41) => {
+            (Self::SaslHandshake(m), ApiKey::SaslHandshake) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DeleteGroups(m), 42) => enc::Message::decode_into_from(m, r, version),
-            (Self::ElectLeaders(m), 43) => enc::Message::decode_into_from(m, r, version),
-            (Self::IncrementalAlterConfigs(m), 44) => {
+            (Self::ApiVersions(m), ApiKey::ApiVersions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterPartitionReassignments(m), 45) => {
+            (Self::CreateTopics(m), ApiKey::CreateTopics) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ListPartitionReassignments(m), 46) => {
+            (Self::DeleteTopics(m), ApiKey::DeleteTopics) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::OffsetDelete(m), 47) => enc::Message::decode_into_from(m, r, version),
-            (Self::DescribeClientQuotas(m), 48) => {
+            (Self::DeleteRecords(m), ApiKey::DeleteRecords) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterClientQuotas(m), 49) => {
+            (Self::InitProducerId(m), ApiKey::InitProducerId) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeUserScramCredentials(m), 50) => {
+            (Self::OffsetForLeaderEpoch(m), ApiKey::OffsetForLeaderEpoch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterUserScramCredentials(m), 51) => {
+            (Self::AddPartitionsToTxn(m), ApiKey::AddPartitionsToTxn) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::Vote(m), 52) => enc::Message::decode_into_from(m, r, version),
-            (Self::BeginQuorumEpoch(m), 53) => {
+            (Self::AddOffsetsToTxn(m), ApiKey::AddOffsetsToTxn) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::EndQuorumEpoch(m), 54) => {
+            (Self::EndTxn(m), ApiKey::EndTxn) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeQuorum(m), 55) => {
+            (Self::WriteTxnMarkers(m), ApiKey::WriteTxnMarkers) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterPartition(m), 56) => {
+            (Self::TxnOffsetCommit(m), ApiKey::TxnOffsetCommit) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::UpdateFeatures(m), 57) => {
+            (Self::DescribeAcls(m), ApiKey::DescribeAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::Envelope(m), 58) => enc::Message::decode_into_from(m, r, version),
-            (Self::FetchSnapshot(m), 59) => enc::Message::decode_into_from(m, r, version),
-            (Self::DescribeCluster(m), 60) => {
+            (Self::CreateAcls(m), ApiKey::CreateAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeProducers(m), 61) => {
+            (Self::DeleteAcls(m), ApiKey::DeleteAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::BrokerRegistration(m), 62) => {
+            (Self::DescribeConfigs(m), ApiKey::DescribeConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::BrokerHeartbeat(m), 63) => {
+            (Self::AlterConfigs(m), ApiKey::AlterConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::UnregisterBroker(m), 64) => {
+            (Self::AlterReplicaLogDirs(m), ApiKey::AlterReplicaLogDirs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeTransactions(m), 65) => {
+            (Self::DescribeLogDirs(m), ApiKey::DescribeLogDirs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ListTransactions(m), 66) => {
+            (Self::SaslAuthenticate(m), ApiKey::SaslAuthenticate) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AllocateProducerIds(m), 67) => {
+            (Self::CreatePartitions(m), ApiKey::CreatePartitions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ConsumerGroupHeartbeat(m), 68) => {
+            (Self::CreateDelegationToken(m), ApiKey::CreateDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ConsumerGroupDescribe(m), 69) => {
+            (Self::RenewDelegationToken(m), ApiKey::RenewDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ControllerRegistration(m), 70) => {
+            (Self::ExpireDelegationToken(m), ApiKey::ExpireDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::GetTelemetrySubscriptions(m), 71) => {
+            (Self::DescribeDelegationToken(m), ApiKey::DescribeDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::PushTelemetry(m), 72) => enc::Message::decode_into_from(m, r, version),
-            (Self::AssignReplicasToDirs(m), 73) => {
+            (Self::DeleteGroups(m), ApiKey::DeleteGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ListConfigResources(m), 74) => {
+            (Self::ElectLeaders(m), ApiKey::ElectLeaders) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeTopicPartitions(m), 75) => {
+            (Self::IncrementalAlterConfigs(m), ApiKey::IncrementalAlterConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ShareGroupHeartbeat(m), 76) => {
+            (
+                Self::AlterPartitionReassignments(m),
+                ApiKey::AlterPartitionReassignments,
+            ) => enc::Message::decode_into_from(m, r, version),
+            (Self::ListPartitionReassignments(m), ApiKey::ListPartitionReassignments) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ShareGroupDescribe(m), 77) => {
+            (Self::OffsetDelete(m), ApiKey::OffsetDelete) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ShareFetch(m), 78) => enc::Message::decode_into_from(m, r, version),
-            (Self::ShareAcknowledge(m), 79) => {
+            (Self::DescribeClientQuotas(m), ApiKey::DescribeClientQuotas) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AddRaftVoter(m), 80) => enc::Message::decode_into_from(m, r, version),
-            (Self::RemoveRaftVoter(m), 81) => {
+            (Self::AlterClientQuotas(m), ApiKey::AlterClientQuotas) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::UpdateRaftVoter(m), 82) => {
+            (
+                Self::DescribeUserScramCredentials(m),
+                ApiKey::DescribeUserScramCredentials,
+            ) => enc::Message::decode_into_from(m, r, version),
+            (Self::AlterUserScramCredentials(m), ApiKey::AlterUserScramCredentials) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::InitializeShareGroupState(m), 83) => {
+            (Self::Vote(m), ApiKey::Vote) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ReadShareGroupState(m), 84) => {
+            (Self::BeginQuorumEpoch(m), ApiKey::BeginQuorumEpoch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::WriteShareGroupState(m), 85) => {
+            (Self::EndQuorumEpoch(m), ApiKey::EndQuorumEpoch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DeleteShareGroupState(m), 86) => {
+            (Self::DescribeQuorum(m), ApiKey::DescribeQuorum) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ReadShareGroupStateSummary(m), 87) => {
+            (Self::AlterPartition(m), ApiKey::AlterPartition) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::StreamsGroupHeartbeat(m), 88) => {
+            (Self::UpdateFeatures(m), ApiKey::UpdateFeatures) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::StreamsGroupDescribe(m), 89) => {
+            (Self::Envelope(m), ApiKey::Envelope) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeShareGroupOffsets(m), 90) => {
+            (Self::FetchSnapshot(m), ApiKey::FetchSnapshot) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterShareGroupOffsets(m), 91) => {
+            (Self::DescribeCluster(m), ApiKey::DescribeCluster) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DeleteShareGroupOffsets(m), 92) => {
+            (Self::DescribeProducers(m), ApiKey::DescribeProducers) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::StreamsGroupTopologyDescriptionUpdate(m), 93) => {
+            (Self::BrokerRegistration(m), ApiKey::BrokerRegistration) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::UnregisterController(m), 94) => {
+            (Self::BrokerHeartbeat(m), ApiKey::BrokerHeartbeat) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::UnregisterBroker(m), ApiKey::UnregisterBroker) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeTransactions(m), ApiKey::DescribeTransactions) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListTransactions(m), ApiKey::ListTransactions) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::AllocateProducerIds(m), ApiKey::AllocateProducerIds) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ConsumerGroupHeartbeat(m), ApiKey::ConsumerGroupHeartbeat) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ConsumerGroupDescribe(m), ApiKey::ConsumerGroupDescribe) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ControllerRegistration(m), ApiKey::ControllerRegistration) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::GetTelemetrySubscriptions(m), ApiKey::GetTelemetrySubscriptions) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::PushTelemetry(m), ApiKey::PushTelemetry) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::AssignReplicasToDirs(m), ApiKey::AssignReplicasToDirs) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListConfigResources(m), ApiKey::ListConfigResources) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeTopicPartitions(m), ApiKey::DescribeTopicPartitions) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareGroupHeartbeat(m), ApiKey::ShareGroupHeartbeat) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareGroupDescribe(m), ApiKey::ShareGroupDescribe) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareFetch(m), ApiKey::ShareFetch) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareAcknowledge(m), ApiKey::ShareAcknowledge) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::AddRaftVoter(m), ApiKey::AddRaftVoter) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::RemoveRaftVoter(m), ApiKey::RemoveRaftVoter) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::UpdateRaftVoter(m), ApiKey::UpdateRaftVoter) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::InitializeShareGroupState(m), ApiKey::InitializeShareGroupState) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ReadShareGroupState(m), ApiKey::ReadShareGroupState) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::WriteShareGroupState(m), ApiKey::WriteShareGroupState) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteShareGroupState(m), ApiKey::DeleteShareGroupState) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ReadShareGroupStateSummary(m), ApiKey::ReadShareGroupStateSummary) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::StreamsGroupHeartbeat(m), ApiKey::StreamsGroupHeartbeat) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::StreamsGroupDescribe(m), ApiKey::StreamsGroupDescribe) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeShareGroupOffsets(m), ApiKey::DescribeShareGroupOffsets) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterShareGroupOffsets(m), ApiKey::AlterShareGroupOffsets) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteShareGroupOffsets(m), ApiKey::DeleteShareGroupOffsets) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (
+                Self::StreamsGroupTopologyDescriptionUpdate(m),
+                ApiKey::StreamsGroupTopologyDescriptionUpdate,
+            ) => enc::Message::decode_into_from(m, r, version),
+            (Self::UnregisterController(m), ApiKey::UnregisterController) => {
                 enc::Message::decode_into_from(m, r, version)
             }
             _ => {
@@ -6814,680 +6881,678 @@ impl ResponseBody {
     /// Reads the body of `api_key` at `version` from a [`Reader`](enc::Reader).
     ///
     /// # Errors
-    /// [`DecodeErrorKind::UnknownApiKey`](crate::error::DecodeErrorKind::UnknownApiKey),
-    /// or the body's own decode error.
+    /// The body's own decode error.
     pub fn decode_from(
-        api_key: i16,
+        api_key: ApiKey,
         r: &mut enc::Reader,
         version: i16,
     ) -> Result<Self, enc::DecodeError> {
         match api_key {
-            0 => {
+            ApiKey::Produce => {
                 <super::produce_response::ProduceResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Produce)
             }
-            1 => {
+            ApiKey::Fetch => {
                 <super::fetch_response::FetchResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Fetch)
             }
-            2 => {
+            ApiKey::ListOffsets => {
                 <super::list_offsets_response::ListOffsetsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListOffsets)
             }
-            3 => {
+            ApiKey::Metadata => {
                 <super::metadata_response::MetadataResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Metadata)
             }
-            4 => {
+            ApiKey::LeaderAndIsr => {
                 <super::leader_and_isr_response::LeaderAndIsrResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::LeaderAndIsr)
             }
-            5 => {
+            ApiKey::StopReplica => {
                 <super::stop_replica_response::StopReplicaResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StopReplica)
             }
-            6 => {
+            ApiKey::UpdateMetadata => {
                 <super::update_metadata_response::UpdateMetadataResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateMetadata)
             }
-            7 => {
+            ApiKey::ControlledShutdown => {
                 <super::controlled_shutdown_response::ControlledShutdownResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ControlledShutdown)
             }
-            8 => {
+            ApiKey::OffsetCommit => {
                 <super::offset_commit_response::OffsetCommitResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetCommit)
             }
-            9 => {
+            ApiKey::OffsetFetch => {
                 <super::offset_fetch_response::OffsetFetchResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetFetch)
             }
-            10 => {
+            ApiKey::FindCoordinator => {
                 <super::find_coordinator_response::FindCoordinatorResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::FindCoordinator)
             }
-            11 => {
+            ApiKey::JoinGroup => {
                 <super::join_group_response::JoinGroupResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::JoinGroup)
             }
-            12 => {
+            ApiKey::Heartbeat => {
                 <super::heartbeat_response::HeartbeatResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Heartbeat)
             }
-            13 => {
+            ApiKey::LeaveGroup => {
                 <super::leave_group_response::LeaveGroupResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::LeaveGroup)
             }
-            14 => {
+            ApiKey::SyncGroup => {
                 <super::sync_group_response::SyncGroupResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SyncGroup)
             }
-            15 => {
+            ApiKey::DescribeGroups => {
                 <super::describe_groups_response::DescribeGroupsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeGroups)
             }
-            16 => {
+            ApiKey::ListGroups => {
                 <super::list_groups_response::ListGroupsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListGroups)
             }
-            17 => {
+            ApiKey::SaslHandshake => {
                 <super::sasl_handshake_response::SaslHandshakeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SaslHandshake)
             }
-            18 => {
+            ApiKey::ApiVersions => {
                 <super::api_versions_response::ApiVersionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ApiVersions)
             }
-            19 => {
+            ApiKey::CreateTopics => {
                 <super::create_topics_response::CreateTopicsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateTopics)
             }
-            20 => {
+            ApiKey::DeleteTopics => {
                 <super::delete_topics_response::DeleteTopicsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteTopics)
             }
-            21 => {
+            ApiKey::DeleteRecords => {
                 <super::delete_records_response::DeleteRecordsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteRecords)
             }
-            22 => {
+            ApiKey::InitProducerId => {
                 <super::init_producer_id_response::InitProducerIdResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::InitProducerId)
             }
-            23 => {
+            ApiKey::OffsetForLeaderEpoch => {
                 <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetForLeaderEpoch)
             }
-            24 => {
+            ApiKey::AddPartitionsToTxn => {
                 <super::add_partitions_to_txn_response::AddPartitionsToTxnResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddPartitionsToTxn)
             }
-            25 => {
+            ApiKey::AddOffsetsToTxn => {
                 <super::add_offsets_to_txn_response::AddOffsetsToTxnResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddOffsetsToTxn)
             }
-            26 => {
+            ApiKey::EndTxn => {
                 <super::end_txn_response::EndTxnResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::EndTxn)
             }
-            27 => {
+            ApiKey::WriteTxnMarkers => {
                 <super::write_txn_markers_response::WriteTxnMarkersResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::WriteTxnMarkers)
             }
-            28 => {
+            ApiKey::TxnOffsetCommit => {
                 <super::txn_offset_commit_response::TxnOffsetCommitResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::TxnOffsetCommit)
             }
-            29 => {
+            ApiKey::DescribeAcls => {
                 <super::describe_acls_response::DescribeAclsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeAcls)
             }
-            30 => {
+            ApiKey::CreateAcls => {
                 <super::create_acls_response::CreateAclsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateAcls)
             }
-            31 => {
+            ApiKey::DeleteAcls => {
                 <super::delete_acls_response::DeleteAclsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteAcls)
             }
-            32 => {
+            ApiKey::DescribeConfigs => {
                 <super::describe_configs_response::DescribeConfigsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeConfigs)
             }
-            33 => {
+            ApiKey::AlterConfigs => {
                 <super::alter_configs_response::AlterConfigsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterConfigs)
             }
-            34 => {
+            ApiKey::AlterReplicaLogDirs => {
                 <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterReplicaLogDirs)
             }
-            35 => {
+            ApiKey::DescribeLogDirs => {
                 <super::describe_log_dirs_response::DescribeLogDirsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeLogDirs)
             }
-            36 => {
+            ApiKey::SaslAuthenticate => {
                 <super::sasl_authenticate_response::SaslAuthenticateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::SaslAuthenticate)
             }
-            37 => {
+            ApiKey::CreatePartitions => {
                 <super::create_partitions_response::CreatePartitionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreatePartitions)
             }
-            38 => {
+            ApiKey::CreateDelegationToken => {
                 <super::create_delegation_token_response::CreateDelegationTokenResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::CreateDelegationToken)
             }
-            39 => {
+            ApiKey::RenewDelegationToken => {
                 <super::renew_delegation_token_response::RenewDelegationTokenResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::RenewDelegationToken)
             }
-            40 => {
+            ApiKey::ExpireDelegationToken => {
                 <super::expire_delegation_token_response::ExpireDelegationTokenResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ExpireDelegationToken)
             }
-            41 => {
+            ApiKey::DescribeDelegationToken => {
                 <super::describe_delegation_token_response::DescribeDelegationTokenResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeDelegationToken)
             }
-            42 => {
+            ApiKey::DeleteGroups => {
                 <super::delete_groups_response::DeleteGroupsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteGroups)
             }
-            43 => {
+            ApiKey::ElectLeaders => {
                 <super::elect_leaders_response::ElectLeadersResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ElectLeaders)
             }
-            44 => {
+            ApiKey::IncrementalAlterConfigs => {
                 <super::incremental_alter_configs_response::IncrementalAlterConfigsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::IncrementalAlterConfigs)
             }
-            45 => {
+            ApiKey::AlterPartitionReassignments => {
                 <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterPartitionReassignments)
             }
-            46 => {
+            ApiKey::ListPartitionReassignments => {
                 <super::list_partition_reassignments_response::ListPartitionReassignmentsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListPartitionReassignments)
             }
-            47 => {
+            ApiKey::OffsetDelete => {
                 <super::offset_delete_response::OffsetDeleteResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::OffsetDelete)
             }
-            48 => {
+            ApiKey::DescribeClientQuotas => {
                 <super::describe_client_quotas_response::DescribeClientQuotasResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeClientQuotas)
             }
-            49 => {
+            ApiKey::AlterClientQuotas => {
                 <super::alter_client_quotas_response::AlterClientQuotasResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterClientQuotas)
             }
-            50 => {
+            ApiKey::DescribeUserScramCredentials => {
                 <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeUserScramCredentials)
             }
-            51 => {
+            ApiKey::AlterUserScramCredentials => {
                 <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterUserScramCredentials)
             }
-            52 => {
+            ApiKey::Vote => {
                 <super::vote_response::VoteResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Vote)
             }
-            53 => {
+            ApiKey::BeginQuorumEpoch => {
                 <super::begin_quorum_epoch_response::BeginQuorumEpochResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BeginQuorumEpoch)
             }
-            54 => {
+            ApiKey::EndQuorumEpoch => {
                 <super::end_quorum_epoch_response::EndQuorumEpochResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::EndQuorumEpoch)
             }
-            55 => {
+            ApiKey::DescribeQuorum => {
                 <super::describe_quorum_response::DescribeQuorumResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeQuorum)
             }
-            56 => {
+            ApiKey::AlterPartition => {
                 <super::alter_partition_response::AlterPartitionResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterPartition)
             }
-            57 => {
+            ApiKey::UpdateFeatures => {
                 <super::update_features_response::UpdateFeaturesResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateFeatures)
             }
-            58 => {
+            ApiKey::Envelope => {
                 <super::envelope_response::EnvelopeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::Envelope)
             }
-            59 => {
+            ApiKey::FetchSnapshot => {
                 <super::fetch_snapshot_response::FetchSnapshotResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::FetchSnapshot)
             }
-            60 => {
+            ApiKey::DescribeCluster => {
                 <super::describe_cluster_response::DescribeClusterResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeCluster)
             }
-            61 => {
+            ApiKey::DescribeProducers => {
                 <super::describe_producers_response::DescribeProducersResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeProducers)
             }
-            62 => {
+            ApiKey::BrokerRegistration => {
                 <super::broker_registration_response::BrokerRegistrationResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BrokerRegistration)
             }
-            63 => {
+            ApiKey::BrokerHeartbeat => {
                 <super::broker_heartbeat_response::BrokerHeartbeatResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::BrokerHeartbeat)
             }
-            64 => {
+            ApiKey::UnregisterBroker => {
                 <super::unregister_broker_response::UnregisterBrokerResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UnregisterBroker)
             }
-            65 => {
+            ApiKey::DescribeTransactions => {
                 <super::describe_transactions_response::DescribeTransactionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeTransactions)
             }
-            66 => {
+            ApiKey::ListTransactions => {
                 <super::list_transactions_response::ListTransactionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListTransactions)
             }
-            67 => {
+            ApiKey::AllocateProducerIds => {
                 <super::allocate_producer_ids_response::AllocateProducerIdsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AllocateProducerIds)
             }
-            68 => {
+            ApiKey::ConsumerGroupHeartbeat => {
                 <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ConsumerGroupHeartbeat)
             }
-            69 => {
+            ApiKey::ConsumerGroupDescribe => {
                 <super::consumer_group_describe_response::ConsumerGroupDescribeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ConsumerGroupDescribe)
             }
-            70 => {
+            ApiKey::ControllerRegistration => {
                 <super::controller_registration_response::ControllerRegistrationResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ControllerRegistration)
             }
-            71 => {
+            ApiKey::GetTelemetrySubscriptions => {
                 <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::GetTelemetrySubscriptions)
             }
-            72 => {
+            ApiKey::PushTelemetry => {
                 <super::push_telemetry_response::PushTelemetryResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::PushTelemetry)
             }
-            73 => {
+            ApiKey::AssignReplicasToDirs => {
                 <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AssignReplicasToDirs)
             }
-            74 => {
+            ApiKey::ListConfigResources => {
                 <super::list_config_resources_response::ListConfigResourcesResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ListConfigResources)
             }
-            75 => {
+            ApiKey::DescribeTopicPartitions => {
                 <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeTopicPartitions)
             }
-            76 => {
+            ApiKey::ShareGroupHeartbeat => {
                 <super::share_group_heartbeat_response::ShareGroupHeartbeatResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareGroupHeartbeat)
             }
-            77 => {
+            ApiKey::ShareGroupDescribe => {
                 <super::share_group_describe_response::ShareGroupDescribeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareGroupDescribe)
             }
-            78 => {
+            ApiKey::ShareFetch => {
                 <super::share_fetch_response::ShareFetchResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareFetch)
             }
-            79 => {
+            ApiKey::ShareAcknowledge => {
                 <super::share_acknowledge_response::ShareAcknowledgeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ShareAcknowledge)
             }
-            80 => {
+            ApiKey::AddRaftVoter => {
                 <super::add_raft_voter_response::AddRaftVoterResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AddRaftVoter)
             }
-            81 => {
+            ApiKey::RemoveRaftVoter => {
                 <super::remove_raft_voter_response::RemoveRaftVoterResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::RemoveRaftVoter)
             }
-            82 => {
+            ApiKey::UpdateRaftVoter => {
                 <super::update_raft_voter_response::UpdateRaftVoterResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UpdateRaftVoter)
             }
-            83 => {
+            ApiKey::InitializeShareGroupState => {
                 <super::initialize_share_group_state_response::InitializeShareGroupStateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::InitializeShareGroupState)
             }
-            84 => {
+            ApiKey::ReadShareGroupState => {
                 <super::read_share_group_state_response::ReadShareGroupStateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ReadShareGroupState)
             }
-            85 => {
+            ApiKey::WriteShareGroupState => {
                 <super::write_share_group_state_response::WriteShareGroupStateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::WriteShareGroupState)
             }
-            86 => {
+            ApiKey::DeleteShareGroupState => {
                 <super::delete_share_group_state_response::DeleteShareGroupStateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteShareGroupState)
             }
-            87 => {
+            ApiKey::ReadShareGroupStateSummary => {
                 <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::ReadShareGroupStateSummary)
             }
-            88 => {
+            ApiKey::StreamsGroupHeartbeat => {
                 <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupHeartbeat)
             }
-            89 => {
+            ApiKey::StreamsGroupDescribe => {
                 <super::streams_group_describe_response::StreamsGroupDescribeResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupDescribe)
             }
-            90 => {
+            ApiKey::DescribeShareGroupOffsets => {
                 <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeShareGroupOffsets)
             }
-            91 => {
+            ApiKey::AlterShareGroupOffsets => {
                 <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AlterShareGroupOffsets)
             }
-            92 => {
+            ApiKey::DeleteShareGroupOffsets => {
                 <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DeleteShareGroupOffsets)
             }
-            93 => {
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => {
                 <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::StreamsGroupTopologyDescriptionUpdate)
             }
-            94 => {
+            ApiKey::UnregisterController => {
                 <super::unregister_controller_response::UnregisterControllerResponse as enc::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::UnregisterController)
             }
-            _ => Err(r.error(enc::DecodeErrorKind::UnknownApiKey(api_key))),
         }
     }
     /// Reads the body of `api_key` at `version` into `self`: in place,
@@ -7501,228 +7566,297 @@ impl ResponseBody {
     #[inline]
     pub fn decode_into_from(
         &mut self,
-        api_key: i16,
+        api_key: ApiKey,
         r: &mut enc::Reader,
         version: i16,
     ) -> Result<(), enc::DecodeError> {
         match (&mut *self, api_key) {
-            (Self::Produce(m), 0) => enc::Message::decode_into_from(m, r, version),
-            (Self::Fetch(m), 1) => enc::Message::decode_into_from(m, r, version),
-            (Self::ListOffsets(m), 2) => enc::Message::decode_into_from(m, r, version),
-            (Self::Metadata(m), 3) => enc::Message::decode_into_from(m, r, version),
-            (Self::LeaderAndIsr(m), 4) => enc::Message::decode_into_from(m, r, version),
-            (Self::StopReplica(m), 5) => enc::Message::decode_into_from(m, r, version),
-            (Self::UpdateMetadata(m), 6) => enc::Message::decode_into_from(m, r, version),
-            (Self::ControlledShutdown(m), 7) => {
+            (Self::Produce(m), ApiKey::Produce) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::OffsetCommit(m), 8) => enc::Message::decode_into_from(m, r, version),
-            (Self::OffsetFetch(m), 9) => enc::Message::decode_into_from(m, r, version),
-            (Self::FindCoordinator(m), 10) => {
+            (Self::Fetch(m), ApiKey::Fetch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::JoinGroup(m), 11) => enc::Message::decode_into_from(m, r, version),
-            (Self::Heartbeat(m), 12) => enc::Message::decode_into_from(m, r, version),
-            (Self::LeaveGroup(m), 13) => enc::Message::decode_into_from(m, r, version),
-            (Self::SyncGroup(m), 14) => enc::Message::decode_into_from(m, r, version),
-            (Self::DescribeGroups(m), 15) => {
+            (Self::ListOffsets(m), ApiKey::ListOffsets) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ListGroups(m), 16) => enc::Message::decode_into_from(m, r, version),
-            (Self::SaslHandshake(m), 17) => enc::Message::decode_into_from(m, r, version),
-            (Self::ApiVersions(m), 18) => enc::Message::decode_into_from(m, r, version),
-            (Self::CreateTopics(m), 19) => enc::Message::decode_into_from(m, r, version),
-            (Self::DeleteTopics(m), 20) => enc::Message::decode_into_from(m, r, version),
-            (Self::DeleteRecords(m), 21) => enc::Message::decode_into_from(m, r, version),
-            (Self::InitProducerId(m), 22) => {
+            (Self::Metadata(m), ApiKey::Metadata) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::OffsetForLeaderEpoch(m), 23) => {
+            (Self::LeaderAndIsr(m), ApiKey::LeaderAndIsr) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AddPartitionsToTxn(m), 24) => {
+            (Self::StopReplica(m), ApiKey::StopReplica) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AddOffsetsToTxn(m), 25) => {
+            (Self::UpdateMetadata(m), ApiKey::UpdateMetadata) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::EndTxn(m), 26) => enc::Message::decode_into_from(m, r, version),
-            (Self::WriteTxnMarkers(m), 27) => {
+            (Self::ControlledShutdown(m), ApiKey::ControlledShutdown) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::TxnOffsetCommit(m), 28) => {
+            (Self::OffsetCommit(m), ApiKey::OffsetCommit) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeAcls(m), 29) => enc::Message::decode_into_from(m, r, version),
-            (Self::CreateAcls(m), 30) => enc::Message::decode_into_from(m, r, version),
-            (Self::DeleteAcls(m), 31) => enc::Message::decode_into_from(m, r, version),
-            (Self::DescribeConfigs(m), 32) => {
+            (Self::OffsetFetch(m), ApiKey::OffsetFetch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterConfigs(m), 33) => enc::Message::decode_into_from(m, r, version),
-            (Self::AlterReplicaLogDirs(m), 34) => {
+            (Self::FindCoordinator(m), ApiKey::FindCoordinator) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeLogDirs(m), 35) => {
+            (Self::JoinGroup(m), ApiKey::JoinGroup) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::SaslAuthenticate(m), 36) => {
+            (Self::Heartbeat(m), ApiKey::Heartbeat) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::CreatePartitions(m), 37) => {
+            (Self::LeaveGroup(m), ApiKey::LeaveGroup) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::CreateDelegationToken(m), 38) => {
+            (Self::SyncGroup(m), ApiKey::SyncGroup) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::RenewDelegationToken(m), 39) => {
+            (Self::DescribeGroups(m), ApiKey::DescribeGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ExpireDelegationToken(m), 40) => {
+            (Self::ListGroups(m), ApiKey::ListGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeDelegationToken(m), 41) => {
+            (Self::SaslHandshake(m), ApiKey::SaslHandshake) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DeleteGroups(m), 42) => enc::Message::decode_into_from(m, r, version),
-            (Self::ElectLeaders(m), 43) => enc::Message::decode_into_from(m, r, version),
-            (Self::IncrementalAlterConfigs(m), 44) => {
+            (Self::ApiVersions(m), ApiKey::ApiVersions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterPartitionReassignments(m), 45) => {
+            (Self::CreateTopics(m), ApiKey::CreateTopics) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ListPartitionReassignments(m), 46) => {
+            (Self::DeleteTopics(m), ApiKey::DeleteTopics) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::OffsetDelete(m), 47) => enc::Message::decode_into_from(m, r, version),
-            (Self::DescribeClientQuotas(m), 48) => {
+            (Self::DeleteRecords(m), ApiKey::DeleteRecords) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterClientQuotas(m), 49) => {
+            (Self::InitProducerId(m), ApiKey::InitProducerId) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeUserScramCredentials(m), 50) => {
+            (Self::OffsetForLeaderEpoch(m), ApiKey::OffsetForLeaderEpoch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterUserScramCredentials(m), 51) => {
+            (Self::AddPartitionsToTxn(m), ApiKey::AddPartitionsToTxn) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::Vote(m), 52) => enc::Message::decode_into_from(m, r, version),
-            (Self::BeginQuorumEpoch(m), 53) => {
+            (Self::AddOffsetsToTxn(m), ApiKey::AddOffsetsToTxn) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::EndQuorumEpoch(m), 54) => {
+            (Self::EndTxn(m), ApiKey::EndTxn) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeQuorum(m), 55) => {
+            (Self::WriteTxnMarkers(m), ApiKey::WriteTxnMarkers) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterPartition(m), 56) => {
+            (Self::TxnOffsetCommit(m), ApiKey::TxnOffsetCommit) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::UpdateFeatures(m), 57) => {
+            (Self::DescribeAcls(m), ApiKey::DescribeAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::Envelope(m), 58) => enc::Message::decode_into_from(m, r, version),
-            (Self::FetchSnapshot(m), 59) => enc::Message::decode_into_from(m, r, version),
-            (Self::DescribeCluster(m), 60) => {
+            (Self::CreateAcls(m), ApiKey::CreateAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeProducers(m), 61) => {
+            (Self::DeleteAcls(m), ApiKey::DeleteAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::BrokerRegistration(m), 62) => {
+            (Self::DescribeConfigs(m), ApiKey::DescribeConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::BrokerHeartbeat(m), 63) => {
+            (Self::AlterConfigs(m), ApiKey::AlterConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::UnregisterBroker(m), 64) => {
+            (Self::AlterReplicaLogDirs(m), ApiKey::AlterReplicaLogDirs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeTransactions(m), 65) => {
+            (Self::DescribeLogDirs(m), ApiKey::DescribeLogDirs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ListTransactions(m), 66) => {
+            (Self::SaslAuthenticate(m), ApiKey::SaslAuthenticate) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AllocateProducerIds(m), 67) => {
+            (Self::CreatePartitions(m), ApiKey::CreatePartitions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ConsumerGroupHeartbeat(m), 68) => {
+            (Self::CreateDelegationToken(m), ApiKey::CreateDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ConsumerGroupDescribe(m), 69) => {
+            (Self::RenewDelegationToken(m), ApiKey::RenewDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ControllerRegistration(m), 70) => {
+            (Self::ExpireDelegationToken(m), ApiKey::ExpireDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::GetTelemetrySubscriptions(m), 71) => {
+            (Self::DescribeDelegationToken(m), ApiKey::DescribeDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::PushTelemetry(m), 72) => enc::Message::decode_into_from(m, r, version),
-            (Self::AssignReplicasToDirs(m), 73) => {
+            (Self::DeleteGroups(m), ApiKey::DeleteGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ListConfigResources(m), 74) => {
+            (Self::ElectLeaders(m), ApiKey::ElectLeaders) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeTopicPartitions(m), 75) => {
+            (Self::IncrementalAlterConfigs(m), ApiKey::IncrementalAlterConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ShareGroupHeartbeat(m), 76) => {
+            (
+                Self::AlterPartitionReassignments(m),
+                ApiKey::AlterPartitionReassignments,
+            ) => enc::Message::decode_into_from(m, r, version),
+            (Self::ListPartitionReassignments(m), ApiKey::ListPartitionReassignments) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ShareGroupDescribe(m), 77) => {
+            (Self::OffsetDelete(m), ApiKey::OffsetDelete) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ShareFetch(m), 78) => enc::Message::decode_into_from(m, r, version),
-            (Self::ShareAcknowledge(m), 79) => {
+            (Self::DescribeClientQuotas(m), ApiKey::DescribeClientQuotas) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AddRaftVoter(m), 80) => enc::Message::decode_into_from(m, r, version),
-            (Self::RemoveRaftVoter(m), 81) => {
+            (Self::AlterClientQuotas(m), ApiKey::AlterClientQuotas) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::UpdateRaftVoter(m), 82) => {
+            (
+                Self::DescribeUserScramCredentials(m),
+                ApiKey::DescribeUserScramCredentials,
+            ) => enc::Message::decode_into_from(m, r, version),
+            (Self::AlterUserScramCredentials(m), ApiKey::AlterUserScramCredentials) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::InitializeShareGroupState(m), 83) => {
+            (Self::Vote(m), ApiKey::Vote) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ReadShareGroupState(m), 84) => {
+            (Self::BeginQuorumEpoch(m), ApiKey::BeginQuorumEpoch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::WriteShareGroupState(m), 85) => {
+            (Self::EndQuorumEpoch(m), ApiKey::EndQuorumEpoch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DeleteShareGroupState(m), 86) => {
+            (Self::DescribeQuorum(m), ApiKey::DescribeQuorum) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::ReadShareGroupStateSummary(m), 87) => {
+            (Self::AlterPartition(m), ApiKey::AlterPartition) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::StreamsGroupHeartbeat(m), 88) => {
+            (Self::UpdateFeatures(m), ApiKey::UpdateFeatures) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::StreamsGroupDescribe(m), 89) => {
+            (Self::Envelope(m), ApiKey::Envelope) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DescribeShareGroupOffsets(m), 90) => {
+            (Self::FetchSnapshot(m), ApiKey::FetchSnapshot) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::AlterShareGroupOffsets(m), 91) => {
+            (Self::DescribeCluster(m), ApiKey::DescribeCluster) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::DeleteShareGroupOffsets(m), 92) => {
+            (Self::DescribeProducers(m), ApiKey::DescribeProducers) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::StreamsGroupTopologyDescriptionUpdate(m), 93) => {
+            (Self::BrokerRegistration(m), ApiKey::BrokerRegistration) => {
                 enc::Message::decode_into_from(m, r, version)
             }
-            (Self::UnregisterController(m), 94) => {
+            (Self::BrokerHeartbeat(m), ApiKey::BrokerHeartbeat) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::UnregisterBroker(m), ApiKey::UnregisterBroker) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeTransactions(m), ApiKey::DescribeTransactions) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListTransactions(m), ApiKey::ListTransactions) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::AllocateProducerIds(m), ApiKey::AllocateProducerIds) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ConsumerGroupHeartbeat(m), ApiKey::ConsumerGroupHeartbeat) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ConsumerGroupDescribe(m), ApiKey::ConsumerGroupDescribe) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ControllerRegistration(m), ApiKey::ControllerRegistration) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::GetTelemetrySubscriptions(m), ApiKey::GetTelemetrySubscriptions) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::PushTelemetry(m), ApiKey::PushTelemetry) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::AssignReplicasToDirs(m), ApiKey::AssignReplicasToDirs) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListConfigResources(m), ApiKey::ListConfigResources) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeTopicPartitions(m), ApiKey::DescribeTopicPartitions) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareGroupHeartbeat(m), ApiKey::ShareGroupHeartbeat) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareGroupDescribe(m), ApiKey::ShareGroupDescribe) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareFetch(m), ApiKey::ShareFetch) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareAcknowledge(m), ApiKey::ShareAcknowledge) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::AddRaftVoter(m), ApiKey::AddRaftVoter) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::RemoveRaftVoter(m), ApiKey::RemoveRaftVoter) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::UpdateRaftVoter(m), ApiKey::UpdateRaftVoter) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::InitializeShareGroupState(m), ApiKey::InitializeShareGroupState) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ReadShareGroupState(m), ApiKey::ReadShareGroupState) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::WriteShareGroupState(m), ApiKey::WriteShareGroupState) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteShareGroupState(m), ApiKey::DeleteShareGroupState) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::ReadShareGroupStateSummary(m), ApiKey::ReadShareGroupStateSummary) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::StreamsGroupHeartbeat(m), ApiKey::StreamsGroupHeartbeat) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::StreamsGroupDescribe(m), ApiKey::StreamsGroupDescribe) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeShareGroupOffsets(m), ApiKey::DescribeShareGroupOffsets) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterShareGroupOffsets(m), ApiKey::AlterShareGroupOffsets) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteShareGroupOffsets(m), ApiKey::DeleteShareGroupOffsets) => {
+                enc::Message::decode_into_from(m, r, version)
+            }
+            (
+                Self::StreamsGroupTopologyDescriptionUpdate(m),
+                ApiKey::StreamsGroupTopologyDescriptionUpdate,
+            ) => enc::Message::decode_into_from(m, r, version),
+            (Self::UnregisterController(m), ApiKey::UnregisterController) => {
                 enc::Message::decode_into_from(m, r, version)
             }
             _ => {

@@ -361,7 +361,8 @@ impl Encoder<Bytes> for FrameCodec {
 /// use kafka_wire::Bytes;
 /// // SaslHandshake v1, correlation id 7, client id "c", mechanism "PLAIN".
 /// let raw = RawRequest::parse(Bytes::from_static(b"\x00\x11\x00\x01\x00\x00\x00\x07\x00\x01c\x00\x05PLAIN"))?;
-/// assert_eq!((raw.api_key(), raw.api_version(), raw.correlation_id()), (17, 1, 7));
+/// let head = raw.head();
+/// assert_eq!((head.api_key, head.api_version, head.correlation_id), (17, 1, 7));
 /// let frame = raw.decode()?;
 /// assert_eq!(frame.header.client_id.as_deref(), Some("c"));
 /// # Ok::<(), kafka_wire::codec::CodecError>(())
@@ -498,10 +499,10 @@ impl RawRequest {
 /// let mut codec = ServerCodec::new();
 /// let mut rx = BytesMut::from(&b"\x00\x00\x00\x10\x00\x11\x00\x01\x00\x00\x00\x07\xff\xff\x00\x04SCAN"[..]);
 /// let request = codec.decode(&mut rx)?.unwrap();
-/// assert_eq!((request.api_key(), request.correlation_id()), (17, 7));
+/// assert_eq!((request.head().api_key, request.head().correlation_id), (17, 7));
 ///
 /// let body = SaslHandshakeResponse { error_code: 33, mechanisms: vec!["PLAIN".into()] };
-/// let header = ResponseHeader { correlation_id: request.correlation_id(), ..Default::default() };
+/// let header = ResponseHeader { correlation_id: request.head().correlation_id, ..Default::default() };
 /// let mut tx = BytesMut::new();
 /// codec.encode(ResponseFrame { header, body: body.into(), version: 1 }, &mut tx)?;
 /// assert_eq!(&tx[..], b"\x00\x00\x00\x11\x00\x00\x00\x07\x00\x21\x00\x00\x00\x01\x00\x05PLAIN");
@@ -984,7 +985,8 @@ fn produce_acks(frame: &[u8], api_version: i16) -> Result<i16, DecodeError> {
 /// client.encode(MetadataRequest::default().into_frame(12, 1, Some("me".into())), &mut wire)?;
 ///
 /// let request = server.decode(&mut wire)?.unwrap();
-/// assert_eq!((request.api_key(), request.api_version(), request.correlation_id()), (3, 12, 1));
+/// let head = request.head();
+/// assert_eq!((head.api_key, head.api_version, head.correlation_id), (3, 12, 1));
 /// let answer = MetadataResponse { controller_id: 1, ..Default::default() };
 /// let header = ResponseHeader { correlation_id: 1, ..Default::default() };
 /// server.encode(ResponseFrame { header, body: answer.clone().into(), version: 12 }, &mut wire)?;

@@ -280,7 +280,7 @@ impl RequestFrame {
         let (info, api_version, header_version) = request_versions(&buf)?;
         let mut r = Reader::new(buf);
         let header = RequestHeader::decode_from(&mut r, header_version)?;
-        let body = RequestBody::decode_from(info.api_key.code(), &mut r, api_version)?;
+        let body = RequestBody::decode_from(info.api_key, &mut r, api_version)?;
         Ok((Self { header, body }, r, info, api_version))
     }
 
@@ -311,7 +311,7 @@ impl RequestFrame {
         let (info, api_version, header_version) = request_versions(&buf)?;
         let mut r = Reader::new(buf);
         self.header.decode_into_from(&mut r, header_version)?;
-        self.body.decode_into_from(info.api_key.code(), &mut r, api_version)?;
+        self.body.decode_into_from(info.api_key, &mut r, api_version)?;
         body_end(&r, info.request_name, api_version)
     }
 
@@ -664,10 +664,10 @@ fn response_body<B: Input, T>(
     info: &'static ApiInfo,
     api_version: i16,
     exact: bool,
-    mut decode: impl FnMut(i16, &mut Reader<B>, i16) -> Result<T, DecodeError>,
+    mut decode: impl FnMut(ApiKey, &mut Reader<B>, i16) -> Result<T, DecodeError>,
 ) -> Result<(T, i16), DecodeError> {
     let mut whole = |mut r: Reader<B>, version: i16| {
-        let body = decode(info.api_key.code(), &mut r, version)?;
+        let body = decode(info.api_key, &mut r, version)?;
         if exact {
             body_end(&r, info.response_name, version)?;
         }
@@ -911,7 +911,7 @@ impl<'a> RequestFrameRef<'a> {
         let (info, api_version, header_version) = request_versions(buf)?;
         let mut r = Reader::new(buf);
         let header = MessageView::decode_from(&mut r, header_version)?;
-        let body = crate::messages::RequestBodyRef::decode_from(info.api_key.code(), &mut r, api_version)?;
+        let body = crate::messages::RequestBodyRef::decode_from(info.api_key, &mut r, api_version)?;
         body_end(&r, info.request_name, api_version)?;
         Ok(Self { header, body })
     }

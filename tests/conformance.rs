@@ -208,7 +208,7 @@ impl Codec for Requests {
     type Wire = RequestBody;
     type Kp = RequestKind;
     fn wire_sample(api_key: i16, g: &mut SampleGen, version: i16) -> Option<RequestBody> {
-        RequestBody::sample(api_key, g, version)
+        RequestBody::sample(common::api_key(api_key), g, version)
     }
     fn wire_encode(value: &RequestBody, version: i16) -> Result<Bytes, String> {
         let mut buf = BytesMut::new();
@@ -217,7 +217,7 @@ impl Codec for Requests {
     }
     fn wire_decode(api_key: i16, bytes: Bytes, version: i16) -> Result<(RequestBody, usize), String> {
         let mut r = Reader::new(bytes);
-        let value = RequestBody::decode_from(api_key, &mut r, version).map_err(|e| e.to_string())?;
+        let value = RequestBody::decode_from(common::api_key(api_key), &mut r, version).map_err(|e| e.to_string())?;
         Ok((value, r.remaining()))
     }
     fn kp_decode(key: KpApiKey, mut bytes: Bytes, version: i16) -> Result<(RequestKind, usize), String> {
@@ -238,7 +238,7 @@ impl Codec for Responses {
     type Wire = ResponseBody;
     type Kp = ResponseKind;
     fn wire_sample(api_key: i16, g: &mut SampleGen, version: i16) -> Option<ResponseBody> {
-        ResponseBody::sample(api_key, g, version)
+        ResponseBody::sample(common::api_key(api_key), g, version)
     }
     fn wire_encode(value: &ResponseBody, version: i16) -> Result<Bytes, String> {
         let mut buf = BytesMut::new();
@@ -247,7 +247,7 @@ impl Codec for Responses {
     }
     fn wire_decode(api_key: i16, bytes: Bytes, version: i16) -> Result<(ResponseBody, usize), String> {
         let mut r = Reader::new(bytes);
-        let value = ResponseBody::decode_from(api_key, &mut r, version).map_err(|e| e.to_string())?;
+        let value = ResponseBody::decode_from(common::api_key(api_key), &mut r, version).map_err(|e| e.to_string())?;
         Ok((value, r.remaining()))
     }
     fn kp_decode(key: KpApiKey, mut bytes: Bytes, version: i16) -> Result<(ResponseKind, usize), String> {

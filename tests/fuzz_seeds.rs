@@ -23,8 +23,8 @@ fn seeds() -> Vec<(String, Vec<u8>, Vec<u8>)> {
                 ..Default::default()
             };
             let (Some(request), Some(response)) = (
-                RequestBody::sample(info.api_key.code(), &mut g, version),
-                ResponseBody::sample(info.api_key.code(), &mut g, version),
+                RequestBody::sample(info.api_key, &mut g, version),
+                ResponseBody::sample(info.api_key, &mut g, version),
             ) else {
                 continue;
             };

@@ -997,7 +997,7 @@ fn forwardable_requests() -> &'static [Vec<u8>] {
         for info in API_INFO.iter().filter(|i| i.forwardable) {
             for version in info.valid_versions.min..=info.valid_versions.max {
                 let mut g = SampleGen::new(((info.api_key.code() as u64) << 16) ^ version as u64);
-                let Some(body) = RequestBody::sample(info.api_key.code(), &mut g, version) else { continue };
+                let Some(body) = RequestBody::sample(info.api_key, &mut g, version) else { continue };
                 let header = RequestHeader {
                     request_api_key: info.api_key.code(),
                     request_api_version: version,
@@ -1114,8 +1114,8 @@ fn entities_rewritten_too_long_are_encode_errors() {
         for version in info.valid_versions.min..=info.valid_versions.max {
             let mut g = SampleGen::new(((info.api_key.code() as u64) << 16) ^ version as u64 ^ 0xe);
             let (Some(request), Some(response)) = (
-                RequestBody::sample(info.api_key.code(), &mut g, version),
-                ResponseBody::sample(info.api_key.code(), &mut g, version),
+                RequestBody::sample(info.api_key, &mut g, version),
+                ResponseBody::sample(info.api_key, &mut g, version),
             ) else {
                 continue;
             };
@@ -1147,7 +1147,7 @@ fn entities_rewritten_too_long_are_encode_errors() {
                 let mut buf = BytesMut::new();
                 body.encode(&mut buf, version).unwrap_or_else(|e| panic!("{place}: {e}"));
                 let mut r = kafka_wire::primitives::Reader::new(buf.freeze());
-                let read = RequestBody::decode_from(info.api_key.code(), &mut r, version).expect("decodes");
+                let read = RequestBody::decode_from(info.api_key, &mut r, version).expect("decodes");
                 assert_eq!(read, body, "{place}");
                 rewritten += 1;
             } else {

@@ -82,7 +82,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::path::Path;
 use std::time::Instant;
 
-use kafka_wire::api::{api_info, API_INFO};
+use kafka_wire::api::{api_info, ApiKey, API_INFO};
 use kafka_wire::embedded::EmbeddedMessage;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::frame;
@@ -268,12 +268,12 @@ impl Target {
         match self {
             Target::Header(Side::Request) => Value::RequestHeader(RequestHeader::sample(g, version)),
             Target::Header(Side::Response) => Value::ResponseHeader(ResponseHeader::sample(g, version)),
-            Target::Api(key, Side::Request) => {
-                Value::Request(RequestBody::sample(key, g, version).expect("every api key is compiled"))
-            }
-            Target::Api(key, Side::Response) => {
-                Value::Response(ResponseBody::sample(key, g, version).expect("every api key is compiled"))
-            }
+            Target::Api(key, Side::Request) => Value::Request(
+                RequestBody::sample(common::api_key(key), g, version).expect("every api key is compiled"),
+            ),
+            Target::Api(key, Side::Response) => Value::Response(
+                ResponseBody::sample(common::api_key(key), g, version).expect("every api key is compiled"),
+            ),
         }
     }
 
@@ -283,8 +283,12 @@ impl Target {
         let value = match self {
             Target::Header(Side::Request) => RequestHeader::decode_from(&mut r, version).map(Value::RequestHeader),
             Target::Header(Side::Response) => ResponseHeader::decode_from(&mut r, version).map(Value::ResponseHeader),
-            Target::Api(key, Side::Request) => RequestBody::decode_from(key, &mut r, version).map(Value::Request),
-            Target::Api(key, Side::Response) => ResponseBody::decode_from(key, &mut r, version).map(Value::Response),
+            Target::Api(key, Side::Request) => {
+                RequestBody::decode_from(common::api_key(key), &mut r, version).map(Value::Request)
+            }
+            Target::Api(key, Side::Response) => {
+                ResponseBody::decode_from(common::api_key(key), &mut r, version).map(Value::Response)
+            }
         };
         value.map(|v| (v, r.remaining())).map_err(|e| e.to_string())
     }
@@ -1511,7 +1515,7 @@ fn embedded_request_values(key: i16, version: i16) -> Vec<(String, RequestBody)>
     }
     for seed in 0..EMBEDDED_SEEDS {
         let mut g = SampleGen::new(0x590e_0000 ^ (seed << 32) ^ ((key as u64) << 8) ^ version as u64);
-        let body = RequestBody::sample(key, &mut g, version).expect("every api key is compiled");
+        let body = RequestBody::sample(common::api_key(key), &mut g, version).expect("every api key is compiled");
         out.push((format!("seed {seed}"), body));
     }
     out
@@ -1571,7 +1575,7 @@ fn embedded_response_values(key: i16, version: i16) -> Vec<(String, ResponseBody
     }
     for seed in 0..EMBEDDED_SEEDS {
         let mut g = SampleGen::new(0x590f_0000 ^ (seed << 32) ^ ((key as u64) << 8) ^ version as u64);
-        let body = ResponseBody::sample(key, &mut g, version).expect("every api key is compiled");
+        let body = ResponseBody::sample(common::api_key(key), &mut g, version).expect("every api key is compiled");
         out.push((format!("seed {seed}"), body));
     }
     out
@@ -1855,7 +1859,7 @@ fn envelopes(
                     client_id: Some("client-1".into()),
                     ..Default::default()
                 },
-                body: RequestBody::sample(key, &mut g, version).expect("every api key is compiled"),
+                body: RequestBody::sample(common::api_key(key), &mut g, version).expect("every api key is compiled"),
             };
             let i = cases.len();
             let bytes = embedded.as_bytes().clone();
@@ -1903,7 +1907,7 @@ fn envelopes(
                 let mut g = SampleGen::new(0x590c);
                 let forwarded = ForwardedRequest {
                     header: RequestHeader { request_api_key: 19, request_api_version: 7, ..Default::default() },
-                    body: RequestBody::sample(19, &mut g, 7).expect("every api key is compiled"),
+                    body: RequestBody::sample(ApiKey::CreateTopics, &mut g, 7).expect("every api key is compiled"),
                 };
                 reads.push(Read {
                     case: cases.len(),

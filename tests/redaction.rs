@@ -32,7 +32,8 @@ fn sasl_authenticate_request_debug_hides_the_password() {
     // Through the dispatch enum, decoded from a frame body by api key.
     let mut buf = BytesMut::new();
     sent.encode(&mut buf, 2).expect("encodes");
-    let body = RequestBody::decode_from(36, &mut Reader::new(buf.freeze()), 2).expect("decodes");
+    let body = RequestBody::decode_from(kafka_wire::api::ApiKey::SaslAuthenticate, &mut Reader::new(buf.freeze()), 2)
+        .expect("decodes");
     let shown = format!("{body:?}");
     assert!(shown.contains("<redacted 13 bytes>") && !shown.contains("secret"), "{shown}");
 }

@@ -84,9 +84,9 @@ proptest! {
         for info in API_INFO {
             for version in info.valid_versions.min..=info.valid_versions.max {
                 let mut g = SampleGen::new(seed ^ ((info.api_key.code() as u64) << 16) ^ version as u64);
-                let request = RequestBody::sample(info.api_key.code(), &mut g, version).expect("every api key has a request");
+                let request = RequestBody::sample(info.api_key, &mut g, version).expect("every api key has a request");
                 check_request(&request, version)?;
-                let response = ResponseBody::sample(info.api_key.code(), &mut g, version).expect("every api key has a response");
+                let response = ResponseBody::sample(info.api_key, &mut g, version).expect("every api key has a response");
                 check_response(&response, version)?;
             }
         }
@@ -98,8 +98,8 @@ fn check_request(body: &RequestBody, version: i16) -> Result<(), TestCaseError> 
     body.encode(&mut buf, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(buf.len(), body.encoded_size(version));
     let mut r = Reader::new(buf.freeze());
-    let back = RequestBody::decode_from(body.api_key().code(), &mut r, version)
-        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back =
+        RequestBody::decode_from(body.api_key(), &mut r, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(r.remaining(), 0);
     prop_assert_eq!(&back, body);
     Ok(())
@@ -110,8 +110,8 @@ fn check_response(body: &ResponseBody, version: i16) -> Result<(), TestCaseError
     body.encode(&mut buf, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(buf.len(), body.encoded_size(version));
     let mut r = Reader::new(buf.freeze());
-    let back = ResponseBody::decode_from(body.api_key().code(), &mut r, version)
-        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back =
+        ResponseBody::decode_from(body.api_key(), &mut r, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(r.remaining(), 0);
     prop_assert_eq!(&back, body);
     Ok(())
@@ -140,15 +140,15 @@ fn samples_cover_nulls_unknown_tags_and_absent_fields() {
 mod hostile {
     use super::*;
 
-    fn encodings(seed: u64) -> Vec<(i16, i16, kafka_wire::Bytes)> {
+    fn encodings(seed: u64) -> Vec<(kafka_wire::api::ApiKey, i16, kafka_wire::Bytes)> {
         let mut out = Vec::new();
         for info in API_INFO {
             for version in info.valid_versions.min..=info.valid_versions.max {
                 let mut g = SampleGen::new(seed ^ ((info.api_key.code() as u64) << 16) ^ version as u64);
-                let body = RequestBody::sample(info.api_key.code(), &mut g, version).expect("request");
+                let body = RequestBody::sample(info.api_key, &mut g, version).expect("request");
                 let mut buf = BytesMut::new();
                 body.encode(&mut buf, version).expect("encodes");
-                out.push((info.api_key.code(), version, buf.freeze()));
+                out.push((info.api_key, version, buf.freeze()));
             }
         }
         out
@@ -160,7 +160,7 @@ mod hostile {
             for cut in 0..bytes.len() {
                 let mut r = Reader::new(bytes.slice(..cut));
                 let decoded = RequestBody::decode_from(api_key, &mut r, version).and_then(|b| r.finish().map(|()| b));
-                assert!(decoded.is_err(), "api {api_key} v{version}: a {cut}-byte prefix of {} decoded", bytes.len());
+                assert!(decoded.is_err(), "api {api_key:?} v{version}: a {cut}-byte prefix of {} decoded", bytes.len());
             }
         }
     }
@@ -192,8 +192,8 @@ mod hostile {
             let bytes = kafka_wire::Bytes::from(bytes);
             for info in API_INFO {
                 for version in info.valid_versions.min..=info.valid_versions.max {
-                    let _ = RequestBody::decode_from(info.api_key.code(), &mut Reader::new(bytes.clone()), version);
-                    let _ = ResponseBody::decode_from(info.api_key.code(), &mut Reader::new(bytes.clone()), version);
+                    let _ = RequestBody::decode_from(info.api_key, &mut Reader::new(bytes.clone()), version);
+                    let _ = ResponseBody::decode_from(info.api_key, &mut Reader::new(bytes.clone()), version);
                 }
             }
             let _ = kafka_wire::frame::RequestFrame::decode(bytes.clone());
@@ -344,12 +344,12 @@ fn sample_frames(seed: u64) -> Result<Frames, Box<dyn std::error::Error>> {
             let mut g = SampleGen::new(seed ^ ((info.api_key.code() as u64) << 16) ^ version as u64);
             let mut header = RequestHeader::sample(&mut g, info.request_header_version(version));
             (header.request_api_key, header.request_api_version) = (info.api_key.code(), version);
-            let body = RequestBody::sample(info.api_key.code(), &mut g, version).ok_or("request sample")?;
+            let body = RequestBody::sample(info.api_key, &mut g, version).ok_or("request sample")?;
             let mut buf = BytesMut::new();
             frame::RequestFrame::encode_parts(&header, &body, &mut buf)?;
             let request = buf.split().freeze();
             let response_header = ResponseHeader::sample(&mut g, info.response_header_version(version));
-            let response = ResponseBody::sample(info.api_key.code(), &mut g, version).ok_or("response sample")?;
+            let response = ResponseBody::sample(info.api_key, &mut g, version).ok_or("response sample")?;
             frame::ResponseFrame::encode_parts(&response_header, &response, version, &mut buf)?;
             out.push((info.api_key.code(), version, request, buf.split().freeze()));
         }

@@ -4,7 +4,7 @@
 //! decode gives, and fails exactly where and how the owned decode fails.
 #![cfg(all(feature = "borrowed", feature = "sample"))]
 
-use kafka_wire::api::API_INFO;
+use kafka_wire::api::{ApiKey, API_INFO};
 use kafka_wire::error::DecodeError;
 use kafka_wire::message::{Message, MessageView};
 use kafka_wire::messages::request_header::RequestHeaderRef;
@@ -15,20 +15,20 @@ use kafka_wire::{Bytes, BytesMut};
 use proptest::prelude::*;
 
 /// Every request and response body at every version, encoded from a sample.
-fn encodings(seed: u64) -> Vec<(i16, i16, bool, Bytes)> {
+fn encodings(seed: u64) -> Vec<(ApiKey, i16, bool, Bytes)> {
     let mut out = Vec::new();
     for info in API_INFO {
         for version in info.valid_versions.min..=info.valid_versions.max {
             let mut g = SampleGen::new(seed ^ ((info.api_key.code() as u64) << 16) ^ version as u64);
             let mut buf = BytesMut::new();
-            if let Some(body) = RequestBody::sample(info.api_key.code(), &mut g, version) {
+            if let Some(body) = RequestBody::sample(info.api_key, &mut g, version) {
                 if body.encode(&mut buf, version).is_ok() {
-                    out.push((info.api_key.code(), version, true, buf.split().freeze()));
+                    out.push((info.api_key, version, true, buf.split().freeze()));
                 }
             }
-            if let Some(body) = ResponseBody::sample(info.api_key.code(), &mut g, version) {
+            if let Some(body) = ResponseBody::sample(info.api_key, &mut g, version) {
                 if body.encode(&mut buf, version).is_ok() {
-                    out.push((info.api_key.code(), version, false, buf.split().freeze()));
+                    out.push((info.api_key, version, false, buf.split().freeze()));
                 }
             }
         }
@@ -38,7 +38,7 @@ fn encodings(seed: u64) -> Vec<(i16, i16, bool, Bytes)> {
 
 /// The owned decode of `bytes` (and how much it read), as `Debug` text of
 /// the body or the error.
-fn owned(api_key: i16, version: i16, request: bool, bytes: &Bytes) -> (Result<String, DecodeError>, usize) {
+fn owned(api_key: ApiKey, version: i16, request: bool, bytes: &Bytes) -> (Result<String, DecodeError>, usize) {
     let mut r = Reader::new(bytes.clone());
     let body = match request {
         true => RequestBody::decode_from(api_key, &mut r, version).map(|b| format!("{b:?}")),
@@ -48,7 +48,7 @@ fn owned(api_key: i16, version: i16, request: bool, bytes: &Bytes) -> (Result<St
 }
 
 /// The view's decode of the same bytes, turned into the owned body.
-fn viewed(api_key: i16, version: i16, request: bool, bytes: &[u8]) -> (Result<String, DecodeError>, usize) {
+fn viewed(api_key: ApiKey, version: i16, request: bool, bytes: &[u8]) -> (Result<String, DecodeError>, usize) {
     let mut r = Reader::new(bytes);
     let body = match request {
         true => RequestBodyRef::decode_from(api_key, &mut r, version).map(|b| format!("{:?}", b.into_owned())),
@@ -64,10 +64,10 @@ proptest! {
     fn views_decode_what_owned_values_decode(seed in any::<u64>()) {
         for (api_key, version, request, bytes) in encodings(seed) {
             let (want, read) = owned(api_key, version, request, &bytes);
-            let want = want.map_err(|e| TestCaseError::fail(format!("api {api_key} v{version}: {e}")))?;
+            let want = want.map_err(|e| TestCaseError::fail(format!("api {api_key:?} v{version}: {e}")))?;
             prop_assert_eq!(read, bytes.len());
             let (got, read) = viewed(api_key, version, request, &bytes);
-            prop_assert_eq!(got.ok(), Some(want), "api {} v{} request {}", api_key, version, request);
+            prop_assert_eq!(got.ok(), Some(want), "api {:?} v{} request {}", api_key, version, request);
             prop_assert_eq!(read, bytes.len());
         }
     }
@@ -85,7 +85,7 @@ fn views_fail_where_and_as_owned_values_fail() {
             assert_eq!(
                 got.map_err(|e| e.to_string()),
                 want.map_err(|e| e.to_string()),
-                "api {api_key} v{version}, {cut} bytes"
+                "api {api_key:?} v{version}, {cut} bytes"
             );
             let mut mutated = bytes.to_vec();
             mutated[cut] = 0xff;
@@ -95,7 +95,7 @@ fn views_fail_where_and_as_owned_values_fail() {
             assert_eq!(
                 got.map_err(|e| e.to_string()),
                 want.map_err(|e| e.to_string()),
-                "api {api_key} v{version}, byte {cut}"
+                "api {api_key:?} v{version}, byte {cut}"
             );
             assert_eq!(got_read, want_read);
             checked += 2;
@@ -168,7 +168,7 @@ fn frame_views_decode_what_owned_frames_decode() -> Result<(), Box<dyn std::erro
             let header_version = info.request_header_version(version);
             let mut header = RequestHeader::sample(&mut g, header_version);
             (header.request_api_key, header.request_api_version) = (info.api_key.code(), version);
-            let body = RequestBody::sample(info.api_key.code(), &mut g, version).ok_or("request sample")?;
+            let body = RequestBody::sample(info.api_key, &mut g, version).ok_or("request sample")?;
             let mut buf = BytesMut::new();
             frame::RequestFrame::encode_parts(&header, &body, &mut buf)?;
             let bytes = buf.split().freeze();
@@ -178,7 +178,7 @@ fn frame_views_decode_what_owned_frames_decode() -> Result<(), Box<dyn std::erro
             );
 
             let response_header = ResponseHeader::sample(&mut g, info.response_header_version(version));
-            let response = ResponseBody::sample(info.api_key.code(), &mut g, version).ok_or("response sample")?;
+            let response = ResponseBody::sample(info.api_key, &mut g, version).ok_or("response sample")?;
             frame::ResponseFrame::encode_parts(&response_header, &response, version, &mut buf)?;
             let response_bytes = buf.split().freeze();
             let view = frame::ResponseFrameRef::decode(&response_bytes, info.api_key, version)?;

@@ -221,7 +221,10 @@ fn wrap_refusals() {
 
     // CreateTopics has no version 99. The header is read first (header v2,
     // as for every flexible version, with its tagged-field count).
-    assert_eq!(any(hex("0013 0063 00000001 ffff 00")), Err(WrapError::UnsupportedVersion { api_key: 19, version: 99 }));
+    assert_eq!(
+        any(hex("0013 0063 00000001 ffff 00")),
+        Err(WrapError::UnsupportedVersion { api_key: ApiKey::CreateTopics, version: 99 })
+    );
     assert!(matches!(any(hex("0013 0063 00000001 ffff")), Err(WrapError::Malformed(_))));
 
     // Truncated body; one byte too many.
@@ -282,9 +285,9 @@ fn unwrap_refusals_with_their_error_codes() {
     // (Kafka checks forwardability before the version).
     let metadata = request_bytes(&header(3, 12, 1), &MetadataRequest::default().into());
     let err = refusal(&envelope_with(metadata.clone()));
-    assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::NotForwardable { api_key: 3 }, 42));
+    assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::NotForwardable { api_key: ApiKey::Metadata }, 42));
     let err = refusal(&envelope_with(hex("0003 0063 00000001 0001 63 00")));
-    assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::NotForwardable { api_key: 3 }, 42));
+    assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::NotForwardable { api_key: ApiKey::Metadata }, 42));
     // ... but its header is read first: cut inside it, UNSUPPORTED_VERSION.
     let err = refusal(&envelope_with(metadata.slice(..9)));
     assert!(matches!(err, UnwrapError::MalformedHeader(_)), "{err:?}");
@@ -294,7 +297,7 @@ fn unwrap_refusals_with_their_error_codes() {
     let err = refusal(&envelope_with(hex("0013 0008 00000001 ffff 00")));
     assert_eq!(
         (err.clone(), err.error_code().code()),
-        (UnwrapError::UnsupportedVersion { api_key: 19, version: 8 }, 35)
+        (UnwrapError::UnsupportedVersion { api_key: ApiKey::CreateTopics, version: 8 }, 35)
     );
 
     // An api key that does not exist: its header cannot be read. UNSUPPORTED_VERSION.
@@ -620,14 +623,14 @@ fn every_forwardable_api_has_an_error_response_at_every_version() {
     for info in forwardable_apis() {
         for version in info.valid_versions.min..=info.valid_versions.max {
             for _ in 0..20 {
-                let request = RequestBody::sample(info.api_key.code(), &mut g, version).expect("sample");
+                let request = RequestBody::sample(info.api_key, &mut g, version).expect("sample");
                 let body = error_response(&request, version, ErrorCode::InvalidRequest)
                     .unwrap_or_else(|e| panic!("{} v{version}: {e}", info.name));
                 assert_eq!(body.api_key(), info.api_key, "{}", info.name);
                 let mut buf = BytesMut::new();
                 body.encode(&mut buf, version).unwrap_or_else(|e| panic!("{} v{version}: {e}", info.name));
                 let mut r = kafka_wire::primitives::Reader::new(buf.freeze());
-                let back = ResponseBody::decode_from(info.api_key.code(), &mut r, version).unwrap();
+                let back = ResponseBody::decode_from(info.api_key, &mut r, version).unwrap();
                 r.finish().unwrap();
                 // Every error code in the response is the one given, except ElectLeaders v0's
                 // top-level code, which that version does not have.

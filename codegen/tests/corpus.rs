@@ -99,7 +99,7 @@ fn generated_docs_hold_no_uninterpolated_variables() {
         }
         let api = out.files.iter().find(|f| f.name == "api_keys.rs").expect("api_keys.rs");
         let path = runtime.trim_start_matches("::");
-        assert!(api.text.contains(&format!("]({path}::error::DecodeErrorKind::UnknownApiKey)")), "{runtime}");
+        assert!(api.text.contains(&format!("]({path}::error::UnexpectedBody)")), "{runtime}");
     }
 }
 

@@ -333,7 +333,7 @@ pub fn decode_worker_metadata(blob: Bytes) -> Result<Versioned<ConnectWorkerMeta
 ///
 /// ```
 /// use kafka_wire_connect::protocol::encode_assignment;
-/// use kafka_wire::messages::ConnectAssignment;
+/// use kafka_wire_connect::messages::ConnectAssignment;
 /// let blob = encode_assignment(2, &ConnectAssignment { assignment: None, revoked: None, ..Default::default() })?;
 /// assert_eq!(blob.len(), 2 + 2 + 2 + 2 + 8 + 4 + 4 + 4);
 /// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())

@@ -343,17 +343,9 @@ impl Writer<'_> {
     /// writes out of bounds. Where `bound` and the writes are constants (a
     /// struct of fixed-width fields) the checks cost nothing.
     ///
-    /// # Example
-    /// ```
-    /// # use kafka_wire::primitives::Writer;
-    /// let mut buf = bytes::BytesMut::new();
-    /// let mut w = Writer::new(&mut buf);
-    /// let mut s = w.segment(4);
-    /// s.put_fixed(1i32)?;
-    /// s.finish();
-    /// assert_eq!(&buf[..], [0, 0, 0, 1]);
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
-    /// ```
+    /// For generated code, as the rest of [`crate::encoding`]: hidden
+    /// from the documentation, not part of the stable API.
+    #[doc(hidden)]
     #[inline(always)]
     pub fn segment(&mut self, bound: usize) -> Segment<'_> {
         let buf: &mut BytesMut = self;

@@ -10,6 +10,12 @@ pub mod oracle;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The api key numbered `code` in the api-key table (a test's own number).
+#[allow(dead_code)] // not every test binary names api keys by number
+pub fn api_key(code: i16) -> kafka_wire::api::ApiKey {
+    kafka_wire::api::ApiKey::try_from(code).unwrap_or_else(|_| panic!("api key {code} is not in the table"))
+}
+
 /// Skips a check whose prerequisite is missing: prints `message` (`skipped:
 /// <what> needs ...`) to stderr and returns `None`.
 ///

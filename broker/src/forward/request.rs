@@ -130,10 +130,10 @@ pub enum WrapError {
         api_key: i16,
     },
     /// The api has no such version.
-    #[error("api key {api_key} has no version {version}")]
+    #[error("{} (api key {}) has no version {version}", .api_key.info().name, .api_key.code())]
     UnsupportedVersion {
         /// The request's api key.
-        api_key: i16,
+        api_key: ApiKey,
         /// The request's version.
         version: i16,
     },
@@ -196,7 +196,9 @@ pub struct UnwrappedRequest {
 ///
 /// ```
 /// use kafka_wire_broker::forward::UnwrapError;
-/// let refusal = UnwrapError::UnsupportedVersion { api_key: 19, version: 99 };
+/// use kafka_wire::api::ApiKey;
+/// let refusal = UnwrapError::UnsupportedVersion { api_key: ApiKey::CreateTopics, version: 99 };
+/// assert_eq!(refusal.to_string(), "the envelope holds CreateTopics (api key 19) at version 99, which it does not have");
 /// assert_eq!(refusal.error_code().code(), 35);
 /// assert_eq!(refusal.envelope_response().error_code, 35);
 /// assert_eq!(refusal.envelope_response().response_data, None);
@@ -208,10 +210,10 @@ pub enum UnwrapError {
     #[error("the envelope holds another envelope")]
     NestedEnvelope,
     /// The embedded api key is known but not forwardable. INVALID_REQUEST (42).
-    #[error("the envelope holds api key {api_key}, which is not forwardable")]
+    #[error("the envelope holds {} (api key {}), which is not forwardable", .api_key.info().name, .api_key.code())]
     NotForwardable {
         /// The embedded api key.
-        api_key: i16,
+        api_key: ApiKey,
     },
     /// The embedded api key is unknown, so its request header cannot be
     /// read. UNSUPPORTED_VERSION (35), as for any embedded request that
@@ -222,10 +224,14 @@ pub enum UnwrapError {
         api_key: i16,
     },
     /// The embedded version is not one the api has. UNSUPPORTED_VERSION (35).
-    #[error("the envelope holds api key {api_key} at version {version}, which it does not have")]
+    #[error(
+        "the envelope holds {} (api key {}) at version {version}, which it does not have",
+        .api_key.info().name,
+        .api_key.code()
+    )]
     UnsupportedVersion {
         /// The embedded api key.
-        api_key: i16,
+        api_key: ApiKey,
         /// The embedded version.
         version: i16,
     },
@@ -396,9 +402,9 @@ pub fn decode_client_address(bytes: &[u8]) -> Result<IpAddr, UnwrapError> {
 /// [`WrapError`] (broker) or an [`UnwrapError`] (controller).
 enum Refusal {
     Nested,
-    NotForwardable(i16),
+    NotForwardable(ApiKey),
     UnknownApiKey(i16),
-    UnsupportedVersion(i16, i16),
+    UnsupportedVersion(ApiKey, i16),
     Header(DecodeError),
     Body(DecodeError),
 }
@@ -420,7 +426,8 @@ impl From<Refusal> for WrapError {
     fn from(refusal: Refusal) -> Self {
         match refusal {
             Refusal::Nested => WrapError::NestedEnvelope,
-            Refusal::NotForwardable(api_key) | Refusal::UnknownApiKey(api_key) => WrapError::NotForwardable { api_key },
+            Refusal::NotForwardable(api_key) => WrapError::NotForwardable { api_key: api_key.code() },
+            Refusal::UnknownApiKey(api_key) => WrapError::NotForwardable { api_key },
             Refusal::UnsupportedVersion(api_key, version) => WrapError::UnsupportedVersion { api_key, version },
             Refusal::Header(e) | Refusal::Body(e) => WrapError::Malformed(e),
         }
@@ -446,11 +453,12 @@ fn read_embedded(bytes: &Bytes) -> Result<Embedded, Refusal> {
         DecodeErrorKind::UnknownApiKey(api_key) => Refusal::UnknownApiKey(*api_key),
         _ => Refusal::Header(e),
     })?;
-    let (api_key, version) = (head.api_key, head.api_version);
-    let info = api_info(api_key).ok_or(Refusal::UnknownApiKey(api_key))?;
+    let version = head.api_version;
+    let info = api_info(head.api_key).ok_or(Refusal::UnknownApiKey(head.api_key))?;
+    let api_key = info.api_key;
     let mut r = Reader::new(bytes.clone());
     let header = RequestHeader::decode_from(&mut r, info.request_header_version(version)).map_err(Refusal::Header)?;
-    if api_key == EnvelopeRequest::API_KEY {
+    if api_key == ApiKey::Envelope {
         return Err(Refusal::Nested);
     }
     if !info.forwardable {

@@ -325,11 +325,11 @@ fn emit_body_enum(
     let sizes = entries
         .iter()
         .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => enc::Message::encoded_size(m, version),));
-    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
-        quote!(#key => <#ty as enc::Message>::decode_from(r, version).map(Self::#v),)
+    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, api_key, .. }| {
+        quote!(ApiKey::#api_key => <#ty as enc::Message>::decode_from(r, version).map(Self::#v),)
     });
-    let decodes_into = entries.iter().map(|BodyEntry { variant: v, key, .. }| {
-        quote!((Self::#v(m), #key) => enc::Message::decode_into_from(m, r, version),)
+    let decodes_into = entries.iter().map(|BodyEntry { variant: v, api_key, .. }| {
+        quote!((Self::#v(m), ApiKey::#api_key) => enc::Message::decode_into_from(m, r, version),)
     });
     let link = |path: &str| format!("{}::{path}", runtime_path(rt));
     let froms = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
@@ -365,28 +365,31 @@ fn emit_body_enum(
     let encode_errors = format!(" As [`Message::encode`]({}).", link("message::Message::encode"));
     let encode_to_doc =
         format!(" Writes the body encoded at `version` to a [`Writer`]({}),", link("primitives::Writer"));
-    let decode_errors = if cx.partial {
+    let decode_errors = if covers_table(&entries, api_keys, cx) {
+        String::from(" The body's own decode error.")
+    } else {
         format!(
-            " [`DecodeErrorKind::UnknownApiKey`]({}), [`DecodeErrorKind::ApiKeyNotCompiled`]({}) for an api key of the table whose messages were not compiled,",
-            link("error::DecodeErrorKind::UnknownApiKey"),
+            " [`DecodeErrorKind::ApiKeyNotCompiled`]({}) for an api key whose messages were not compiled, or the body's own decode error.",
             link("error::DecodeErrorKind::ApiKeyNotCompiled")
         )
-    } else {
-        format!(" [`DecodeErrorKind::UnknownApiKey`]({}),", link("error::DecodeErrorKind::UnknownApiKey"))
     };
-    let views = cx.views.then(|| emit_view_enum(&body_entries(bodies, api_keys, what, Form::Borrowed), name, what, cx));
-    let unknown = unknown_api_key(cx);
+    let covers = covers_table(&entries, api_keys, cx);
+    let views =
+        cx.views.then(|| emit_view_enum(&body_entries(bodies, api_keys, what, Form::Borrowed), covers, name, what));
+    let not_compiled = not_compiled_arm(covers);
+    let no_sample = (!covers).then(|| quote!(_ => None,));
+    let no_json = (!covers).then(|| quote!(_ => Err(enc::json::unknown_api_key(api_key.code(), version)),));
     let samples = cx.samples.then(|| {
-        let arms = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
-            quote!(#key => Some(Self::#v(<#ty as #rt::sample::Sample>::sample(g, version))),)
+        let arms = entries.iter().map(|BodyEntry { variant: v, ty, api_key, .. }| {
+            quote!(ApiKey::#api_key => Some(Self::#v(<#ty as #rt::sample::Sample>::sample(g, version))),)
         });
         quote! {
             /// A random body for `api_key` at `version`, for property tests;
-            /// `None` for an api key that is unknown or not compiled.
-            pub fn sample(api_key: i16, g: &mut #rt::sample::SampleGen, version: i16) -> Option<Self> {
+            /// `None` for an api key whose messages were not compiled.
+            pub fn sample(api_key: ApiKey, g: &mut #rt::sample::SampleGen, version: i16) -> Option<Self> {
                 match api_key {
                     #(#arms)*
-                    _ => None,
+                    #no_sample
                 }
             }
         }
@@ -395,8 +398,8 @@ fn emit_body_enum(
         let to = entries.iter().map(|BodyEntry { variant: v, .. }| {
             quote!(Self::#v(m) => #rt::json::ToJson::to_json_with(m, version, options),)
         });
-        let from = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
-            quote!(#key => <#ty as #rt::json::FromJson>::from_json(json, version).map(Self::#v),)
+        let from = entries.iter().map(|BodyEntry { variant: v, ty, api_key, .. }| {
+            quote!(ApiKey::#api_key => <#ty as #rt::json::FromJson>::from_json(json, version).map(Self::#v),)
         });
         quote! {
             /// Kafka's JSON form of the body at `version` (see the runtime's
@@ -421,12 +424,12 @@ fn emit_body_enum(
             /// Reads the body of `api_key` at `version` from Kafka's JSON form.
             ///
             /// # Errors
-            /// `JsonErrorKind::UnknownApiKey` for an api key without a body here,
-            /// or the body's own error.
-            pub fn from_json(api_key: i16, json: &#rt::json::Value, version: i16) -> Result<Self, #rt::json::JsonError> {
+            /// `JsonErrorKind::UnknownApiKey` for an api key whose messages were
+            /// not compiled, or the body's own error.
+            pub fn from_json(api_key: ApiKey, json: &#rt::json::Value, version: i16) -> Result<Self, #rt::json::JsonError> {
                 match api_key {
                     #(#from)*
-                    _ => Err(enc::json::unknown_api_key(api_key, version)),
+                    #no_json
                 }
             }
         }
@@ -497,11 +500,10 @@ fn emit_body_enum(
             ///
             /// # Errors
             #[doc = #decode_errors]
-            /// or the body's own decode error.
-            pub fn decode_from(api_key: i16, r: &mut enc::Reader, version: i16) -> Result<Self, enc::DecodeError> {
+            pub fn decode_from(api_key: ApiKey, r: &mut enc::Reader, version: i16) -> Result<Self, enc::DecodeError> {
                 match api_key {
                     #(#decodes)*
-                    _ => Err(r.error(#unknown)),
+                    #not_compiled
                 }
             }
 
@@ -514,7 +516,7 @@ fn emit_body_enum(
             /// # Errors
             /// As [`Self::decode_from`]; `self` then holds a valid but unspecified body.
             #[inline]
-            pub fn decode_into_from(&mut self, api_key: i16, r: &mut enc::Reader, version: i16) -> Result<(), enc::DecodeError> {
+            pub fn decode_into_from(&mut self, api_key: ApiKey, r: &mut enc::Reader, version: i16) -> Result<(), enc::DecodeError> {
                 match (&mut *self, api_key) {
                     #(#decodes_into)*
                     _ => {
@@ -584,11 +586,11 @@ fn variants_and_keys(entries: &[BodyEntry]) -> (Vec<TokenStream>, Vec<TokenStrea
 
 /// `RequestBodyRef<'a>` or `ResponseBodyRef<'a>`: the borrowed view of a
 /// body of any api key, decoded by api key at run time.
-fn emit_view_enum(entries: &[BodyEntry], owned: &proc_macro2::Ident, what: &str, cx: &EmitContext) -> TokenStream {
+fn emit_view_enum(entries: &[BodyEntry], covers_table: bool, owned: &proc_macro2::Ident, what: &str) -> TokenStream {
     let name = format_ident!("{owned}Ref");
     let (variants, keys) = variants_and_keys(entries);
-    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
-        quote!(#key => <#ty as enc::MessageView<'a>>::decode_from(r, version).map(Self::#v),)
+    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, api_key, .. }| {
+        quote!(ApiKey::#api_key => <#ty as enc::MessageView<'a>>::decode_from(r, version).map(Self::#v),)
     });
     let owns = entries
         .iter()
@@ -596,7 +598,7 @@ fn emit_view_enum(entries: &[BodyEntry], owned: &proc_macro2::Ident, what: &str,
     let doc = format!(" The borrowed view of a {what} body of any api key: see [`{owned}`].");
     let owned_doc = format!(" The owned [`{owned}`], allocating what the view borrowed.");
     let decode_errors = format!(" As [`{owned}::decode_from`].");
-    let unknown = unknown_api_key(cx);
+    let not_compiled = not_compiled_arm(covers_table);
     quote! {
         #[doc = #doc]
         ///
@@ -619,10 +621,10 @@ fn emit_view_enum(entries: &[BodyEntry], owned: &proc_macro2::Ident, what: &str,
             ///
             /// # Errors
             #[doc = #decode_errors]
-            pub fn decode_from(api_key: i16, r: &mut enc::Reader<&'a [u8]>, version: i16) -> Result<Self, enc::DecodeError> {
+            pub fn decode_from(api_key: ApiKey, r: &mut enc::Reader<&'a [u8]>, version: i16) -> Result<Self, enc::DecodeError> {
                 match api_key {
                     #(#decodes)*
-                    _ => Err(r.error(#unknown)),
+                    #not_compiled
                 }
             }
 
@@ -637,21 +639,18 @@ fn emit_view_enum(entries: &[BodyEntry], owned: &proc_macro2::Ident, what: &str,
     }
 }
 
-/// The error kind for an api key the dispatch does not compile: with only
-/// some api keys compiled, an api key of the table is told apart from an
-/// unknown one.
-fn unknown_api_key(cx: &EmitContext) -> TokenStream {
-    if cx.partial {
-        quote! {
-            if api_info(api_key).is_some() {
-                enc::DecodeErrorKind::ApiKeyNotCompiled(api_key)
-            } else {
-                enc::DecodeErrorKind::UnknownApiKey(api_key)
-            }
-        }
-    } else {
-        quote!(enc::DecodeErrorKind::UnknownApiKey(api_key))
-    }
+/// True when the dispatch has a body for every api key of the table, so
+/// that a `match api_key` over its bodies is exhaustive without a `_` arm
+/// (which would then be unreachable). `api_keys` are the compiled ones.
+fn covers_table(entries: &[BodyEntry], api_keys: &ApiKeyIdents, cx: &EmitContext) -> bool {
+    !cx.partial && entries.len() == api_keys.len()
+}
+
+/// The `_` arm of a body decode by api key, unless the match is exhaustive:
+/// the api key's messages were not compiled (the dispatch takes an
+/// `ApiKey`, so it is one of the table).
+fn not_compiled_arm(covers_table: bool) -> Option<TokenStream> {
+    (!covers_table).then(|| quote!(_ => Err(r.error(enc::DecodeErrorKind::ApiKeyNotCompiled(api_key.code()))),))
 }
 
 /// The api's name: the message name without its one `Request` or
