@@ -907,13 +907,46 @@ impl<'a> RequestFrameRef<'a> {
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     pub fn decode(buf: &'a [u8]) -> Result<Self, DecodeError> {
+        let (frame, r, info, api_version) = Self::decode_prefix(buf)?;
+        body_end(&r, info.request_name, api_version)?;
+        Ok(frame)
+    }
+
+    /// [`RequestFrame::decode_lenient`] into a borrowed view: bytes after
+    /// the body are accepted and counted, as Kafka's broker does.
+    ///
+    /// # Errors
+    /// As [`RequestFrame::decode_lenient`].
+    ///
+    /// # Example
+    /// ```
+    /// # #[cfg(feature = "borrowed")] {
+    /// use kafka_wire::frame::RequestFrameRef;
+    /// use kafka_wire::messages::RequestBodyRef;
+    /// // librdkafka 2.16's Metadata v12 for all topics, 3 stray bytes after the
+    /// // topics' null array (as in `RequestFrame::decode_lenient`).
+    /// let bytes = b"\x00\x03\x00\x0c\x00\x00\x00\x03\x00\x07rdkafka\x00\x00\x00\x00\x00\x01\x00\x00";
+    /// assert!(RequestFrameRef::decode(bytes).is_err());
+    /// let (frame, trailing) = RequestFrameRef::decode_lenient(bytes)?;
+    /// let RequestBodyRef::Metadata(metadata) = frame.body else { unreachable!() };
+    /// assert_eq!((frame.header.client_id, metadata.topics.is_none(), trailing), (Some("rdkafka"), true, 3));
+    /// # }
+    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// ```
+    pub fn decode_lenient(buf: &'a [u8]) -> Result<(Self, usize), DecodeError> {
+        let (frame, r, _, _) = Self::decode_prefix(buf)?;
+        Ok((frame, r.remaining()))
+    }
+
+    /// Header and body from the start of `buf`, and where they ended.
+    #[allow(clippy::type_complexity)]
+    fn decode_prefix(buf: &'a [u8]) -> Result<(Self, Reader<&'a [u8]>, &'static ApiInfo, i16), DecodeError> {
         use crate::message::MessageView;
         let (info, api_version, header_version) = request_versions(buf)?;
         let mut r = Reader::new(buf);
         let header = MessageView::decode_from(&mut r, header_version)?;
         let body = crate::messages::RequestBodyRef::decode_from(info.api_key, &mut r, api_version)?;
-        body_end(&r, info.request_name, api_version)?;
-        Ok(Self { header, body })
+        Ok((Self { header, body }, r, info, api_version))
     }
 }
 
@@ -946,6 +979,35 @@ impl<'a> ResponseFrameRef<'a> {
         let header = MessageView::decode_from(&mut r, info.response_header_version(api_version))?;
         let (body, version) = response_body(r, info, api_version, true, crate::messages::ResponseBodyRef::decode_from)?;
         Ok(Self { header, body, version })
+    }
+
+    /// [`ResponseFrame::decode_lenient`] into a borrowed view: bytes after
+    /// the body are accepted and counted.
+    ///
+    /// # Errors
+    /// As [`ResponseFrame::decode_lenient`].
+    ///
+    /// # Example
+    /// ```
+    /// # #[cfg(feature = "borrowed")] {
+    /// use kafka_wire::{api::ApiKey, frame::ResponseFrameRef};
+    /// // SaslHandshake v1: header v0 (correlation id 7), error 0, no mechanisms, then 2 stray bytes.
+    /// let bytes = b"\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\xab\xcd";
+    /// assert!(ResponseFrameRef::decode(bytes, ApiKey::SaslHandshake, 1).is_err());
+    /// let (frame, trailing) = ResponseFrameRef::decode_lenient(bytes, ApiKey::SaslHandshake, 1)?;
+    /// assert_eq!((frame.header.correlation_id, frame.version, trailing), (7, 1, 2));
+    /// # }
+    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// ```
+    pub fn decode_lenient(buf: &'a [u8], api_key: ApiKey, api_version: i16) -> Result<(Self, usize), DecodeError> {
+        use crate::message::MessageView;
+        let info = api_key.info();
+        let mut r = Reader::new(buf);
+        let header = MessageView::decode_from(&mut r, info.response_header_version(api_version))?;
+        let ((body, trailing), version) = response_body(r, info, api_version, false, |key, r, version| {
+            crate::messages::ResponseBodyRef::decode_from(key, r, version).map(|body| (body, r.remaining()))
+        })?;
+        Ok((Self { header, body, version }, trailing))
     }
 }
 

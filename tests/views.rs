@@ -156,7 +156,8 @@ fn fixed_width_arrays_are_read_in_place() -> Result<(), Box<dyn std::error::Erro
 
 /// Whole request and response frames (header and body) of every api key
 /// and version: the frame views turn into what `decode_request` and
-/// `decode_response` give, and fail as they fail on every truncation.
+/// `decode_response` give, leniently too (3 stray bytes after the body),
+/// and fail as they fail on every truncation.
 #[test]
 fn frame_views_decode_what_owned_frames_decode() -> Result<(), Box<dyn std::error::Error>> {
     use kafka_wire::frame;
@@ -183,6 +184,18 @@ fn frame_views_decode_what_owned_frames_decode() -> Result<(), Box<dyn std::erro
             let response_bytes = buf.split().freeze();
             let view = frame::ResponseFrameRef::decode(&response_bytes, info.api_key, version)?;
             assert_eq!(view.into_owned(), frame::ResponseFrame::decode(response_bytes.clone(), info.api_key, version)?);
+
+            // Lenient: the same frames with 3 stray bytes after the body.
+            let padded = [&bytes[..], &[0xab, 0xcd, 0xef]].concat();
+            let (view, trailing) = frame::RequestFrameRef::decode_lenient(&padded)?;
+            let owned = frame::RequestFrame::decode_lenient(padded.clone().into())?;
+            assert_eq!((view.into_owned(), trailing), owned);
+            assert_eq!(owned, (frame::RequestFrame::decode(bytes.clone())?, 3));
+            let padded = [&response_bytes[..], &[0xab, 0xcd, 0xef]].concat();
+            let (view, trailing) = frame::ResponseFrameRef::decode_lenient(&padded, info.api_key, version)?;
+            let owned = frame::ResponseFrame::decode_lenient(padded.clone().into(), info.api_key, version)?;
+            assert_eq!((view.into_owned(), trailing), owned);
+            assert_eq!(owned.1, 3);
 
             for cut in 0..bytes.len() {
                 let want = frame::RequestFrame::decode(bytes.slice(..cut)).map(|_| ()).map_err(|e| e.to_string());
