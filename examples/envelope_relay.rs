@@ -44,7 +44,7 @@
 //!
 //! - For a JoinGroup or SyncGroup of a Kafka Connect group (protocol type
 //!   `connect`; built with the `connect` feature) `connect` holds the
-//!   Connect blobs decoded with kafka-wire's Connect schemas: each offered
+//!   Connect blobs decoded with kafka-wire-connect's schemas: each offered
 //!   protocol's worker metadata (JoinGroup request), each member's metadata
 //!   (JoinGroup response, for the leader), each member's assignment
 //!   (SyncGroup request, from the leader) and the member's own assignment
@@ -456,7 +456,7 @@ fn response_reencodes(response: &ResponseFrame, original: &[u8]) -> bool {
 }
 
 /// The Connect group protocol blobs of JoinGroup and SyncGroup (KIP-415,
-/// KIP-507), decoded with kafka-wire's Connect schemas.
+/// KIP-507), decoded with kafka-wire-connect's schemas.
 mod connect {
     use super::{lock, Shared};
     use kafka_wire::messages::{RequestBody, ResponseBody};

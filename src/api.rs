@@ -107,10 +107,11 @@ pub struct ApiInfo<K: 'static = ApiKey> {
     /// `ApiKeys` table (spec §8.2), by api name.
     pub cluster_action: bool,
     /// Whether a server should keep a request's receive buffer alive until
-    /// the request is handled: the decoded request may share its memory (a
-    /// `bytes`, `records`, `ApiMessage` or `Header` field at any depth of
-    /// the request schema, as Kafka derives it) or it may be forwarded byte
-    /// for byte ([`forwardable`](Self::forwardable)).
+    /// the request is handled: the decoded request may share its memory or
+    /// it may be forwarded byte for byte ([`forwardable`](Self::forwardable)).
+    /// Derived from the request schema as Kafka derives it: a `bytes` field
+    /// (`ApiMessage` and `Header` included) at any depth, or a `records`
+    /// field in a classic version, outside the tagged fields.
     pub requires_delayed_allocation: bool,
 }
 

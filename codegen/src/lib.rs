@@ -319,7 +319,8 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
             return Err(Error::UnknownApiKeys(unknown));
         }
     }
-    cx.partial = specs.iter().any(|s| !extras.compiles(s));
+    // A removed api (`validVersions: none`) is in no table and no dispatch.
+    cx.partial = specs.iter().any(|s| !s.is_removed() && !extras.compiles(s));
     cx.sensitive = match &extras.sensitive_fields {
         Some(entries) => emit::redact::resolve(entries, &checked),
         None => emit::redact::resolve(DEFAULT_SENSITIVE_FIELDS, &checked),

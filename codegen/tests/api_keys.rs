@@ -115,3 +115,52 @@ fn the_table_says_which_api_keys_are_compiled() -> Result<(), Error> {
     assert!(entry.contains("compiled: true"), "{entry}");
     Ok(())
 }
+
+/// A request and an empty response of api key `key`, the request's fields
+/// and common structs given as JSON text.
+fn api(name: &str, key: i16, flexible: &str, fields: &str, common: &str) -> [(String, String); 2] {
+    let request = format!(
+        r#"{{ "apiKey": {key}, "type": "request", "listeners": ["broker"], "name": "{name}Request",
+            "validVersions": "0-2", "flexibleVersions": "{flexible}", "fields": [{fields}], "commonStructs": [{common}] }}"#
+    );
+    let response = format!(
+        r#"{{ "apiKey": {key}, "type": "response", "name": "{name}Response",
+            "validVersions": "0-2", "flexibleVersions": "{flexible}", "fields": [] }}"#
+    );
+    [(format!("{name}Request.json"), request), (format!("{name}Response.json"), response)]
+}
+
+/// `requires_delayed_allocation` as Kafka derives it from the request
+/// schemas: bytes at any depth outside the tagged fields, records in a
+/// classic version; a struct that holds arrays of itself is walked once.
+#[test]
+fn delayed_allocation_follows_the_request_schema() -> Result<(), Error> {
+    let node = r#"{ "name": "Node", "versions": "0+", "fields": [
+        { "name": "Left", "type": "[]Node", "versions": "0+" },
+        { "name": "Right", "type": "[]Node", "versions": "0+" },
+        { "name": "Payload", "type": "bytes", "versions": "2+" } ] }"#;
+    let tagged = r#"{ "name": "Token", "type": "bytes", "versions": "0+", "taggedVersions": "0+", "tag": 0 }"#;
+    let records = r#"{ "name": "Records", "type": "records", "versions": "0+", "nullableVersions": "0+" }"#;
+    let tree = r#"{ "name": "Root", "type": "Node", "versions": "0+" }"#;
+    // Without bytes anywhere: every path must be seen to say so.
+    let bare = r#"{ "name": "Bare", "versions": "0+", "fields": [
+        { "name": "Left", "type": "[]Bare", "versions": "0+" },
+        { "name": "Right", "type": "[]Bare", "versions": "0+" } ] }"#;
+    let bare_tree = r#"{ "name": "Root", "type": "Bare", "versions": "0+" }"#;
+    let mut sources = Vec::new();
+    sources.extend(api("Tagged", 1000, "0+", tagged, ""));
+    sources.extend(api("CompactRecords", 1001, "0+", records, ""));
+    sources.extend(api("ClassicRecords", 1002, "2+", records, ""));
+    sources.extend(api("Tree", 1003, "0+", tree, node));
+    sources.extend(api("BareTree", 1004, "0+", bare_tree, bare));
+    let out = kafka_wire_codegen::generate(&sources, "crate")?;
+    let table = file(&out, "api_keys.rs").expect("api_keys.rs");
+    let flags: Vec<bool> = table
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("requires_delayed_allocation: "))
+        .map(|v| v.trim_end_matches(',') == "true")
+        .collect();
+    // In api-key order: Tagged, CompactRecords, ClassicRecords, Tree, BareTree.
+    assert_eq!(flags, [false, false, true, true, false]);
+    Ok(())
+}

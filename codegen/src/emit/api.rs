@@ -68,30 +68,45 @@ const CLUSTER_ACTION: &[&str] = &[
 ];
 
 /// True when a decoded request of `spec` may share the memory of its
-/// input: a field at any depth is `bytes`, `records`, `ApiMessage` or
-/// `Header` in some version. Kafka derives its `requiresDelayedAllocation`
-/// the same way, from the request schemas' byte and record fields.
+/// input, as Kafka's `ApiKeys` decides `requiresDelayedAllocation` from the
+/// request schemas: some valid version has, at any depth and outside the
+/// tagged-field section, a `bytes` field (`ApiMessage` and `Header` are
+/// bytes on the wire) or a `records` field in a classic version (Kafka's
+/// schema walk counts `RECORDS`, not `COMPACT_RECORDS`, and does not look
+/// into tagged fields).
 fn shares_input(spec: &MessageSpec) -> bool {
-    fn any(fields: &[Field], spec: &MessageSpec, depth: usize) -> bool {
+    // Each struct is walked once per range of versions it is read in, so a
+    // struct holding arrays of itself costs one visit, not one per path.
+    fn any(fields: &[Field], within: Versions, spec: &MessageSpec, seen: &mut Vec<(String, Versions)>) -> bool {
         fields.iter().any(|f| {
+            let present = f.versions.intersect(within);
+            // `None`: the tagged versions lie inside, leaving untagged ones on both sides.
+            let untagged = present.subtract(f.tagged_versions).unwrap_or(present);
+            if untagged.is_empty() {
+                return false;
+            }
             let element = match &f.ty {
                 FieldType::Array(inner) => inner.as_ref(),
                 ty => ty,
             };
             match element {
-                FieldType::Bytes | FieldType::Records | FieldType::ApiMessage | FieldType::Header => true,
-                FieldType::Struct(name) if depth < 64 => {
-                    any(&f.fields, spec, depth + 1)
-                        || spec
-                            .common_structs
-                            .iter()
-                            .any(|c| &c.name == name && f.fields.is_empty() && any(&c.fields, spec, depth + 1))
+                FieldType::Bytes | FieldType::ApiMessage | FieldType::Header => true,
+                FieldType::Records => {
+                    untagged.subtract(spec.flexible_versions).is_none_or(|classic| !classic.is_empty())
+                }
+                FieldType::Struct(_) if !f.fields.is_empty() => any(&f.fields, untagged, spec, seen),
+                FieldType::Struct(name) => {
+                    if seen.iter().any(|(n, v)| n == name && *v == untagged) {
+                        return false;
+                    }
+                    seen.push((name.clone(), untagged));
+                    spec.common_structs.iter().any(|c| &c.name == name && any(&c.fields, untagged, spec, seen))
                 }
                 _ => false,
             }
         })
     }
-    any(&spec.fields, spec, 0)
+    any(&spec.fields, spec.valid_versions, spec, &mut Vec::new())
 }
 
 fn range(v: Versions) -> TokenStream {
@@ -377,6 +392,16 @@ fn emit_body_enum(
     let views =
         cx.views.then(|| emit_view_enum(&body_entries(bodies, api_keys, what, Form::Borrowed), covers, name, what));
     let not_compiled = not_compiled_arm(covers);
+    // A body of another api key is replaced; with one body that covers the
+    // table there is no other.
+    let decode_afresh = (entries.len() > 1 || !covers).then(|| {
+        quote! {
+            _ => {
+                *self = Self::decode_from(api_key, r, version)?;
+                Ok(())
+            }
+        }
+    });
     let no_sample = (!covers).then(|| quote!(_ => None,));
     let no_json = (!covers).then(|| quote!(_ => Err(enc::json::unknown_api_key(api_key.code(), version)),));
     let samples = cx.samples.then(|| {
@@ -519,10 +544,7 @@ fn emit_body_enum(
             pub fn decode_into_from(&mut self, api_key: ApiKey, r: &mut enc::Reader, version: i16) -> Result<(), enc::DecodeError> {
                 match (&mut *self, api_key) {
                     #(#decodes_into)*
-                    _ => {
-                        *self = Self::decode_from(api_key, r, version)?;
-                        Ok(())
-                    }
+                    #decode_afresh
                 }
             }
 

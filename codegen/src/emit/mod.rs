@@ -35,8 +35,9 @@ pub struct EmitContext {
     pub views: bool,
     /// Whether to emit `ToJson` and `FromJson` impls (Kafka's JSON form).
     pub json: bool,
-    /// Whether only some api keys are compiled: the dispatch then tells an
-    /// api key of the table that is not compiled from an unknown one.
+    /// Whether only some api keys of the table are compiled: the dispatch's
+    /// matches on an `ApiKey` then need an arm for the others
+    /// (`ApiKeyNotCompiled`).
     pub partial: bool,
     /// The fields that carry secrets, as (message name, field name), Kafka's
     /// names: their `Debug` and JSON form are redacted.
