@@ -463,7 +463,7 @@ mod connect {
     use kafka_wire::Bytes;
     use kafka_wire_connect::messages::ConnectAssignment;
     use kafka_wire_connect::protocol::{
-        decode_allocation, decode_assignment, decode_worker_metadata, encode_assignment, encode_worker_metadata,
+        assignment_to_bytes, decode_allocation, decode_assignment, decode_worker_metadata, worker_metadata_to_bytes,
     };
     use serde_json::{json, Map, Value};
 
@@ -570,7 +570,7 @@ mod connect {
         }
         match decode_worker_metadata(blob.clone()) {
             Ok(decoded) => {
-                let same = encode_worker_metadata(decoded.version, &decoded.body).is_ok_and(|b| b == *blob);
+                let same = worker_metadata_to_bytes(decoded.version, &decoded.body).is_ok_and(|b| b == *blob);
                 let allocation = match decode_allocation(&decoded.body) {
                     Ok(Some(allocation)) => {
                         let raw = decoded.body.allocation.clone().unwrap_or_default();
@@ -610,7 +610,7 @@ mod connect {
         };
         let (connectors, tasks) = count(&body.assignment);
         let (revoked_connectors, revoked_tasks) = count(&body.revoked);
-        let same = encode_assignment(version, body).is_ok_and(|b| b == *blob);
+        let same = assignment_to_bytes(version, body).is_ok_and(|b| b == *blob);
         let mut summary = Map::new();
         summary.insert("decoded".into(), true.into());
         summary.insert("version".into(), version.into());

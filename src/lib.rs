@@ -43,7 +43,7 @@
 //! | `encode(&self, buf, …)` | appends the encoding to a `BytesMut` (any `BufMut` for the fixed-size parts of [`records`]); on error `buf` is as it was |
 //! | `encode_to(&self, writer, …)` | appends into a [`primitives::Writer`] (plain or vectored) |
 //! | `encoded_size(&self, …)` | the number of bytes `encode` appends |
-//! | `to_bytes(&self, …)` | the encoding as a new `Bytes` |
+//! | `to_bytes(&self, …)` | the encoding as a new `Bytes`; a free function of the same act is named for what it encodes, `…_to_bytes(value, …)` |
 //! | `decode(buf, …)` | reads one value from the front of `buf` and advances past it |
 //! | `decode_exact(bytes, …)` | reads one value that fills `bytes`; anything left over is an error |
 //! | `decode_into(&mut self, buf, …)` | `decode` into a kept value, reusing its allocations |

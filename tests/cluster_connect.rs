@@ -47,7 +47,7 @@ use kafka_wire::messages::{DescribeGroupsRequest, JoinGroupRequest, LeaveGroupRe
 use kafka_wire::records::DecodeOptions;
 use kafka_wire_connect::messages::ConnectWorkerMetadata;
 use kafka_wire_connect::protocol::{
-    decode_allocation, decode_assignment, decode_worker_metadata, encode_worker_metadata, ConnectProtocol,
+    decode_allocation, decode_assignment, decode_worker_metadata, worker_metadata_to_bytes, ConnectProtocol,
 };
 use kafka_wire_connect::session_key::SESSION_KEY_RECORD_KEY;
 use kafka_wire_connect::signing::{AUTHORIZATION_HEADER, SIGNATURE_ALGORITHM_HEADER};
@@ -521,7 +521,7 @@ fn connect_group_protocol_with_a_real_leader() {
         .into_iter()
         .map(|p| JoinGroupRequestProtocol {
             name: p.name().into(),
-            metadata: encode_worker_metadata(
+            metadata: worker_metadata_to_bytes(
                 p.version(),
                 &ConnectWorkerMetadata { url: url.into(), config_offset: -1, ..Default::default() },
             )

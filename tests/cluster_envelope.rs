@@ -245,8 +245,8 @@ fn envelope_from_a_sender_without_cluster_action() {
 fn envelope_around(request_data: Bytes) -> EnvelopeRequest {
     EnvelopeRequest {
         request_data: request_data.into(),
-        request_principal: Some(forward::encode_principal(&anonymous()).expect("principal encodes")),
-        client_host_address: forward::encode_client_address(LOCALHOST),
+        request_principal: Some(forward::principal_to_bytes(&anonymous()).expect("principal encodes")),
+        client_host_address: forward::client_address_to_bytes(LOCALHOST),
         ..Default::default()
     }
 }

@@ -24,11 +24,11 @@
 //! assignment as a complete assignment blob; [`decode_allocation`] reads it.
 //!
 //! ```
-//! use kafka_wire_connect::protocol::{decode_worker_metadata, encode_worker_metadata, ConnectProtocol};
+//! use kafka_wire_connect::protocol::{decode_worker_metadata, worker_metadata_to_bytes, ConnectProtocol};
 //! use kafka_wire_connect::messages::ConnectWorkerMetadata;
 //!
 //! let metadata = ConnectWorkerMetadata { url: "http://w1:8083/".into(), config_offset: 12, ..Default::default() };
-//! let blob = encode_worker_metadata(ConnectProtocol::Sessioned.version(), &metadata)?;
+//! let blob = worker_metadata_to_bytes(ConnectProtocol::Sessioned.version(), &metadata)?;
 //! assert_eq!(&blob[..2], [0, 2]); // the header: version 2
 //! let decoded = decode_worker_metadata(blob)?;
 //! assert_eq!((decoded.version, decoded.body), (2, metadata));
@@ -274,7 +274,7 @@ fn decode_blob<M: Message>(what: &'static str, blob: Bytes) -> Result<Versioned<
     Ok(Versioned { version, body })
 }
 
-/// Encodes worker metadata (JoinGroup member metadata): `version` as the
+/// Worker metadata (JoinGroup member metadata) as a new `Bytes`: `version` as the
 /// `int16` header, then `metadata` at layout `min(version, 1)`.
 ///
 /// Layout 0: `url: string`, `config-offset: int64`. Layout 1 adds
@@ -286,14 +286,14 @@ fn decode_blob<M: Message>(what: &'static str, blob: Bytes) -> Result<Versioned<
 /// cannot carry (an allocation) or a string over 32767 bytes.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::encode_worker_metadata;
+/// use kafka_wire_connect::protocol::worker_metadata_to_bytes;
 /// use kafka_wire_connect::messages::ConnectWorkerMetadata;
 /// let metadata = ConnectWorkerMetadata { url: "u".into(), config_offset: 1, allocation: None };
-/// let blob = encode_worker_metadata(1, &metadata)?;
+/// let blob = worker_metadata_to_bytes(1, &metadata)?;
 /// assert_eq!(&blob[..], [0, 1, 0, 1, b'u', 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff]);
 /// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
 /// ```
-pub fn encode_worker_metadata(version: i16, metadata: &ConnectWorkerMetadata) -> Result<Bytes, ConnectProtocolError> {
+pub fn worker_metadata_to_bytes(version: i16, metadata: &ConnectWorkerMetadata) -> Result<Bytes, ConnectProtocolError> {
     encode_blob(METADATA, version, metadata)
 }
 
@@ -317,7 +317,7 @@ pub fn decode_worker_metadata(blob: Bytes) -> Result<Versioned<ConnectWorkerMeta
     decode_blob(METADATA, blob)
 }
 
-/// Encodes an assignment (SyncGroup member assignment): `version` as the
+/// An assignment (SyncGroup member assignment) as a new `Bytes`: `version` as the
 /// `int16` header, then `assignment` at layout `min(version, 1)`.
 ///
 /// Layout 0: `error: int16`, `leader: string`, `leader-url: string`,
@@ -332,13 +332,13 @@ pub fn decode_worker_metadata(blob: Bytes) -> Result<Versioned<ConnectWorkerMeta
 /// 32767 bytes.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::encode_assignment;
+/// use kafka_wire_connect::protocol::assignment_to_bytes;
 /// use kafka_wire_connect::messages::ConnectAssignment;
-/// let blob = encode_assignment(2, &ConnectAssignment { assignment: None, revoked: None, ..Default::default() })?;
+/// let blob = assignment_to_bytes(2, &ConnectAssignment { assignment: None, revoked: None, ..Default::default() })?;
 /// assert_eq!(blob.len(), 2 + 2 + 2 + 2 + 8 + 4 + 4 + 4);
 /// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
 /// ```
-pub fn encode_assignment(version: i16, assignment: &ConnectAssignment) -> Result<Bytes, ConnectProtocolError> {
+pub fn assignment_to_bytes(version: i16, assignment: &ConnectAssignment) -> Result<Bytes, ConnectProtocolError> {
     encode_blob(ASSIGNMENT, version, assignment)
 }
 
@@ -370,10 +370,10 @@ pub fn decode_assignment(blob: Bytes) -> Result<Versioned<ConnectAssignment>, Co
 /// As [`decode_assignment`], with `what` = `"allocation"`.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::{decode_allocation, encode_assignment};
+/// use kafka_wire_connect::protocol::{decode_allocation, assignment_to_bytes};
 /// use kafka_wire_connect::messages::{ConnectAssignment, ConnectWorkerMetadata};
 /// let current = ConnectAssignment { leader: "w1".into(), ..Default::default() };
-/// let metadata = ConnectWorkerMetadata { allocation: Some(encode_assignment(1, &current)?), ..Default::default() };
+/// let metadata = ConnectWorkerMetadata { allocation: Some(assignment_to_bytes(1, &current)?), ..Default::default() };
 /// assert_eq!(decode_allocation(&metadata)?.map(|a| a.body), Some(current));
 /// assert_eq!(decode_allocation(&ConnectWorkerMetadata::default())?, None);
 /// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())

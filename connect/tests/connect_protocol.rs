@@ -12,8 +12,8 @@ use kafka_wire::Bytes;
 use kafka_wire_connect::messages::connect_assignment::ConnectorAssignment;
 use kafka_wire_connect::messages::{ConnectAssignment, ConnectWorkerMetadata};
 use kafka_wire_connect::protocol::{
-    body_version, choose_protocol, decode_allocation, decode_assignment, decode_worker_metadata, encode_assignment,
-    encode_worker_metadata, ConnectProtocol, ConnectProtocolError, Versioned,
+    assignment_to_bytes, body_version, choose_protocol, decode_allocation, decode_assignment, decode_worker_metadata,
+    worker_metadata_to_bytes, ConnectProtocol, ConnectProtocolError, Versioned,
 };
 
 fn hex(text: &str) -> Bytes {
@@ -72,14 +72,14 @@ const ASSIGNMENT_V1_NULLS: &str = "0001 0001 00014c 000155 000000000000002a ffff
 
 #[test]
 fn eager_worker_metadata_bytes() {
-    let blob = encode_worker_metadata(0, &metadata(None)).unwrap();
+    let blob = worker_metadata_to_bytes(0, &metadata(None)).unwrap();
     assert_eq!(blob, hex(METADATA_V0));
     assert_eq!(decode_worker_metadata(hex(METADATA_V0)).unwrap(), Versioned { version: 0, body: metadata(None) });
 }
 
 #[test]
 fn compatible_worker_metadata_with_null_allocation() {
-    let blob = encode_worker_metadata(ConnectProtocol::Compatible.version(), &metadata(None)).unwrap();
+    let blob = worker_metadata_to_bytes(ConnectProtocol::Compatible.version(), &metadata(None)).unwrap();
     assert_eq!(blob, hex(METADATA_V1_NULL));
     let decoded = decode_worker_metadata(blob).unwrap();
     assert_eq!(decoded, Versioned { version: 1, body: metadata(None) });
@@ -93,11 +93,11 @@ fn sessioned_worker_metadata_with_nested_allocation() {
     let golden = hex(&format!("0002 0002 7731 000000000000002a 0000001e {ASSIGNMENT_V1_NULLS}"));
     let current = ConnectAssignment { error: 1, assignment: None, revoked: None, ..assignment(1) };
     let current = ConnectAssignment { delay: 0, ..current };
-    let allocation = encode_assignment(1, &current).unwrap();
+    let allocation = assignment_to_bytes(1, &current).unwrap();
     assert_eq!(allocation, hex(ASSIGNMENT_V1_NULLS));
     assert_eq!(allocation.len(), 30);
 
-    let blob = encode_worker_metadata(ConnectProtocol::Sessioned.version(), &metadata(Some(allocation))).unwrap();
+    let blob = worker_metadata_to_bytes(ConnectProtocol::Sessioned.version(), &metadata(Some(allocation))).unwrap();
     assert_eq!(blob, golden);
 
     let decoded = decode_worker_metadata(golden).unwrap();
@@ -116,7 +116,7 @@ fn worker_metadata_v2_header_reads_with_v1_layout() {
 
 #[test]
 fn eager_assignment_bytes() {
-    let blob = encode_assignment(ConnectProtocol::Eager.version(), &assignment(0)).unwrap();
+    let blob = assignment_to_bytes(ConnectProtocol::Eager.version(), &assignment(0)).unwrap();
     assert_eq!(blob, hex(ASSIGNMENT_V0));
     assert_eq!(blob.len(), 37);
     assert_eq!(decode_assignment(blob).unwrap(), Versioned { version: 0, body: assignment(0) });
@@ -124,7 +124,7 @@ fn eager_assignment_bytes() {
 
 #[test]
 fn compatible_assignment_bytes() {
-    let blob = encode_assignment(1, &assignment(1)).unwrap();
+    let blob = assignment_to_bytes(1, &assignment(1)).unwrap();
     assert_eq!(blob, hex(ASSIGNMENT_V1));
     assert_eq!(blob.len(), 56);
     assert_eq!(decode_assignment(blob).unwrap(), Versioned { version: 1, body: assignment(1) });
@@ -132,7 +132,7 @@ fn compatible_assignment_bytes() {
 
 #[test]
 fn sessioned_assignment_is_the_v1_layout_under_header_2() {
-    let blob = encode_assignment(2, &assignment(1)).unwrap();
+    let blob = assignment_to_bytes(2, &assignment(1)).unwrap();
     let mut expected = hex(ASSIGNMENT_V1).to_vec();
     expected[1] = 2;
     assert_eq!(&blob[..], &expected[..]);
@@ -147,7 +147,7 @@ fn null_assignment_and_revoked() {
     assert_eq!(decoded.body.assignment, None);
     assert_eq!(decoded.body.revoked, None);
     assert_eq!(decoded.body.delay, 0);
-    assert_eq!(encode_assignment(1, &decoded.body).unwrap(), hex(ASSIGNMENT_V1_NULLS));
+    assert_eq!(assignment_to_bytes(1, &decoded.body).unwrap(), hex(ASSIGNMENT_V1_NULLS));
 }
 
 #[test]
@@ -177,15 +177,15 @@ fn trailing_bytes_at_known_versions_are_refused() {
 
 #[test]
 fn layout_0_cannot_carry_layout_1_values() {
-    let err = encode_assignment(0, &ConnectAssignment { assignment: None, ..assignment(0) }).unwrap_err();
+    let err = assignment_to_bytes(0, &ConnectAssignment { assignment: None, ..assignment(0) }).unwrap_err();
     let ConnectProtocolError::Encode { what: "assignment", version: 0, source } = err else { panic!("{err:?}") };
     assert_eq!(source.kind(), &EncodeErrorKind::NullNotAllowed);
 
-    let err = encode_assignment(0, &assignment(1)).unwrap_err();
+    let err = assignment_to_bytes(0, &assignment(1)).unwrap_err();
     let ConnectProtocolError::Encode { source, .. } = err else { panic!("{err:?}") };
     assert_eq!(source.kind(), &EncodeErrorKind::NonDefaultField);
 
-    let err = encode_worker_metadata(0, &metadata(Some(Bytes::from_static(b"x")))).unwrap_err();
+    let err = worker_metadata_to_bytes(0, &metadata(Some(Bytes::from_static(b"x")))).unwrap_err();
     let ConnectProtocolError::Encode { what: "worker metadata", source, .. } = err else { panic!("{err:?}") };
     assert_eq!(source.kind(), &EncodeErrorKind::NonDefaultField);
 }
@@ -201,7 +201,7 @@ fn null_assignment_at_version_0_is_malformed() {
 #[test]
 fn negative_versions_are_refused() {
     assert_eq!(
-        encode_worker_metadata(-1, &metadata(None)),
+        worker_metadata_to_bytes(-1, &metadata(None)),
         Err(ConnectProtocolError::NegativeVersion { what: "worker metadata", version: -1 })
     );
     assert_eq!(

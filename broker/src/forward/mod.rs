@@ -68,7 +68,7 @@ mod response;
 pub use error_envelope::{cluster_authorization_failed, envelope_error};
 pub use error_response::{error_response, NotForwardable};
 pub use request::{
-    decode_client_address, decode_principal, encode_client_address, encode_principal, unwrap_request, wrap_request,
+    client_address_to_bytes, decode_client_address, decode_principal, principal_to_bytes, unwrap_request, wrap_request,
     ForwardedRequest, UnwrapError, UnwrappedRequest, WrapError, WrappedRequest, ENVELOPE_HEADER_VERSION,
     ENVELOPE_VERSION, PRINCIPAL_DATA_VERSION,
 };

@@ -24,7 +24,7 @@ pub const ENVELOPE_VERSION: i16 = 0;
 pub const ENVELOPE_HEADER_VERSION: i16 = 2;
 
 /// The version of [`DefaultPrincipalData`] in `RequestPrincipal` (0, its
-/// only version; flexible encoding), which [`encode_principal`] also writes
+/// only version; flexible encoding), which [`principal_to_bytes`] also writes
 /// in front of it as an int16.
 pub const PRINCIPAL_DATA_VERSION: i16 = 0;
 
@@ -303,7 +303,7 @@ impl UnwrapError {
     }
 }
 
-/// Encodes a principal as `RequestPrincipal` holds it, the way Kafka's
+/// A principal as `RequestPrincipal` holds it, as a new `Bytes`: the way Kafka's
 /// default principal serde (`DefaultKafkaPrincipalBuilder`) writes it: an
 /// int16 version ([`PRINCIPAL_DATA_VERSION`], 0), then DefaultPrincipalData
 /// at that version (compact strings `Type` and `Name`, bool
@@ -318,14 +318,14 @@ impl UnwrapError {
 /// A string over 32767 bytes.
 ///
 /// ```
-/// use kafka_wire_broker::forward::encode_principal;
+/// use kafka_wire_broker::forward::principal_to_bytes;
 /// use kafka_wire::messages::DefaultPrincipalData;
 /// let principal = DefaultPrincipalData { r#type: "User".into(), name: "a".into(), ..Default::default() };
 /// // Version 0, then compact strings (length + 1), false, no tagged fields.
-/// assert_eq!(&encode_principal(&principal)?[..], b"\x00\x00\x05User\x02a\x00\x00");
+/// assert_eq!(&principal_to_bytes(&principal)?[..], b"\x00\x00\x05User\x02a\x00\x00");
 /// # Ok::<(), kafka_wire::error::EncodeError>(())
 /// ```
-pub fn encode_principal(principal: &DefaultPrincipalData) -> Result<Bytes, EncodeError> {
+pub fn principal_to_bytes(principal: &DefaultPrincipalData) -> Result<Bytes, EncodeError> {
     let mut buf = BytesMut::with_capacity(2 + principal.encoded_size(PRINCIPAL_DATA_VERSION));
     buf.put_i16(PRINCIPAL_DATA_VERSION);
     principal.encode(&mut buf, PRINCIPAL_DATA_VERSION)?;
@@ -333,7 +333,7 @@ pub fn encode_principal(principal: &DefaultPrincipalData) -> Result<Bytes, Encod
 }
 
 /// Decodes `RequestPrincipal` as Kafka's default principal serde writes it
-/// ([`encode_principal`]): an int16 version, then a DefaultPrincipalData of
+/// ([`principal_to_bytes`]): an int16 version, then a DefaultPrincipalData of
 /// that version. Bytes after it are ignored, as Kafka's controller ignores
 /// them (checked against Apache Kafka 4.4.0, which handles such an envelope).
 ///
@@ -365,10 +365,10 @@ pub fn decode_principal(bytes: Bytes) -> Result<DefaultPrincipalData, UnwrapErro
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv4Addr};
-/// let bytes = kafka_wire_broker::forward::encode_client_address(IpAddr::V4(Ipv4Addr::new(10, 1, 2, 3)));
+/// let bytes = kafka_wire_broker::forward::client_address_to_bytes(IpAddr::V4(Ipv4Addr::new(10, 1, 2, 3)));
 /// assert_eq!(&bytes[..], [10, 1, 2, 3]);
 /// ```
-pub fn encode_client_address(address: IpAddr) -> Bytes {
+pub fn client_address_to_bytes(address: IpAddr) -> Bytes {
     match address {
         IpAddr::V4(v4) => Bytes::copy_from_slice(&v4.octets()),
         IpAddr::V6(v6) => Bytes::copy_from_slice(&v6.octets()),
@@ -476,7 +476,7 @@ fn read_embedded(bytes: &Bytes) -> Result<Embedded, Refusal> {
 /// `request` is the client's request header and body exactly as read from
 /// the connection (the frame without its 4-byte size); it becomes the
 /// envelope's `RequestData` unchanged. The envelope carries `principal`
-/// encoded as Kafka's brokers encode it ([`encode_principal`]: version 0,
+/// encoded as Kafka's brokers encode it ([`principal_to_bytes`]: version 0,
 /// then DefaultPrincipalData v0) and `client_address` as 4 or 16 bytes.
 /// The envelope's own header is v2, api key 58 version 0, with the
 /// broker's `correlation_id` and `client_id`, `initial_principal_name` =
@@ -512,7 +512,7 @@ pub fn wrap_request(
     if trailing > 0 {
         return Err(WrapError::Malformed(DecodeError::new(DecodeErrorKind::TrailingBytes(trailing), end)));
     }
-    let principal_bytes = encode_principal(principal).map_err(WrapError::Principal)?;
+    let principal_bytes = principal_to_bytes(principal).map_err(WrapError::Principal)?;
     let header = RequestHeader {
         request_api_key: EnvelopeRequest::API_KEY,
         request_api_version: ENVELOPE_VERSION,
@@ -525,7 +525,7 @@ pub fn wrap_request(
     let envelope = EnvelopeRequest {
         request_data: EmbeddedMessage(request),
         request_principal: Some(principal_bytes),
-        client_host_address: encode_client_address(client_address),
+        client_host_address: client_address_to_bytes(client_address),
         ..Default::default()
     };
     Ok(WrappedRequest { header, envelope, forwarded: ForwardedRequest { header: client_header, body } })
@@ -545,9 +545,9 @@ pub fn wrap_request(
 /// An [`UnwrapError`]; answer it with [`UnwrapError::envelope_response`].
 ///
 /// ```
-/// use kafka_wire_broker::forward::{encode_principal, unwrap_request, UnwrapError};
+/// use kafka_wire_broker::forward::{principal_to_bytes, unwrap_request, UnwrapError};
 /// use kafka_wire::messages::{DefaultPrincipalData, EnvelopeRequest};
-/// let principal = encode_principal(&DefaultPrincipalData::default())?;
+/// let principal = principal_to_bytes(&DefaultPrincipalData::default())?;
 /// // Embedded data 00 31 00 01 00: AlterClientQuotas v1, cut inside the correlation id.
 /// let envelope = EnvelopeRequest {
 ///     request_data: kafka_wire::Bytes::from_static(&[0x00, 0x31, 0x00, 0x01, 0x00]).into(),
