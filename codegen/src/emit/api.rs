@@ -380,7 +380,8 @@ fn emit_body_enum(
     let encode_errors = format!(" As [`Message::encode`]({}).", link("message::Message::encode"));
     let encode_to_doc =
         format!(" Writes the body encoded at `version` to a [`Writer`]({}),", link("primitives::Writer"));
-    let decode_errors = if covers_table(&entries, api_keys, cx) {
+    let covers = covers_table(&entries, api_keys, cx);
+    let decode_errors = if covers {
         String::from(" The body's own decode error.")
     } else {
         format!(
@@ -388,7 +389,6 @@ fn emit_body_enum(
             link("error::DecodeErrorKind::ApiKeyNotCompiled")
         )
     };
-    let covers = covers_table(&entries, api_keys, cx);
     let views =
         cx.views.then(|| emit_view_enum(&body_entries(bodies, api_keys, what, Form::Borrowed), covers, name, what));
     let not_compiled = not_compiled_arm(covers);
