@@ -25,7 +25,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build/api_groups.rs");
     let feature = |name: &str| std::env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
-    let mut builder = kafka_wire_codegen::Builder::new();
+    let mut builder = kwire_codegen::Builder::new();
     builder
         .input_dir("schemas")
         .runtime_path("crate")
@@ -51,7 +51,7 @@ fn main() {
         for family in internal_records::FAMILIES {
             let input = std::path::Path::new("schemas-internal").join(family.dir);
             let out = out_dir.join("internal").join(family.module);
-            let mut builder = kafka_wire_codegen::Builder::new();
+            let mut builder = kwire_codegen::Builder::new();
             builder
                 .input_dir(&input)
                 .out_dir(&out)
@@ -78,10 +78,10 @@ fn main() {
 }
 
 /// Runs `builder`, or prints every diagnostic and exits.
-fn compile_or_exit(builder: &kafka_wire_codegen::Builder) {
+fn compile_or_exit(builder: &kwire_codegen::Builder) {
     match builder.compile() {
         Ok(_) => {}
-        Err(kafka_wire_codegen::Error::Schema(diags)) => {
+        Err(kwire_codegen::Error::Schema(diags)) => {
             for d in &diags.0 {
                 eprintln!("{}", d.located());
             }

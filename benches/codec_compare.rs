@@ -1,4 +1,4 @@
-//! kafka-wire against kafka-protocol 0.18 on the same messages, in the same
+//! kwire against kafka-protocol 0.18 on the same messages, in the same
 //! run: one criterion group per (message, operation) with both crates as
 //! its functions. See docs/performance.md for the results and
 //! `scripts/bench-compare.sh` for the table.
@@ -9,27 +9,27 @@
 //! - **decode**: read the message from a `Bytes` holding exactly its
 //!   encoding; the decoded value is dropped inside the timed loop, so
 //!   freeing what decode allocated counts too.
-//! - **vectored encode** (kafka-wire only, function `kafka-wire
+//! - **vectored encode** (kwire only, function `kwire
 //!   encode_vectored`): [`Message::encode_vectored`], the encoding as
 //!   chunks with large `records` shared instead of copied, ready for
 //!   `write_vectored`; compared against kafka-protocol's copying encode.
-//! - **decode into a reused value** (kafka-wire only, function
-//!   `kafka-wire decode_into`): [`Message::decode_into`] into one value kept
+//! - **decode into a reused value** (kwire only, function
+//!   `kwire decode_into`): [`Message::decode_into`] into one value kept
 //!   across iterations, the way a broker or client keeps one value per api
 //!   key; kafka-protocol has no counterpart, so its row compares against
 //!   kafka-protocol's `decode`.
-//! - **decode into a borrowed view** (kafka-wire with the `borrowed`
-//!   feature, function `kafka-wire decode_view`): the message's `…Ref<'a>`
+//! - **decode into a borrowed view** (kwire with the `borrowed`
+//!   feature, function `kwire decode_view`): the message's `…Ref<'a>`
 //!   view read with `MessageView::decode_exact` from the input's `&[u8]`
 //!   (strings, bytes and fixed-width arrays borrow it) and dropped inside
 //!   the timed loop; compared against kafka-protocol's `decode`.
 //!
 //! `cargo bench --bench codec_compare -- 'MetadataResponse'` runs one message.
 //!
-//! Profiling: with `KAFKA_WIRE_PROFILE=<message>:<op>:<crate>[:<iterations>]`
+//! Profiling: with `KWIRE_PROFILE=<message>:<op>:<crate>[:<iterations>]`
 //! (message one of metadata, produce, fetch, api_versions, create_topics,
-//! header; op encode, decode, or (kafka-wire only) encode_vectored, decode_into
-//! or decode_view; crate kafka-wire or kafka-protocol) the binary
+//! header; op encode, decode, or (kwire only) encode_vectored, decode_into
+//! or decode_view; crate kwire or kafka-protocol) the binary
 //! builds the fixtures, then runs only that operation inside the function
 //! `profiled_section`, for `valgrind --tool=callgrind
 //! --toggle-collect='*profiled_section*'` (commands in docs/performance.md).
@@ -41,8 +41,8 @@ use std::hint::black_box;
 use common::Case;
 use criterion::{Criterion, Throughput};
 use kafka_protocol::protocol::{Decodable, Encodable};
-use kafka_wire::message::Message;
-use kafka_wire::BytesMut;
+use kwire::message::Message;
+use kwire::BytesMut;
 
 fn encode_wire<W: Message, K>(case: &Case<W, K>, buf: &mut BytesMut) -> usize {
     buf.clear();
@@ -56,7 +56,7 @@ fn encode_kp<W, K: Encodable>(case: &Case<W, K>, buf: &mut BytesMut) -> usize {
     buf.len()
 }
 
-fn encode_vectored_wire<W: Message, K>(case: &Case<W, K>) -> Vec<kafka_wire::Bytes> {
+fn encode_vectored_wire<W: Message, K>(case: &Case<W, K>) -> Vec<kwire::Bytes> {
     black_box(&case.wire).encode_vectored(case.version).unwrap()
 }
 
@@ -79,7 +79,7 @@ macro_rules! view {
     ($view:path) => {{
         #[cfg(feature = "borrowed")]
         let decode: Option<ViewDecode> = Some(|bytes, version| {
-            use kafka_wire::message::MessageView;
+            use kwire::message::MessageView;
             black_box(<$view>::decode_exact(bytes, version).unwrap());
         });
         #[cfg(not(feature = "borrowed"))]
@@ -103,19 +103,19 @@ fn compare<W: Message, K: Encodable + Decodable>(c: &mut Criterion, case: &Case<
 
     let mut g = c.benchmark_group(format!("{} encode", case.name));
     g.throughput(Throughput::Bytes(len as u64));
-    g.bench_function("kafka-wire", |b| b.iter(|| encode_wire(case, &mut buf)));
+    g.bench_function("kwire", |b| b.iter(|| encode_wire(case, &mut buf)));
     g.bench_function("kafka-protocol", |b| b.iter(|| encode_kp(case, &mut buf)));
-    g.bench_function("kafka-wire encode_vectored", |b| b.iter(|| encode_vectored_wire(case)));
+    g.bench_function("kwire encode_vectored", |b| b.iter(|| encode_vectored_wire(case)));
     g.finish();
 
     let mut g = c.benchmark_group(format!("{} decode", case.name));
     g.throughput(Throughput::Bytes(len as u64));
-    g.bench_function("kafka-wire", |b| b.iter(|| decode_wire(case)));
+    g.bench_function("kwire", |b| b.iter(|| decode_wire(case)));
     g.bench_function("kafka-protocol", |b| b.iter(|| decode_kp(case)));
     let mut value = W::default();
-    g.bench_function("kafka-wire decode_into", |b| b.iter(|| decode_into_wire(case, &mut value)));
+    g.bench_function("kwire decode_into", |b| b.iter(|| decode_into_wire(case, &mut value)));
     if let Some(view) = view {
-        g.bench_function("kafka-wire decode_view", |b| b.iter(|| decode_view_wire(case, view)));
+        g.bench_function("kwire decode_view", |b| b.iter(|| decode_view_wire(case, view)));
     }
     g.finish();
 }
@@ -138,7 +138,7 @@ fn profile_case<W: Message, K: Encodable + Decodable>(
     let mut buf = BytesMut::with_capacity(case.bytes.len());
     // One untimed round first, so the buffer and allocator are warm.
     match (op, krate) {
-        ("encode", "kafka-wire") => {
+        ("encode", "kwire") => {
             encode_wire(case, &mut buf);
             profiled_section(n, || encode_wire(case, &mut buf))
         }
@@ -146,20 +146,20 @@ fn profile_case<W: Message, K: Encodable + Decodable>(
             encode_kp(case, &mut buf);
             profiled_section(n, || encode_kp(case, &mut buf))
         }
-        ("decode", "kafka-wire") => {
+        ("decode", "kwire") => {
             drop(decode_wire(case));
             profiled_section(n, || decode_wire(case))
         }
-        ("encode_vectored", "kafka-wire") => {
+        ("encode_vectored", "kwire") => {
             drop(encode_vectored_wire(case));
             profiled_section(n, || encode_vectored_wire(case))
         }
-        ("decode_into", "kafka-wire") => {
+        ("decode_into", "kwire") => {
             let mut value = W::default();
             decode_into_wire(case, &mut value);
             profiled_section(n, || decode_into_wire(case, &mut value))
         }
-        ("decode_view", "kafka-wire") => {
+        ("decode_view", "kwire") => {
             let view = view.expect("decode_view needs the borrowed feature");
             decode_view_wire(case, view);
             profiled_section(n, || decode_view_wire(case, view))
@@ -168,7 +168,7 @@ fn profile_case<W: Message, K: Encodable + Decodable>(
             drop(decode_kp(case));
             profiled_section(n, || decode_kp(case))
         }
-        _ => panic!("op is encode, decode, or (kafka-wire only) encode_vectored, decode_into or decode_view; crate is kafka-wire or kafka-protocol"),
+        _ => panic!("op is encode, decode, or (kwire only) encode_vectored, decode_into or decode_view; crate is kwire or kafka-protocol"),
     }
     eprintln!("{}: {op} with {krate}, {n} time(s), {} bytes", case.name, case.bytes.len());
 }
@@ -177,7 +177,7 @@ fn profile(spec: &str) {
     let parts: Vec<&str> = spec.split(':').collect();
     let (message, op, krate) = match parts[..] {
         [m, o, k] | [m, o, k, _] => (m, o, k),
-        _ => panic!("KAFKA_WIRE_PROFILE=<message>:<encode|decode>:<kafka-wire|kafka-protocol>[:<iterations>]"),
+        _ => panic!("KWIRE_PROFILE=<message>:<encode|decode>:<kwire|kafka-protocol>[:<iterations>]"),
     };
     let n = parts.get(3).map_or(1, |n| n.parse().expect("iterations"));
     match message {
@@ -192,7 +192,7 @@ fn profile(spec: &str) {
 }
 
 fn main() {
-    if let Ok(spec) = std::env::var("KAFKA_WIRE_PROFILE") {
+    if let Ok(spec) = std::env::var("KWIRE_PROFILE") {
         profile(&spec);
         return;
     }
@@ -224,10 +224,10 @@ macro_rules! cases {
 }
 
 cases! {
-    metadata => kafka_wire::messages::metadata_response::MetadataResponseRef;
-    produce => kafka_wire::messages::produce_request::ProduceRequestRef;
-    fetch => kafka_wire::messages::fetch_response::FetchResponseRef;
-    api_versions => kafka_wire::messages::api_versions_response::ApiVersionsResponseRef;
-    create_topics => kafka_wire::messages::create_topics_request::CreateTopicsRequestRef;
-    header => kafka_wire::messages::request_header::RequestHeaderRef;
+    metadata => kwire::messages::metadata_response::MetadataResponseRef;
+    produce => kwire::messages::produce_request::ProduceRequestRef;
+    fetch => kwire::messages::fetch_response::FetchResponseRef;
+    api_versions => kwire::messages::api_versions_response::ApiVersionsResponseRef;
+    create_topics => kwire::messages::create_topics_request::CreateTopicsRequestRef;
+    header => kwire::messages::request_header::RequestHeaderRef;
 }

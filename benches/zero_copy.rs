@@ -1,5 +1,5 @@
 //! Zero-copy check: FetchResponse v12 decode time with 16 partitions of
-//! 1 KiB and of 1 MiB of records each, for kafka-wire and kafka-protocol.
+//! 1 KiB and of 1 MiB of records each, for kwire and kafka-protocol.
 //! Both crates hand out `records` as `Bytes` slices of the input, so the
 //! time should not grow with the payload (1024 times more bytes, about the
 //! same time). Before measuring, the bench checks that every decoded
@@ -12,8 +12,8 @@ use std::hint::black_box;
 use common::{fetch_response, Case, Fetch};
 use criterion::{BenchmarkId, Criterion};
 use kafka_protocol::protocol::Decodable;
-use kafka_wire::message::Message;
-use kafka_wire::Bytes;
+use kwire::message::Message;
+use kwire::Bytes;
 
 fn inside(part: &Bytes, whole: &Bytes) -> bool {
     let (p, w) = (part.as_ptr() as usize, whole.as_ptr() as usize);
@@ -21,9 +21,9 @@ fn inside(part: &Bytes, whole: &Bytes) -> bool {
 }
 
 fn check_zero_copy(case: &Fetch) {
-    let wire = kafka_wire::messages::FetchResponse::decode_exact(case.bytes.clone(), case.version).unwrap();
+    let wire = kwire::messages::FetchResponse::decode_exact(case.bytes.clone(), case.version).unwrap();
     for p in &wire.responses[0].partitions {
-        assert!(inside(p.records.as_ref().unwrap(), &case.bytes), "kafka-wire copied records");
+        assert!(inside(p.records.as_ref().unwrap(), &case.bytes), "kwire copied records");
     }
     let kp = kafka_protocol::messages::FetchResponse::decode(&mut case.bytes.clone(), case.version).unwrap();
     for p in &kp.responses[0].partitions {
@@ -37,10 +37,10 @@ fn main() {
     for (label, size) in [("1 KiB", 1024), ("1 MiB", 1024 * 1024)] {
         let case: Fetch = Case::new("FetchResponse", fetch_response(16, size), 12);
         check_zero_copy(&case);
-        g.bench_with_input(BenchmarkId::new("kafka-wire", label), &case, |b, case| {
+        g.bench_with_input(BenchmarkId::new("kwire", label), &case, |b, case| {
             b.iter(|| {
                 let mut bytes = black_box(case.bytes.clone());
-                kafka_wire::messages::FetchResponse::decode(&mut bytes, case.version).unwrap()
+                kwire::messages::FetchResponse::decode(&mut bytes, case.version).unwrap()
             })
         });
         g.bench_with_input(BenchmarkId::new("kafka-protocol", label), &case, |b, case| {

@@ -1,4 +1,4 @@
-// Which api keys each cargo feature of kafka-wire compiles; read by
+// Which api keys each cargo feature of kwire compiles; read by
 // `build.rs` and by `tests/api_groups.rs` (which checks that the three
 // lists split the api keys of `schemas/` between them).
 

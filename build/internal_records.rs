@@ -8,7 +8,7 @@
 pub struct Family {
     /// Its directory under `schemas-internal/`, as Kafka's release names it.
     pub dir: &'static str,
-    /// The Rust module under `kafka_wire::internal` (and the directory
+    /// The Rust module under `kwire::internal` (and the directory
     /// under `$OUT_DIR/internal/` and `generated/internal/`).
     pub module: &'static str,
     /// The dispatch enum over the family's `metadata` schemas, when it has
@@ -68,7 +68,7 @@ pub fn shouty(name: &str) -> String {
     out
 }
 
-/// The schemas of one family's directory, read with kafka-wire-codegen's
+/// The schemas of one family's directory, read with kwire-codegen's
 /// schema reader (comments skipped), sorted by file name.
 ///
 /// # Errors
@@ -83,7 +83,7 @@ pub fn read_schemas(dir: &std::path::Path) -> Result<Vec<Schema>, String> {
     let mut out = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let json = kafka_wire_codegen::parse_schema(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        let json = kwire_codegen::parse_schema(&text).map_err(|e| format!("{}: {e}", file.display()))?;
         let string = |key: &str| json.get(key).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
         let versions = parse_versions(&string("validVersions"))
             .ok_or_else(|| format!("{}: unreadable validVersions", file.display()))?;

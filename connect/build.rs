@@ -1,11 +1,11 @@
 //! Compiles `schemas/` (the worker metadata and assignment bodies of the
 //! Connect group protocol) into `$OUT_DIR`; `src/messages.rs` includes the
-//! result. Generated code refers to the runtime as `::kafka_wire`.
+//! result. Generated code refers to the runtime as `::kwire`.
 
 fn main() {
-    match kafka_wire_codegen::Builder::new().input_dir("schemas").compile() {
+    match kwire_codegen::Builder::new().input_dir("schemas").compile() {
         Ok(_) => {}
-        Err(kafka_wire_codegen::Error::Schema(diagnostics)) => {
+        Err(kwire_codegen::Error::Schema(diagnostics)) => {
             for d in &diagnostics.0 {
                 eprintln!("{}", d.located());
             }

@@ -1,4 +1,4 @@
-//! An example Kafka client on kafka-wire and tokio: it negotiates versions
+//! An example Kafka client on kwire and tokio: it negotiates versions
 //! with ApiVersions (falling back when the broker answers a newer
 //! ApiVersions with UNSUPPORTED_VERSION), optionally authenticates with
 //! SASL/PLAIN, creates a topic, produces one record batch of three records
@@ -8,7 +8,7 @@
 //! `--produce-fetch-for SECONDS` it keeps producing and fetching on one
 //! connection for that long, re-authenticating (KIP-368: SaslHandshake and
 //! SaslAuthenticate again, on the same connection) when
-//! [`kafka_wire_broker::reauth::reauthenticate_after`] says, within 85-95% of each
+//! [`kwire_broker::reauth::reauthenticate_after`] says, within 85-95% of each
 //! session lifetime the broker sent in SaslAuthenticate v1+.
 //!
 //! ```text
@@ -27,36 +27,36 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::{SinkExt, StreamExt};
-use kafka_wire::api::{negotiate, ApiKey, Negotiated};
-use kafka_wire::codec::{Call, ClientCodec, CodecError};
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::message::VersionRange;
-use kafka_wire::messages::create_topics_request::CreatableTopic;
-use kafka_wire::messages::fetch_request::{FetchPartition, FetchTopic};
-use kafka_wire::messages::metadata_request::MetadataRequestTopic;
-use kafka_wire::messages::metadata_response::MetadataResponseBroker;
-use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use kafka_wire::messages::{
+use kwire::api::{negotiate, ApiKey, Negotiated};
+use kwire::codec::{Call, ClientCodec, CodecError};
+use kwire::error_code::ErrorCode;
+use kwire::message::VersionRange;
+use kwire::messages::create_topics_request::CreatableTopic;
+use kwire::messages::fetch_request::{FetchPartition, FetchTopic};
+use kwire::messages::metadata_request::MetadataRequestTopic;
+use kwire::messages::metadata_response::MetadataResponseBroker;
+use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use kwire::messages::{
     ApiVersionsRequest, CreateTopicsRequest, FetchRequest, MetadataRequest, MetadataResponse, ProduceRequest,
     SaslAuthenticateRequest, SaslHandshakeRequest,
 };
-use kafka_wire::primitives::Uuid;
-use kafka_wire::records::{Batch, Batches, Compression, DecodeOptions, Header, RecordBatchBuilder, XERIAL_HEADER};
-use kafka_wire::Bytes;
-use kafka_wire_broker::reauth::{reauthenticate_after, StdJitter};
+use kwire::primitives::Uuid;
+use kwire::records::{Batch, Batches, Compression, DecodeOptions, Header, RecordBatchBuilder, XERIAL_HEADER};
+use kwire::Bytes;
+use kwire_broker::reauth::{reauthenticate_after, StdJitter};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 use tokio_util::codec::Framed;
 
 const USAGE: &str = "\
-kafka-wire example client: ApiVersions, (SASL/PLAIN,) CreateTopics, Produce, Fetch.
+kwire example client: ApiVersions, (SASL/PLAIN,) CreateTopics, Produce, Fetch.
 
 usage: client [--bootstrap HOST:PORT] [--topic NAME] [--sasl-plain USER:PASS] [--timeout-secs N]
               [--compression CODEC] [--pad N] [--fetch-only TOPIC [--expect N]]
               [--produce-fetch-for SECONDS]
 
   --bootstrap HOST:PORT   a broker (default 127.0.0.1:9092)
-  --topic NAME            topic to create (default: kafka-wire-example-<random>)
+  --topic NAME            topic to create (default: kwire-example-<random>)
   --sasl-plain USER:PASS  authenticate with SASL/PLAIN
   --timeout-secs N        bound on each wait: connect, response, topic ready, fetch (default 20)
   --compression CODEC     none, gzip, snappy, lz4 or zstd (default none): the codec of the batch
@@ -248,7 +248,7 @@ impl Connection {
 
     /// Sends one request at `version` and waits for its typed answer.
     async fn send_now<R: Call>(&mut self, request: R, version: i16) -> Result<R::Response, ClientError> {
-        let frame = request.into_frame(version, self.next_correlation_id, Some("kafka-wire-example".into()));
+        let frame = request.into_frame(version, self.next_correlation_id, Some("kwire-example".into()));
         self.next_correlation_id = self.next_correlation_id.wrapping_add(1);
         self.framed.send(frame).await?;
         match tokio::time::timeout(self.timeout, self.framed.next()).await {
@@ -264,7 +264,7 @@ impl Connection {
     async fn negotiate(&mut self) -> Result<(), ClientError> {
         let ours = ApiKey::ApiVersions.info().valid_versions.max;
         let request = || ApiVersionsRequest {
-            client_software_name: "kafka-wire-example".into(),
+            client_software_name: "kwire-example".into(),
             client_software_version: env!("CARGO_PKG_VERSION").into(),
             ..Default::default()
         };
@@ -385,7 +385,7 @@ impl Client {
         }
 
         // CreateTopics goes to the controller (brokers forward it anyway).
-        let topic = self.args.topic.clone().unwrap_or_else(|| format!("kafka-wire-example-{:08x}", random_u32()));
+        let topic = self.args.topic.clone().unwrap_or_else(|| format!("kwire-example-{:08x}", random_u32()));
         let controller = Self::node(&metadata, metadata.controller_id).unwrap_or_else(|| bootstrap.clone());
         let conn = self.connection(&controller).await?;
         let version = conn.version(ApiKey::CreateTopics, 0)?;

@@ -24,14 +24,14 @@
 
 use std::process::ExitCode;
 
-use kafka_wire::internal::log::{Entry, LogEntries, LogEntry, LogRecord};
-use kafka_wire::internal::{
+use kwire::internal::log::{Entry, LogEntries, LogEntry, LogRecord};
+use kwire::internal::{
     group_coordinator, share_coordinator, storage, transaction_coordinator, ApiMessageAndVersion, CoordinatorRecord,
     RecordData,
 };
-use kafka_wire::json::Value;
-use kafka_wire::records::PartialBatch;
-use kafka_wire::Bytes;
+use kwire::json::Value;
+use kwire::records::PartialBatch;
+use kwire::Bytes;
 use serde_json::json;
 
 /// How one family's records print.
@@ -125,7 +125,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match family.as_str() {
-        "--metadata" => dump::<kafka_wire::internal::log::MetadataLogRecord>(bytes),
+        "--metadata" => dump::<kwire::internal::log::MetadataLogRecord>(bytes),
         "--offsets" => dump::<group_coordinator::GroupCoordinatorRecord>(bytes),
         "--transactions" => dump::<transaction_coordinator::TransactionCoordinatorRecord>(bytes),
         "--share" => dump::<share_coordinator::ShareCoordinatorRecord>(bytes),

@@ -1,4 +1,4 @@
-//! A transparent Kafka relay on kafka-wire and tokio that decodes what it
+//! A transparent Kafka relay on kwire and tokio that decodes what it
 //! passes: put it between a Kafka client and a broker (or, as
 //! `scripts/kafka-cluster.sh` does with `KAFKA_CLUSTER_RELAY=1`, between a
 //! KRaft broker and its controller) and it logs every frame, one JSON line
@@ -44,7 +44,7 @@
 //!
 //! - For a JoinGroup or SyncGroup of a Kafka Connect group (protocol type
 //!   `connect`; built with the `connect` feature) `connect` holds the
-//!   Connect blobs decoded with kafka-wire-connect's schemas: each offered
+//!   Connect blobs decoded with kwire-connect's schemas: each offered
 //!   protocol's worker metadata (JoinGroup request), each member's metadata
 //!   (JoinGroup response, for the leader), each member's assignment
 //!   (SyncGroup request, from the leader) and the member's own assignment
@@ -71,11 +71,11 @@ use std::io::{LineWriter, Write};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use kafka_wire::codec::{Correlated, Correlator, FrameCodec};
-use kafka_wire::frame::{self, RequestFrame, ResponseFrame};
-use kafka_wire::messages::{EnvelopeRequest, EnvelopeResponse, RequestBody, ResponseBody};
-use kafka_wire::{Bytes, BytesMut};
-use kafka_wire_broker::forward::{self, ForwardOutcome, ForwardedRequest};
+use kwire::codec::{Correlated, Correlator, FrameCodec};
+use kwire::frame::{self, RequestFrame, ResponseFrame};
+use kwire::messages::{EnvelopeRequest, EnvelopeResponse, RequestBody, ResponseBody};
+use kwire::{Bytes, BytesMut};
+use kwire_broker::forward::{self, ForwardOutcome, ForwardedRequest};
 use serde_json::{json, Map, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -83,7 +83,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio_util::codec::Decoder;
 
 const USAGE: &str = "\
-kafka-wire envelope relay: passes Kafka connections through unchanged and logs every frame.
+kwire envelope relay: passes Kafka connections through unchanged and logs every frame.
 
 usage: envelope_relay --listen HOST:PORT --upstream HOST:PORT [--frames FILE]
 
@@ -143,9 +143,9 @@ struct Pending {
     correlator: Correlator,
     envelopes: HashMap<i32, ForwardedRequest>,
     /// JoinGroup and SyncGroup requests in flight: correlation id to group id.
-    group_requests: HashMap<i32, kafka_wire::ByteString>,
+    group_requests: HashMap<i32, kwire::ByteString>,
     /// Protocol type of each group, as its JoinGroup requests named it.
-    group_types: HashMap<kafka_wire::ByteString, kafka_wire::ByteString>,
+    group_types: HashMap<kwire::ByteString, kwire::ByteString>,
 }
 
 type Shared = Arc<Mutex<Pending>>;
@@ -347,7 +347,7 @@ fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Share
     line.insert("correlation_id".into(), answered.correlation_id.into());
     let response = match frame::ResponseFrame::decode(
         frame.clone(),
-        kafka_wire::api::ApiKey::try_from(answered.api_key).expect("a known api key"),
+        kwire::api::ApiKey::try_from(answered.api_key).expect("a known api key"),
         answered.api_version,
     ) {
         Ok(response) => response,
@@ -456,13 +456,13 @@ fn response_reencodes(response: &ResponseFrame, original: &[u8]) -> bool {
 }
 
 /// The Connect group protocol blobs of JoinGroup and SyncGroup (KIP-415,
-/// KIP-507), decoded with kafka-wire-connect's schemas.
+/// KIP-507), decoded with kwire-connect's schemas.
 mod connect {
     use super::{lock, Shared};
-    use kafka_wire::messages::{RequestBody, ResponseBody};
-    use kafka_wire::Bytes;
-    use kafka_wire_connect::messages::ConnectAssignment;
-    use kafka_wire_connect::protocol::{
+    use kwire::messages::{RequestBody, ResponseBody};
+    use kwire::Bytes;
+    use kwire_connect::messages::ConnectAssignment;
+    use kwire_connect::protocol::{
         assignment_to_bytes, decode_allocation, decode_assignment, decode_worker_metadata, worker_metadata_to_bytes,
     };
     use serde_json::{json, Map, Value};
@@ -604,7 +604,7 @@ mod connect {
     }
 
     fn summarize(version: i16, body: &ConnectAssignment, blob: &Bytes) -> Value {
-        let count = |list: &Option<Vec<kafka_wire_connect::messages::connect_assignment::ConnectorAssignment>>| {
+        let count = |list: &Option<Vec<kwire_connect::messages::connect_assignment::ConnectorAssignment>>| {
             let list = list.as_deref().unwrap_or_default();
             (list.len(), list.iter().map(|c| c.tasks.len()).sum::<usize>())
         };

@@ -1,5 +1,5 @@
 //! A multi-tenant proxy's core transform, with the entity accessors
-//! (`kafka_wire::entity`): every topic name in a request gets the tenant's
+//! (`kwire::entity`): every topic name in a request gets the tenant's
 //! prefix on the way to the broker, and loses it in the response on the way
 //! back, whatever the api key, with no match over api keys.
 //!
@@ -11,12 +11,12 @@
 //! two functions on each frame it reads (with `codec::Correlator` to know the
 //! api key and version of each response).
 
-use kafka_wire::entity::{Entities, EntityType, EntityValueMut};
-use kafka_wire::frame::{self, RequestFrame};
-use kafka_wire::messages::metadata_request::MetadataRequestTopic;
-use kafka_wire::messages::metadata_response::MetadataResponseTopic;
-use kafka_wire::messages::{MetadataRequest, MetadataResponse, RequestHeader, ResponseBody, ResponseHeader};
-use kafka_wire::{Bytes, BytesMut};
+use kwire::entity::{Entities, EntityType, EntityValueMut};
+use kwire::frame::{self, RequestFrame};
+use kwire::messages::metadata_request::MetadataRequestTopic;
+use kwire::messages::metadata_response::MetadataResponseTopic;
+use kwire::messages::{MetadataRequest, MetadataResponse, RequestHeader, ResponseBody, ResponseHeader};
+use kwire::{Bytes, BytesMut};
 
 const TENANT: &str = "tenant-a.";
 
@@ -35,7 +35,7 @@ fn to_broker(frame: Bytes) -> Result<BytesMut, Box<dyn std::error::Error>> {
 
 /// Broker → client: the same on the response, the prefix taken off.
 fn to_client(frame: Bytes, api_key: i16, version: i16) -> Result<BytesMut, Box<dyn std::error::Error>> {
-    let mut response = frame::ResponseFrame::decode(frame, kafka_wire::api::ApiKey::try_from(api_key)?, version)?;
+    let mut response = frame::ResponseFrame::decode(frame, kwire::api::ApiKey::try_from(api_key)?, version)?;
     response.body.rewrite_entities(response.version, &mut |e| {
         if let (EntityType::TopicName, EntityValueMut::Str(name)) = (e.entity_type, e.value) {
             if let Some(bare) = name.strip_prefix(TENANT) {
@@ -79,7 +79,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let back = frame::ResponseFrame::decode(
         to_client(broker_frame.freeze(), 3, version)?.freeze(),
-        kafka_wire::api::ApiKey::Metadata,
+        kwire::api::ApiKey::Metadata,
         version,
     )?;
     println!("the client sees: {:?}", back.body);

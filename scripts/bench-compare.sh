@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kafka-wire against kafka-protocol 0.18: codec speed, codegen speed, build time.
+# kwire against kafka-protocol 0.18: codec speed, codegen speed, build time.
 # Results and how to read them: docs/performance.md.
 #
 # usage: scripts/bench-compare.sh [options] [criterion filter]
@@ -14,13 +14,13 @@
 #   --build-features default|minimal
 #                      (b) with each crate's default features plus kafka-protocol's
 #                      messages_enums, or (default) minimal: no compression codecs
-#                      (kafka-wire default-features = false with every api key:
+#                      (kwire default-features = false with every api key:
 #                      features admin, controller; kafka-protocol client,
-#                      broker, messages_enums), then kafka-wire with the core
+#                      broker, messages_enums), then kwire with the core
 #                      api keys alone
 #
-# Environment: CARGO_TARGET_DIR (default target), KAFKA_WIRE_SHARED (default
-# ../shared; the corpus is $KAFKA_WIRE_SHARED/kafka-messages), CARGO_BUILD_JOBS
+# Environment: CARGO_TARGET_DIR (default target), KWIRE_SHARED (default
+# ../shared; the corpus is $KWIRE_SHARED/kafka-messages), CARGO_BUILD_JOBS
 # for (b) (default 2). Needs cargo and python3; hyperfine and valgrind when there.
 set -euo pipefail
 
@@ -29,7 +29,7 @@ ROOT=$(pwd)
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 case "$TARGET" in /*) ;; *) TARGET=$ROOT/$TARGET ;; esac
 export CARGO_TARGET_DIR=$TARGET
-SHARED=${KAFKA_WIRE_SHARED:-$ROOT/../shared}
+SHARED=${KWIRE_SHARED:-$ROOT/../shared}
 JOBS=${CARGO_BUILD_JOBS:-2}
 
 RUNS=1 QUICK=0 CALLGRIND=0 CRITERION=1 CODEGEN=1 BUILD=1 BUILD_FEATURES=minimal FILTER=()
@@ -94,26 +94,26 @@ def fmt(ns):
 order = ["MetadataResponse", "ProduceRequest", "FetchResponse", "ApiVersionsResponse", "CreateTopicsRequest", "RequestHeader"]
 groups = sorted({g for g, _ in keys}, key=lambda g: (next((i for i, o in enumerate(order) if g.startswith(o)), 99), "zero-copy" in g, g))
 spread = len(runs) > 1
-print(f"median of {len(runs)} criterion run(s); ratio = kafka-protocol time / kafka-wire time (above 1: kafka-wire is faster)")
+print(f"median of {len(runs)} criterion run(s); ratio = kafka-protocol time / kwire time (above 1: kwire is faster)")
 print()
-print("| message | op | kafka-wire | kafka-protocol | ratio |")
+print("| message | op | kwire | kafka-protocol | ratio |")
 print("|---|---|---:|---:|---:|")
 for g in groups:
     if "zero-copy" in g:
         continue
     message, op = g.rsplit(" ", 1)
-    if (g, "kafka-wire") not in keys or (g, "kafka-protocol") not in keys:
+    if (g, "kwire") not in keys or (g, "kafka-protocol") not in keys:
         continue
-    (w, wlo, whi), (k, klo, khi) = med((g, "kafka-wire")), med((g, "kafka-protocol"))
+    (w, wlo, whi), (k, klo, khi) = med((g, "kwire")), med((g, "kafka-protocol"))
     ws = f"{fmt(w)} ({fmt(wlo)}–{fmt(whi)})" if spread else fmt(w)
     ks = f"{fmt(k)} ({fmt(klo)}–{fmt(khi)})" if spread else fmt(k)
     print(f"| {message} | {op} | {ws} | {ks} | {k / w:.2f} |")
-    # kafka-wire's own ways, each against kafka-protocol's encode or decode
+    # kwire's own ways, each against kafka-protocol's encode or decode
     # (it has no counterpart): the chunked encode (records shared, not
     # copied), decoding into a reused value, and decoding a borrowed view.
     for function, label in (("encode_vectored", "records shared"), ("decode_into", "reused value"), ("decode_view", "borrowed view")):
-        if (g, f"kafka-wire {function}") in keys:
-            v, vlo, vhi = med((g, f"kafka-wire {function}"))
+        if (g, f"kwire {function}") in keys:
+            v, vlo, vhi = med((g, f"kwire {function}"))
             vs = f"{fmt(v)} ({fmt(vlo)}–{fmt(vhi)})" if spread else fmt(v)
             print(f"| | {function} ({label}) | {vs} | {ks} | {k / v:.2f} |")
 zc = [g for g in groups if "zero-copy" in g]
@@ -123,7 +123,7 @@ for g in zc:
     print()
     print("| crate | 1 KiB | 1 MiB | 1 MiB / 1 KiB |")
     print("|---|---:|---:|---:|")
-    for crate in ("kafka-wire", "kafka-protocol"):
+    for crate in ("kwire", "kafka-protocol"):
         a, b = (g, f"{crate}@1 KiB"), (g, f"{crate}@1 MiB")
         if a in keys and b in keys:
             print(f"| {crate} | {fmt(med(a)[0])} | {fmt(med(b)[0])} | {med(b)[0] / med(a)[0]:.2f} |")
@@ -164,21 +164,21 @@ for l in sys.stdin:
         print(m["executable"])')
     OUT=$TARGET/bench-compare/callgrind
     mkdir -p "$OUT"
-    echo "one operation after one warm-up round, counted inside profiled_section; ratio = kafka-protocol / kafka-wire"
+    echo "one operation after one warm-up round, counted inside profiled_section; ratio = kafka-protocol / kwire"
     echo
-    echo "| message | op | kafka-wire instructions | kafka-protocol instructions | ratio |"
+    echo "| message | op | kwire instructions | kafka-protocol instructions | ratio |"
     echo "|---|---|---:|---:|---:|"
     for m in metadata produce fetch api_versions create_topics header; do
         for op in encode encode_vectored decode decode_into decode_view; do
             row=()
-            # encode_vectored, decode_into and decode_view are kafka-wire's
+            # encode_vectored, decode_into and decode_view are kwire's
             # alone: compared with kafka-protocol's encode and decode.
             kp_op=${op/_vectored/}
             kp_op=${kp_op/_into/}
             kp_op=${kp_op/_view/}
-            for spec in "$op:kafka-wire" "$kp_op:kafka-protocol"; do
+            for spec in "$op:kwire" "$kp_op:kafka-protocol"; do
                 f=$OUT/$m.${spec/:/.}.out
-                KAFKA_WIRE_PROFILE=$m:$spec valgrind --tool=callgrind --callgrind-out-file="$f" \
+                KWIRE_PROFILE=$m:$spec valgrind --tool=callgrind --callgrind-out-file="$f" \
                     --toggle-collect='*profiled_section*' "$BIN" 2>"$f.log"
                 row+=("$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$f.log")")
             done
@@ -196,11 +196,11 @@ if [ "$CODEGEN" = 1 ]; then
     section "(a) codegen: all schemas of $SHARED/kafka-messages"
     CORPUS=$SHARED/kafka-messages
     if [ ! -d "$CORPUS" ]; then
-        echo "corpus not found at $CORPUS (set KAFKA_WIRE_SHARED)"
+        echo "corpus not found at $CORPUS (set KWIRE_SHARED)"
     else
         echo "$(ls "$CORPUS"/*.json | wc -l) schema files"
-        cargo build --release -p kafka-wire-codegen --bin kafka-wire-codegen 2>&1 | tail -n 1
-        CLI=$TARGET/release/kafka-wire-codegen
+        cargo build --release -p kwire-codegen --bin kwire-codegen 2>&1 | tail -n 1
+        CLI=$TARGET/release/kwire-codegen
         "$CLI" --quiet "$CORPUS"
         if command -v hyperfine >/dev/null; then
             hyperfine --warmup 3 --runs 30 --style basic "$CLI --quiet $CORPUS"
@@ -254,21 +254,21 @@ PY
 if [ "$BUILD" = 1 ]; then
     section "(b) clean release build, CARGO_BUILD_JOBS=$JOBS, features: $BUILD_FEATURES"
     if [ "$BUILD_FEATURES" = default ]; then
-        KW="dep = { package = \"kafka-wire\", path = \"$ROOT\" }"
+        KW="dep = { package = \"kwire\", path = \"$ROOT\" }"
         KP='dep = { package = "kafka-protocol", version = "=0.18.0", features = ["messages_enums"] }'
     else
-        KW="dep = { package = \"kafka-wire\", path = \"$ROOT\", default-features = false, features = [\"admin\", \"controller\"] }"
+        KW="dep = { package = \"kwire\", path = \"$ROOT\", default-features = false, features = [\"admin\", \"controller\"] }"
         KP='dep = { package = "kafka-protocol", version = "=0.18.0", default-features = false, features = ["client", "broker", "messages_enums"] }'
     fi
     echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo
     echo "| crate | wall, clean build | units | the crate's own units (sum) | of which |"
     echo "|---|---:|---:|---:|---|"
-    build_one kafka-wire "$KW"
+    build_one kwire "$KW"
     build_one kafka-protocol "$KP"
     if [ "$BUILD_FEATURES" = minimal ]; then
         # The core api keys alone (produce, fetch, metadata, groups, transactions, SASL).
-        build_one kafka-wire "dep = { package = \"kafka-wire\", path = \"$ROOT\", default-features = false }" "kafka-wire (core api keys)"
+        build_one kwire "dep = { package = \"kwire\", path = \"$ROOT\", default-features = false }" "kwire (core api keys)"
     fi
     echo
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Counts the instructions rustc executes compiling the kafka-wire library
+# Counts the instructions rustc executes compiling the kwire library
 # alone, under valgrind (cachegrind without cache simulation): a build
 # figure that repeats to a few parts in a million on a busy machine, where
 # timed builds swing by several percent. Dependencies are built first, not
@@ -12,12 +12,12 @@
 # Environment: CARGO_TARGET_DIR (default target). Needs valgrind.
 set -euo pipefail
 
-# As cargo's RUSTC_WRAPPER: wrap only the compile of the kafka_wire crate.
-if [ -n "${KAFKA_WIRE_COUNT_WRAP:-}" ]; then
+# As cargo's RUSTC_WRAPPER: wrap only the compile of the kwire crate.
+if [ -n "${KWIRE_COUNT_WRAP:-}" ]; then
     for arg in "$@"; do
-        [ -n "${KAFKA_WIRE_COUNT_OUT:-}" ] || break
-        if [ "$arg" = kafka_wire ]; then
-            exec valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$KAFKA_WIRE_COUNT_OUT" "$@"
+        [ -n "${KWIRE_COUNT_OUT:-}" ] || break
+        if [ "$arg" = kwire ]; then
+            exec valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$KWIRE_COUNT_OUT" "$@"
         fi
     done
     exec "$@"
@@ -29,8 +29,8 @@ SELF=$(pwd)/scripts/count-build.sh
 OUT=$(mktemp)
 trap 'rm -f "$OUT"' EXIT
 # The same wrapper for both builds, so the second rebuilds only the library.
-export KAFKA_WIRE_COUNT_WRAP=1 RUSTC_WRAPPER=$SELF
+export KWIRE_COUNT_WRAP=1 RUSTC_WRAPPER=$SELF
 cargo build --release --lib -q "$@"
 touch src/lib.rs
-KAFKA_WIRE_COUNT_OUT=$OUT cargo build --release --lib -q -j1 "$@" 2>/dev/null
-sed -n 's/^summary: //p' "$OUT" | python3 -c 'import sys; print(f"rustc instructions, kafka-wire library: {int(sys.stdin.read()):,}")'
+KWIRE_COUNT_OUT=$OUT cargo build --release --lib -q -j1 "$@" 2>/dev/null
+sed -n 's/^summary: //p' "$OUT" | python3 -c 'import sys; print(f"rustc instructions, kwire library: {int(sys.stdin.read()):,}")'

@@ -8,7 +8,7 @@
 #   - examples/client.rs against examples/broker, tansu and noida-db;
 #   - record-batch compression, for each of gzip, snappy, lz4 and zstd:
 #     confluent-kafka and kafka-python write compressed batches that
-#     examples/client.rs reads (kafka_wire::records decompressing, the codec
+#     examples/client.rs reads (kwire::records decompressing, the codec
 #     of every batch checked); examples/client.rs writes compressed batches to
 #     examples/broker, tansu and noida-db that confluent-kafka and
 #     kafka-python read back.
@@ -28,7 +28,7 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SCRIPTS="$ROOT/scripts"
 KEEP_WORK=${E2E_WORK:+1}
-WORK="${E2E_WORK:-$(mktemp -d -t kafka-wire-e2e.XXXXXX)}"
+WORK="${E2E_WORK:-$(mktemp -d -t kwire-e2e.XXXXXX)}"
 mkdir -p "$WORK/logs"
 LOGS="$WORK/logs"
 BASE="${E2E_PORT_BASE:-29092}"
@@ -317,16 +317,16 @@ step client-rs-noida timeout 120 "$CLIENT" --bootstrap "127.0.0.1:$NOIDA_PORT"
 # ---------------------------------------------------------------- compression
 
 # For each codec, one step per (direction, peer):
-#   codec-C-CLIENT-to-kafka-wire: CLIENT (confluent-kafka, kafka-python)
+#   codec-C-CLIENT-to-kwire: CLIENT (confluent-kafka, kafka-python)
 #       produces three records (k0..k2, hello-0..2 padded, header h=v) with
 #       compression C to the example broker, which stores batches as they
 #       come; examples/client.rs --fetch-only fetches them, decompresses with
-#       kafka_wire::records, checks keys, values and headers, prints each
+#       kwire::records, checks keys, values and headers, prints each
 #       batch's codec and fails unless every batch has codec C.
-#   codec-C-kafka-wire-to-BROKER: examples/client.rs --compression C writes
+#   codec-C-kwire-to-BROKER: examples/client.rs --compression C writes
 #       one batch of the same records to BROKER (the example broker, tansu,
 #       noida-db) and fetches it back, checking the codec stayed C.
-#   codec-C-kafka-wire-via-BROKER-to-CLIENT: CLIENT reads that batch from
+#   codec-C-kwire-via-BROKER-to-CLIENT: CLIENT reads that batch from
 #       BROKER (assigned partition, from offset 0) and checks the records.
 # Values carry 200 dots: librdkafka sends a batch uncompressed when
 # compressing does not make it smaller (three short records under lz4 do not).
@@ -361,13 +361,13 @@ codec_out() {
         echo "$topic" >"$WORK/codec-out-$broker-$codec.topic"
         return 0
     fi
-    # Refused by the broker: a gap of kafka-wire's or of the broker's? The
+    # Refused by the broker: a gap of kwire's or of the broker's? The
     # broker's only if it refuses the codec from confluent-kafka too.
     grep -q "^FAIL: Produce: error" <<<"$out" || return 1
     echo "-- control: confluent-kafka produces $codec to $broker"
     if timeout 60 "$PY" "$SCRIPTS/e2e_clients.py" produce confluent --bootstrap "127.0.0.1:$port" \
         --topic "t-codec-control-$codec-$RANDOM$RANDOM" --compression "$codec" --pad "$PAD"; then
-        echo "$broker takes $codec from confluent-kafka but refused kafka-wire's batch"
+        echo "$broker takes $codec from confluent-kafka but refused kwire's batch"
         return 1
     fi
     echo "SKIP: $broker refuses $codec from confluent-kafka too ($(grep '^FAIL: Produce' <<<"$out" | cut -c7-))"
@@ -378,7 +378,7 @@ codec_read() {
     local client=$1 broker=$2 codec=$3
     local file="$WORK/codec-out-$broker-$codec.topic"
     if [ ! -f "$file" ]; then
-        echo "SKIP: nothing to read: $broker did not take kafka-wire's $codec batch (step codec-$codec-kafka-wire-to-$broker)"
+        echo "SKIP: nothing to read: $broker did not take kwire's $codec batch (step codec-$codec-kwire-to-$broker)"
         return 77
     fi
     timeout 60 "$PY" "$SCRIPTS/e2e_clients.py" consume "$client" --bootstrap "127.0.0.1:${BROKER_PORT[$broker]}" \
@@ -387,12 +387,12 @@ codec_read() {
 
 for codec in "${CODECS[@]}"; do
     for client in "${CODEC_CLIENTS[@]}"; do
-        step "codec-$codec-$client-to-kafka-wire" codec_in "$client" "$codec"
+        step "codec-$codec-$client-to-kwire" codec_in "$client" "$codec"
     done
     for broker in "${CODEC_BROKERS[@]}"; do
-        step "codec-$codec-kafka-wire-to-$broker" codec_out "$broker" "$codec"
+        step "codec-$codec-kwire-to-$broker" codec_out "$broker" "$codec"
         for client in "${CODEC_CLIENTS[@]}"; do
-            step "codec-$codec-kafka-wire-via-$broker-to-$client" codec_read "$client" "$broker" "$codec"
+            step "codec-$codec-kwire-via-$broker-to-$client" codec_read "$client" "$broker" "$codec"
         done
     done
 done
@@ -404,15 +404,15 @@ codec_matrix() {
     for broker in "${CODEC_BROKERS[@]}"; do
         head+=" | kw>$broker | >confluent | >kafka-python"
     done
-    say "compression (kw: kafka-wire's examples/client.rs; kw>B: written to broker B, then read from B by):"
+    say "compression (kw: kwire's examples/client.rs; kw>B: written to broker B, then read from B by):"
     say "$head"
     for codec in "${CODECS[@]}"; do
-        row=$(printf '%-6s | %-12s | %-15s' "$codec" "${RESULT[codec-$codec-confluent-to-kafka-wire]:--}" \
-            "${RESULT[codec-$codec-kafka-python-to-kafka-wire]:--}")
+        row=$(printf '%-6s | %-12s | %-15s' "$codec" "${RESULT[codec-$codec-confluent-to-kwire]:--}" \
+            "${RESULT[codec-$codec-kafka-python-to-kwire]:--}")
         for broker in "${CODEC_BROKERS[@]}"; do
-            row+=$(printf ' | %-*s' $((${#broker} + 3)) "${RESULT[codec-$codec-kafka-wire-to-$broker]:--}")
+            row+=$(printf ' | %-*s' $((${#broker} + 3)) "${RESULT[codec-$codec-kwire-to-$broker]:--}")
             for client in "${CODEC_CLIENTS[@]}"; do
-                row+=$(printf ' | %-*s' $((${#client} + 1)) "${RESULT[codec-$codec-kafka-wire-via-$broker-to-$client]:--}")
+                row+=$(printf ' | %-*s' $((${#client} + 1)) "${RESULT[codec-$codec-kwire-via-$broker-to-$client]:--}")
             done
         done
         say "$row"

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-shared="${KAFKA_WIRE_SHARED:-$root/../shared}"
+shared="${KWIRE_SHARED:-$root/../shared}"
 seconds="${1:-600}"
 shift || true
 targets=("$@")

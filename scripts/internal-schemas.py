@@ -168,7 +168,7 @@ def render(value, indent=0):
 def main():
     version = sys.argv[1] if len(sys.argv) > 1 else "4.4.0"
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    cache = os.environ.get("KAFKA_WIRE_RELEASES") or os.path.join(root, ".cache/kafka")
+    cache = os.environ.get("KWIRE_RELEASES") or os.path.join(root, ".cache/kafka")
     cache = os.path.join(root, cache)
     missing = []
     for family in FAMILIES:

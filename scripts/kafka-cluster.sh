@@ -16,7 +16,7 @@
 #                            data, logs, pids, and `env`, which the tests read
 #   KAFKA_CLUSTER_PORT_BASE  first of the seven ports B..B+6 (default 19700; 19092
 #                            is the example broker's)
-#   KAFKA_CLUSTER_RELAY=1    put examples/envelope_relay (built on kafka-wire)
+#   KAFKA_CLUSTER_RELAY=1    put examples/envelope_relay (built on kwire)
 #                            between the broker and the controller: the broker's
 #                            controller address is the relay's, and the relay
 #                            logs every frame it passes, one JSON line each;
@@ -53,7 +53,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-CACHE="${KAFKA_WIRE_RELEASES:-$ROOT/.cache/kafka}"
+CACHE="${KWIRE_RELEASES:-$ROOT/.cache/kafka}"
 case "$CACHE" in /*) ;; *) CACHE="$ROOT/$CACHE" ;; esac
 DIR="${KAFKA_CLUSTER_DIR:-$ROOT/.cache/cluster}"
 case "$DIR" in /*) ;; *) DIR="$ROOT/$DIR" ;; esac
@@ -83,7 +83,7 @@ fetch() {
     cat > "$JARS/pom/pom.xml" <<EOF
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
-  <groupId>kafka-wire</groupId><artifactId>kafka-cluster</artifactId><version>0</version>
+  <groupId>kwire</groupId><artifactId>kafka-cluster</artifactId><version>0</version>
   <packaging>pom</packaging>
   <dependencies>
     <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka_2.13</artifactId><version>$VERSION</version></dependency>

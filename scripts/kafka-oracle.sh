@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Kafka oracle for one Apache Kafka release: conformance/java/Oracle.java
 # compiled against that release's kafka-clients jar, so that tests/oracle.rs can
-# run Kafka's own generated message classes beside kafka-wire on the same bytes.
+# run Kafka's own generated message classes beside kwire on the same bytes.
 #
 # Usage: bash scripts/kafka-oracle.sh VERSION
 #
@@ -28,9 +28,9 @@ if [ $# -ne 1 ]; then
 fi
 VERSION="$1"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-# As scripts/kafka-release.sh and the tests: $KAFKA_WIRE_RELEASES, relative
+# As scripts/kafka-release.sh and the tests: $KWIRE_RELEASES, relative
 # to the repository, else .cache/kafka.
-CACHE="${KAFKA_WIRE_RELEASES:-$ROOT/.cache/kafka}"
+CACHE="${KWIRE_RELEASES:-$ROOT/.cache/kafka}"
 case "$CACHE" in /*) ;; *) CACHE="$ROOT/$CACHE" ;; esac
 SRC="$ROOT/conformance/java/Oracle.java"
 OUT="$CACHE/$VERSION/oracle"
@@ -55,7 +55,7 @@ if [ ! -f "$EXTRA/.complete" ]; then
     cat > "$EXTRA/pom/pom.xml" <<EOF
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
-  <groupId>kafka-wire</groupId><artifactId>kafka-oracle</artifactId><version>0</version>
+  <groupId>kwire</groupId><artifactId>kafka-oracle</artifactId><version>0</version>
   <packaging>pom</packaging>
   <dependencies>
     <dependency><groupId>com.fasterxml.jackson.core</groupId><artifactId>jackson-databind</artifactId><version>$jackson</version></dependency>

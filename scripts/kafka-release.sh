@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Fetches Apache Kafka releases' jars from Maven Central and extracts the
-# schemas of every family they carry, for the tests that compare kafka-wire
+# schemas of every family they carry, for the tests that compare kwire
 # with Kafka (tests/schema_equivalence.rs, tests/schema_history.rs) and for
-# `kafka-wire-codegen diff`.
+# `kwire-codegen diff`.
 #
 # Usage: bash scripts/kafka-release.sh VERSION...
 #        bash scripts/kafka-release.sh --list FILE   (the versions in FILE, one a line, # comments)
 #   VERSION  a release, e.g. 4.4.0 or 3.9.2
 #
-# Each release's schemas go to $KAFKA_WIRE_RELEASES/VERSION/schemas (default
+# Each release's schemas go to $KWIRE_RELEASES/VERSION/schemas (default
 # .cache/kafka in the repository), one folder per schema family:
 #   messages/                 requests, responses, headers (kafka-clients)
 #   metadata/                 KRaft metadata log records (kafka-metadata, 2.8+)
@@ -29,7 +29,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-CACHE="${KAFKA_WIRE_RELEASES:-$ROOT/.cache/kafka}"
+CACHE="${KWIRE_RELEASES:-$ROOT/.cache/kafka}"
 case "$CACHE" in /*) ;; *) CACHE="$ROOT/$CACHE" ;; esac
 
 versions=()
@@ -116,7 +116,7 @@ fetch() {
     cat > "$work/pom.xml" <<EOF
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
-  <groupId>kafka-wire</groupId><artifactId>kafka-release</artifactId><version>0</version>
+  <groupId>kwire</groupId><artifactId>kafka-release</artifactId><version>0</version>
   <packaging>pom</packaging>
   <build><plugins><plugin>
     <groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId><version>3.6.1</version>

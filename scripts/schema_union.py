@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Merges Kafka releases' message schemas into kafka-wire's `schemas/`.
+"""Merges Kafka releases' message schemas into kwire's `schemas/`.
 
 Usage: python3 scripts/schema_union.py SCHEMAS RELEASE_DIR [RELEASE_DIR ...]
 
@@ -12,14 +12,14 @@ the shape it was finally given), and versions that no release has any more
 the shape `SCHEMAS` already gives them.
 
 What the script keeps from `SCHEMAS`: the `about` texts and comments of every
-field it already has, the listeners, and the fields that are kafka-wire's own
+field it already has, the listeners, and the fields that are kwire's own
 (the KIP-590 header fields and the Envelope's typed embedded messages). A
 field or message that is new gets `"about": ""`: tests/schema_docs.rs fails
 until someone writes one in their own words. Files whose wire content does not
 change are left as they are.
 
 It prints what it changed. Check the result with `cargo test --test
-schema_equivalence` and `kafka-wire-codegen diff`.
+schema_equivalence` and `kwire-codegen diff`.
 """
 
 import json
@@ -285,7 +285,7 @@ def render(spec, before, inner):
     return "\n".join(out) + "\n"
 
 
-# kafka-wire's own fields: kept as they are in SCHEMAS.
+# kwire's own fields: kept as they are in SCHEMAS.
 OWN_FIELDS = {
     "RequestHeader": {"InitialPrincipalName", "InitialClientId"},
     "EnvelopeRequest": {"RequestData"},
@@ -432,7 +432,7 @@ def main():
             continue
         before, inner = header_comments(otext) if otext else ([], [])
         if not before:
-            before = ["// kafka-wire schema: " + newest_name + "."]
+            before = ["// kwire schema: " + newest_name + "."]
         text = render(spec, before, inner)
         if mine and fn != newest_name + ".json":
             os.remove(os.path.join(ours_dir, fn))

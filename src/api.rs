@@ -16,7 +16,7 @@ pub use crate::messages::{api_info, ApiKey, API_INFO};
 ///
 /// # Example
 /// ```
-/// use kafka_wire::api::{ApiKey, Listener};
+/// use kwire::api::{ApiKey, Listener};
 /// let vote = ApiKey::Vote.info(); // KRaft's Vote goes to controllers only
 /// assert_eq!(vote.listeners, &[Listener::Controller]);
 /// ```
@@ -35,13 +35,13 @@ pub enum Listener {
 ///
 /// `K` is the api-key enum of the message set the table belongs to: this
 /// crate's [`ApiKey`] for [`API_INFO`], or the `ApiKey` that
-/// kafka-wire-codegen generates beside another message set's table. The
+/// kwire-codegen generates beside another message set's table. The
 /// methods read its number on the wire through `Into<i16>`, which every
 /// generated `ApiKey` implements.
 ///
 /// # Example
 /// ```
-/// use kafka_wire::api::ApiKey;
+/// use kwire::api::ApiKey;
 /// let info = ApiKey::CreateTopics.info();
 /// assert_eq!(info.api_key, ApiKey::CreateTopics);
 /// assert_eq!((info.name, info.request_name, info.response_name), ("CreateTopics", "CreateTopicsRequest", "CreateTopicsResponse"));
@@ -95,7 +95,7 @@ pub struct ApiInfo<K: 'static = ApiKey> {
     /// table (spec §8.2), by api name.
     ///
     /// ```
-    /// use kafka_wire::api::ApiKey;
+    /// use kwire::api::ApiKey;
     /// assert!(ApiKey::CreateTopics.info().forwardable);
     /// assert!(!ApiKey::Metadata.info().forwardable);
     /// ```
@@ -128,7 +128,7 @@ impl<K: Copy + Into<i16>> ApiInfo<K> {
     /// request and answer UNSUPPORTED_VERSION.
     ///
     /// ```
-    /// let info = kafka_wire::api::ApiKey::ApiVersions.info(); // flexible 3+
+    /// let info = kwire::api::ApiKey::ApiVersions.info(); // flexible 3+
     /// assert_eq!((info.request_header_version(2), info.request_header_version(3)), (1, 2));
     /// assert_eq!(info.request_header_version(i16::MAX), 2);
     /// ```
@@ -147,9 +147,9 @@ impl<K: Copy + Into<i16>> ApiInfo<K> {
     /// ApiVersions.
     ///
     /// ```
-    /// let info = kafka_wire::api::api_info(18).unwrap();
+    /// let info = kwire::api::api_info(18).unwrap();
     /// assert_eq!(info.response_header_version(3), 0);
-    /// let metadata = kafka_wire::api::ApiKey::Metadata.info(); // flexible 9+
+    /// let metadata = kwire::api::ApiKey::Metadata.info(); // flexible 9+
     /// assert_eq!((metadata.response_header_version(8), metadata.response_header_version(100)), (0, 1));
     /// ```
     pub fn response_header_version(&self, api_version: i16) -> i16 {
@@ -175,10 +175,10 @@ impl<K: Copy + Into<i16>> ApiInfo<K> {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::api::{negotiate, ApiKey};
-/// use kafka_wire::message::VersionRange;
-/// use kafka_wire::messages::api_versions_response::ApiVersion;
-/// use kafka_wire::messages::ApiVersionsResponse;
+/// use kwire::api::{negotiate, ApiKey};
+/// use kwire::message::VersionRange;
+/// use kwire::messages::api_versions_response::ApiVersion;
+/// use kwire::messages::ApiVersionsResponse;
 ///
 /// let listed = |api_key, min_version, max_version| ApiVersion { api_key, min_version, max_version, ..Default::default() };
 /// let response = ApiVersionsResponse {
@@ -204,7 +204,7 @@ impl Negotiated {
     /// (see [`Negotiated`]).
     ///
     /// ```
-    /// use kafka_wire::api::{ApiKey, Negotiated};
+    /// use kwire::api::{ApiKey, Negotiated};
     /// let negotiated = Negotiated::default(); // nothing listed
     /// assert_eq!(negotiated.version(ApiKey::ApiVersions), None);
     /// ```
@@ -218,7 +218,7 @@ impl Negotiated {
     /// `range.intersect(VersionRange::new(3, i16::MAX))`), or `None`.
     ///
     /// ```
-    /// use kafka_wire::api::{ApiKey, Negotiated};
+    /// use kwire::api::{ApiKey, Negotiated};
     /// assert_eq!(Negotiated::default().range(ApiKey::Produce), None);
     /// ```
     pub fn range(&self, api_key: ApiKey) -> Option<VersionRange> {
@@ -244,9 +244,9 @@ impl Negotiated {
 /// nothing else is negotiated.
 ///
 /// ```
-/// use kafka_wire::api::{negotiate, ApiKey};
-/// use kafka_wire::messages::api_versions_response::ApiVersion;
-/// use kafka_wire::messages::ApiVersionsResponse;
+/// use kwire::api::{negotiate, ApiKey};
+/// use kwire::messages::api_versions_response::ApiVersion;
+/// use kwire::messages::ApiVersionsResponse;
 ///
 /// // An old broker refusing ApiVersions v5: it has v0-3.
 /// let refused = ApiVersionsResponse {

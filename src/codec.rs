@@ -27,8 +27,8 @@
 //!
 //! # Example
 //! ```
-//! use kafka_wire::codec::FrameCodec;
-//! use kafka_wire::{Bytes, BytesMut};
+//! use kwire::codec::FrameCodec;
+//! use kwire::{Bytes, BytesMut};
 //! use tokio_util::codec::{Decoder, Encoder};
 //!
 //! let mut codec = FrameCodec::new();
@@ -41,7 +41,7 @@
 //! assert_eq!(codec.decode(&mut rx)?, None);
 //! rx.extend_from_slice(&wire[6..]);
 //! assert_eq!(codec.decode(&mut rx)?, Some(Bytes::from_static(b"hello")));
-//! # Ok::<(), kafka_wire::codec::CodecError>(())
+//! # Ok::<(), kwire::codec::CodecError>(())
 //! ```
 
 use std::collections::VecDeque;
@@ -65,7 +65,7 @@ pub const DEFAULT_MAX_FRAME_SIZE: usize = 100 * 1024 * 1024;
 /// Why a codec could not read or write a frame.
 ///
 /// ```
-/// use kafka_wire::codec::CodecError;
+/// use kwire::codec::CodecError;
 /// let err = CodecError::FrameTooLarge { size: 200, max: 100 };
 /// assert_eq!(err.to_string(), "frame of 200 bytes is over the limit of 100");
 /// ```
@@ -146,8 +146,8 @@ enum DecodeState {
 /// the same maximum.
 ///
 /// ```
-/// use kafka_wire::codec::{CodecError, FrameCodec};
-/// use kafka_wire::BytesMut;
+/// use kwire::codec::{CodecError, FrameCodec};
+/// use kwire::BytesMut;
 /// use tokio_util::codec::Decoder;
 ///
 /// let mut codec = FrameCodec::with_max_frame_size(16);
@@ -164,8 +164,8 @@ impl FrameCodec {
     /// A codec with the default maximum, [`DEFAULT_MAX_FRAME_SIZE`].
     ///
     /// ```
-    /// let codec = kafka_wire::codec::FrameCodec::new();
-    /// assert_eq!(codec.max_frame_size(), kafka_wire::codec::DEFAULT_MAX_FRAME_SIZE);
+    /// let codec = kwire::codec::FrameCodec::new();
+    /// assert_eq!(codec.max_frame_size(), kwire::codec::DEFAULT_MAX_FRAME_SIZE);
     /// ```
     pub fn new() -> Self {
         Self::with_max_frame_size(DEFAULT_MAX_FRAME_SIZE)
@@ -175,7 +175,7 @@ impl FrameCodec {
     /// prefix not counted).
     ///
     /// ```
-    /// let codec = kafka_wire::codec::FrameCodec::with_max_frame_size(1 << 20);
+    /// let codec = kwire::codec::FrameCodec::with_max_frame_size(1 << 20);
     /// assert_eq!(codec.max_frame_size(), 1 << 20);
     /// ```
     pub fn with_max_frame_size(max_frame_size: usize) -> Self {
@@ -185,7 +185,7 @@ impl FrameCodec {
     /// The largest frame accepted, in bytes, size prefix not counted.
     ///
     /// ```
-    /// assert_eq!(kafka_wire::codec::FrameCodec::with_max_frame_size(9).max_frame_size(), 9);
+    /// assert_eq!(kwire::codec::FrameCodec::with_max_frame_size(9).max_frame_size(), 9);
     /// ```
     pub fn max_frame_size(&self) -> usize {
         self.max_frame_size
@@ -195,7 +195,7 @@ impl FrameCodec {
     /// size it was accepted with.
     ///
     /// ```
-    /// let mut codec = kafka_wire::codec::FrameCodec::new();
+    /// let mut codec = kwire::codec::FrameCodec::new();
     /// codec.set_max_frame_size(1024);
     /// assert_eq!(codec.max_frame_size(), 1024);
     /// ```
@@ -270,7 +270,7 @@ impl Default for FrameCodec {
     /// Same as [`FrameCodec::new`].
     ///
     /// ```
-    /// let codec = kafka_wire::codec::FrameCodec::default();
+    /// let codec = kwire::codec::FrameCodec::default();
     /// assert_eq!(codec.max_frame_size(), 100 << 20);
     /// ```
     fn default() -> Self {
@@ -357,15 +357,15 @@ impl Encoder<Bytes> for FrameCodec {
 /// or decode the whole request with [`RawRequest::decode`].
 ///
 /// ```
-/// use kafka_wire::codec::RawRequest;
-/// use kafka_wire::Bytes;
+/// use kwire::codec::RawRequest;
+/// use kwire::Bytes;
 /// // SaslHandshake v1, correlation id 7, client id "c", mechanism "PLAIN".
 /// let raw = RawRequest::parse(Bytes::from_static(b"\x00\x11\x00\x01\x00\x00\x00\x07\x00\x01c\x00\x05PLAIN"))?;
 /// let head = raw.head();
 /// assert_eq!((head.api_key, head.api_version, head.correlation_id), (17, 1, 7));
 /// let frame = raw.decode()?;
 /// assert_eq!(frame.header.client_id.as_deref(), Some("c"));
-/// # Ok::<(), kafka_wire::codec::CodecError>(())
+/// # Ok::<(), kwire::codec::CodecError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawRequest {
@@ -381,8 +381,8 @@ impl RawRequest {
     /// [`CodecError::ShortRequest`] under 8 bytes.
     ///
     /// ```
-    /// use kafka_wire::codec::{CodecError, RawRequest};
-    /// let short = RawRequest::parse(kafka_wire::Bytes::from_static(b"\x00\x12\x00"));
+    /// use kwire::codec::{CodecError, RawRequest};
+    /// let short = RawRequest::parse(kwire::Bytes::from_static(b"\x00\x12\x00"));
     /// assert!(matches!(short, Err(CodecError::ShortRequest(3))));
     /// ```
     pub fn parse(bytes: Bytes) -> Result<Self, CodecError> {
@@ -393,7 +393,7 @@ impl RawRequest {
     /// The request's head: api key, api version and correlation id.
     ///
     /// ```
-    /// let raw = kafka_wire::codec::RawRequest::parse(kafka_wire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
+    /// let raw = kwire::codec::RawRequest::parse(kwire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
     /// assert_eq!(raw.head().header_version().ok(), Some(2)); // Metadata v12 is flexible
     /// ```
     pub fn head(&self) -> RequestHead {
@@ -403,7 +403,7 @@ impl RawRequest {
     /// The whole request, header and body, as received (no size prefix).
     ///
     /// ```
-    /// let raw = kafka_wire::codec::RawRequest::parse(kafka_wire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
+    /// let raw = kwire::codec::RawRequest::parse(kwire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
     /// assert_eq!(raw.as_bytes().len(), 8);
     /// ```
     pub fn as_bytes(&self) -> &Bytes {
@@ -413,7 +413,7 @@ impl RawRequest {
     /// The request's bytes, giving up the peeked fields.
     ///
     /// ```
-    /// let raw = kafka_wire::codec::RawRequest::parse(kafka_wire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
+    /// let raw = kwire::codec::RawRequest::parse(kwire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
     /// assert_eq!(raw.into_bytes().len(), 8);
     /// ```
     pub fn into_bytes(self) -> Bytes {
@@ -434,17 +434,17 @@ impl RawRequest {
     /// not have, a malformed header or body, or bytes left over.
     ///
     /// ```
-    /// use kafka_wire::codec::RawRequest;
-    /// use kafka_wire::frame::RequestFrame;
-    /// let raw = RawRequest::parse(kafka_wire::Bytes::from_static(&[0x7f, 0, 0, 0, 0, 0, 0, 1]))?;
+    /// use kwire::codec::RawRequest;
+    /// use kwire::frame::RequestFrame;
+    /// let raw = RawRequest::parse(kwire::Bytes::from_static(&[0x7f, 0, 0, 0, 0, 0, 0, 1]))?;
     /// assert!(raw.decode().is_err()); // api key 32512 is unknown
     ///
-    /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
+    /// let bytes = kwire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
     /// let raw = RawRequest::parse(bytes)?;
     /// let mut kept = RequestFrame::default();
     /// kept.decode_into(raw.as_bytes().clone())?;
     /// assert_eq!(kept, raw.decode()?);
-    /// # Ok::<(), kafka_wire::codec::CodecError>(())
+    /// # Ok::<(), kwire::codec::CodecError>(())
     /// ```
     pub fn decode(&self) -> Result<RequestFrame, CodecError> {
         Ok(RequestFrame::decode(self.bytes.clone())?)
@@ -465,12 +465,12 @@ impl RawRequest {
     /// not have, or a malformed header or body.
     ///
     /// ```
-    /// use kafka_wire::codec::RawRequest;
-    /// use kafka_wire::messages::RequestBody;
+    /// use kwire::codec::RawRequest;
+    /// use kwire::messages::RequestBody;
     /// // librdkafka 2.16's Metadata v12 for all topics: null array (00), 3 stray
     /// // zero bytes, then AllowAutoTopicCreation, IncludeTopicAuthorizedOperations
     /// // and an empty tagged-field section.
-    /// let bytes = kafka_wire::Bytes::from_static(
+    /// let bytes = kwire::Bytes::from_static(
     ///     b"\x00\x03\x00\x0c\x00\x00\x00\x03\x00\x07rdkafka\x00\x00\x00\x00\x00\x01\x00\x00",
     /// );
     /// let raw = RawRequest::parse(bytes)?;
@@ -478,7 +478,7 @@ impl RawRequest {
     /// let (frame, trailing) = raw.decode_lenient()?;
     /// let RequestBody::Metadata(metadata) = frame.body else { unreachable!() };
     /// assert_eq!((metadata.topics, trailing), (None, 3));
-    /// # Ok::<(), kafka_wire::codec::CodecError>(())
+    /// # Ok::<(), kwire::codec::CodecError>(())
     /// ```
     pub fn decode_lenient(&self) -> Result<(RequestFrame, usize), CodecError> {
         Ok(RequestFrame::decode_lenient(self.bytes.clone())?)
@@ -490,10 +490,10 @@ impl RawRequest {
 /// for, body at [`ResponseFrame::version`]).
 ///
 /// ```
-/// use kafka_wire::codec::ServerCodec;
-/// use kafka_wire::frame::ResponseFrame;
-/// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
-/// use kafka_wire::BytesMut;
+/// use kwire::codec::ServerCodec;
+/// use kwire::frame::ResponseFrame;
+/// use kwire::messages::{ResponseHeader, SaslHandshakeResponse};
+/// use kwire::BytesMut;
 /// use tokio_util::codec::{Decoder, Encoder};
 ///
 /// let mut codec = ServerCodec::new();
@@ -506,7 +506,7 @@ impl RawRequest {
 /// let mut tx = BytesMut::new();
 /// codec.encode(ResponseFrame { header, body: body.into(), version: 1 }, &mut tx)?;
 /// assert_eq!(&tx[..], b"\x00\x00\x00\x11\x00\x00\x00\x07\x00\x21\x00\x00\x00\x01\x00\x05PLAIN");
-/// # Ok::<(), kafka_wire::codec::CodecError>(())
+/// # Ok::<(), kwire::codec::CodecError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ServerCodec {
@@ -517,8 +517,8 @@ impl ServerCodec {
     /// A server codec with the default maximum frame size.
     ///
     /// ```
-    /// let codec = kafka_wire::codec::ServerCodec::new();
-    /// assert_eq!(codec.frames().max_frame_size(), kafka_wire::codec::DEFAULT_MAX_FRAME_SIZE);
+    /// let codec = kwire::codec::ServerCodec::new();
+    /// assert_eq!(codec.frames().max_frame_size(), kwire::codec::DEFAULT_MAX_FRAME_SIZE);
     /// ```
     pub fn new() -> Self {
         Self::default()
@@ -527,7 +527,7 @@ impl ServerCodec {
     /// A server codec over a configured [`FrameCodec`].
     ///
     /// ```
-    /// use kafka_wire::codec::{FrameCodec, ServerCodec};
+    /// use kwire::codec::{FrameCodec, ServerCodec};
     /// let codec = ServerCodec::with_frames(FrameCodec::with_max_frame_size(1 << 20));
     /// assert_eq!(codec.frames().max_frame_size(), 1 << 20);
     /// ```
@@ -538,7 +538,7 @@ impl ServerCodec {
     /// The frame codec underneath.
     ///
     /// ```
-    /// let codec = kafka_wire::codec::ServerCodec::new();
+    /// let codec = kwire::codec::ServerCodec::new();
     /// let _limit = codec.frames().max_frame_size();
     /// ```
     pub fn frames(&self) -> &FrameCodec {
@@ -548,7 +548,7 @@ impl ServerCodec {
     /// The frame codec underneath, to change its maximum.
     ///
     /// ```
-    /// let mut codec = kafka_wire::codec::ServerCodec::new();
+    /// let mut codec = kwire::codec::ServerCodec::new();
     /// codec.frames_mut().set_max_frame_size(4096);
     /// assert_eq!(codec.frames().max_frame_size(), 4096);
     /// ```
@@ -602,13 +602,13 @@ impl Encoder<Bytes> for ServerCodec {
     /// As [`FrameCodec::encode`].
     ///
     /// ```
-    /// use kafka_wire::codec::ServerCodec;
-    /// use kafka_wire::{Bytes, BytesMut};
+    /// use kwire::codec::ServerCodec;
+    /// use kwire::{Bytes, BytesMut};
     /// use tokio_util::codec::Encoder;
     /// let mut tx = BytesMut::new();
     /// ServerCodec::new().encode(Bytes::new(), &mut tx)?; // an empty SASL challenge
     /// assert_eq!(&tx[..], [0, 0, 0, 0]);
-    /// # Ok::<(), kafka_wire::codec::CodecError>(())
+    /// # Ok::<(), kwire::codec::CodecError>(())
     /// ```
     fn encode(&mut self, frame: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
         self.frames.encode(frame, dst)
@@ -628,10 +628,10 @@ impl Encoder<Bytes> for ServerCodec {
 /// [`ResponseFrame::decode`]).
 ///
 /// ```
-/// use kafka_wire::codec::ClientCodec;
-/// use kafka_wire::frame::RequestFrame;
-/// use kafka_wire::messages::{ApiVersionsRequest, RequestHeader, ResponseBody};
-/// use kafka_wire::BytesMut;
+/// use kwire::codec::ClientCodec;
+/// use kwire::frame::RequestFrame;
+/// use kwire::messages::{ApiVersionsRequest, RequestHeader, ResponseBody};
+/// use kwire::BytesMut;
 /// use tokio_util::codec::{Decoder, Encoder};
 ///
 /// let mut codec = ClientCodec::new();
@@ -647,7 +647,7 @@ impl Encoder<Bytes> for ServerCodec {
 /// let ResponseBody::ApiVersions(body) = response.body else { unreachable!() };
 /// assert_eq!((body.error_code, body.api_keys[0].max_version), (35, 3));
 /// assert_eq!(codec.in_flight(), 0);
-/// # Ok::<(), kafka_wire::codec::CodecError>(())
+/// # Ok::<(), kwire::codec::CodecError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ClientCodec {
@@ -659,7 +659,7 @@ impl ClientCodec {
     /// A client codec with the default maximum frame size.
     ///
     /// ```
-    /// assert_eq!(kafka_wire::codec::ClientCodec::new().in_flight(), 0);
+    /// assert_eq!(kwire::codec::ClientCodec::new().in_flight(), 0);
     /// ```
     pub fn new() -> Self {
         Self::default()
@@ -668,7 +668,7 @@ impl ClientCodec {
     /// A client codec over a configured [`FrameCodec`].
     ///
     /// ```
-    /// use kafka_wire::codec::{ClientCodec, FrameCodec};
+    /// use kwire::codec::{ClientCodec, FrameCodec};
     /// let codec = ClientCodec::with_frames(FrameCodec::with_max_frame_size(1 << 20));
     /// assert_eq!(codec.frames().max_frame_size(), 1 << 20);
     /// ```
@@ -679,7 +679,7 @@ impl ClientCodec {
     /// The frame codec underneath.
     ///
     /// ```
-    /// let codec = kafka_wire::codec::ClientCodec::new();
+    /// let codec = kwire::codec::ClientCodec::new();
     /// let _limit = codec.frames().max_frame_size();
     /// ```
     pub fn frames(&self) -> &FrameCodec {
@@ -689,7 +689,7 @@ impl ClientCodec {
     /// Requests encoded and not yet answered.
     ///
     /// ```
-    /// assert_eq!(kafka_wire::codec::ClientCodec::new().in_flight(), 0);
+    /// assert_eq!(kwire::codec::ClientCodec::new().in_flight(), 0);
     /// ```
     pub fn in_flight(&self) -> usize {
         self.correlator.in_flight()
@@ -761,9 +761,9 @@ impl Decoder for ClientCodec {
 /// response frame.
 ///
 /// ```
-/// use kafka_wire::codec::Correlated;
+/// use kwire::codec::Correlated;
 /// let answered = Correlated { correlation_id: 7, api_key: 3, api_version: 12 };
-/// assert_eq!(kafka_wire::api::api_info(answered.api_key).unwrap().response_header_version(answered.api_version), 1);
+/// assert_eq!(kwire::api::api_info(answered.api_key).unwrap().response_header_version(answered.api_version), 1);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Correlated {
@@ -800,10 +800,10 @@ pub struct Correlated {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::codec::{CodecError, Correlated, Correlator};
-/// use kafka_wire::frame::RequestFrame;
-/// use kafka_wire::messages::{MetadataRequest, ProduceRequest, RequestBody, RequestHeader};
-/// use kafka_wire::BytesMut;
+/// use kwire::codec::{CodecError, Correlated, Correlator};
+/// use kwire::frame::RequestFrame;
+/// use kwire::messages::{MetadataRequest, ProduceRequest, RequestBody, RequestHeader};
+/// use kwire::BytesMut;
 ///
 /// // Frames as a proxy sees them: Metadata v12 (correlation id 1), then a
 /// // fire-and-forget Produce v9 (acks 0, correlation id 2).
@@ -838,7 +838,7 @@ impl Correlator {
     /// A correlator with no request in flight.
     ///
     /// ```
-    /// assert_eq!(kafka_wire::codec::Correlator::new().in_flight(), 0);
+    /// assert_eq!(kwire::codec::Correlator::new().in_flight(), 0);
     /// ```
     pub fn new() -> Self {
         Self::default()
@@ -858,7 +858,7 @@ impl Correlator {
     /// id is malformed, before its `Acks`. Nothing is recorded then.
     ///
     /// ```
-    /// use kafka_wire::codec::{CodecError, Correlator};
+    /// use kwire::codec::{CodecError, Correlator};
     /// let mut correlator = Correlator::new();
     /// // Metadata v0 (header v1), correlation id 9, null client id, no topics.
     /// assert!(correlator.track_request(b"\x00\x03\x00\x00\x00\x00\x00\x09\xff\xff\x00\x00\x00\x00")?);
@@ -889,7 +889,7 @@ impl Correlator {
     /// flight (`expected: None`). Nothing is taken off then.
     ///
     /// ```
-    /// use kafka_wire::codec::{CodecError, Correlator};
+    /// use kwire::codec::{CodecError, Correlator};
     /// let mut correlator = Correlator::new();
     /// correlator.track_request(b"\x00\x12\x00\x03\x00\x00\x00\x05\xff\xff\x00\x00\x00\x00")?; // ApiVersions v3
     /// let err = correlator.match_response(b"\x00\x00\x00\x06\x00").unwrap_err();
@@ -916,7 +916,7 @@ impl Correlator {
     /// Requests recorded and not yet answered.
     ///
     /// ```
-    /// assert_eq!(kafka_wire::codec::Correlator::default().in_flight(), 0);
+    /// assert_eq!(kwire::codec::Correlator::default().in_flight(), 0);
     /// ```
     pub fn in_flight(&self) -> usize {
         self.in_flight.len()
@@ -975,10 +975,10 @@ fn produce_acks(frame: &[u8], api_version: i16) -> Result<i16, DecodeError> {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::codec::{Call, ClientCodec, ServerCodec};
-/// use kafka_wire::frame::ResponseFrame;
-/// use kafka_wire::messages::{MetadataRequest, MetadataResponse, ResponseHeader};
-/// use kafka_wire::BytesMut;
+/// use kwire::codec::{Call, ClientCodec, ServerCodec};
+/// use kwire::frame::ResponseFrame;
+/// use kwire::messages::{MetadataRequest, MetadataResponse, ResponseHeader};
+/// use kwire::BytesMut;
 /// use tokio_util::codec::{Decoder, Encoder};
 ///
 /// let (mut client, mut server, mut wire) = (ClientCodec::new(), ServerCodec::new(), BytesMut::new());
@@ -994,7 +994,7 @@ fn produce_acks(frame: &[u8], api_version: i16) -> Result<i16, DecodeError> {
 /// let frame = client.decode(&mut wire)?.unwrap();
 /// let response: MetadataResponse = MetadataRequest::response_from(frame)?;
 /// assert_eq!(response, answer);
-/// # Ok::<(), kafka_wire::codec::CodecError>(())
+/// # Ok::<(), kwire::codec::CodecError>(())
 /// ```
 pub trait Call:
     Request<Response: TryFrom<ResponseBody, Error = UnexpectedBody<ResponseBody>>> + Into<RequestBody>
@@ -1006,8 +1006,8 @@ pub trait Call:
     /// and version when it is encoded.
     ///
     /// ```
-    /// use kafka_wire::codec::Call;
-    /// use kafka_wire::messages::{ApiVersionsRequest, RequestBody};
+    /// use kwire::codec::Call;
+    /// use kwire::messages::{ApiVersionsRequest, RequestBody};
     /// let frame = ApiVersionsRequest::default().into_frame(3, 7, None);
     /// assert_eq!((frame.header.request_api_key, frame.header.request_api_version, frame.header.correlation_id), (18, 3, 7));
     /// assert!(matches!(frame.body, RequestBody::ApiVersions(_)));
@@ -1031,9 +1031,9 @@ pub trait Call:
     /// of another api key (a frame that answers another request).
     ///
     /// ```
-    /// use kafka_wire::codec::{Call, CodecError};
-    /// use kafka_wire::frame::ResponseFrame;
-    /// use kafka_wire::messages::{ApiVersionsRequest, MetadataResponse, ResponseHeader};
+    /// use kwire::codec::{Call, CodecError};
+    /// use kwire::frame::ResponseFrame;
+    /// use kwire::messages::{ApiVersionsRequest, MetadataResponse, ResponseHeader};
     /// let frame = ResponseFrame { header: ResponseHeader::default(), body: MetadataResponse::default().into(), version: 12 };
     /// let Err(CodecError::UnexpectedBody(err)) = ApiVersionsRequest::response_from(frame) else { unreachable!() };
     /// assert_eq!((err.expected, err.found), (18, 3));

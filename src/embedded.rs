@@ -18,8 +18,8 @@ use crate::primitives::{Decode, Encode, Reader, Writer};
 ///
 /// # Example
 /// ```
-/// use kafka_wire::embedded::EmbeddedMessage;
-/// use kafka_wire::messages::{RequestHeader, SaslHandshakeRequest};
+/// use kwire::embedded::EmbeddedMessage;
+/// use kwire::messages::{RequestHeader, SaslHandshakeRequest};
 /// let header = RequestHeader { request_api_key: 17, request_api_version: 1, correlation_id: 5, ..Default::default() };
 /// let body = SaslHandshakeRequest { mechanism: "PLAIN".into() };
 /// let embedded = EmbeddedMessage::from_request(&header, &body).unwrap();
@@ -34,8 +34,8 @@ pub struct EmbeddedMessage(pub Bytes);
 ///
 /// # Example
 /// ```
-/// use kafka_wire::embedded::EmbeddedHeader;
-/// use kafka_wire::messages::RequestHeader;
+/// use kwire::embedded::EmbeddedHeader;
+/// use kwire::messages::RequestHeader;
 /// let header = RequestHeader { request_api_key: 3, request_api_version: 12, correlation_id: 9, ..Default::default() };
 /// let embedded = EmbeddedHeader::from_header(&header, 2)?;
 /// assert_eq!(embedded.decode(2)?, header);
@@ -48,7 +48,7 @@ impl EmbeddedMessage {
     /// The raw bytes, header and body.
     ///
     /// ```
-    /// let embedded = kafka_wire::embedded::EmbeddedMessage(kafka_wire::Bytes::from_static(b"\x00\x03"));
+    /// let embedded = kwire::embedded::EmbeddedMessage(kwire::Bytes::from_static(b"\x00\x03"));
     /// assert_eq!(&embedded.as_bytes()[..], b"\x00\x03");
     /// ```
     pub fn as_bytes(&self) -> &Bytes {
@@ -58,7 +58,7 @@ impl EmbeddedMessage {
     /// True when it holds no bytes.
     ///
     /// ```
-    /// assert!(kafka_wire::embedded::EmbeddedMessage::default().is_empty());
+    /// assert!(kwire::embedded::EmbeddedMessage::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -73,8 +73,8 @@ impl EmbeddedMessage {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::embedded::EmbeddedMessage;
-    /// use kafka_wire::messages::{RequestHeader, SaslHandshakeRequest};
+    /// use kwire::embedded::EmbeddedMessage;
+    /// use kwire::messages::{RequestHeader, SaslHandshakeRequest};
     /// let body = SaslHandshakeRequest { mechanism: "PLAIN".into(), ..Default::default() };
     /// let header = RequestHeader { request_api_key: 17, request_api_version: 1, correlation_id: 5, ..Default::default() };
     /// let embedded = EmbeddedMessage::from_request(&header, &body)?;
@@ -82,7 +82,7 @@ impl EmbeddedMessage {
     /// // A header of another api key is refused.
     /// let metadata = RequestHeader { request_api_key: 3, ..header };
     /// assert!(EmbeddedMessage::from_request(&metadata, &body).is_err());
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     pub fn from_request<R: ApiMessage>(header: &RequestHeader, body: &R) -> Result<Self, EncodeError> {
         if header.request_api_key != R::API_KEY {
@@ -108,8 +108,8 @@ impl EmbeddedMessage {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::embedded::EmbeddedMessage;
-    /// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
+    /// use kwire::embedded::EmbeddedMessage;
+    /// use kwire::messages::{ResponseHeader, SaslHandshakeResponse};
     /// let body = SaslHandshakeResponse { error_code: 0, mechanisms: vec!["PLAIN".into()] };
     /// let header = ResponseHeader { correlation_id: 5, ..Default::default() };
     /// let embedded = EmbeddedMessage::from_response(&header, &body, 1)?;
@@ -156,14 +156,14 @@ impl EmbeddedMessage {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::embedded::EmbeddedMessage;
-    /// use kafka_wire::messages::{MetadataRequest, SaslHandshakeRequest};
+    /// use kwire::embedded::EmbeddedMessage;
+    /// use kwire::messages::{MetadataRequest, SaslHandshakeRequest};
     /// // SaslHandshake v1, header v1: api key 17, version 1, correlation id 5, client id "".
-    /// let embedded = EmbeddedMessage(kafka_wire::Bytes::from_static(b"\x00\x11\x00\x01\x00\x00\x00\x05\x00\x00\x00\x05PLAIN"));
+    /// let embedded = EmbeddedMessage(kwire::Bytes::from_static(b"\x00\x11\x00\x01\x00\x00\x00\x05\x00\x00\x00\x05PLAIN"));
     /// let (header, body) = embedded.decode_request::<SaslHandshakeRequest>()?;
     /// assert_eq!((header.correlation_id, &*body.mechanism), (5, "PLAIN"));
     /// assert!(embedded.decode_request::<MetadataRequest>().is_err()); // another api key
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode_request<R: ApiMessage>(&self) -> Result<(RequestHeader, R), DecodeError> {
         let (header, mut r) = self.read_request_header()?;
@@ -184,13 +184,13 @@ impl EmbeddedMessage {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::embedded::EmbeddedMessage;
-    /// use kafka_wire::messages::SaslHandshakeResponse;
+    /// use kwire::embedded::EmbeddedMessage;
+    /// use kwire::messages::SaslHandshakeResponse;
     /// // Response header v0 (correlation id 5), error code 0, no mechanisms.
-    /// let embedded = EmbeddedMessage(kafka_wire::Bytes::from_static(b"\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00"));
+    /// let embedded = EmbeddedMessage(kwire::Bytes::from_static(b"\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00"));
     /// let (header, body) = embedded.decode_response::<SaslHandshakeResponse>(1)?;
     /// assert_eq!((header.correlation_id, body.mechanisms.len()), (5, 0));
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode_response<R: ApiMessage>(&self, api_version: i16) -> Result<(ResponseHeader, R), DecodeError> {
         let mut r = Reader::new(self.0.clone());

@@ -19,8 +19,8 @@
 //!
 //! # Example
 //! ```
-//! use kafka_wire::entity::{Entities, EntityType, EntityValue, EntityValueMut};
-//! use kafka_wire::messages::{metadata_request::MetadataRequestTopic, MetadataRequest, RequestBody};
+//! use kwire::entity::{Entities, EntityType, EntityValue, EntityValueMut};
+//! use kwire::messages::{metadata_request::MetadataRequestTopic, MetadataRequest, RequestBody};
 //!
 //! let mut body = RequestBody::Metadata(MetadataRequest {
 //!     topics: Some(vec![MetadataRequestTopic { name: Some("orders".into()), ..Default::default() }]),

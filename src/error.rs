@@ -46,7 +46,7 @@ use std::fmt;
 ///
 /// # Example
 /// ```
-/// use kafka_wire::error::{DecodeError, DecodeErrorKind, PathSegment};
+/// use kwire::error::{DecodeError, DecodeErrorKind, PathSegment};
 /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 9).in_field("name").at_index(2).in_field("topics");
 /// assert_eq!(err.path(), [PathSegment::Field("topics"), PathSegment::Index(2), PathSegment::Field("name")]);
 /// ```
@@ -99,7 +99,7 @@ macro_rules! place_methods {
         /// The message name and version, when known.
         ///
         /// ```
-        /// use kafka_wire::error::{DecodeError, DecodeErrorKind};
+        /// use kwire::error::{DecodeError, DecodeErrorKind};
         /// let err = DecodeError::new(DecodeErrorKind::VarintTooLong, 0);
         /// assert_eq!(err.message(), None);
         /// assert_eq!(err.in_message("ProduceRequest", 9).message(), Some(("ProduceRequest", 9)));
@@ -111,7 +111,7 @@ macro_rules! place_methods {
         /// The field path, outermost first.
         ///
         /// ```
-        /// use kafka_wire::error::{EncodeError, EncodeErrorKind, PathSegment};
+        /// use kwire::error::{EncodeError, EncodeErrorKind, PathSegment};
         /// let err = EncodeError::new(EncodeErrorKind::NullNotAllowed).in_field("name").at_index(0).in_field("topics");
         /// assert_eq!(err.path(), [PathSegment::Field("topics"), PathSegment::Index(0), PathSegment::Field("name")]);
         /// ```
@@ -122,7 +122,7 @@ macro_rules! place_methods {
         /// Adds an enclosing field to the path.
         ///
         /// ```
-        /// use kafka_wire::error::{DecodeError, DecodeErrorKind};
+        /// use kwire::error::{DecodeError, DecodeErrorKind};
         /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 3).in_field("client_id");
         /// assert_eq!(err.to_string(), "client_id: string is not valid UTF-8 (offset 3)");
         /// ```
@@ -136,7 +136,7 @@ macro_rules! place_methods {
         /// Adds an enclosing array index to the path.
         ///
         /// ```
-        /// use kafka_wire::error::{DecodeError, DecodeErrorKind};
+        /// use kwire::error::{DecodeError, DecodeErrorKind};
         /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 7).in_field("name").at_index(1).in_field("topics");
         /// assert_eq!(err.to_string(), "topics[1].name: string is not valid UTF-8 (offset 7)");
         /// ```
@@ -150,7 +150,7 @@ macro_rules! place_methods {
         /// Names the message and version; the outermost context wins.
         ///
         /// ```
-        /// use kafka_wire::error::{EncodeError, EncodeErrorKind};
+        /// use kwire::error::{EncodeError, EncodeErrorKind};
         /// let err = EncodeError::new(EncodeErrorKind::TooLong(40_000)).in_message("RequestHeader", 2).in_message("EnvelopeRequest", 0);
         /// assert_eq!(err.to_string(), "RequestHeader v2: length 40000 is too long");
         /// ```
@@ -169,7 +169,7 @@ macro_rules! place_methods {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::error::DecodeErrorKind;
+/// use kwire::error::DecodeErrorKind;
 /// let kind = DecodeErrorKind::NotEnoughBytes { needed: 4, remaining: 1 };
 /// assert_eq!(kind.to_string(), "need 4 bytes, have 1");
 /// assert_eq!(DecodeErrorKind::ApiKeyNotCompiled(19).to_string(), "api key 19 is not compiled into this build");
@@ -227,7 +227,7 @@ pub enum DecodeErrorKind {
     /// schema) that the record family being read does not have.
     UnknownRecordType(i16),
     /// An api key of the api-key table whose request and response are not
-    /// compiled into this build (kafka-wire: enable the `admin` or
+    /// compiled into this build (kwire: enable the `admin` or
     /// `controller` feature; see the crate docs).
     ApiKeyNotCompiled(i16),
     /// Bytes left over after a value that should fill its input.
@@ -274,7 +274,7 @@ impl fmt::Display for DecodeErrorKind {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::primitives::Reader;
+/// use kwire::primitives::Reader;
 /// let mut r = Reader::new(bytes::Bytes::from_static(&[0, 1]));
 /// let err = r.read_i32().unwrap_err();
 /// assert_eq!(err.to_string(), "need 4 bytes, have 2 (offset 0)");
@@ -293,7 +293,7 @@ impl DecodeError {
     /// An error of `kind` at byte `offset`.
     ///
     /// ```
-    /// use kafka_wire::error::{DecodeError, DecodeErrorKind};
+    /// use kwire::error::{DecodeError, DecodeErrorKind};
     /// let err = DecodeError::new(DecodeErrorKind::TrailingBytes(2), 10);
     /// assert_eq!(err.to_string(), "2 bytes left over (offset 10)");
     /// ```
@@ -305,10 +305,10 @@ impl DecodeError {
     /// What went wrong.
     ///
     /// ```
-    /// use kafka_wire::error::DecodeErrorKind;
-    /// use kafka_wire::message::Message;
-    /// use kafka_wire::messages::RequestHeader;
-    /// let err = RequestHeader::decode_exact(kafka_wire::Bytes::from_static(b"\x00\x12"), 0).unwrap_err();
+    /// use kwire::error::DecodeErrorKind;
+    /// use kwire::message::Message;
+    /// use kwire::messages::RequestHeader;
+    /// let err = RequestHeader::decode_exact(kwire::Bytes::from_static(b"\x00\x12"), 0).unwrap_err();
     /// assert_eq!(*err.kind(), DecodeErrorKind::NotEnoughBytes { needed: 2, remaining: 0 });
     /// ```
     pub fn kind(&self) -> &DecodeErrorKind {
@@ -318,9 +318,9 @@ impl DecodeError {
     /// Byte offset from the start of the input where the problem was found.
     ///
     /// ```
-    /// use kafka_wire::message::Message;
-    /// use kafka_wire::messages::RequestHeader;
-    /// let err = RequestHeader::decode_exact(kafka_wire::Bytes::from_static(b"\x00\x12\x00"), 0).unwrap_err();
+    /// use kwire::message::Message;
+    /// use kwire::messages::RequestHeader;
+    /// let err = RequestHeader::decode_exact(kwire::Bytes::from_static(b"\x00\x12\x00"), 0).unwrap_err();
     /// assert_eq!(err.offset(), 2); // the api version needs 2 bytes at offset 2
     /// ```
     pub fn offset(&self) -> usize {
@@ -341,7 +341,7 @@ impl DecodeError {
     /// Adds an enclosing tagged-field entry to the path.
     ///
     /// ```
-    /// use kafka_wire::error::{DecodeError, DecodeErrorKind};
+    /// use kwire::error::{DecodeError, DecodeErrorKind};
     /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 12).at_tag(1).in_field("tagged_fields");
     /// assert_eq!(err.to_string(), "tagged_fields<tag 1>: string is not valid UTF-8 (offset 12)");
     /// ```
@@ -372,7 +372,7 @@ impl std::error::Error for DecodeError {}
 ///
 /// # Example
 /// ```
-/// use kafka_wire::error::EncodeErrorKind;
+/// use kwire::error::EncodeErrorKind;
 /// assert_eq!(EncodeErrorKind::UnsupportedVersion(99).to_string(), "version 99 is not supported");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -416,7 +416,7 @@ impl fmt::Display for EncodeErrorKind {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::error::{EncodeError, EncodeErrorKind};
+/// use kwire::error::{EncodeError, EncodeErrorKind};
 /// let err = EncodeError::new(EncodeErrorKind::NonDefaultField)
 ///     .in_field("validate_only")
 ///     .in_message("CreateTopicsRequest", 0);
@@ -438,7 +438,7 @@ impl EncodeError {
     /// An error of `kind`, place still unknown.
     ///
     /// ```
-    /// use kafka_wire::error::{EncodeError, EncodeErrorKind};
+    /// use kwire::error::{EncodeError, EncodeErrorKind};
     /// assert_eq!(EncodeError::new(EncodeErrorKind::DuplicateTag(3)).to_string(), "tag 3 is used twice");
     /// ```
     #[cold]
@@ -449,9 +449,9 @@ impl EncodeError {
     /// What went wrong.
     ///
     /// ```
-    /// use kafka_wire::error::EncodeErrorKind;
-    /// use kafka_wire::message::Message;
-    /// use kafka_wire::messages::RequestHeader;
+    /// use kwire::error::EncodeErrorKind;
+    /// use kwire::message::Message;
+    /// use kwire::messages::RequestHeader;
     /// let err = RequestHeader::default().to_bytes(7).unwrap_err();
     /// assert_eq!(*err.kind(), EncodeErrorKind::UnsupportedVersion(7));
     /// ```
@@ -480,7 +480,7 @@ impl std::error::Error for EncodeError {}
 /// An api key that this message set does not have.
 ///
 /// ```
-/// use kafka_wire::api::ApiKey;
+/// use kwire::api::ApiKey;
 /// assert_eq!(ApiKey::try_from(3), Ok(ApiKey::Metadata));
 /// let err = ApiKey::try_from(-1).unwrap_err();
 /// assert_eq!(err.to_string(), "unknown api key -1");
@@ -494,7 +494,7 @@ pub struct UnknownApiKey(pub i16);
 /// each request and response type, which gives the body back unchanged.
 ///
 /// ```
-/// use kafka_wire::messages::{ApiVersionsResponse, MetadataResponse, ResponseBody};
+/// use kwire::messages::{ApiVersionsResponse, MetadataResponse, ResponseBody};
 /// let body = ResponseBody::from(MetadataResponse::default());
 /// let err = ApiVersionsResponse::try_from(body.clone()).unwrap_err();
 /// assert_eq!((err.expected, err.found), (18, 3));

@@ -10,7 +10,7 @@
 //! list by a private macro.
 //!
 //! ```
-//! use kafka_wire::error_code::ErrorCode;
+//! use kwire::error_code::ErrorCode;
 //!
 //! let e = ErrorCode::from_code(41);
 //! assert_eq!(e, ErrorCode::NotController);
@@ -53,7 +53,7 @@ macro_rules! error_codes {
         /// [`ErrorCode::code`] to be independent of the table.
         ///
         /// ```
-        /// use kafka_wire::error_code::ErrorCode;
+        /// use kwire::error_code::ErrorCode;
         ///
         /// assert_eq!(ErrorCode::from(35), ErrorCode::UnsupportedVersion);
         /// assert_eq!(ErrorCode::from(999), ErrorCode::Unknown(999));
@@ -79,7 +79,7 @@ macro_rules! error_codes {
             /// 128 last); [`ErrorCode::Unknown`] is not included.
             ///
             /// ```
-            /// use kafka_wire::error_code::ErrorCode;
+            /// use kwire::error_code::ErrorCode;
             ///
             /// // The errors after which a client may retry the same request.
             /// let retriable: Vec<&str> =
@@ -92,7 +92,7 @@ macro_rules! error_codes {
             /// The `int16` value sent on the wire.
             ///
             /// ```
-            /// use kafka_wire::error_code::ErrorCode;
+            /// use kwire::error_code::ErrorCode;
             ///
             /// assert_eq!(ErrorCode::UnknownServerError.code(), -1);
             /// assert_eq!(ErrorCode::NotController.code(), 41);
@@ -249,7 +249,7 @@ impl ErrorCode {
     /// `ErrorCode::from_code(c).code() == c` for every `c`.
     ///
     /// ```
-    /// use kafka_wire::error_code::ErrorCode;
+    /// use kwire::error_code::ErrorCode;
     ///
     /// assert_eq!(ErrorCode::from_code(0), ErrorCode::None);
     /// assert_eq!(ErrorCode::from_code(31), ErrorCode::ClusterAuthorizationFailed);
@@ -281,7 +281,7 @@ impl ErrorCode {
     /// name: Kafka has no entry for such codes).
     ///
     /// ```
-    /// use kafka_wire::error_code::ErrorCode;
+    /// use kwire::error_code::ErrorCode;
     ///
     /// assert_eq!(ErrorCode::NotController.name(), "NOT_CONTROLLER");
     /// assert_eq!(ErrorCode::Unknown(999).name(), "UNKNOWN_ERROR_CODE");
@@ -296,7 +296,7 @@ impl ErrorCode {
     /// [`ErrorCode::Unknown`] is never retriable.
     ///
     /// ```
-    /// use kafka_wire::error_code::ErrorCode;
+    /// use kwire::error_code::ErrorCode;
     ///
     /// assert!(ErrorCode::NotController.is_retriable());
     /// assert!(!ErrorCode::UnsupportedVersion.is_retriable());
@@ -309,7 +309,7 @@ impl ErrorCode {
     /// A one-line explanation of the error, in this library's words.
     ///
     /// ```
-    /// use kafka_wire::error_code::ErrorCode;
+    /// use kwire::error_code::ErrorCode;
     ///
     /// assert_eq!(
     ///     ErrorCode::NotController.description(),
@@ -325,7 +325,7 @@ impl From<i16> for ErrorCode {
     /// Same as [`ErrorCode::from_code`].
     ///
     /// ```
-    /// use kafka_wire::error_code::ErrorCode;
+    /// use kwire::error_code::ErrorCode;
     ///
     /// assert_eq!(ErrorCode::from(-1), ErrorCode::UnknownServerError);
     /// ```
@@ -338,7 +338,7 @@ impl From<ErrorCode> for i16 {
     /// Same as [`ErrorCode::code`].
     ///
     /// ```
-    /// use kafka_wire::error_code::ErrorCode;
+    /// use kwire::error_code::ErrorCode;
     ///
     /// assert_eq!(i16::from(ErrorCode::UnsupportedVersion), 35);
     /// ```
@@ -351,7 +351,7 @@ impl fmt::Display for ErrorCode {
     /// Formats as `NAME (code): description`.
     ///
     /// ```
-    /// use kafka_wire::error_code::ErrorCode;
+    /// use kwire::error_code::ErrorCode;
     ///
     /// assert_eq!(
     ///     ErrorCode::NotController.to_string(),

@@ -37,13 +37,13 @@ use crate::primitives::{Input, Reader};
 ///
 /// # Example
 /// ```
-/// use kafka_wire::api::ApiKey;
-/// use kafka_wire::frame::RequestHead;
+/// use kwire::api::ApiKey;
+/// use kwire::frame::RequestHead;
 /// // Metadata v12, correlation id 1, then the rest of the header and the body.
 /// let head = RequestHead::parse(&[0, 3, 0, 12, 0, 0, 0, 1, 0xff, 0xff])?;
 /// assert_eq!((head.api_key, head.api_version, head.correlation_id), (3, 12, 1));
 /// assert_eq!((head.api()?, head.header_version()?), (ApiKey::Metadata, 2));
-/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// # Ok::<(), kwire::error::DecodeError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RequestHead {
@@ -70,8 +70,8 @@ impl RequestHead {
     /// the kind.
     ///
     /// ```
-    /// use kafka_wire::error::DecodeErrorKind;
-    /// use kafka_wire::frame::RequestHead;
+    /// use kwire::error::DecodeErrorKind;
+    /// use kwire::frame::RequestHead;
     /// let err = RequestHead::parse(&[0x7f, 0, 0, 0, 0]).unwrap_err();
     /// assert_eq!(err.kind(), &DecodeErrorKind::UnknownApiKey(0x7f00));
     /// let err = RequestHead::parse(&[0, 3, 0]).unwrap_err();
@@ -94,9 +94,9 @@ impl RequestHead {
     /// [`DecodeErrorKind::UnknownApiKey`] at offset 0.
     ///
     /// ```
-    /// let head = kafka_wire::frame::RequestHead { api_key: 18, api_version: 3, correlation_id: 1 };
-    /// assert_eq!(head.api()?, kafka_wire::api::ApiKey::ApiVersions);
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// let head = kwire::frame::RequestHead { api_key: 18, api_version: 3, correlation_id: 1 };
+    /// assert_eq!(head.api()?, kwire::api::ApiKey::ApiVersions);
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn api(&self) -> Result<ApiKey, DecodeError> {
         ApiKey::try_from(self.api_key).map_err(|_| unknown_api_key(self.api_key))
@@ -108,9 +108,9 @@ impl RequestHead {
     /// [`DecodeErrorKind::UnknownApiKey`] at offset 0.
     ///
     /// ```
-    /// let head = kafka_wire::frame::RequestHead { api_key: 19, api_version: 7, correlation_id: 1 };
+    /// let head = kwire::frame::RequestHead { api_key: 19, api_version: 7, correlation_id: 1 };
     /// assert!(head.info()?.forwardable); // CreateTopics
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn info(&self) -> Result<&'static ApiInfo, DecodeError> {
         self.api().map(ApiKey::info)
@@ -124,9 +124,9 @@ impl RequestHead {
     /// [`DecodeErrorKind::UnknownApiKey`] at offset 0.
     ///
     /// ```
-    /// let head = kafka_wire::frame::RequestHead { api_key: 7, api_version: 0, correlation_id: 1 };
+    /// let head = kwire::frame::RequestHead { api_key: 7, api_version: 0, correlation_id: 1 };
     /// assert_eq!(head.header_version()?, 0); // ControlledShutdown v0
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn header_version(&self) -> Result<i16, DecodeError> {
         self.info().map(|info| info.request_header_version(self.api_version))
@@ -174,8 +174,8 @@ fn request_versions(buf: &[u8]) -> Result<(&'static ApiInfo, i16, i16), DecodeEr
 ///
 /// # Example
 /// ```
-/// use kafka_wire::frame::RequestFrame;
-/// use kafka_wire::messages::{ApiVersionsRequest, RequestHeader};
+/// use kwire::frame::RequestFrame;
+/// use kwire::messages::{ApiVersionsRequest, RequestHeader};
 /// let frame = RequestFrame {
 ///     header: RequestHeader { request_api_key: 18, correlation_id: 1, ..Default::default() },
 ///     body: ApiVersionsRequest::default().into(),
@@ -196,10 +196,10 @@ pub struct RequestFrame {
 ///
 /// # Example
 /// ```
-/// let bytes = kafka_wire::Bytes::from_static(b"\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00");
-/// let frame = kafka_wire::frame::ResponseFrame::decode(bytes, kafka_wire::api::ApiKey::SaslHandshake, 1)?;
-/// assert_eq!((frame.header.correlation_id, frame.body.api_key(), frame.version), (7, kafka_wire::api::ApiKey::SaslHandshake, 1));
-/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// let bytes = kwire::Bytes::from_static(b"\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00");
+/// let frame = kwire::frame::ResponseFrame::decode(bytes, kwire::api::ApiKey::SaslHandshake, 1)?;
+/// assert_eq!((frame.header.correlation_id, frame.body.api_key(), frame.version), (7, kwire::api::ApiKey::SaslHandshake, 1));
+/// # Ok::<(), kwire::error::DecodeError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResponseFrame {
@@ -227,13 +227,13 @@ impl RequestFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::frame::RequestFrame;
+    /// use kwire::frame::RequestFrame;
     /// // ApiVersions v3 from kafka-python: header v2 (client id stays int16-prefixed), then the body.
-    /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
+    /// let bytes = kwire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
     /// let frame = RequestFrame::decode(bytes)?;
     /// assert_eq!(frame.header.correlation_id, 2);
-    /// assert_eq!(frame.body.api_key(), kafka_wire::api::ApiKey::ApiVersions);
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// assert_eq!(frame.body.api_key(), kwire::api::ApiKey::ApiVersions);
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode(buf: Bytes) -> Result<Self, DecodeError> {
         let (frame, r, info, api_version) = Self::decode_prefix(buf)?;
@@ -256,19 +256,19 @@ impl RequestFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::frame::RequestFrame;
-    /// use kafka_wire::messages::RequestBody;
+    /// use kwire::frame::RequestFrame;
+    /// use kwire::messages::RequestBody;
     /// // librdkafka 2.16's Metadata v12 for all topics: null array (00), 3 stray
     /// // zero bytes, then AllowAutoTopicCreation, IncludeTopicAuthorizedOperations
     /// // and an empty tagged-field section.
-    /// let bytes = kafka_wire::Bytes::from_static(
+    /// let bytes = kwire::Bytes::from_static(
     ///     b"\x00\x03\x00\x0c\x00\x00\x00\x03\x00\x07rdkafka\x00\x00\x00\x00\x00\x01\x00\x00",
     /// );
     /// assert!(RequestFrame::decode(bytes.clone()).is_err());
     /// let (frame, trailing) = RequestFrame::decode_lenient(bytes)?;
     /// let RequestBody::Metadata(metadata) = frame.body else { unreachable!() };
     /// assert_eq!((metadata.topics, trailing), (None, 3));
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode_lenient(buf: Bytes) -> Result<(Self, usize), DecodeError> {
         let (frame, r, _, _) = Self::decode_prefix(buf)?;
@@ -297,14 +297,14 @@ impl RequestFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::frame::RequestFrame;
-    /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
+    /// use kwire::frame::RequestFrame;
+    /// let bytes = kwire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
     /// let mut kept = RequestFrame::default();
     /// for _ in 0..3 {
     ///     kept.decode_into(bytes.clone())?;
     ///     assert_eq!(kept, RequestFrame::decode(bytes.clone())?);
     /// }
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     #[inline]
     pub fn decode_into(&mut self, buf: Bytes) -> Result<(), DecodeError> {
@@ -325,13 +325,13 @@ impl RequestFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::{frame::RequestFrame, Bytes};
+    /// use kwire::{frame::RequestFrame, Bytes};
     /// // Size 10, then ApiVersions v0: header v1 with client id "" and no body.
     /// let bytes = Bytes::from_static(b"\x00\x00\x00\x0a\x00\x12\x00\x00\x00\x00\x00\x01\x00\x00");
     /// assert_eq!(RequestFrame::decode_sized(bytes)?.header.correlation_id, 1);
     /// // A size that does not match the bytes is an error.
     /// assert!(RequestFrame::decode_sized(Bytes::from_static(b"\x00\x00\x00\x0b\x00\x12")).is_err());
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode_sized(buf: Bytes) -> Result<Self, DecodeError> {
         size_prefix::decode_with(buf, Self::decode)
@@ -345,11 +345,11 @@ impl RequestFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::frame::RequestFrame;
-    /// use kafka_wire::messages::{ApiVersionsRequest, RequestHeader};
+    /// use kwire::frame::RequestFrame;
+    /// use kwire::messages::{ApiVersionsRequest, RequestHeader};
     /// let header = RequestHeader { request_api_key: 18, correlation_id: 1, ..Default::default() };
     /// let frame = RequestFrame { header, body: ApiVersionsRequest::default().into() };
-    /// let mut buf = kafka_wire::BytesMut::new();
+    /// let mut buf = kwire::BytesMut::new();
     /// frame.encode(&mut buf)?;
     /// // ApiVersions v0: request header v1 (client id ""), an empty body.
     /// assert_eq!(&buf[..], b"\x00\x12\x00\x00\x00\x00\x00\x01\x00\x00");
@@ -370,11 +370,11 @@ impl RequestFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::frame::RequestFrame;
-    /// use kafka_wire::messages::{MetadataRequest, RequestBody, RequestHeader};
+    /// use kwire::frame::RequestFrame;
+    /// use kwire::messages::{MetadataRequest, RequestBody, RequestHeader};
     /// let header = RequestHeader { request_api_key: 18, correlation_id: 1, ..Default::default() };
     /// let body = RequestBody::from(MetadataRequest::default());
-    /// let mut buf = kafka_wire::BytesMut::new();
+    /// let mut buf = kwire::BytesMut::new();
     /// assert!(RequestFrame::encode_parts(&header, &body, &mut buf).is_err()); // api keys differ
     /// assert!(buf.is_empty());
     /// ```
@@ -398,11 +398,11 @@ impl RequestFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::frame::RequestFrame;
-    /// use kafka_wire::messages::{ApiVersionsRequest, RequestHeader};
+    /// use kwire::frame::RequestFrame;
+    /// use kwire::messages::{ApiVersionsRequest, RequestHeader};
     /// let header = RequestHeader { request_api_key: 18, correlation_id: 1, ..Default::default() };
     /// let frame = RequestFrame { header, body: ApiVersionsRequest::default().into() };
-    /// let mut buf = kafka_wire::BytesMut::new();
+    /// let mut buf = kwire::BytesMut::new();
     /// frame.encode_sized(&mut buf)?;
     /// assert_eq!(&buf[..4], [0, 0, 0, 10]);
     /// assert_eq!(RequestFrame::decode_sized(buf.freeze())?, frame);
@@ -428,13 +428,13 @@ impl ResponseFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::{api::ApiKey, frame::ResponseFrame};
+    /// use kwire::{api::ApiKey, frame::ResponseFrame};
     /// // A broker that knows ApiVersions up to v2 answers a v4 request: header
     /// // v0, then error code 35 and its own range for api key 18 (0 to 2).
-    /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x00\x00\x09\x00\x23\x00\x00\x00\x01\x00\x12\x00\x00\x00\x02");
+    /// let bytes = kwire::Bytes::from_static(b"\x00\x00\x00\x09\x00\x23\x00\x00\x00\x01\x00\x12\x00\x00\x00\x02");
     /// let frame = ResponseFrame::decode(bytes, ApiKey::ApiVersions, 4)?;
     /// assert_eq!((frame.header.correlation_id, frame.version), (9, 0));
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode(buf: Bytes, api_key: ApiKey, api_version: i16) -> Result<Self, DecodeError> {
         let info = api_key.info();
@@ -454,13 +454,13 @@ impl ResponseFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::{api::ApiKey, frame::ResponseFrame};
+    /// use kwire::{api::ApiKey, frame::ResponseFrame};
     /// // SaslHandshake v1: header v0 (correlation id 7), error 0, no mechanisms, then 2 stray bytes.
-    /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\xab\xcd");
+    /// let bytes = kwire::Bytes::from_static(b"\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\xab\xcd");
     /// assert!(ResponseFrame::decode(bytes.clone(), ApiKey::SaslHandshake, 1).is_err());
     /// let (frame, trailing) = ResponseFrame::decode_lenient(bytes, ApiKey::SaslHandshake, 1)?;
     /// assert_eq!((frame.header.correlation_id, trailing), (7, 2));
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode_lenient(buf: Bytes, api_key: ApiKey, api_version: i16) -> Result<(Self, usize), DecodeError> {
         let info = api_key.info();
@@ -486,12 +486,12 @@ impl ResponseFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::{api::ApiKey, frame::ResponseFrame};
-    /// use kafka_wire::message::Message;
-    /// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
+    /// use kwire::{api::ApiKey, frame::ResponseFrame};
+    /// use kwire::message::Message;
+    /// use kwire::messages::{ResponseHeader, SaslHandshakeResponse};
     /// let header = ResponseHeader { correlation_id: 9, ..Default::default() };
     /// let body = SaslHandshakeResponse { mechanisms: vec!["PLAIN".into()], ..Default::default() };
-    /// let bytes = kafka_wire::Bytes::from([header.to_bytes(0)?, body.to_bytes(1)?].concat());
+    /// let bytes = kwire::Bytes::from([header.to_bytes(0)?, body.to_bytes(1)?].concat());
     /// let mut kept = ResponseFrame::default();
     /// kept.decode_into(bytes.clone(), ApiKey::SaslHandshake, 1)?;
     /// assert_eq!(kept, ResponseFrame::decode(bytes, ApiKey::SaslHandshake, 1)?);
@@ -519,12 +519,12 @@ impl ResponseFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::{api::ApiKey, frame::ResponseFrame};
+    /// use kwire::{api::ApiKey, frame::ResponseFrame};
     /// // Size 10: SaslHandshake v1 response header v0, error code 0, no mechanisms.
-    /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x00\x00\x0a\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00");
+    /// let bytes = kwire::Bytes::from_static(b"\x00\x00\x00\x0a\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00");
     /// let frame = ResponseFrame::decode_sized(bytes, ApiKey::SaslHandshake, 1)?;
     /// assert_eq!(frame.header.correlation_id, 7);
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode_sized(buf: Bytes, api_key: ApiKey, api_version: i16) -> Result<Self, DecodeError> {
         size_prefix::decode_with(buf, |body| Self::decode(body, api_key, api_version))
@@ -539,12 +539,12 @@ impl ResponseFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::{api::ApiKey, frame::ResponseFrame};
-    /// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
+    /// use kwire::{api::ApiKey, frame::ResponseFrame};
+    /// use kwire::messages::{ResponseHeader, SaslHandshakeResponse};
     /// let body = SaslHandshakeResponse { error_code: 0, mechanisms: vec!["PLAIN".into()] };
     /// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
     /// let frame = ResponseFrame { header, body: body.into(), version: 1 };
-    /// let mut buf = kafka_wire::BytesMut::new();
+    /// let mut buf = kwire::BytesMut::new();
     /// frame.encode(&mut buf)?;
     /// // Response header v0 (SaslHandshake is never flexible), the error code,
     /// // one mechanism.
@@ -565,14 +565,14 @@ impl ResponseFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::frame::ResponseFrame;
-    /// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
+    /// use kwire::frame::ResponseFrame;
+    /// use kwire::messages::{ResponseHeader, SaslHandshakeResponse};
     /// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
     /// let body = SaslHandshakeResponse::default().into();
-    /// let mut buf = kafka_wire::BytesMut::new();
+    /// let mut buf = kwire::BytesMut::new();
     /// ResponseFrame::encode_parts(&header, &body, 1, &mut buf)?;
     /// assert_eq!(&buf[..], b"\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00");
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     pub fn encode_parts(
         header: &ResponseHeader,
@@ -595,11 +595,11 @@ impl ResponseFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::{api::ApiKey, frame::ResponseFrame};
-    /// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
+    /// use kwire::{api::ApiKey, frame::ResponseFrame};
+    /// use kwire::messages::{ResponseHeader, SaslHandshakeResponse};
     /// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
     /// let frame = ResponseFrame { header, body: SaslHandshakeResponse::default().into(), version: 1 };
-    /// let mut buf = kafka_wire::BytesMut::new();
+    /// let mut buf = kwire::BytesMut::new();
     /// frame.encode_sized(&mut buf)?;
     /// assert_eq!(ResponseFrame::decode_sized(buf.freeze(), ApiKey::SaslHandshake, 1)?, frame);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -621,10 +621,10 @@ impl ResponseFrame {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::frame::ResponseFrame;
-    /// use kafka_wire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
-    /// use kafka_wire::messages::{FetchResponse, ResponseHeader};
-    /// use kafka_wire::Bytes;
+    /// use kwire::frame::ResponseFrame;
+    /// use kwire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
+    /// use kwire::messages::{FetchResponse, ResponseHeader};
+    /// use kwire::Bytes;
     /// let records = Bytes::from(vec![0u8; 1 << 20]);
     /// let body = FetchResponse {
     ///     responses: vec![FetchableTopicResponse {
@@ -639,10 +639,10 @@ impl ResponseFrame {
     /// let chunks = frame.encode_vectored_sized()?;
     /// assert!(chunks.iter().any(|c| c.as_ptr() == records.as_ptr())); // not copied
     ///
-    /// let mut whole = kafka_wire::BytesMut::new();
+    /// let mut whole = kwire::BytesMut::new();
     /// frame.encode_sized(&mut whole)?;
     /// assert_eq!(chunks.concat(), whole);
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     pub fn encode_vectored_sized(&self) -> Result<Vec<Bytes>, EncodeError> {
         let info = self.body.api_key().info();
@@ -700,7 +700,7 @@ pub mod size_prefix {
     /// caller's.
     ///
     /// ```
-    /// use kafka_wire::frame::size_prefix;
+    /// use kwire::frame::size_prefix;
     /// assert_eq!(size_prefix::parse(&[0, 0, 1, 0, 0xaa]), Some(256));
     /// assert_eq!(size_prefix::parse(&[0xff, 0xff, 0xff, 0xff]), Some(-1));
     /// assert_eq!(size_prefix::parse(&[0, 0]), None);
@@ -715,10 +715,10 @@ pub mod size_prefix {
     /// [`EncodeErrorKind::TooLong`] over `i32::MAX`.
     ///
     /// ```
-    /// use kafka_wire::frame::size_prefix;
+    /// use kwire::frame::size_prefix;
     /// assert_eq!(size_prefix::to_bytes(10)?, [0, 0, 0, 10]);
     /// assert!(size_prefix::to_bytes(1 << 31).is_err());
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     pub fn to_bytes(len: usize) -> Result<[u8; LEN], EncodeError> {
         i32::try_from(len).map(i32::to_be_bytes).map_err(|_| EncodeError::new(EncodeErrorKind::TooLong(len)))
@@ -735,12 +735,12 @@ pub mod size_prefix {
     /// says.
     ///
     /// ```
-    /// use kafka_wire::{frame::size_prefix, Bytes};
+    /// use kwire::{frame::size_prefix, Bytes};
     /// assert_eq!(size_prefix::decode_exact(Bytes::from_static(b"\x00\x00\x00\x02hi"))?, "hi");
     /// let err = size_prefix::decode_exact(Bytes::from_static(b"\x00\x00\x00\x03hi")).unwrap_err();
     /// assert_eq!(err.to_string(), "size: need 3 bytes, have 2 (offset 0)");
     /// assert!(size_prefix::decode_exact(Bytes::from_static(b"\x00\x00\x00\x01hi")).is_err());
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode_exact(mut buf: Bytes) -> Result<Bytes, DecodeError> {
         if buf.len() < LEN {
@@ -812,12 +812,12 @@ pub mod size_prefix {
     /// the rule holds here as long as `write` only appends.
     ///
     /// ```
-    /// use kafka_wire::message::Message;
-    /// let mut buf = kafka_wire::BytesMut::new();
-    /// let header = kafka_wire::messages::ResponseHeader { correlation_id: 1, ..Default::default() };
-    /// kafka_wire::frame::size_prefix::encode(&mut buf, |b| header.encode(b, 0))?;
+    /// use kwire::message::Message;
+    /// let mut buf = kwire::BytesMut::new();
+    /// let header = kwire::messages::ResponseHeader { correlation_id: 1, ..Default::default() };
+    /// kwire::frame::size_prefix::encode(&mut buf, |b| header.encode(b, 0))?;
     /// assert_eq!(&buf[..], [0, 0, 0, 4, 0, 0, 0, 1]);
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     pub fn encode(
         buf: &mut BytesMut,
@@ -842,12 +842,12 @@ pub mod size_prefix {
 /// # #[cfg(feature = "borrowed")] {
 /// // SaslHandshake v1: header v1 (client id "k"), mechanism "PLAIN".
 /// let bytes = b"\x00\x11\x00\x01\x00\x00\x00\x05\x00\x01k\x00\x05PLAIN";
-/// let frame = kafka_wire::frame::RequestFrameRef::decode(bytes)?;
-/// use kafka_wire::messages::RequestBodyRef;
+/// let frame = kwire::frame::RequestFrameRef::decode(bytes)?;
+/// use kwire::messages::RequestBodyRef;
 /// assert_eq!(frame.header.client_id, Some("k"));
 /// assert!(matches!(&frame.body, RequestBodyRef::SaslHandshake(body) if body.mechanism == "PLAIN"));
 /// # }
-/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// # Ok::<(), kwire::error::DecodeError>(())
 /// ```
 #[cfg(feature = "borrowed")]
 #[derive(Debug, Clone, PartialEq)]
@@ -866,12 +866,12 @@ pub struct RequestFrameRef<'a> {
 /// # #[cfg(feature = "borrowed")] {
 /// // SaslHandshake v1 response: header v0, error code 0, mechanisms ["PLAIN"].
 /// let bytes = b"\x00\x00\x00\x05\x00\x00\x00\x00\x00\x01\x00\x05PLAIN";
-/// let frame = kafka_wire::frame::ResponseFrameRef::decode(bytes, kafka_wire::api::ApiKey::SaslHandshake, 1)?;
-/// use kafka_wire::messages::ResponseBodyRef;
+/// let frame = kwire::frame::ResponseFrameRef::decode(bytes, kwire::api::ApiKey::SaslHandshake, 1)?;
+/// use kwire::messages::ResponseBodyRef;
 /// assert_eq!((frame.header.correlation_id, frame.version), (5, 1));
 /// assert!(matches!(&frame.body, ResponseBodyRef::SaslHandshake(body) if body.mechanisms.len() == 1));
 /// # }
-/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// # Ok::<(), kwire::error::DecodeError>(())
 /// ```
 #[cfg(feature = "borrowed")]
 #[derive(Debug, Clone, PartialEq)]
@@ -897,14 +897,14 @@ impl<'a> RequestFrameRef<'a> {
     /// # Example
     /// ```
     /// # #[cfg(feature = "borrowed")] {
-    /// use kafka_wire::frame::{RequestFrame, RequestFrameRef};
+    /// use kwire::frame::{RequestFrame, RequestFrameRef};
     /// // ApiVersions v3 from kafka-python, as in `RequestFrame::decode`.
     /// let bytes = b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00";
     /// let frame = RequestFrameRef::decode(bytes)?;
-    /// assert_eq!((frame.header.client_id, frame.body.api_key()), (Some("k"), kafka_wire::api::ApiKey::ApiVersions));
-    /// assert_eq!(frame.into_owned(), RequestFrame::decode(kafka_wire::Bytes::from_static(bytes))?);
+    /// assert_eq!((frame.header.client_id, frame.body.api_key()), (Some("k"), kwire::api::ApiKey::ApiVersions));
+    /// assert_eq!(frame.into_owned(), RequestFrame::decode(kwire::Bytes::from_static(bytes))?);
     /// # }
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode(buf: &'a [u8]) -> Result<Self, DecodeError> {
         let (frame, r, info, api_version) = Self::decode_prefix(buf)?;
@@ -921,8 +921,8 @@ impl<'a> RequestFrameRef<'a> {
     /// # Example
     /// ```
     /// # #[cfg(feature = "borrowed")] {
-    /// use kafka_wire::frame::RequestFrameRef;
-    /// use kafka_wire::messages::RequestBodyRef;
+    /// use kwire::frame::RequestFrameRef;
+    /// use kwire::messages::RequestBodyRef;
     /// // librdkafka 2.16's Metadata v12 for all topics, 3 stray bytes after the
     /// // topics' null array (as in `RequestFrame::decode_lenient`).
     /// let bytes = b"\x00\x03\x00\x0c\x00\x00\x00\x03\x00\x07rdkafka\x00\x00\x00\x00\x00\x01\x00\x00";
@@ -931,7 +931,7 @@ impl<'a> RequestFrameRef<'a> {
     /// let RequestBodyRef::Metadata(metadata) = frame.body else { unreachable!() };
     /// assert_eq!((frame.header.client_id, metadata.topics.is_none(), trailing), (Some("rdkafka"), true, 3));
     /// # }
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode_lenient(buf: &'a [u8]) -> Result<(Self, usize), DecodeError> {
         let (frame, r, _, _) = Self::decode_prefix(buf)?;
@@ -960,9 +960,9 @@ impl<'a> ResponseFrameRef<'a> {
     /// # Example
     /// ```
     /// # #[cfg(feature = "borrowed")] {
-    /// use kafka_wire::{api::ApiKey, frame::ResponseFrameRef};
-    /// use kafka_wire::message::Message;
-    /// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
+    /// use kwire::{api::ApiKey, frame::ResponseFrameRef};
+    /// use kwire::message::Message;
+    /// use kwire::messages::{ResponseHeader, SaslHandshakeResponse};
     /// let header = ResponseHeader { correlation_id: 9, ..Default::default() };
     /// let body = SaslHandshakeResponse { mechanisms: vec!["PLAIN".into()], ..Default::default() };
     /// let bytes = [header.to_bytes(0)?, body.to_bytes(1)?].concat();
@@ -990,14 +990,14 @@ impl<'a> ResponseFrameRef<'a> {
     /// # Example
     /// ```
     /// # #[cfg(feature = "borrowed")] {
-    /// use kafka_wire::{api::ApiKey, frame::ResponseFrameRef};
+    /// use kwire::{api::ApiKey, frame::ResponseFrameRef};
     /// // SaslHandshake v1: header v0 (correlation id 7), error 0, no mechanisms, then 2 stray bytes.
     /// let bytes = b"\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\xab\xcd";
     /// assert!(ResponseFrameRef::decode(bytes, ApiKey::SaslHandshake, 1).is_err());
     /// let (frame, trailing) = ResponseFrameRef::decode_lenient(bytes, ApiKey::SaslHandshake, 1)?;
     /// assert_eq!((frame.header.correlation_id, frame.version, trailing), (7, 1, 2));
     /// # }
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     pub fn decode_lenient(buf: &'a [u8], api_key: ApiKey, api_version: i16) -> Result<(Self, usize), DecodeError> {
         use crate::message::MessageView;
@@ -1019,10 +1019,10 @@ impl RequestFrameRef<'_> {
     /// ```
     /// # #[cfg(feature = "borrowed")] {
     /// let bytes = b"\x00\x11\x00\x01\x00\x00\x00\x05\x00\x01k\x00\x05PLAIN";
-    /// let owned = kafka_wire::frame::RequestFrameRef::decode(bytes)?.into_owned();
-    /// assert_eq!(owned, kafka_wire::frame::RequestFrame::decode(kafka_wire::Bytes::from_static(bytes))?);
+    /// let owned = kwire::frame::RequestFrameRef::decode(bytes)?.into_owned();
+    /// assert_eq!(owned, kwire::frame::RequestFrame::decode(kwire::Bytes::from_static(bytes))?);
     /// # }
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     #[inline]
     pub fn into_owned(self) -> RequestFrame {
@@ -1039,10 +1039,10 @@ impl ResponseFrameRef<'_> {
     /// ```
     /// # #[cfg(feature = "borrowed")] {
     /// let bytes = b"\x00\x00\x00\x05\x00\x00\x00\x00\x00\x01\x00\x05PLAIN";
-    /// let owned = kafka_wire::frame::ResponseFrameRef::decode(bytes, kafka_wire::api::ApiKey::SaslHandshake, 1)?.into_owned();
-    /// assert_eq!(owned, kafka_wire::frame::ResponseFrame::decode(kafka_wire::Bytes::from_static(bytes), kafka_wire::api::ApiKey::SaslHandshake, 1)?);
+    /// let owned = kwire::frame::ResponseFrameRef::decode(bytes, kwire::api::ApiKey::SaslHandshake, 1)?.into_owned();
+    /// assert_eq!(owned, kwire::frame::ResponseFrame::decode(kwire::Bytes::from_static(bytes), kwire::api::ApiKey::SaslHandshake, 1)?);
     /// # }
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     #[inline]
     pub fn into_owned(self) -> ResponseFrame {

@@ -55,8 +55,8 @@
 //! # Example
 //! ```
 //! # #[cfg(feature = "json")] {
-//! use kafka_wire::json::{FromJson, ToJson};
-//! use kafka_wire::messages::ApiVersionsRequest;
+//! use kwire::json::{FromJson, ToJson};
+//! use kwire::messages::ApiVersionsRequest;
 //!
 //! let request = ApiVersionsRequest { client_software_name: "kw".into(), ..Default::default() };
 //! let json = request.to_json(3)?;
@@ -64,7 +64,7 @@
 //! assert_eq!(ApiVersionsRequest::from_json(&json, 3)?, request);
 //! assert_eq!(request.to_json(0)?.to_string(), "{}"); // v0 has no fields
 //! # }
-//! # Ok::<(), kafka_wire::json::JsonError>(())
+//! # Ok::<(), kwire::json::JsonError>(())
 //! ```
 
 use std::fmt;
@@ -113,15 +113,15 @@ pub trait ToJson {
 /// # Example
 /// ```
 /// # #[cfg(feature = "json")] {
-/// use kafka_wire::json::{JsonOptions, ToJson};
-/// use kafka_wire::messages::SaslAuthenticateRequest;
+/// use kwire::json::{JsonOptions, ToJson};
+/// use kwire::messages::SaslAuthenticateRequest;
 ///
-/// let request = SaslAuthenticateRequest { auth_bytes: kafka_wire::Bytes::from_static(b"\0alice\0secret"), ..Default::default() };
+/// let request = SaslAuthenticateRequest { auth_bytes: kwire::Bytes::from_static(b"\0alice\0secret"), ..Default::default() };
 /// assert_eq!(request.to_json(2)?.to_string(), r#"{"authBytes":"<redacted 13 bytes>"}"#);
 /// let kafkas = request.to_json_with(2, JsonOptions::unredacted())?;
 /// assert_eq!(kafkas.to_string(), r#"{"authBytes":"AGFsaWNlAHNlY3JldA=="}"#);
 /// # }
-/// # Ok::<(), kafka_wire::json::JsonError>(())
+/// # Ok::<(), kwire::json::JsonError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]

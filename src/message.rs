@@ -17,7 +17,7 @@ pub use crate::primitives::writer::SHARE_MIN;
 ///
 /// # Example
 /// ```
-/// use kafka_wire::message::VersionRange;
+/// use kwire::message::VersionRange;
 /// let r = VersionRange::new(2, 5);
 /// assert!(r.contains(2) && r.contains(5) && !r.contains(6));
 /// assert!(VersionRange::NONE.is_empty());
@@ -34,7 +34,7 @@ impl VersionRange {
     /// The empty range.
     ///
     /// ```
-    /// use kafka_wire::message::VersionRange;
+    /// use kwire::message::VersionRange;
     /// assert!(VersionRange::NONE.is_empty() && !VersionRange::NONE.contains(0));
     /// ```
     pub const NONE: VersionRange = VersionRange { min: 0, max: -1 };
@@ -42,7 +42,7 @@ impl VersionRange {
     /// The versions `min..=max`.
     ///
     /// ```
-    /// use kafka_wire::message::VersionRange;
+    /// use kwire::message::VersionRange;
     /// assert_eq!(VersionRange::new(0, 7).to_string(), "0-7");
     /// assert_eq!(VersionRange::new(5, i16::MAX).to_string(), "5+");
     /// ```
@@ -53,7 +53,7 @@ impl VersionRange {
     /// True when `version` is in the range.
     ///
     /// ```
-    /// use kafka_wire::message::VersionRange;
+    /// use kwire::message::VersionRange;
     /// let flexible = VersionRange::new(9, i16::MAX);
     /// assert!(flexible.contains(9) && flexible.contains(100) && !flexible.contains(8));
     /// ```
@@ -64,7 +64,7 @@ impl VersionRange {
     /// True when the range holds no version.
     ///
     /// ```
-    /// use kafka_wire::message::VersionRange;
+    /// use kwire::message::VersionRange;
     /// assert!(VersionRange::new(3, 2).is_empty() && !VersionRange::new(3, 3).is_empty());
     /// ```
     pub const fn is_empty(&self) -> bool {
@@ -75,7 +75,7 @@ impl VersionRange {
     /// not overlap (or either is empty), so that empty ranges compare equal.
     ///
     /// ```
-    /// use kafka_wire::message::VersionRange;
+    /// use kwire::message::VersionRange;
     /// let ours = VersionRange::new(0, 13);
     /// assert_eq!(ours.intersect(VersionRange::new(3, 11)), VersionRange::new(3, 11));
     /// assert_eq!(ours.intersect(VersionRange::new(9, i16::MAX)), VersionRange::new(9, 13));
@@ -111,8 +111,8 @@ impl fmt::Display for VersionRange {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::message::Message;
-/// use kafka_wire::messages::ResponseHeader;
+/// use kwire::message::Message;
+/// use kwire::messages::ResponseHeader;
 /// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
 /// let mut buf = bytes::BytesMut::new();
 /// header.encode(&mut buf, 1).unwrap();
@@ -168,10 +168,10 @@ pub trait Message: Encode + Decode + Default + Clone + fmt::Debug + PartialEq {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
-    /// use kafka_wire::messages::ProduceRequest;
-    /// use kafka_wire::message::Message;
-    /// use kafka_wire::Bytes;
+    /// use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+    /// use kwire::messages::ProduceRequest;
+    /// use kwire::message::Message;
+    /// use kwire::Bytes;
     /// let records = Bytes::from(vec![0u8; 64 * 1024]);
     /// let request = ProduceRequest {
     ///     acks: -1,
@@ -187,7 +187,7 @@ pub trait Message: Encode + Decode + Default + Clone + fmt::Debug + PartialEq {
     /// assert_eq!(chunks.len(), 3); // what precedes the records, the records, the rest
     /// assert_eq!(chunks[1].as_ptr(), records.as_ptr()); // shared, not copied
     /// assert_eq!(chunks.concat(), request.to_bytes(9)?);
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     fn encode_vectored(&self, version: i16) -> Result<Vec<Bytes>, EncodeError> {
         let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
@@ -237,8 +237,8 @@ pub trait Message: Encode + Decode + Default + Clone + fmt::Debug + PartialEq {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::messages::ApiVersionsRequest;
-    /// use kafka_wire::message::Message;
+    /// use kwire::messages::ApiVersionsRequest;
+    /// use kwire::message::Message;
     /// let sent = ApiVersionsRequest { client_software_name: "kw".into(), ..Default::default() };
     /// let mut value = ApiVersionsRequest::default();
     /// for _ in 0..3 {
@@ -296,9 +296,9 @@ pub trait Message: Encode + Decode + Default + Clone + fmt::Debug + PartialEq {
 /// # Example
 /// ```
 /// # #[cfg(feature = "borrowed")] {
-/// use kafka_wire::message::{Message, MessageView};
-/// use kafka_wire::messages::{ApiVersionsRequest, api_versions_request::ApiVersionsRequestRef};
-/// use kafka_wire::primitives::IntoOwned;
+/// use kwire::message::{Message, MessageView};
+/// use kwire::messages::{ApiVersionsRequest, api_versions_request::ApiVersionsRequestRef};
+/// use kwire::primitives::IntoOwned;
 /// let sent = ApiVersionsRequest { client_software_name: "kw".into(), ..Default::default() };
 /// let bytes = sent.to_bytes(3)?;
 /// let view = ApiVersionsRequestRef::decode_exact(&bytes, 3)?;
@@ -363,9 +363,9 @@ fn decode_checked<B: Input, T: Decode<B>>(
 ///
 /// # Example
 /// ```
-/// use kafka_wire::api::api_info;
-/// use kafka_wire::message::ApiMessage;
-/// use kafka_wire::messages::CreateTopicsResponse;
+/// use kwire::api::api_info;
+/// use kwire::message::ApiMessage;
+/// use kwire::messages::CreateTopicsResponse;
 /// // The api's name, for any request or response type.
 /// fn api_name<M: ApiMessage>() -> Option<&'static str> {
 ///     api_info(M::API_KEY).map(|info| info.name)
@@ -381,11 +381,11 @@ pub trait ApiMessage: Message {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::message::{Message, Request};
+/// use kwire::message::{Message, Request};
 /// fn answer_name<R: Request>() -> &'static str {
 ///     <R::Response as Message>::NAME
 /// }
-/// assert_eq!(answer_name::<kafka_wire::messages::MetadataRequest>(), "MetadataResponse");
+/// assert_eq!(answer_name::<kwire::messages::MetadataRequest>(), "MetadataResponse");
 /// ```
 pub trait Request: ApiMessage {
     /// The response to this request.

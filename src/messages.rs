@@ -1,5 +1,5 @@
 //! Every message of `schemas/`, generated at build time by
-//! kafka-wire-codegen: one module per schema, its message type re-exported
+//! kwire-codegen: one module per schema, its message type re-exported
 //! here. The same code is committed under `generated/` for review.
 
 include!(concat!(env!("OUT_DIR"), "/mod.rs"));

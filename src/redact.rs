@@ -1,8 +1,8 @@
 //! Fields that carry secrets, shown without them.
 //!
 //! The schema compiler marks some string and bytes fields sensitive (its
-//! `Builder::sensitive_fields`; kafka-wire's own choice is
-//! `kafka_wire_codegen::DEFAULT_SENSITIVE_FIELDS`: SASL auth bytes, SCRAM
+//! `Builder::sensitive_fields`; kwire's own choice is
+//! `kwire_codegen::DEFAULT_SENSITIVE_FIELDS`: SASL auth bytes, SCRAM
 //! salts and salted passwords, delegation-token HMACs). The generated
 //! `Debug` of a struct prints such a field through [`Redacted`], which
 //! shows whether it is null and its length in bytes, never its content;
@@ -12,8 +12,8 @@
 //!
 //! # Example
 //! ```
-//! use kafka_wire::messages::SaslAuthenticateRequest;
-//! let request = SaslAuthenticateRequest { auth_bytes: kafka_wire::Bytes::from_static(b"\0alice\0secret"), ..Default::default() };
+//! use kwire::messages::SaslAuthenticateRequest;
+//! let request = SaslAuthenticateRequest { auth_bytes: kwire::Bytes::from_static(b"\0alice\0secret"), ..Default::default() };
 //! assert_eq!(format!("{request:?}"), "SaslAuthenticateRequest { auth_bytes: <redacted 13 bytes>, unknown_tagged_fields: [] }");
 //! ```
 
@@ -72,9 +72,9 @@ pub fn redacted_text(len: usize) -> String {
 /// for null.
 ///
 /// ```
-/// use kafka_wire::redact::Redacted;
-/// assert_eq!(format!("{:?}", Redacted(&kafka_wire::Bytes::from_static(b"hunter2"))), "<redacted 7 bytes>");
-/// assert_eq!(format!("{:?}", Redacted(&None::<kafka_wire::ByteString>)), "None");
+/// use kwire::redact::Redacted;
+/// assert_eq!(format!("{:?}", Redacted(&kwire::Bytes::from_static(b"hunter2"))), "<redacted 7 bytes>");
+/// assert_eq!(format!("{:?}", Redacted(&None::<kwire::ByteString>)), "None");
 /// ```
 pub struct Redacted<'a, T: ?Sized>(pub &'a T);
 

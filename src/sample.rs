@@ -3,7 +3,7 @@
 //! null only where that version allows it.
 //!
 //! ```
-//! use kafka_wire::sample::{Sample, SampleGen};
+//! use kwire::sample::{Sample, SampleGen};
 //! let mut g = SampleGen::new(7);
 //! let a: Vec<i32> = Sample::sample(&mut g, 0);
 //! assert!(a.len() <= 3);

@@ -20,7 +20,7 @@ use bytes::Bytes;
 ///
 /// # Example
 /// ```
-/// use kafka_wire::tagged::RawTaggedField;
+/// use kwire::tagged::RawTaggedField;
 /// let f = RawTaggedField::new(1000, bytes::Bytes::from_static(&[1, 2, 3]));
 /// assert_eq!((f.tag, &f.data[..]), (1000, &[1u8, 2, 3][..]));
 /// ```
@@ -41,6 +41,6 @@ impl<D> RawTaggedField<D> {
 
 /// The largest tag a tagged field may have: 2^31 - 2. Kafka reads tags into
 /// a signed 32-bit number and refuses 2^31 - 1 and above (checked against
-/// Kafka's own classes by tests/oracle.rs), so kafka-wire neither reads nor
+/// Kafka's own classes by tests/oracle.rs), so kwire neither reads nor
 /// writes them.
 pub const MAX_TAG: u32 = (i32::MAX - 1) as u32;

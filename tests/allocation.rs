@@ -7,9 +7,9 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use kafka_wire::message::Message;
-use kafka_wire::messages::{CreateTopicsRequest, MetadataRequest, MetadataResponse, ResponseHeader};
-use kafka_wire::Bytes;
+use kwire::message::Message;
+use kwire::messages::{CreateTopicsRequest, MetadataRequest, MetadataResponse, ResponseHeader};
+use kwire::Bytes;
 
 /// The system allocator, recording the largest single allocation made by
 /// a thread while it is armed (not those of the test harness's other threads).
@@ -75,7 +75,7 @@ fn a_count_of_large_structs_reserves_no_more_than_the_input() {
     let mut input = vec![0, 0, 0, 200];
     input.extend([0xff; 200]);
     let input = Bytes::from(input);
-    let element = std::mem::size_of::<kafka_wire::messages::metadata_response::MetadataResponseBroker>();
+    let element = std::mem::size_of::<kwire::messages::metadata_response::MetadataResponseBroker>();
     assert!(200 * element > 4 * input.len(), "the count alone would reserve {} bytes", 200 * element);
 
     let (result, largest) = largest_allocation(|| MetadataResponse::decode_exact(input.clone(), 0));
@@ -108,7 +108,7 @@ fn refused_within_the_input<M: Message>(version: i16, input: Bytes, error: &str)
 fn hostile_counts_of_nullable_compact_nested_and_tagged_entries_stay_within_the_input() {
     let ff = |n: usize| "ff".repeat(n);
     let zeros = |n: usize| "00".repeat(n);
-    let element = std::mem::size_of::<kafka_wire::messages::metadata_request::MetadataRequestTopic>();
+    let element = std::mem::size_of::<kwire::messages::metadata_request::MetadataRequestTopic>();
     assert!(300 * element > 4 * 304, "a count of 300 alone would reserve {} bytes", 300 * element);
     // A nullable array (MetadataRequest v4 topics, classic): a count of 300
     // that the 300 bytes after it allow, and a first topic whose name is null.
@@ -150,7 +150,7 @@ fn tagged_sizes_past_the_input_are_not_allocated() {
     // 32767 bytes with 3 left; (b): a tagged section (after a ResponseHeader
     // v1 correlation id) whose entry claims 2^31-1 bytes with none left.
     // The inputs are tiny: the bound is the error itself, far below the claims.
-    refused_within::<kafka_wire::messages::SaslAuthenticateRequest>(
+    refused_within::<kwire::messages::SaslAuthenticateRequest>(
         2,
         hex("05 74 65 73 74 01 01 FF FF 01 01 02 03"),
         256,

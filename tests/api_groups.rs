@@ -10,9 +10,9 @@ mod api_groups {
 
 use std::collections::BTreeSet;
 
-use kafka_wire::error::DecodeErrorKind;
-use kafka_wire::messages::{RequestBody, RequestHeader, ResponseBody, API_INFO};
-use kafka_wire::primitives::Reader;
+use kwire::error::DecodeErrorKind;
+use kwire::messages::{RequestBody, RequestHeader, ResponseBody, API_INFO};
+use kwire::primitives::Reader;
 
 fn compiled(api_key: i16) -> bool {
     api_groups::CORE.contains(&api_key)
@@ -30,7 +30,7 @@ fn the_groups_split_the_api_keys_of_the_table() {
     assert_eq!(distinct, table, "every api key of the table in exactly one group");
     // The controller group is the api keys no broker listener serves, Envelope excepted.
     for info in API_INFO {
-        let broker = info.listeners.contains(&kafka_wire::api::Listener::Broker);
+        let broker = info.listeners.contains(&kwire::api::Listener::Broker);
         let controller_only = !broker && info.name != "Envelope";
         assert_eq!(api_groups::CONTROLLER.contains(&info.api_key.code()), controller_only, "{}", info.name);
     }
@@ -43,7 +43,7 @@ fn bodies_decode_for_compiled_api_keys_only_and_the_table_stays_whole() {
     for info in API_INFO {
         assert_eq!(info.compiled, compiled(info.api_key.code()), "{}", info.name);
         let v = info.valid_versions.min;
-        let empty = || Reader::new(kafka_wire::Bytes::new());
+        let empty = || Reader::new(kwire::Bytes::new());
         let results = [
             RequestBody::decode_from(info.api_key, &mut empty(), v).err().map(|e| e.kind().clone()),
             ResponseBody::decode_from(info.api_key, &mut empty(), v).err().map(|e| e.kind().clone()),
@@ -63,8 +63,8 @@ fn bodies_decode_for_compiled_api_keys_only_and_the_table_stays_whole() {
         assert_eq!(not_compiled, 0);
     }
     // An api key outside the table is unknown, compiled groups or not.
-    let head = kafka_wire::Bytes::from_static(&[0x03, 0xe7, 0, 0, 0, 0, 0, 1]); // api key 999, v0, correlation id 1
-    let err = kafka_wire::frame::RequestFrame::decode(head).unwrap_err();
+    let head = kwire::Bytes::from_static(&[0x03, 0xe7, 0, 0, 0, 0, 0, 1]); // api key 999, v0, correlation id 1
+    let err = kwire::frame::RequestFrame::decode(head).unwrap_err();
     assert_eq!(*err.kind(), DecodeErrorKind::UnknownApiKey(999));
 }
 
@@ -72,7 +72,7 @@ fn bodies_decode_for_compiled_api_keys_only_and_the_table_stays_whole() {
 /// `admin`; without it the header still decodes by the api-key table, and
 /// the body fails with `ApiKeyNotCompiled`.
 #[test]
-fn a_frame_of_an_api_key_not_compiled_keeps_its_header() -> Result<(), kafka_wire::error::DecodeError> {
+fn a_frame_of_an_api_key_not_compiled_keeps_its_header() -> Result<(), kwire::error::DecodeError> {
     let frame: &[u8] = &[
         0, 19, 0, 7, 0, 0, 0, 42, // api key 19, version 7, correlation id 42
         0, 1, b'c', // client id "c" (a classic nullable string in every header version)
@@ -82,16 +82,16 @@ fn a_frame_of_an_api_key_not_compiled_keeps_its_header() -> Result<(), kafka_wir
         0,    // validate_only false
         0,    // body tagged fields
     ];
-    let info = kafka_wire::api::api_info(19).expect("CreateTopics is in the table");
+    let info = kwire::api::api_info(19).expect("CreateTopics is in the table");
     assert_eq!(info.request_header_version(7), 2);
-    let mut r = Reader::new(kafka_wire::Bytes::from_static(frame));
-    let header = <RequestHeader as kafka_wire::message::Message>::decode_from(&mut r, 2)?;
+    let mut r = Reader::new(kwire::Bytes::from_static(frame));
+    let header = <RequestHeader as kwire::message::Message>::decode_from(&mut r, 2)?;
     assert_eq!((header.request_api_key, header.correlation_id), (19, 42));
-    match kafka_wire::frame::RequestFrame::decode(kafka_wire::Bytes::from_static(frame)) {
+    match kwire::frame::RequestFrame::decode(kwire::Bytes::from_static(frame)) {
         Ok(decoded) => {
             assert!(compiled(19));
             assert_eq!(decoded.header, header);
-            assert_eq!(decoded.body.api_key(), kafka_wire::api::ApiKey::CreateTopics);
+            assert_eq!(decoded.body.api_key(), kwire::api::ApiKey::CreateTopics);
         }
         Err(e) => {
             assert!(!compiled(19));

@@ -3,15 +3,15 @@
 //!
 //! Known exception: tansu writes tagged fields equal to their defaults
 //! (ApiVersions v3/v4 responses, and TopicConfigErrorCode 0 in CreateTopics
-//! v5+ responses), which kafka-wire leaves out, as Kafka does; those frames
+//! v5+ responses), which kwire leaves out, as Kafka does; those frames
 //! are compared by value (decode, encode shorter, decode to the same value).
 
 mod common;
 
 use common::captures::captures;
 
-use kafka_wire::frame::{self, RequestFrame, ResponseFrame};
-use kafka_wire::{Bytes, BytesMut};
+use kwire::frame::{self, RequestFrame, ResponseFrame};
+use kwire::{Bytes, BytesMut};
 
 fn reencode_request(f: &RequestFrame) -> Bytes {
     let mut buf = BytesMut::new();
@@ -42,7 +42,7 @@ fn every_captured_frame_round_trips() {
         } else {
             frame::ResponseFrame::decode_sized(
                 c.bytes.clone(),
-                kafka_wire::api::ApiKey::try_from(c.api_key).expect("a known api key"),
+                kwire::api::ApiKey::try_from(c.api_key).expect("a known api key"),
                 c.api_version,
             )
             .map(|f| {
@@ -57,7 +57,7 @@ fn every_captured_frame_round_trips() {
                 // Same value, fewer bytes: the default-valued tagged fields are gone.
                 let back = frame::ResponseFrame::decode_sized(
                     again.clone(),
-                    kafka_wire::api::ApiKey::try_from(c.api_key).expect("a known api key"),
+                    kwire::api::ApiKey::try_from(c.api_key).expect("a known api key"),
                     c.api_version,
                 )
                 .expect("re-decodes");
@@ -82,10 +82,10 @@ fn every_captured_frame_round_trips() {
 fn unsupported_version_answer_falls_back_to_v0() {
     let Some(captures) = captures() else { return };
     let c = captures.iter().find(|c| c.file == "noida/kafka-python-ApiVersions-v4-resp-err35.hex").expect("capture");
-    let f = frame::ResponseFrame::decode_sized(c.bytes.clone(), kafka_wire::api::ApiKey::ApiVersions, 4)
+    let f = frame::ResponseFrame::decode_sized(c.bytes.clone(), kwire::api::ApiKey::ApiVersions, 4)
         .expect("decodes through the v0 fallback");
     assert_eq!(f.version, 0);
-    let kafka_wire::messages::ResponseBody::ApiVersions(body) = f.body else { panic!("ApiVersions body") };
+    let kwire::messages::ResponseBody::ApiVersions(body) = f.body else { panic!("ApiVersions body") };
     assert_eq!(body.error_code, 35);
     assert_eq!(body.api_keys.len(), 1);
     assert_eq!((body.api_keys[0].api_key, body.api_keys[0].min_version, body.api_keys[0].max_version), (18, 0, 3));

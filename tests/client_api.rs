@@ -8,20 +8,20 @@ mod common;
 
 use common::captures::{captures, Capture};
 
-use kafka_wire::api::{api_info, negotiate, ApiKey, Negotiated};
-use kafka_wire::error::UnexpectedBody;
-use kafka_wire::frame;
-use kafka_wire::message::VersionRange;
-use kafka_wire::messages::api_versions_response::ApiVersion;
-use kafka_wire::messages::{
+use kwire::api::{api_info, negotiate, ApiKey, Negotiated};
+use kwire::error::UnexpectedBody;
+use kwire::frame;
+use kwire::message::VersionRange;
+use kwire::messages::api_versions_response::ApiVersion;
+use kwire::messages::{
     ApiVersionsResponse, FetchRequest, MetadataRequest, MetadataResponse, ProduceResponse, RequestBody, ResponseBody,
 };
 
 /// The ApiVersions response body of the capture `file`, decoded at `version`.
 fn api_versions(captures: &[Capture], file: &str, version: i16) -> ApiVersionsResponse {
     let c = captures.iter().find(|c| c.file == file).unwrap_or_else(|| panic!("capture {file}"));
-    let f = frame::ResponseFrame::decode_sized(c.bytes.clone(), kafka_wire::api::ApiKey::ApiVersions, version)
-        .expect("decodes");
+    let f =
+        frame::ResponseFrame::decode_sized(c.bytes.clone(), kwire::api::ApiKey::ApiVersions, version).expect("decodes");
     ApiVersionsResponse::try_from(f.body).expect("an ApiVersions body")
 }
 
@@ -45,7 +45,7 @@ fn negotiates_with_tansu() {
     assert_eq!(negotiated.version(ApiKey::DescribeCluster), cfg!(feature = "admin").then_some(1)); // tansu 0-1
                                                                                                    // Every api key tansu lists that this build compiles, and no other.
     let listed: Vec<i16> = response.api_keys.iter().map(|k| k.api_key).collect();
-    for info in kafka_wire::api::API_INFO {
+    for info in kwire::api::API_INFO {
         let expected = info.compiled && listed.contains(&info.api_key.code());
         assert_eq!(negotiated.version(info.api_key).is_some(), expected, "{}", info.name);
     }
@@ -60,7 +60,7 @@ fn negotiates_after_unsupported_version() {
     assert_eq!(response.error_code, 35);
     let negotiated = negotiate(&response);
     assert_eq!(negotiated.version(ApiKey::ApiVersions), Some(3), "ask again at v3");
-    assert!(kafka_wire::api::API_INFO
+    assert!(kwire::api::API_INFO
         .iter()
         .all(|i| i.api_key == ApiKey::ApiVersions || negotiated.version(i.api_key).is_none()));
 }
@@ -115,11 +115,11 @@ fn try_from_gives_back_the_body() {
 
 #[cfg(feature = "tokio")]
 mod correlator {
-    use kafka_wire::codec::{CodecError, Correlated, Correlator};
-    use kafka_wire::frame;
-    use kafka_wire::message::Message;
-    use kafka_wire::messages::{MetadataRequest, ProduceRequest, RequestBody, RequestHeader};
-    use kafka_wire::{Bytes, BytesMut};
+    use kwire::codec::{CodecError, Correlated, Correlator};
+    use kwire::frame;
+    use kwire::message::Message;
+    use kwire::messages::{MetadataRequest, ProduceRequest, RequestBody, RequestHeader};
+    use kwire::{Bytes, BytesMut};
 
     use super::captures;
 
@@ -170,7 +170,7 @@ mod correlator {
             assert_eq!(answered, expected, "{}", a.file);
             frame::ResponseFrame::decode(
                 a.bytes.slice(4..),
-                kafka_wire::api::ApiKey::try_from(answered.api_key).expect("a known api key"),
+                kwire::api::ApiKey::try_from(answered.api_key).expect("a known api key"),
                 answered.api_version,
             )
             .unwrap_or_else(|e| panic!("{}: {e}", a.file));

@@ -1,6 +1,6 @@
 //! KIP-507 against a real Apache Kafka Connect distributed worker
 //! (`connect-runtime` of the release `scripts/kafka-cluster.sh` runs, 4.4.0):
-//! kafka-wire reads the session key Kafka's leader wrote into the config
+//! kwire reads the session key Kafka's leader wrote into the config
 //! topic, signs internal requests that the worker accepts or refuses, sees
 //! the key rotate, and joins the worker's group with the Connect group
 //! protocol (`sessioned`).
@@ -9,7 +9,7 @@
 //! `scripts/kafka-cluster.sh` (`KAFKA_CLUSTER_RELAY=1`, which logs every
 //! frame between the workers and the broker) and checks the JoinGroup and
 //! SyncGroup blobs Kafka's workers exchanged, as the relay decoded them with
-//! kafka-wire's Connect schemas.
+//! kwire's Connect schemas.
 //!
 //! Each test starts its own worker (`ConnectDistributed`, from the cluster's
 //! classpath) on a free REST port with a unique group id and unique storage
@@ -41,17 +41,17 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use common::cluster::{unique, Cluster};
 use common::conn::Conn;
-use kafka_wire::messages::join_group_request::JoinGroupRequestProtocol;
-use kafka_wire::messages::leave_group_request::MemberIdentity;
-use kafka_wire::messages::{DescribeGroupsRequest, JoinGroupRequest, LeaveGroupRequest, SyncGroupRequest};
-use kafka_wire::records::DecodeOptions;
-use kafka_wire_connect::messages::ConnectWorkerMetadata;
-use kafka_wire_connect::protocol::{
+use kwire::messages::join_group_request::JoinGroupRequestProtocol;
+use kwire::messages::leave_group_request::MemberIdentity;
+use kwire::messages::{DescribeGroupsRequest, JoinGroupRequest, LeaveGroupRequest, SyncGroupRequest};
+use kwire::records::DecodeOptions;
+use kwire_connect::messages::ConnectWorkerMetadata;
+use kwire_connect::protocol::{
     decode_allocation, decode_assignment, decode_worker_metadata, worker_metadata_to_bytes, ConnectProtocol,
 };
-use kafka_wire_connect::session_key::SESSION_KEY_RECORD_KEY;
-use kafka_wire_connect::signing::{AUTHORIZATION_HEADER, SIGNATURE_ALGORITHM_HEADER};
-use kafka_wire_connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm, SignatureError};
+use kwire_connect::session_key::SESSION_KEY_RECORD_KEY;
+use kwire_connect::signing::{AUTHORIZATION_HEADER, SIGNATURE_ALGORITHM_HEADER};
+use kwire_connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm, SignatureError};
 
 /// One worker at a time: each is a JVM, and the machines are small.
 static ONE_WORKER: Mutex<()> = Mutex::new(());
@@ -90,7 +90,7 @@ impl Worker {
     /// Starts a worker of group `group` (whose storage topics are named
     /// after it) bootstrapping at `bootstrap`.
     fn start_in(cluster: &Cluster, name: &str, group: &str, bootstrap: &str, extra: &[(&str, &str)]) -> Worker {
-        let dir = std::env::temp_dir().join(unique(&format!("kafka-wire-{name}")));
+        let dir = std::env::temp_dir().join(unique(&format!("kwire-{name}")));
         fs::create_dir_all(&dir).expect("worker dir");
         let port = free_port();
         let group = group.to_string();
@@ -166,7 +166,7 @@ impl Worker {
         }
     }
 
-    /// The worker's `inter.worker.*` settings as kafka-wire reads them.
+    /// The worker's `inter.worker.*` settings as kwire reads them.
     fn inter_worker_config(&self) -> InterWorkerConfig {
         InterWorkerConfig::from_settings(|k: &str| self.settings.get(k).cloned()).expect("valid inter.worker settings")
     }
@@ -265,7 +265,7 @@ fn post_tasks(worker: &Worker, connector: &str, body: &[u8], headers: &[(&str, &
 
 /// Every session-key record of the worker's config topic so far, in order:
 /// the key and the record's timestamp; each value also checked to be the
-/// JSON kafka-wire writes for that key (`SessionKey::to_json`).
+/// JSON kwire writes for that key (`SessionKey::to_json`).
 fn session_keys(conn: &mut Conn, topic: &str) -> Vec<SessionKey> {
     let (topic_id, partitions) = conn.partitions(topic);
     assert_eq!(partitions, vec![0], "the config topic has one partition");
@@ -280,11 +280,7 @@ fn session_keys(conn: &mut Conn, topic: &str) -> Vec<SessionKey> {
             let value = record.value.clone().expect("a session key record has a value");
             let key = SessionKey::from_json_slice(&value)
                 .unwrap_or_else(|e| panic!("session key {:?}: {e}", String::from_utf8_lossy(&value)));
-            assert_eq!(
-                key.to_json().as_bytes(),
-                &value[..],
-                "kafka-wire writes Kafka's session key JSON byte for byte"
-            );
+            assert_eq!(key.to_json().as_bytes(), &value[..], "kwire writes Kafka's session key JSON byte for byte");
             keys.push(key);
         }
     }
@@ -305,7 +301,7 @@ fn wait_keys(conn: &mut Conn, topic: &str, seen: usize, secs: u64) -> Vec<Sessio
     }
 }
 
-/// `POST /connectors/{connector}/tasks` with `body`, signed by kafka-wire
+/// `POST /connectors/{connector}/tasks` with `body`, signed by kwire
 /// with `algorithm` under the newest session key of the config topic: the
 /// answer and the key used. The leader reads its new keys back from the topic
 /// a moment after they are written, so a 403 under a key the topic just
@@ -338,9 +334,9 @@ fn post_signed_current(
     }
 }
 
-/// What kafka-wire's `verify` says of a request the worker answered, with
+/// What kwire's `verify` says of a request the worker answered, with
 /// the worker's key and verification algorithms.
-fn kafka_wire_verdict(
+fn kwire_verdict(
     config: &InterWorkerConfig,
     key: &SessionKey,
     body: &[u8],
@@ -363,7 +359,7 @@ fn started(cluster: &Cluster, name: &str, extra: &[(&str, &str)]) -> (Worker, Co
     let mut worker = Worker::start(cluster, name, extra);
     let root = worker.wait_rest();
     assert_eq!(root["version"], serde_json::json!(cluster.var("KAFKA_CLUSTER_VERSION")), "GET /: {root}");
-    let mut conn = Conn::connect(cluster.broker(), "kafka-wire-cluster-connect");
+    let mut conn = Conn::connect(cluster.broker(), "kwire-cluster-connect");
     let keys = wait_keys(&mut conn, &worker.config_topic, 0, 120);
     let first = keys[0].clone();
     let config = worker.inter_worker_config();
@@ -387,33 +383,33 @@ fn sessioned_worker_hmac_sha256_signatures_and_rotation() {
     assert_eq!((first.algorithm(), first.key().len()), (SignatureAlgorithm::HmacSHA256, 32));
 
     let connector = unique("kw-no-such-connector");
-    let body = br#"[{"kafka-wire":"kip-507","tasks.max":"1"}]"#;
+    let body = br#"[{"kwire":"kip-507","tasks.max":"1"}]"#;
     let not_found = format!("Connector {connector} not found");
 
-    // Signed by kafka-wire under the current key: past the signature check,
+    // Signed by kwire under the current key: past the signature check,
     // on to the request itself (an unknown connector).
     let ((status, message), key) =
         post_signed_current(&worker, &mut conn, &connector, body, SignatureAlgorithm::HmacSHA256);
     assert_eq!((status, message.as_str()), (404, not_found.as_str()), "a good signature");
     let headers = SignatureAlgorithm::HmacSHA256.sign_headers(key.key(), body);
-    assert_eq!(kafka_wire_verdict(&config, &key, body, &headers.pairs()), Ok(()));
+    assert_eq!(kwire_verdict(&config, &key, body, &headers.pairs()), Ok(()));
 
     // The same under a wrong key: 403.
     let mut wrong = key.key().to_vec();
     wrong[0] ^= 1;
     let headers = SignatureAlgorithm::HmacSHA256.sign_headers(&wrong, body);
     assert_eq!(post_tasks(&worker, &connector, body, &headers.pairs()), (403, INVALID_SIGNATURE.to_string()));
-    assert_eq!(kafka_wire_verdict(&config, &key, body, &headers.pairs()), Err(SignatureError::BadSignature));
+    assert_eq!(kwire_verdict(&config, &key, body, &headers.pairs()), Err(SignatureError::BadSignature));
 
     // A body other than the one signed: 403.
     let headers = SignatureAlgorithm::HmacSHA256.sign_headers(key.key(), body);
-    let tampered = br#"[{"kafka-wire":"kip-508","tasks.max":"1"}]"#;
+    let tampered = br#"[{"kwire":"kip-508","tasks.max":"1"}]"#;
     assert_eq!(post_tasks(&worker, &connector, tampered, &headers.pairs()), (403, INVALID_SIGNATURE.to_string()));
-    assert_eq!(kafka_wire_verdict(&config, &key, tampered, &headers.pairs()), Err(SignatureError::BadSignature));
+    assert_eq!(kwire_verdict(&config, &key, tampered, &headers.pairs()), Err(SignatureError::BadSignature));
 
     // No signature headers at all: 400.
     assert_eq!(post_tasks(&worker, &connector, body, &[]), (400, MISSING_SIGNATURE.to_string()));
-    assert_eq!(kafka_wire_verdict(&config, &key, body, &[]), Err(SignatureError::MissingHeader(AUTHORIZATION_HEADER)));
+    assert_eq!(kwire_verdict(&config, &key, body, &[]), Err(SignatureError::MissingHeader(AUTHORIZATION_HEADER)));
 
     // An algorithm the worker does not verify with (HmacSHA512; only
     // HmacSHA256 is permitted by default): 400, whatever the MAC.
@@ -422,7 +418,7 @@ fn sessioned_worker_hmac_sha256_signatures_and_rotation() {
     assert_eq!(status, 400, "{message}");
     assert!(message.contains("does not support the 'HmacSHA512' key signing algorithm"), "{message}");
     assert!(matches!(
-        kafka_wire_verdict(&config, &key, body, &headers.pairs()),
+        kwire_verdict(&config, &key, body, &headers.pairs()),
         Err(SignatureError::AlgorithmNotPermitted { algorithm: SignatureAlgorithm::HmacSHA512, .. })
     ));
 
@@ -485,7 +481,7 @@ fn sessioned_worker_hmac_sha512() {
     assert_eq!(config.verification_algorithms, vec![SignatureAlgorithm::HmacSHA512]);
 
     let connector = unique("kw-no-such-connector");
-    let body = br#"[{"kafka-wire":"kip-507-sha512"}]"#;
+    let body = br#"[{"kwire":"kip-507-sha512"}]"#;
     let ((status, message), key) =
         post_signed_current(&worker, &mut conn, &connector, body, SignatureAlgorithm::HmacSHA512);
     assert_eq!((status, message), (404, format!("Connector {connector} not found")), "a good HmacSHA512 signature");
@@ -496,7 +492,7 @@ fn sessioned_worker_hmac_sha512() {
     assert_eq!(status, 400, "{message}");
     assert!(message.contains("does not support the 'HmacSHA256' key signing algorithm"), "{message}");
     assert!(matches!(
-        kafka_wire_verdict(&config, &key, body, &headers.pairs()),
+        kwire_verdict(&config, &key, body, &headers.pairs()),
         Err(SignatureError::AlgorithmNotPermitted { algorithm: SignatureAlgorithm::HmacSHA256, .. })
     ));
 
@@ -510,13 +506,13 @@ fn connect_group_protocol_with_a_real_leader() {
     let Some(cluster) = Cluster::find("the Connect group protocol against a real worker") else { return };
     let _one = ONE_WORKER.lock().unwrap_or_else(|e| e.into_inner());
     let (worker, mut reader, _first) = started(&cluster, "connect-group", &[]);
-    let mut conn = Conn::connect(cluster.broker(), "kafka-wire-connect-member");
+    let mut conn = Conn::connect(cluster.broker(), "kwire-connect-member");
     // The config topic so far: the session key (the default TTL, an hour,
     // rotates nothing during the test).
     let (config_topic_id, _) = reader.partitions(&worker.config_topic);
     let config_end = reader.fetch_all(&worker.config_topic, config_topic_id, 0).high_watermark;
 
-    let url = "http://127.0.0.1:1/kafka-wire/";
+    let url = "http://127.0.0.1:1/kwire/";
     let protocols: Vec<JoinGroupRequestProtocol> = ConnectProtocol::PREFERENCE
         .into_iter()
         .map(|p| JoinGroupRequestProtocol {
@@ -664,12 +660,12 @@ fn find_rebalance(frames: Vec<serde_json::Value>) -> Option<Rebalance> {
 
 #[test]
 fn two_sessioned_workers_through_the_relay() {
-    let Some(cluster) = Cluster::find("two Connect workers behind kafka-wire's relay") else { return };
+    let Some(cluster) = Cluster::find("two Connect workers behind kwire's relay") else { return };
     let relayed = cluster.var("KAFKA_CLUSTER_BROKER_RELAYED").to_string();
     let frames_path = cluster.var("KAFKA_CLUSTER_RELAYED_FRAMES").to_string();
     if relayed.is_empty() || frames_path.is_empty() {
         common::skip::<()>(
-            "skipped: two Connect workers behind kafka-wire's relay need the cluster started with \
+            "skipped: two Connect workers behind kwire's relay need the cluster started with \
              KAFKA_CLUSTER_RELAY=1 (no KAFKA_CLUSTER_BROKER_RELAYED in its env)",
         );
         return;
@@ -681,7 +677,7 @@ fn two_sessioned_workers_through_the_relay() {
     let urls: std::collections::BTreeSet<String> = [first.url(), second.url()].into();
 
     // Both in the group: the coordinator describes two members, stable.
-    let mut conn = Conn::connect(cluster.broker(), "kafka-wire-connect-pair");
+    let mut conn = Conn::connect(cluster.broker(), "kwire-connect-pair");
     let deadline = Instant::now() + Duration::from_secs(180);
     loop {
         first.assert_running();

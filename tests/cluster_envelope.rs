@@ -9,7 +9,7 @@
 //!    AdminClient (`conformance/java/cluster/AdminOps.java`) then makes the
 //!    broker forward admin writes, and [`kafka_forwards_admin_writes_in_envelopes`]
 //!    reads the relay's log.
-//! 2. **As kafka-wire sends them.** kafka-wire wraps client requests with
+//! 2. **As kwire sends them.** kwire wraps client requests with
 //!    `forward::wrap_request` and sends them straight to the controller's
 //!    listeners, as a broker would.
 //!
@@ -27,21 +27,21 @@ use std::time::{Duration, Instant};
 
 use common::cluster::{suffix, unique, Cluster};
 use common::conn::Conn;
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::frame::{self, ResponseFrame};
-use kafka_wire::message::{ApiMessage, Message, Request};
-use kafka_wire::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
-use kafka_wire::messages::create_partitions_request::CreatePartitionsTopic;
-use kafka_wire::messages::create_topics_request::CreatableTopic;
-use kafka_wire::messages::delete_topics_request::DeleteTopicState;
-use kafka_wire::messages::metadata_request::MetadataRequestTopic;
-use kafka_wire::messages::metadata_response::MetadataResponseTopic;
-use kafka_wire::messages::{
+use kwire::error_code::ErrorCode;
+use kwire::frame::{self, ResponseFrame};
+use kwire::message::{ApiMessage, Message, Request};
+use kwire::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
+use kwire::messages::create_partitions_request::CreatePartitionsTopic;
+use kwire::messages::create_topics_request::CreatableTopic;
+use kwire::messages::delete_topics_request::DeleteTopicState;
+use kwire::messages::metadata_request::MetadataRequestTopic;
+use kwire::messages::metadata_response::MetadataResponseTopic;
+use kwire::messages::{
     AlterConfigsRequest, CreatePartitionsRequest, CreateTopicsRequest, DefaultPrincipalData, DeleteTopicsRequest,
     EnvelopeRequest, EnvelopeResponse, MetadataRequest, RequestBody, RequestHeader, ResponseBody,
 };
-use kafka_wire::{Bytes, BytesMut};
-use kafka_wire_broker::forward::{self, unwrap_request, unwrap_response, wrap_request, ForwardOutcome, WrappedRequest};
+use kwire::{Bytes, BytesMut};
+use kwire_broker::forward::{self, unwrap_request, unwrap_response, wrap_request, ForwardOutcome, WrappedRequest};
 use serde_json::Value;
 
 const CLIENT_ID: &str = "kw-envelope-test";
@@ -64,7 +64,7 @@ fn send_envelope_on(
     envelope.encode(&mut buf, forward::ENVELOPE_VERSION).expect("envelope encodes");
     let answer = conn.round_trip(&buf)?;
     let ResponseFrame { header: answer_header, body, .. } =
-        frame::ResponseFrame::decode(answer, kafka_wire::api::ApiKey::Envelope, forward::ENVELOPE_VERSION)
+        frame::ResponseFrame::decode(answer, kwire::api::ApiKey::Envelope, forward::ENVELOPE_VERSION)
             .expect("EnvelopeResponse decodes");
     assert_eq!(answer_header.correlation_id, header.correlation_id);
     let ResponseBody::Envelope(response) = body else { panic!("not an EnvelopeResponse: {body:?}") };
@@ -165,15 +165,15 @@ fn unwrapped_response(wrapped: &WrappedRequest, response: &EnvelopeResponse) -> 
 }
 
 // ---------------------------------------------------------------------------
-// Item 2: Envelopes as kafka-wire sends them.
+// Item 2: Envelopes as kwire sends them.
 // ---------------------------------------------------------------------------
 
-/// CreateTopics, CreatePartitions and DeleteTopics wrapped by kafka-wire
+/// CreateTopics, CreatePartitions and DeleteTopics wrapped by kwire
 /// and sent to the controller's PLAINTEXT listener, as the broker sends
 /// them (principal User:ANONYMOUS, a super user, so CLUSTER_ACTION passes).
 #[test]
-fn kafka_wire_envelopes_accepted_by_the_controller() {
-    let Some(cluster) = Cluster::find("kafka-wire's Envelopes against Kafka's controller") else { return };
+fn kwire_envelopes_accepted_by_the_controller() {
+    let Some(cluster) = Cluster::find("kwire's Envelopes against Kafka's controller") else { return };
     let controller = cluster.var("KAFKA_CLUSTER_CONTROLLER");
     let topic = unique("kw-envelope-wrapped");
     let mut conn = Conn::open(controller, CLIENT_ID);
@@ -343,7 +343,7 @@ fn malformed_envelopes_refused_as_kafka_refuses_them() {
             send_envelope(controller, &envelope).unwrap_or_else(|e| panic!("{what}: the controller closed: {e}"));
         assert_eq!((answer.error_code, &answer.response_data), (expected, &None), "{what}: Kafka's answer");
         let refusal = unwrap_request(&envelope).expect_err(what);
-        assert_eq!(refusal.error_code().code(), answer.error_code, "{what}: kafka-wire refuses with {refusal}");
+        assert_eq!(refusal.error_code().code(), answer.error_code, "{what}: kwire refuses with {refusal}");
         assert_eq!(refusal.envelope_response(), answer, "{what}");
         table.push(format!("{what}: {} ({refusal})", answer.error_code));
     }
@@ -352,9 +352,9 @@ fn malformed_envelopes_refused_as_kafka_refuses_them() {
 
 /// Sends `envelope` (embedding a CreateTopics of `topic` with correlation
 /// id 9) to the controller, which must create the topic, and checks that
-/// kafka-wire reads the answer.
+/// kwire reads the answer.
 fn accepted_create_topics(controller: &str, envelope: &EnvelopeRequest, topic: &str) {
-    let unwrapped = unwrap_request(envelope).expect("kafka-wire accepts it");
+    let unwrapped = unwrap_request(envelope).expect("kwire accepts it");
     let forwarded = forward::ForwardedRequest { header: unwrapped.header, body: unwrapped.body };
     let answer = send_envelope(controller, envelope).expect("the controller answers");
     assert_eq!(answer.error_code, 0, "{answer:?}");
@@ -425,7 +425,7 @@ const FORWARDED: [i64; 10] = [
     20, // DeleteTopics
     30, // CreateAcls
     31, // DeleteAcls
-    33, // AlterConfigs (sent by kafka-wire: Kafka 4's AdminClient has no alterConfigs)
+    33, // AlterConfigs (sent by kwire: Kafka 4's AdminClient has no alterConfigs)
     37, // CreatePartitions
     44, // IncrementalAlterConfigs
     49, // AlterClientQuotas
@@ -454,7 +454,7 @@ fn alter_configs(conn: &mut Conn, resource_type: i8, name: &str, key: &str, valu
 /// (`AdminOps.java`: create and delete topics, create partitions,
 /// incrementally alter topic and broker configs, alter client quotas,
 /// create and delete ACLs, alter SCRAM credentials, update features) and
-/// with kafka-wire for AlterConfigs, which Kafka 4's AdminClient and tools no
+/// with kwire for AlterConfigs, which Kafka 4's AdminClient and tools no
 /// longer send. The relay between broker and controller must decode every
 /// frame, unwrap every Envelope (principal User:ANONYMOUS, address
 /// 127.0.0.1 for ours) and re-encode all of it, outer and inner, to the same
@@ -462,7 +462,7 @@ fn alter_configs(conn: &mut Conn, resource_type: i8, name: &str, key: &str, valu
 /// be [`FORWARDED`].
 #[test]
 fn kafka_forwards_admin_writes_in_envelopes() {
-    let Some(cluster) = Cluster::find("Kafka's Envelopes through the kafka-wire relay") else { return };
+    let Some(cluster) = Cluster::find("Kafka's Envelopes through the kwire relay") else { return };
     assert!(
         !cluster.var("KAFKA_CLUSTER_RELAY_FRAMES").is_empty(),
         "the cluster runs without the relay: start it with KAFKA_CLUSTER_RELAY=1"
@@ -475,7 +475,7 @@ fn kafka_forwards_admin_writes_in_envelopes() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(stdout.lines().filter(|l| l.starts_with("ok ")).count(), 9, "AdminOps:\n{stdout}");
 
-    // AlterConfigs, from kafka-wire through the broker: a topic config, and
+    // AlterConfigs, from kwire through the broker: a topic config, and
     // a broker config with validate_only (checked, not applied).
     let topic = format!("kw-envelope-c-{run}");
     let mut conn = Conn::open(cluster.broker(), &wire_client);
@@ -540,8 +540,8 @@ fn kafka_forwards_admin_writes_in_envelopes() {
     assert!(ours.is_empty(), "Envelopes without a logged answer: {ours:?}");
     eprintln!("relay: {requests} requests and {responses} responses decoded, {envelopes} Envelopes unwrapped");
     eprintln!("api keys seen inside this run's Envelopes: {inner_keys:?}");
-    // kafka-wire's CreateTopics, both AlterConfigs (the broker config too,
+    // kwire's CreateTopics, both AlterConfigs (the broker config too,
     // although validate_only) and DeleteTopics are all forwarded.
-    assert_eq!(wire_keys, [19, 33, 33, 20], "kafka-wire's requests forwarded by the broker");
+    assert_eq!(wire_keys, [19, 33, 33, 20], "kwire's requests forwarded by the broker");
     assert_eq!(inner_keys.into_iter().collect::<Vec<_>>(), FORWARDED);
 }

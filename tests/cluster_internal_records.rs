@@ -1,6 +1,6 @@
 //! Kafka's internal records on real data: what Apache Kafka 4.4.0, started
 //! by `scripts/kafka-cluster.sh`, writes to its own logs and internal topics,
-//! read by kafka-wire and written back byte for byte.
+//! read by kwire and written back byte for byte.
 //!
 //! - `metadata_log_and_snapshots_read_and_write_back`: every record of the
 //!   controller's `__cluster_metadata` segments (`*.log`) and snapshots
@@ -11,7 +11,7 @@
 //!   files ended that way.
 //! - `coordinator_topics_read_and_write_back`: every record of
 //!   `__consumer_offsets` and `__transaction_state`, fetched through the
-//!   broker's PLAINTEXT listener with kafka-wire's Fetch
+//!   broker's PLAINTEXT listener with kwire's Fetch
 //!   (`tests/common/fetch.rs`, `read_uncommitted`), after Kafka's Java clients
 //!   (`conformance/java/cluster/InternalTopicsDriver.java`) committed offsets
 //!   in a classic and a consumer (KIP-848) group and a transactional
@@ -23,13 +23,13 @@
 //!   to [`PER_VERSION`] real records to Kafka's own classes (the oracle of
 //!   `tests/internal_records.rs`, `scripts/kafka-oracle.sh 4.4.0`): Kafka
 //!   reads the bytes and writes them again, and its JSON converter gives the
-//!   JSON kafka-wire gives; metadata records also go through Kafka's
+//!   JSON kwire gives; metadata records also go through Kafka's
 //!   metadata log serde whole (frame included). Control records (leader
 //!   change, snapshot header and footer, transaction markers) are not
 //!   internal-record schemas and are checked byte for byte only.
 //! - `dump_log_prints_real_segments`: examples/dump_log on copies of a real
 //!   metadata segment, snapshot and coordinator segments prints one JSON
-//!   object per record, as many as kafka-wire reads.
+//!   object per record, as many as kwire reads.
 //!
 //! What Kafka 4.4.0 writes there, as seen here: a transaction's states are
 //! Empty, Ongoing, PrepareCommit, CompleteCommit, Ongoing, PrepareAbort,
@@ -60,20 +60,20 @@ use bytes::{Bytes, BytesMut};
 use common::cluster::{unique, Cluster};
 use common::conn::Conn;
 use common::oracle::{check_rdecode, hex_word, Oracle};
-use kafka_wire::internal::group_coordinator::{
+use kwire::internal::group_coordinator::{
     CoordinatorRecordKey as GroupKey, CoordinatorRecordValue as GroupValue, GroupCoordinatorRecord,
 };
-use kafka_wire::internal::log::{Entry, LogEntries, LogEntry, LogRecord, MetadataLogRecord, Snapshot};
-use kafka_wire::internal::metadata::MetadataRecord;
-use kafka_wire::internal::share_coordinator::{
+use kwire::internal::log::{Entry, LogEntries, LogEntry, LogRecord, MetadataLogRecord, Snapshot};
+use kwire::internal::metadata::MetadataRecord;
+use kwire::internal::share_coordinator::{
     CoordinatorRecordKey as ShareKey, CoordinatorRecordValue as ShareValue, ShareCoordinatorRecord,
 };
-use kafka_wire::internal::transaction_coordinator::{
+use kwire::internal::transaction_coordinator::{
     CoordinatorRecordKey as TxnKey, CoordinatorRecordValue as TxnValue, TransactionCoordinatorRecord,
 };
-use kafka_wire::internal::{CoordinatorRecord, RecordData};
-use kafka_wire::json::{JsonOptions, Value as Json};
-use kafka_wire::primitives::{Uuid, Writer};
+use kwire::internal::{CoordinatorRecord, RecordData};
+use kwire::json::{JsonOptions, Value as Json};
+use kwire::primitives::{Uuid, Writer};
 
 /// Real records sent to the oracle per (family, kind, record type, version).
 const PER_VERSION: usize = 8;
@@ -132,7 +132,7 @@ fn scenario(cluster: &Cluster) -> &'static Scenario {
         assert!(committed.iter().all(|(_, _, o)| *o == 3), "3 records per partition:\n{stdout}");
         assert_eq!(outcomes, ["committed", "aborted"], "{stdout}");
         assert_eq!(acknowledged, Some(6), "{stdout}");
-        let mut client = Conn::connect(cluster.broker(), "kafka-wire-internal-records");
+        let mut client = Conn::connect(cluster.broker(), "kwire-internal-records");
         let (topic_id, partitions) = client.partitions(&topic);
         assert_eq!(partitions, [0, 1]);
         Scenario { topic, topic_id, classic_group, consumer_group, share_group, txn_id, committed }
@@ -147,7 +147,7 @@ struct Sample {
     json: Json,
     /// The whole framed metadata log record (for `mframe`).
     framed: Option<Bytes>,
-    /// kafka-wire reading a JSON form and writing it at the version.
+    /// kwire reading a JSON form and writing it at the version.
     from_json: fn(i16, &Json, i16) -> Result<Vec<u8>, String>,
 }
 
@@ -274,7 +274,7 @@ fn coordinator_entry<K: RecordData, V: RecordData>(
 
 /// Kafka's own classes on every sample: Kafka reads the bytes and writes the
 /// same bytes, with the same size and nothing left over; its JSON is
-/// kafka-wire's; Kafka and kafka-wire both read that JSON back to the same
+/// kwire's; Kafka and kwire both read that JSON back to the same
 /// bytes; metadata records whole through Kafka's metadata log serde.
 fn kafka_agrees(seen: &Seen, what: &str) {
     let Some(launcher) = common::kafka_oracle("4.4.0") else { return };
@@ -306,7 +306,7 @@ fn kafka_agrees(seen: &Seen, what: &str) {
             (s.from_json)(id.parse().unwrap(), &theirs, version.parse().unwrap()).map(|b| hex_word(&b));
         if ours_from_json.as_deref() != Ok(ours.as_str()) {
             failures.push(format!(
-                "{place}: kafka-wire reads Kafka's JSON {theirs} as {ours_from_json:?}, the real bytes are {ours}"
+                "{place}: kwire reads Kafka's JSON {theirs} as {ours_from_json:?}, the real bytes are {ours}"
             ));
         }
         again.push((place.clone(), format!("rencode {family} {kind} {id} {version} {theirs}"), format!("ok {ours} ")));
@@ -598,7 +598,7 @@ fn read_until<T>(
 fn coordinator_topics_read_and_write_back() {
     let Some(cluster) = Cluster::find("__consumer_offsets and __transaction_state of a real cluster") else { return };
     let s = scenario(&cluster);
-    let mut client = Conn::connect(cluster.broker(), "kafka-wire-internal-records");
+    let mut client = Conn::connect(cluster.broker(), "kwire-internal-records");
     // The offsets are written before commitSync returns; the transaction's
     // completion after its markers, a moment after commitTransaction and
     // abortTransaction return: read again until both are there.
@@ -635,7 +635,7 @@ fn coordinator_topics_read_and_write_back() {
         match last.value.as_ref().map(|v| &v.message) {
             Some(GroupValue::OffsetCommitValue(v)) => {
                 assert_eq!(v.offset, *offset, "{group} {}-{partition}", s.topic);
-                assert_eq!(v.metadata, format!("kafka-wire {group}"));
+                assert_eq!(v.metadata, format!("kwire {group}"));
             }
             other => panic!("{group}: an OffsetCommit key with {other:?}"),
         }
@@ -702,7 +702,7 @@ fn coordinator_topics_read_and_write_back() {
 fn share_group_state_reads_and_writes_back() {
     let Some(cluster) = Cluster::find("__share_group_state of a real cluster") else { return };
     let s = scenario(&cluster);
-    let mut client = Conn::connect(cluster.broker(), "kafka-wire-internal-records");
+    let mut client = Conn::connect(cluster.broker(), "kwire-internal-records");
     // The share coordinator writes the state as the acknowledgements come:
     // read until every record of both partitions is done with.
     let (seen, records) = read_until(
@@ -796,7 +796,7 @@ fn dump(tool: &Path, option: &str, bytes: &Bytes, name: &str) -> Vec<Json> {
     lines
 }
 
-/// Offsets of the entries kafka-wire reads from `bytes`.
+/// Offsets of the entries kwire reads from `bytes`.
 fn offsets_of<R: LogRecord>(bytes: &Bytes) -> Vec<i64> {
     LogEntries::<R>::new(bytes.clone()).map(|e| e.expect("reads").offset).collect()
 }

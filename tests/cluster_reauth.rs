@@ -5,15 +5,15 @@
 //! - `example_client_reauthenticates_on_one_connection`: examples/client.rs
 //!   with `--produce-fetch-for` keeps one connection producing and fetching
 //!   across more than three session lifetimes, re-authenticating when
-//!   [`kafka_wire_broker::reauth::reauthenticate_after`] says; every round must
+//!   [`kwire_broker::reauth::reauthenticate_after`] says; every round must
 //!   succeed and it must re-authenticate at least three times.
-//! - `expired_sessions_kafka_and_kafka_wire_agree`: connections that do not
+//! - `expired_sessions_kafka_and_kwire_agree`: connections that do not
 //!   re-authenticate send one request each after their session expired.
 //!   Kafka closes the connection on every request but SaslHandshake, which
 //!   starts a re-authentication; ApiVersions and a SaslAuthenticate without
 //!   a handshake are closed too, although KIP-368's text allows them.
 //!   [`SessionExpiry::decide`] must give the same answer for each, so
-//!   kafka-wire's broker-side check follows Kafka's broker, not the KIP's
+//!   kwire's broker-side check follows Kafka's broker, not the KIP's
 //!   text (src/reauth.rs documents the difference).
 //!
 //! Without a running cluster each test prints `skipped: ...` and passes;
@@ -26,9 +26,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use common::cluster::Cluster;
 use common::conn::{api_versions, plain_authenticate, Conn};
-use kafka_wire::message::Request;
-use kafka_wire::messages::{FetchRequest, MetadataRequest, RequestBody, ResponseBody, SaslHandshakeRequest};
-use kafka_wire_broker::reauth::{RequestDecision, SessionExpiry};
+use kwire::message::Request;
+use kwire::messages::{FetchRequest, MetadataRequest, RequestBody, ResponseBody, SaslHandshakeRequest};
+use kwire_broker::reauth::{RequestDecision, SessionExpiry};
 
 const USER: &str = "admin";
 const PASSWORD: &str = "admin-secret";
@@ -122,7 +122,7 @@ fn probe(conn: &mut Conn, api_key: i16) -> Outcome {
 }
 
 #[test]
-fn expired_sessions_kafka_and_kafka_wire_agree() {
+fn expired_sessions_kafka_and_kwire_agree() {
     let Some(cluster) = Cluster::find("KIP-368 expired sessions against Kafka") else { return };
     let addr = cluster.var("KAFKA_CLUSTER_BROKER_SASL").to_string();
     let lifetime_ms: i64 = cluster.var("KAFKA_CLUSTER_REAUTH_MS").parse().expect("KAFKA_CLUSTER_REAUTH_MS");
@@ -136,7 +136,7 @@ fn expired_sessions_kafka_and_kafka_wire_agree() {
             let addr = addr.clone();
             std::thread::spawn(move || {
                 // ApiVersions before authenticating.
-                let mut conn = Conn::connect(&addr, "kafka-wire-cluster-reauth");
+                let mut conn = Conn::connect(&addr, "kwire-cluster-reauth");
                 let (lifetime, authenticated_at) = authenticate(&mut conn);
                 assert_eq!(lifetime, lifetime_ms, "SessionLifetimeMs = connections.max.reauth.ms");
                 // In time, the session serves requests.
@@ -162,7 +162,7 @@ fn expired_sessions_kafka_and_kafka_wire_agree() {
         .collect();
     let results: Vec<_> = threads.into_iter().map(|t| t.join().expect("probe thread")).collect();
     for (api_key, name, outcome, decision, after) in &results {
-        eprintln!("after expiry, {name} ({api_key}): Kafka {outcome:?}, kafka-wire {decision:?}, then {after:?}");
+        eprintln!("after expiry, {name} ({api_key}): Kafka {outcome:?}, kwire {decision:?}, then {after:?}");
     }
     // What Kafka 4.4.0 does: closes on everything but SaslHandshake.
     let kafka: Vec<(i16, Outcome)> = results.iter().map(|r| (r.0, r.2)).collect();
@@ -177,7 +177,7 @@ fn expired_sessions_kafka_and_kafka_wire_agree() {
         ],
         "Kafka's broker on expired sessions"
     );
-    // kafka-wire's broker-side decision agrees request by request.
+    // kwire's broker-side decision agrees request by request.
     for (api_key, name, outcome, decision, _) in &results {
         let expected = match outcome {
             Outcome::Answered => RequestDecision::Allow,

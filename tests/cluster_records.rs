@@ -1,13 +1,13 @@
-//! Record batches both ways between kafka-wire and Apache Kafka 4.4.0,
+//! Record batches both ways between kwire and Apache Kafka 4.4.0,
 //! against the cluster of `scripts/kafka-cluster.sh`.
 //!
 //! - Kafka's Java producer (`conformance/java/cluster/RecordsDriver.java`)
 //!   writes one batch per codec (none, gzip, snappy, lz4, zstd) from
 //!   idempotent producers, then a transaction that commits and one that
-//!   aborts; kafka-wire fetches the partition at `read_uncommitted` and reads
+//!   aborts; kwire fetches the partition at `read_uncommitted` and reads
 //!   every batch, record, header and transaction marker
 //!   ([`ControlRecord`], [`BatchHeader::last_sequence`]).
-//! - kafka-wire produces one batch per codec as an idempotent producer
+//! - kwire produces one batch per codec as an idempotent producer
 //!   (InitProducerId, sequences advanced with [`BatchHeader::last_sequence`]
 //!   and [`increment_sequence`], including a batch whose sequences wrap past
 //!   `i32::MAX` to 0), and Kafka's Java consumer reads every record back.
@@ -30,11 +30,11 @@ use bytes::Bytes;
 use common::cluster::{unique, Cluster};
 use common::conn::Conn;
 use common::fetch::retriable;
-use kafka_wire::messages::create_topics_request::CreatableTopic;
-use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use kafka_wire::messages::{CreateTopicsRequest, InitProducerIdRequest, ProduceRequest};
-use kafka_wire::primitives::Uuid;
-use kafka_wire::records::{
+use kwire::messages::create_topics_request::CreatableTopic;
+use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use kwire::messages::{CreateTopicsRequest, InitProducerIdRequest, ProduceRequest};
+use kwire::primitives::Uuid;
+use kwire::records::{
     increment_sequence, Compression, ControlRecordKey, ControlRecordType, DecodeOptions, EndTxnMarker, Header,
     RecordBatch, RecordBatchBuilder, NO_SEQUENCE,
 };
@@ -118,10 +118,10 @@ fn records(batch: &RecordBatch) -> Vec<(Option<String>, Option<String>, Headers)
 }
 
 #[test]
-fn kafka_java_batches_read_by_kafka_wire() {
+fn kafka_java_batches_read_by_kwire() {
     let Some(cluster) = Cluster::find("records written by Kafka's Java producer") else { return };
     let topic = unique("kw-records-java");
-    let mut conn = Conn::connect(cluster.broker(), "kafka-wire-cluster-records");
+    let mut conn = Conn::connect(cluster.broker(), "kwire-cluster-records");
     let topic_id = create_topic(&mut conn, &topic);
 
     let out = cluster.java("RecordsDriver", &["write", cluster.broker(), &topic]);
@@ -158,7 +158,7 @@ fn kafka_java_batches_read_by_kafka_wire() {
     eprintln!("Kafka's batches:\n  {}", summary.join("\n  "));
     assert_eq!(batches.len(), 9, "five codec batches, two transactions of data + marker: {summary:#?}");
 
-    // Every offset the Java producer was told belongs to the record kafka-wire reads there.
+    // Every offset the Java producer was told belongs to the record kwire reads there.
     let mut by_offset = std::collections::BTreeMap::new();
     for batch in &batches {
         for record in batch.records(&DecodeOptions::default()).expect("records") {
@@ -268,9 +268,9 @@ fn kafka_java_batches_read_by_kafka_wire() {
     assert_eq!(coordinator_epochs[0], coordinator_epochs[1], "one coordinator wrote both markers");
 }
 
-/// One idempotent batch of kafka-wire's: `count` records, key
+/// One idempotent batch of kwire's: `count` records, key
 /// `<prefix>-k<i>`, value `<prefix>-value-<i>-yyyy…`, three headers.
-fn kafka_wire_batch(
+fn kwire_batch(
     prefix: &str,
     compression: Compression,
     producer: (i64, i16),
@@ -330,14 +330,14 @@ fn hex(b: &[u8]) -> String {
 }
 
 #[test]
-fn kafka_wire_batches_read_by_kafka_java() {
-    let Some(cluster) = Cluster::find("records written by kafka-wire for Kafka's Java consumer") else { return };
+fn kwire_batches_read_by_kafka_java() {
+    let Some(cluster) = Cluster::find("records written by kwire for Kafka's Java consumer") else { return };
     let topic = unique("kw-records-wire");
-    let mut conn = Conn::connect(cluster.broker(), "kafka-wire-cluster-records");
+    let mut conn = Conn::connect(cluster.broker(), "kwire-cluster-records");
     let topic_id = create_topic(&mut conn, &topic);
     let now = SystemTime::now().duration_since(UNIX_EPOCH).expect("clock").as_millis() as i64;
 
-    // An idempotent producer id for kafka-wire.
+    // An idempotent producer id for kwire.
     let producer = init_producer(&mut conn);
 
     // One batch per codec, sequences continuing by the last-sequence rule.
@@ -346,7 +346,7 @@ fn kafka_wire_batches_read_by_kafka_java() {
     let mut offset = 0;
     for (i, compression) in Compression::ALL.into_iter().enumerate() {
         let prefix = format!("kw-{}", compression.name());
-        let batch = kafka_wire_batch(&prefix, compression, producer, sequence, now + 10 * i as i64, 3);
+        let batch = kwire_batch(&prefix, compression, producer, sequence, now + 10 * i as i64, 3);
         assert_eq!(produce(&mut conn, &topic, topic_id, &batch), (0, offset), "{compression}");
         for r in 0..3 {
             expected.push((offset + r, now + 10 * i as i64 + r, format!("{prefix}-k{r}"), compression));
@@ -357,13 +357,13 @@ fn kafka_wire_batches_read_by_kafka_java() {
     assert_eq!(sequence, 15);
     // The broker checks sequences: one that skips ahead is refused
     // (OUT_OF_ORDER_SEQUENCE_NUMBER, 45), so the ones above were right.
-    let skipping = kafka_wire_batch("kw-skip", Compression::None, producer, sequence + 1, now, 1);
+    let skipping = kwire_batch("kw-skip", Compression::None, producer, sequence + 1, now, 1);
     assert_eq!(produce(&mut conn, &topic, topic_id, &skipping).0, 45, "a sequence gap is refused");
 
     // Sequences wrap: a new producer starting at 2147483646 with three
     // records ends at 0, and Kafka takes 1 as the next sequence.
     let wrapping = init_producer(&mut conn);
-    let first = kafka_wire_batch("kw-wrap", Compression::Lz4, wrapping, 2_147_483_646, now + 100, 3);
+    let first = kwire_batch("kw-wrap", Compression::Lz4, wrapping, 2_147_483_646, now + 100, 3);
     assert_eq!(first.last_sequence(), 0);
     assert_eq!(produce(&mut conn, &topic, topic_id, &first), (0, offset), "base sequence 2147483646");
     for r in 0..3 {
@@ -372,7 +372,7 @@ fn kafka_wire_batches_read_by_kafka_java() {
     offset += 3;
     let next = increment_sequence(first.last_sequence(), 1);
     assert_eq!(next, 1);
-    let second = kafka_wire_batch("kw-after-wrap", Compression::Zstd, wrapping, next, now + 200, 1);
+    let second = kwire_batch("kw-after-wrap", Compression::Zstd, wrapping, next, now + 200, 1);
     assert_eq!(produce(&mut conn, &topic, topic_id, &second), (0, offset), "sequence 1 after the wrap");
     expected.push((offset, now + 200, "kw-after-wrap-k0".to_string(), Compression::Zstd));
 

@@ -5,14 +5,14 @@
 //! For every api key of `schemas/` and every version that both crates
 //! support, requests and responses alike:
 //!
-//! 1. **kafka-wire → kafka-protocol.** [`SEEDS`] deterministic random values
-//!    from kafka-wire's sampler are encoded by kafka-wire; kafka-protocol
+//! 1. **kwire → kafka-protocol.** [`SEEDS`] deterministic random values
+//!    from kwire's sampler are encoded by kwire; kafka-protocol
 //!    decodes those bytes at the same version and must consume every byte;
 //!    kafka-protocol re-encodes its value and the bytes must be identical.
-//! 2. **kafka-protocol → kafka-wire.** kafka-protocol's encoding of the value
+//! 2. **kafka-protocol → kwire.** kafka-protocol's encoding of the value
 //!    it decoded, and of its own `Default` value of the message, is decoded
-//!    by kafka-wire (every byte consumed) and re-encoded by kafka-wire: the
-//!    bytes must be identical, kafka-wire's value must round-trip
+//!    by kwire (every byte consumed) and re-encoded by kwire: the
+//!    bytes must be identical, kwire's value must round-trip
 //!    (decode(encode(v)) == v) and, for sampled values, equal the value the
 //!    sampler made.
 //!
@@ -25,13 +25,13 @@
 //! fields when they differ from their default, which both omit alike), in
 //! schema order, and read every field back. So the bytes are a complete
 //! serialisation of the value, and a decoder's value is a function of
-//! the bytes. If kafka-protocol read any field differently from what kafka-wire
+//! the bytes. If kafka-protocol read any field differently from what kwire
 //! wrote — a different type or width, nullability, length prefix (classic
 //! or compact), a missing or extra field, a wrong version gate, a
 //! tagged-field tag — then either its decode fails, or it stops before or
 //! after the end of the bytes, or the value it holds re-encodes to
 //! different bytes (a shifted or altered span). Identical bytes after
-//! decode + re-encode by kafka-protocol, together with kafka-wire decoding
+//! decode + re-encode by kafka-protocol, together with kwire decoding
 //! the same bytes back to the very value it sampled, mean both crates give
 //! each byte span the same meaning: their values are equal field by field.
 //!
@@ -43,7 +43,7 @@
 //!   for such a field (the value decode fills in) is only caught where an
 //!   encoder refuses a non-default value the version cannot carry.
 //! - kafka-protocol keeps unknown tagged fields in a `BTreeMap` (sorted,
-//!   unique tags). kafka-wire's sampler emits strictly ascending unique
+//!   unique tags). kwire's sampler emits strictly ascending unique
 //!   tags, as the spec requires of an encoder (spec §4.6: raw tagged list
 //!   strictly ascending), so this is no restriction for valid input; bytes
 //!   with unsorted or duplicate unknown tags are not exercised here.
@@ -66,7 +66,7 @@
 //! [`KNOWN_DIFFERENCES`] (a documented difference on kafka-protocol's side,
 //! which follows a later Kafka; a whole-side entry is still run and must
 //! still differ, so that a stale entry fails); an entry of
-//! [`KAFKA_WIRE_BUGS`] (checked by the ignored test [`kafka_wire_bugs`]).
+//! [`KWIRE_BUGS`] (checked by the ignored test [`kwire_bugs`]).
 //!
 //! Last recorded run (kafka-protocol 0.18.0, the 95 api keys 0-94 of
 //! `schemas/`, the union of Kafka 3.9 to 4.4, 32 seeds): 287 (api, version)
@@ -90,12 +90,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use kafka_protocol::messages::{ApiKey as KpApiKey, RequestKind, ResponseKind};
 use kafka_protocol::protocol::{Decodable, Encodable};
-use kafka_wire::api::{ApiInfo, API_INFO};
-use kafka_wire::message::Message;
-use kafka_wire::messages::{RequestBody, ResponseBody};
-use kafka_wire::primitives::Reader;
-use kafka_wire::sample::{Sample, SampleGen};
-use kafka_wire::{Bytes, BytesMut};
+use kwire::api::{ApiInfo, API_INFO};
+use kwire::message::Message;
+use kwire::messages::{RequestBody, ResponseBody};
+use kwire::primitives::Reader;
+use kwire::sample::{Sample, SampleGen};
+use kwire::{Bytes, BytesMut};
 
 /// Random values per (api key, version, request or response).
 const SEEDS: u64 = 32;
@@ -134,7 +134,7 @@ impl Known {
     }
 }
 
-/// Known differences where kafka-wire's bytes are right per the spec and
+/// Known differences where kwire's bytes are right per the spec and
 /// per the schemas of `schemas/` (the union of Apache Kafka's releases 3.9
 /// to 4.4, checked against each by tests/schema_equivalence.rs), and kafka-protocol 0.18
 /// differs because it was generated from a later Kafka (4.x) that changed
@@ -174,15 +174,15 @@ const KNOWN_DIFFERENCES: &[Known] = &[
         failures_containing: Some("Tag 1 is not valid for version"),
         reason: "FetchRequest FetchPartition: kafka-protocol 0.18 knows tag 1 as HighWatermark (v18+, later \
                  Kafka), and per spec section 4.6 a known tag outside its tagged versions is an error; in \
-                 schemas/ (Fetch v0-17) FetchPartition has only tag 0, so kafka-wire's sampler may emit an \
+                 schemas/ (Fetch v0-17) FetchPartition has only tag 0, so kwire's sampler may emit an \
                  unknown tag 1, which is valid there",
     },
 ];
 
-/// Differences where kafka-wire's bytes are wrong per
+/// Differences where kwire's bytes are wrong per
 /// `shared/docs/kafka-protocol-spec.md`. Left out of the main test, and
-/// checked (failing) by the ignored [`kafka_wire_bugs`]. None found so far.
-const KAFKA_WIRE_BUGS: &[Known] = &[];
+/// checked (failing) by the ignored [`kwire_bugs`]. None found so far.
+const KWIRE_BUGS: &[Known] = &[];
 
 // ---------------------------------------------------------------------------
 // The two sides, behind one interface.
@@ -328,35 +328,35 @@ fn panic_text(p: Box<dyn Any + Send>) -> String {
         .unwrap_or_else(|| "panic".into())
 }
 
-/// kafka-protocol's bytes (`bytes`) through kafka-wire: decode, every byte
+/// kafka-protocol's bytes (`bytes`) through kwire: decode, every byte
 /// consumed, re-encode identical, and the value round-trips. Returns the
-/// value kafka-wire decoded.
-fn through_kafka_wire<C: Codec>(api_key: i16, version: i16, bytes: &Bytes) -> Result<C::Wire, String> {
+/// value kwire decoded.
+fn through_kwire<C: Codec>(api_key: i16, version: i16, bytes: &Bytes) -> Result<C::Wire, String> {
     let (value, left) = C::wire_decode(api_key, bytes.clone(), version)
-        .map_err(|e| format!("kafka-wire cannot decode kafka-protocol's bytes: {e}"))?;
+        .map_err(|e| format!("kwire cannot decode kafka-protocol's bytes: {e}"))?;
     if left != 0 {
-        return Err(format!("kafka-wire left {left} of kafka-protocol's {} bytes unread", bytes.len()));
+        return Err(format!("kwire left {left} of kafka-protocol's {} bytes unread", bytes.len()));
     }
     let again = C::wire_encode(&value, version)
-        .map_err(|e| format!("kafka-wire cannot re-encode what it decoded from kafka-protocol: {e}"))?;
+        .map_err(|e| format!("kwire cannot re-encode what it decoded from kafka-protocol: {e}"))?;
     if again != *bytes {
-        return Err(format!("kafka-wire re-encodes kafka-protocol's bytes differently: {}", byte_diff(bytes, &again)));
+        return Err(format!("kwire re-encodes kafka-protocol's bytes differently: {}", byte_diff(bytes, &again)));
     }
-    let (back, _) = C::wire_decode(api_key, again, version).map_err(|e| format!("kafka-wire round trip: {e}"))?;
+    let (back, _) = C::wire_decode(api_key, again, version).map_err(|e| format!("kwire round trip: {e}"))?;
     if back != value {
-        return Err(format!("kafka-wire value does not round-trip:\n      {value:?}\n   vs {back:?}"));
+        return Err(format!("kwire value does not round-trip:\n      {value:?}\n   vs {back:?}"));
     }
     Ok(value)
 }
 
-/// One sampled value: kafka-wire → kafka-protocol → kafka-wire.
+/// One sampled value: kwire → kafka-protocol → kwire.
 fn check_sample<C: Codec>(api_key: i16, key: KpApiKey, version: i16, seed: u64) -> Result<(), String> {
     let mut g = SampleGen::new(seed.wrapping_mul(0x1_0000_0001) ^ ((api_key as u64) << 16) ^ version as u64);
-    let ours = C::wire_sample(api_key, &mut g, version).ok_or("kafka-wire has no sampler for this api key")?;
-    let wire = C::wire_encode(&ours, version).map_err(|e| format!("kafka-wire cannot encode its sample: {e}"))?;
+    let ours = C::wire_sample(api_key, &mut g, version).ok_or("kwire has no sampler for this api key")?;
+    let wire = C::wire_encode(&ours, version).map_err(|e| format!("kwire cannot encode its sample: {e}"))?;
 
     let (theirs, left) = C::kp_decode(key, wire.clone(), version)
-        .map_err(|e| format!("kafka-protocol cannot decode kafka-wire's bytes {}: {e}", hex::encode(&wire)))?;
+        .map_err(|e| format!("kafka-protocol cannot decode kwire's bytes {}: {e}", hex::encode(&wire)))?;
     if left != 0 {
         return Err(format!(
             "kafka-protocol left {left} of {} bytes unread: {}\n      its value: {theirs:?}",
@@ -368,27 +368,25 @@ fn check_sample<C: Codec>(api_key: i16, key: KpApiKey, version: i16, seed: u64) 
         .map_err(|e| format!("kafka-protocol cannot re-encode {theirs:?}: {e}\n      bytes {}", hex::encode(&wire)))?;
     if kp != wire {
         return Err(format!(
-            "kafka-protocol re-encodes kafka-wire's bytes differently: {}\n      its value: {theirs:?}",
+            "kafka-protocol re-encodes kwire's bytes differently: {}\n      its value: {theirs:?}",
             byte_diff(&wire, &kp)
         ));
     }
 
-    let back = through_kafka_wire::<C>(api_key, version, &kp)?;
+    let back = through_kwire::<C>(api_key, version, &kp)?;
     if back != ours {
-        return Err(format!(
-            "kafka-wire decodes to a different value:\n      sampled {ours:?}\n      decoded {back:?}"
-        ));
+        return Err(format!("kwire decodes to a different value:\n      sampled {ours:?}\n      decoded {back:?}"));
     }
     Ok(())
 }
 
-/// kafka-protocol's `Default` value: kafka-protocol → kafka-wire. `Ok(false)`
+/// kafka-protocol's `Default` value: kafka-protocol → kwire. `Ok(false)`
 /// when kafka-protocol itself refuses to encode its default at `version`
-/// (counted and reported, not a failure of kafka-wire).
+/// (counted and reported, not a failure of kwire).
 fn check_default<C: Codec>(api_key: i16, key: KpApiKey, version: i16) -> Result<bool, String> {
     let default = C::kp_default(key);
     let Ok(kp) = C::kp_encode(&default, version) else { return Ok(false) };
-    through_kafka_wire::<C>(api_key, version, &kp).map_err(|e| format!("kafka-protocol's Default: {e}"))?;
+    through_kwire::<C>(api_key, version, &kp).map_err(|e| format!("kafka-protocol's Default: {e}"))?;
     Ok(true)
 }
 
@@ -459,7 +457,7 @@ fn versions(info: &ApiInfo) -> impl Iterator<Item = i16> {
 /// Every request and response of every api key present in `schemas/`, at
 /// every version both crates have, except the documented skip lists.
 #[test]
-fn kafka_wire_and_kafka_protocol_agree() {
+fn kwire_and_kafka_protocol_agree() {
     let mut unexpected: Vec<String> = Vec::new();
     let mut stale: Vec<String> = Vec::new();
     let (mut pairs_checked, mut sides_checked, mut defaults_checked, mut defaults_refused) = (0, 0, 0, 0);
@@ -483,8 +481,8 @@ fn kafka_wire_and_kafka_protocol_agree() {
             let key = kp_key.expect("comparable implies the key exists");
             let mut all_sides = true;
             for side in [Side::Request, Side::Response] {
-                if let Some(bug) = KAFKA_WIRE_BUGS.iter().find(|k| k.covers(info.api_key.code(), version, side)) {
-                    skipped.entry(format!("{side:?} BUG in kafka-wire: {}", bug.reason)).or_default().push(version);
+                if let Some(bug) = KWIRE_BUGS.iter().find(|k| k.covers(info.api_key.code(), version, side)) {
+                    skipped.entry(format!("{side:?} BUG in kwire: {}", bug.reason)).or_default().push(version);
                     all_sides = false;
                     continue;
                 }
@@ -574,18 +572,18 @@ fn kafka_wire_and_kafka_protocol_agree() {
     );
     assert!(
         unexpected.is_empty(),
-        "{} (api, version, side) cases where kafka-wire and kafka-protocol disagree:\n  {}",
+        "{} (api, version, side) cases where kwire and kafka-protocol disagree:\n  {}",
         unexpected.len(),
         unexpected.join("\n  ")
     );
 }
 
-/// The entries of [`KAFKA_WIRE_BUGS`]: each must conform once fixed.
+/// The entries of [`KWIRE_BUGS`]: each must conform once fixed.
 #[test]
-#[ignore = "BUG: kafka-wire's bytes differ from the spec in the cases of KAFKA_WIRE_BUGS (none known yet)"]
-fn kafka_wire_bugs() {
+#[ignore = "BUG: kwire's bytes differ from the spec in the cases of KWIRE_BUGS (none known yet)"]
+fn kwire_bugs() {
     let mut failures = Vec::new();
-    for bug in KAFKA_WIRE_BUGS {
+    for bug in KWIRE_BUGS {
         let Some(info) = API_INFO.iter().find(|i| i.api_key.code() == bug.api_key) else { continue };
         let key = KpApiKey::try_from(bug.api_key).expect("a bug entry names an api key kafka-protocol has");
         for version in versions(info).filter(|v| (bug.versions.0..=bug.versions.1).contains(v)) {
@@ -621,7 +619,7 @@ where
             let ours = W::sample(&mut SampleGen::new(seed.wrapping_mul(0x1_0000_0001) ^ version as u64), version);
             match ours.to_bytes(version) {
                 Ok(bytes) => cases.push((format!("seed {seed}"), bytes, Some(ours))),
-                Err(e) => failures.push(format!("{name} v{version} seed {seed}: kafka-wire cannot encode: {e}")),
+                Err(e) => failures.push(format!("{name} v{version} seed {seed}: kwire cannot encode: {e}")),
             }
         }
         let mut default = BytesMut::new();
@@ -653,17 +651,17 @@ where
                 fail(format!("kafka-protocol re-encodes differently: {}", byte_diff(&bytes, &kp)));
                 continue;
             }
-            // kafka-wire: decode all, equal to the sample, re-encode identically.
+            // kwire: decode all, equal to the sample, re-encode identically.
             match W::decode_exact(bytes.clone(), version) {
-                Err(e) => fail(format!("kafka-wire cannot decode kafka-protocol's bytes: {e}")),
+                Err(e) => fail(format!("kwire cannot decode kafka-protocol's bytes: {e}")),
                 Ok(back) => {
                     if ours.as_ref().is_some_and(|o| *o != back) {
-                        fail(format!("kafka-wire decodes {back:?}, sampled {ours:?}"));
+                        fail(format!("kwire decodes {back:?}, sampled {ours:?}"));
                     }
                     match back.to_bytes(version) {
                         Ok(again) if again == bytes => {}
-                        Ok(again) => fail(format!("kafka-wire re-encodes differently: {}", byte_diff(&bytes, &again))),
-                        Err(e) => fail(format!("kafka-wire cannot re-encode: {e}")),
+                        Ok(again) => fail(format!("kwire re-encodes differently: {}", byte_diff(&bytes, &again))),
+                        Err(e) => fail(format!("kwire cannot re-encode: {e}")),
                     }
                 }
             }
@@ -677,7 +675,7 @@ where
 #[test]
 fn headers_and_principal_data() {
     use kafka_protocol::messages as kp;
-    use kafka_wire::messages as kw;
+    use kwire::messages as kw;
     let mut failures = Vec::new();
     let n = check_message::<kw::RequestHeader, kp::RequestHeader>("RequestHeader", (1, 2), &mut failures)
         + check_message::<kw::ResponseHeader, kp::ResponseHeader>("ResponseHeader", (0, 1), &mut failures)

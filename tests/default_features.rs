@@ -1,17 +1,17 @@
-//! kafka-wire with its default features is the wire alone: no HMAC, SHA,
+//! kwire with its default features is the wire alone: no HMAC, SHA,
 //! base64 or serde among its normal dependencies (KIP-507 signing lives in
-//! kafka-wire-connect, JSON behind the `json` feature). Read from
+//! kwire-connect, JSON behind the `json` feature). Read from
 //! `cargo tree`, so a dependency added to the defaults fails here.
 
 use std::collections::BTreeSet;
 use std::process::Command;
 
-/// The packages kafka-wire depends on (normal edges) with `features` on top
+/// The packages kwire depends on (normal edges) with `features` on top
 /// of the defaults.
 fn dependencies(features: &str) -> BTreeSet<String> {
     let mut cargo = Command::new(env!("CARGO"));
     cargo.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cargo.args(["tree", "-p", "kafka-wire", "-e", "normal", "--prefix", "none", "--format", "{p}"]);
+    cargo.args(["tree", "-p", "kwire", "-e", "normal", "--prefix", "none", "--format", "{p}"]);
     if !features.is_empty() {
         cargo.args(["--features", features]);
     }

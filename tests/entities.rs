@@ -2,15 +2,13 @@
 //! visited and rewritten in requests and responses, nested structs and arrays
 //! included, at the fields present at the version.
 
-use kafka_wire::entity::{Entities, EntityType, EntityValue, EntityValueMut};
-use kafka_wire::message::Message;
-use kafka_wire::messages::find_coordinator_request::FindCoordinatorRequest;
-use kafka_wire::messages::metadata_response::{
-    MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
-};
-use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use kafka_wire::messages::{MetadataResponse, ProduceRequest, RequestBody, ResponseBody};
-use kafka_wire::BytesMut;
+use kwire::entity::{Entities, EntityType, EntityValue, EntityValueMut};
+use kwire::message::Message;
+use kwire::messages::find_coordinator_request::FindCoordinatorRequest;
+use kwire::messages::metadata_response::{MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic};
+use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use kwire::messages::{MetadataResponse, ProduceRequest, RequestBody, ResponseBody};
+use kwire::BytesMut;
 
 /// (entity type, schema field name, value as text) of every entity visited.
 fn entities(value: &impl Entities, version: i16) -> Vec<(EntityType, &'static str, String)> {

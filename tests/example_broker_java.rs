@@ -8,7 +8,7 @@
 //! with); the differences are noted beside them.
 //!
 //! Needs Kafka's jars and the compiled drivers: `bash scripts/kafka-cluster.sh
-//! fetch` puts them in `$KAFKA_WIRE_RELEASES/4.4.0` (default `.cache/kafka`).
+//! fetch` puts them in `$KWIRE_RELEASES/4.4.0` (default `.cache/kafka`).
 //! Without them the tests print `skipped: ...` and pass, unless `CI` is set.
 
 mod common;
@@ -284,7 +284,7 @@ fn producer_consumer_group_and_admin() {
     assert_eq!(
         java.run(&b, &["cluster"], &broker),
         lines(&format!(
-            "cluster-id kafka-wire-example
+            "cluster-id kwire-example
              controller 2 127.0.0.1:{port}
              node 2 127.0.0.1:{port}
              done cluster"
@@ -424,7 +424,7 @@ fn clients_follow_the_advertised_address() {
     let fp = forwarder.port;
     assert_eq!(
         java.run(&b, &["cluster"], &broker),
-        lines(&format!("cluster-id kafka-wire-example\ncontroller 1 {advertised}\nnode 1 {advertised}\ndone cluster"))
+        lines(&format!("cluster-id kwire-example\ncontroller 1 {advertised}\nnode 1 {advertised}\ndone cluster"))
     );
     assert_eq!(
         java.run(&b, &["topic", "a1", "1"], &broker),

@@ -5,11 +5,11 @@
 //! it checks that the seeds it would write decode back.
 #![cfg(feature = "sample")]
 
-use kafka_wire::api::API_INFO;
-use kafka_wire::frame;
-use kafka_wire::messages::{RequestBody, RequestHeader, ResponseBody, ResponseHeader};
-use kafka_wire::sample::SampleGen;
-use kafka_wire::BytesMut;
+use kwire::api::API_INFO;
+use kwire::frame;
+use kwire::messages::{RequestBody, RequestHeader, ResponseBody, ResponseHeader};
+use kwire::sample::SampleGen;
+use kwire::BytesMut;
 
 fn seeds() -> Vec<(String, Vec<u8>, Vec<u8>)> {
     let mut out = Vec::new();
@@ -66,13 +66,13 @@ fn write_or_check_seeds() {
 /// log of data and control batches, and a snapshot.
 #[cfg(feature = "internal-records")]
 fn internal_seeds() -> Vec<(String, Vec<u8>)> {
-    use kafka_wire::internal::{
+    use kwire::internal::{
         group_coordinator, metadata::MetadataRecord, share_coordinator, storage, transaction_coordinator,
         ApiMessageAndVersion, CoordinatorRecord, RecordData,
     };
-    use kafka_wire::message::Message;
-    use kafka_wire::messages::{SnapshotFooterRecord, SnapshotHeaderRecord};
-    use kafka_wire::records::{ControlRecordKey, ControlRecordType, EndTxnMarker, RecordBatchBuilder};
+    use kwire::message::Message;
+    use kwire::messages::{SnapshotFooterRecord, SnapshotHeaderRecord};
+    use kwire::records::{ControlRecordKey, ControlRecordType, EndTxnMarker, RecordBatchBuilder};
 
     fn framed<T: RecordData>(family: &str, out: &mut Vec<(String, Vec<u8>)>) -> Vec<Vec<u8>> {
         let mut values = Vec::new();
@@ -110,7 +110,7 @@ fn internal_seeds() -> Vec<(String, Vec<u8>)> {
             }
         }
     }
-    fn control(base_offset: i64, t: ControlRecordType, value: kafka_wire::Bytes) -> Vec<u8> {
+    fn control(base_offset: i64, t: ControlRecordType, value: kwire::Bytes) -> Vec<u8> {
         let mut b = RecordBatchBuilder::new(base_offset);
         b.control(true);
         b.append(1_700_000_000_000, Some(ControlRecordKey::new(t).to_bytes()), Some(value), vec![]);
@@ -148,9 +148,9 @@ fn internal_seeds() -> Vec<(String, Vec<u8>)> {
 #[cfg(feature = "internal-records")]
 #[test]
 fn write_or_check_internal_seeds() {
-    use kafka_wire::internal::log::{LogEntries, LogRecord, MetadataLogRecord, Snapshot};
-    use kafka_wire::internal::{group_coordinator, share_coordinator, transaction_coordinator};
-    use kafka_wire::Bytes;
+    use kwire::internal::log::{LogEntries, LogRecord, MetadataLogRecord, Snapshot};
+    use kwire::internal::{group_coordinator, share_coordinator, transaction_coordinator};
+    use kwire::Bytes;
 
     let seeds = internal_seeds();
     assert!(seeds.len() > 90, "every record type and version gives a seed: {}", seeds.len());
@@ -165,7 +165,7 @@ fn write_or_check_internal_seeds() {
                     MetadataLogRecord::decode_framed(rest).unwrap_or_else(|e| panic!("{name}: {e}"));
                 }
                 0 => {
-                    kafka_wire::internal::ApiMessageAndVersion::<kafka_wire::internal::storage::RemoteLogMetadataRecord>::decode_framed(rest)
+                    kwire::internal::ApiMessageAndVersion::<kwire::internal::storage::RemoteLogMetadataRecord>::decode_framed(rest)
                         .unwrap_or_else(|e| panic!("{name}: {e}"));
                 }
                 1 => {

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
-const REFRESH: &str = "cargo run -p kafka-wire-codegen -- --runtime crate --out generated schemas";
+const REFRESH: &str = "cargo run -p kwire-codegen -- --runtime crate --out generated schemas";
 
 #[test]
 fn generated_matches_schemas() {
@@ -20,7 +20,7 @@ fn generated_matches_schemas() {
         );
         return;
     }
-    let generated = kafka_wire_codegen::Builder::new()
+    let generated = kwire_codegen::Builder::new()
         .input_dir(root.join("schemas"))
         .runtime_path("crate")
         .rerun_if_changed(false)
@@ -47,7 +47,7 @@ fn generated_matches_schemas() {
 fn generation_is_deterministic() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let run = || {
-        kafka_wire_codegen::Builder::new()
+        kwire_codegen::Builder::new()
             .input_dir(root.join("schemas"))
             .runtime_path("crate")
             .rerun_if_changed(false)

@@ -2,7 +2,7 @@
 //! bytes, `encoded_size` is their count, and the bytes decode back to the
 //! value with nothing left over.
 //!
-//! Sources (under `KAFKA_WIRE_SHARED`, default `../shared`):
+//! Sources (under `KWIRE_SHARED`, default `../shared`):
 //! * `docs/kafka-protocol-spec.md` §14, the vectors produced by Kafka's own
 //!   generated code, for the messages of `schemas/`. The SimpleExampleMessage,
 //!   NullableStructMessage, SimpleArraysMessage and SimpleRecordsMessage
@@ -14,31 +14,31 @@
 //! says so: unknown tags that are not strictly ascending are refused at
 //! decode time with a typed error, where Java accepts them.
 
-use kafka_wire::api::api_info;
-use kafka_wire::encoding::{put_uvarint, put_varint, put_varlong};
-use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeErrorKind, PathSegment};
-use kafka_wire::message::Message;
-use kafka_wire::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
-use kafka_wire::messages::api_versions_response::{ApiVersion, SupportedFeatureKey};
-use kafka_wire::messages::create_acls_request::AclCreation;
-use kafka_wire::messages::create_topics_response::CreatableTopicResult;
-use kafka_wire::messages::fetch_request::ReplicaState;
-use kafka_wire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
-use kafka_wire::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
-use kafka_wire::messages::metadata_response::{MetadataResponsePartition, MetadataResponseTopic};
-use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use kafka_wire::messages::update_features_request::FeatureUpdateKey;
-use kafka_wire::messages::ApiKey;
-use kafka_wire::messages::{
+use kwire::api::api_info;
+use kwire::encoding::{put_uvarint, put_varint, put_varlong};
+use kwire::error::{DecodeError, DecodeErrorKind, EncodeErrorKind, PathSegment};
+use kwire::message::Message;
+use kwire::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
+use kwire::messages::api_versions_response::{ApiVersion, SupportedFeatureKey};
+use kwire::messages::create_acls_request::AclCreation;
+use kwire::messages::create_topics_response::CreatableTopicResult;
+use kwire::messages::fetch_request::ReplicaState;
+use kwire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
+use kwire::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
+use kwire::messages::metadata_response::{MetadataResponsePartition, MetadataResponseTopic};
+use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use kwire::messages::update_features_request::FeatureUpdateKey;
+use kwire::messages::ApiKey;
+use kwire::messages::{
     AlterConfigsRequest, ApiVersionsRequest, ApiVersionsResponse, CreateAclsRequest, CreateTopicsRequest,
     CreateTopicsResponse, FetchRequest, FetchResponse, ListOffsetsRequest, MetadataRequest, MetadataResponse,
     ProduceRequest, RequestHeader, ResponseHeader, SaslAuthenticateRequest, SaslAuthenticateResponse,
     SaslHandshakeRequest, UpdateFeaturesRequest,
 };
-use kafka_wire::primitives::{Reader, Uuid};
-use kafka_wire::tagged::RawTaggedField;
-use kafka_wire::ByteString;
-use kafka_wire::{Bytes, BytesMut};
+use kwire::primitives::{Reader, Uuid};
+use kwire::tagged::RawTaggedField;
+use kwire::ByteString;
+use kwire::{Bytes, BytesMut};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -140,8 +140,8 @@ fn encode_fails<M: Message>(value: &M, version: i16, kind: EncodeErrorKind, name
 
 #[test]
 fn failed_frame_and_body_encodes_leave_the_buffer_as_it_was() {
-    use kafka_wire::frame;
-    use kafka_wire::messages::{RequestBody, ResponseBody};
+    use kwire::frame;
+    use kwire::messages::{RequestBody, ResponseBody};
     // MetadataResponse v0 cannot carry an unknown tagged field: the header
     // is written first, then the body fails partway.
     let response = MetadataResponse {
@@ -216,7 +216,7 @@ fn create_topics_1000() -> CreateTopicsRequest {
 }
 
 /// MetadataRequest with `topics`, AllowAutoTopicCreation true, other flags false.
-fn metadata(topics: Option<Vec<kafka_wire::messages::metadata_request::MetadataRequestTopic>>) -> MetadataRequest {
+fn metadata(topics: Option<Vec<kwire::messages::metadata_request::MetadataRequestTopic>>) -> MetadataRequest {
     MetadataRequest {
         topics,
         allow_auto_topic_creation: true,
@@ -829,7 +829,7 @@ fn v13_records_field_compact_length_and_null_vs_empty() {
     both_ways(&produce(Some(hex(TEN))), 9, &v9(&format!("0B {TEN}")));
 }
 
-// V14: record batch v2 (kafka_wire::records, not a message of schemas/): not tested here.
+// V14: record batch v2 (kwire::records, not a message of schemas/): not tested here.
 
 #[test]
 fn v15_over_long_varints() {
@@ -902,7 +902,7 @@ fn v16_sasl_authenticate_and_reauthentication() {
 
 #[test]
 fn v17_decoding_gives_schema_defaults() {
-    // V17 is mostly about the schema loader (kafka-wire-codegen's tests); these are its decoding
+    // V17 is mostly about the schema loader (kwire-codegen's tests); these are its decoding
     // defaults for fields absent at the version read.
 
     // V17: "0x7fffffff" -> 2147483647 (FetchRequest MaxBytes, v3+), read from FetchRequest v2 bytes
@@ -1067,7 +1067,7 @@ fn truncated_run_of_fixed_width_fields_names_the_field_that_is_short() {
 
 #[test]
 fn reserved_segments_hold_multi_byte_prefixes() {
-    use kafka_wire::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+    use kwire::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
     // A struct's strings and arrays of fixed-width values are written into
     // bytes reserved for them at once; prefixes longer than a byte, and an
     // unknown tagged field after them, must land where field-by-field
@@ -1105,7 +1105,7 @@ fn reserved_segments_hold_multi_byte_prefixes() {
 
 #[test]
 fn too_long_string_in_a_reserved_segment_names_its_field() {
-    use kafka_wire::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+    use kwire::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
     let config =
         CreatableTopicConfig { name: "c".into(), value: Some("v".repeat(40_000).into()), ..Default::default() };
     let topic = CreatableTopic { name: "t".into(), configs: vec![config], ..Default::default() };
@@ -1277,7 +1277,7 @@ fn every_cut_of_metadata_response_v12_partitions_names_its_field() {
 
 #[test]
 fn every_cut_of_fetch_response_v12_partitions_names_its_field() {
-    use kafka_wire::messages::fetch_response::AbortedTransaction;
+    use kwire::messages::fetch_response::AbortedTransaction;
     use Span::{Count, Read};
     // FetchResponse v12: error code and session id (one run), one topic "t", one
     // partition with one aborted transaction and a 10-byte records stand-in.
@@ -1505,7 +1505,7 @@ fn unknown_only_tagged_sections_keep_entries_and_refuse_bad_ones() {
 #[track_caller]
 fn wire_decodes<T>(bytes: &str, flexible: bool, expected: T, held: T)
 where
-    T: kafka_wire::encoding::Decode + PartialEq + std::fmt::Debug,
+    T: kwire::encoding::Decode + PartialEq + std::fmt::Debug,
 {
     let mut r = Reader::new(hex(bytes));
     assert_eq!(T::decode_value(&mut r, 0, flexible).unwrap(), expected, "decode_value of {bytes}");
@@ -1521,7 +1521,7 @@ where
 #[track_caller]
 fn wire_refuses<T>(bytes: &str, flexible: bool, kind: DecodeErrorKind, offset: usize, held: T)
 where
-    T: kafka_wire::encoding::Decode + std::fmt::Debug,
+    T: kwire::encoding::Decode + std::fmt::Debug,
 {
     let err = T::decode_value(&mut Reader::new(hex(bytes)), 0, flexible).unwrap_err();
     assert_eq!((err.kind(), err.offset()), (&kind, offset), "decode_value of {bytes}: {err}");
@@ -1532,8 +1532,8 @@ where
 
 #[test]
 fn wire_decode_value_and_decode_value_into_agree_for_every_runtime_type() {
-    use kafka_wire::embedded::EmbeddedMessage;
-    use kafka_wire::messages::describe_topic_partitions_request::Cursor;
+    use kwire::embedded::EmbeddedMessage;
+    use kwire::messages::describe_topic_partitions_request::Cursor;
     let uuid = Uuid::from_u128(0x0123456789abcdef0011223344556677);
     wire_decodes("0102", false, 258i16, -1);
     wire_decodes("fffffffe", false, -2i32, 9);
@@ -1587,12 +1587,12 @@ fn wire_decode_value_and_decode_value_into_agree_for_every_runtime_type() {
 
 #[test]
 fn v3_fallback_through_frame_decode_response() {
-    use kafka_wire::frame;
-    use kafka_wire::messages::ResponseBody;
+    use kwire::frame;
+    use kwire::messages::ResponseBody;
     // V3: the v0-shaped reply (after correlation id 1) to an ApiVersions v4
     // request: ResponseFrame::decode re-reads it at v0 and says so.
     let reply = hex("00 00 00 01  00 23 00 00 00 01 00 12 00 00 00 03");
-    let decoded = frame::ResponseFrame::decode(reply.clone(), kafka_wire::api::ApiKey::ApiVersions, 4)
+    let decoded = frame::ResponseFrame::decode(reply.clone(), kwire::api::ApiKey::ApiVersions, 4)
         .expect("decodes through the v0 fallback");
     assert_eq!(decoded.version, 0);
     // Decoded into a kept frame, fresh or holding a v3 ApiVersions response
@@ -1601,33 +1601,31 @@ fn v3_fallback_through_frame_decode_response() {
     for earlier in [None, Some(v3)] {
         let mut kept = frame::ResponseFrame::default();
         if let Some(earlier) = earlier {
-            kept.decode_into(earlier, kafka_wire::api::ApiKey::ApiVersions, 3).expect("v3 decodes");
+            kept.decode_into(earlier, kwire::api::ApiKey::ApiVersions, 3).expect("v3 decodes");
         }
-        kept.decode_into(reply.clone(), kafka_wire::api::ApiKey::ApiVersions, 4)
-            .expect("decodes through the v0 fallback");
+        kept.decode_into(reply.clone(), kwire::api::ApiKey::ApiVersions, 4).expect("decodes through the v0 fallback");
         assert_eq!(kept, decoded);
     }
     assert_eq!(decoded.header, ResponseHeader { correlation_id: 1, ..Default::default() });
     assert_eq!(decoded.body, ResponseBody::ApiVersions(api_versions(35, 3)));
     // Another api gets no fallback: the same body bytes as a Metadata v4 response are refused.
-    assert!(frame::ResponseFrame::decode(reply, kafka_wire::api::ApiKey::Metadata, 4).is_err());
+    assert!(frame::ResponseFrame::decode(reply, kwire::api::ApiKey::Metadata, 4).is_err());
     // The fallback is for a body that does not decode at the version asked: a
     // v3-shaped body decodes at v3.
     let v3 = hex("00 00 00 01  00 00 02 00 12 00 00 00 03 00 00 00 00 00 00");
-    let decoded = frame::ResponseFrame::decode(v3, kafka_wire::api::ApiKey::ApiVersions, 3).unwrap();
+    let decoded = frame::ResponseFrame::decode(v3, kwire::api::ApiKey::ApiVersions, 3).unwrap();
     assert_eq!((decoded.version, decoded.body), (3, ResponseBody::ApiVersions(api_versions(0, 3))));
     // A body that fits neither v3 nor v0 (v0 leaves a byte over) fails with
     // the error at the version asked, not the fallback's.
     let neither = hex("00 00 00 01  00 23 00 00 00 00 ff");
-    let err =
-        frame::ResponseFrame::decode(neither, kafka_wire::api::ApiKey::ApiVersions, 3).expect_err("fits no version");
+    let err = frame::ResponseFrame::decode(neither, kwire::api::ApiKey::ApiVersions, 3).expect_err("fits no version");
     assert_eq!(err.message(), Some(("ApiVersionsResponse", 3)), "{err}");
     assert!(matches!(err.kind(), DecodeErrorKind::NullNotAllowed), "{err}");
 }
 
 #[test]
 fn bytes_left_over_after_a_frame_body_name_the_body() {
-    use kafka_wire::frame;
+    use kwire::frame;
     let header = header_18_3_7(Some("k"));
     let request = [header.to_bytes(2).unwrap(), ApiVersionsRequest::default().to_bytes(3).unwrap(), hex("00")].concat();
     let err = frame::RequestFrame::decode(Bytes::from(request.clone())).expect_err("a byte over");
@@ -1639,7 +1637,7 @@ fn bytes_left_over_after_a_frame_body_name_the_body() {
         hex("00 00 00 00 00 00 00 00"),
     ]
     .concat();
-    let err = frame::ResponseFrame::decode(Bytes::from(response), kafka_wire::api::ApiKey::SaslHandshake, 1)
+    let err = frame::ResponseFrame::decode(Bytes::from(response), kwire::api::ApiKey::SaslHandshake, 1)
         .expect_err("bytes over");
     assert_eq!(err.message(), Some(("SaslHandshakeResponse", 1)), "{err}");
     assert!(err.to_string().starts_with("SaslHandshakeResponse v1: "), "{err}");
@@ -1651,7 +1649,7 @@ fn bytes_left_over_after_a_frame_body_name_the_body() {
 /// encode.
 #[test]
 fn tags_above_2_31_minus_2_are_refused_both_ways() {
-    use kafka_wire::tagged::MAX_TAG;
+    use kwire::tagged::MAX_TAG;
     assert_eq!(MAX_TAG, 2_147_483_646);
     let largest = Bytes::from(hex::decode("0000000101feffffff070161").unwrap());
     let header = ResponseHeader::decode_exact(largest.clone(), 1).unwrap();
@@ -1676,19 +1674,19 @@ fn tags_above_2_31_minus_2_are_refused_both_ways() {
 fn sized_frame_errors_count_from_the_size_prefix() {
     // Api key 999 (unknown) right after the size: offset 0 of the frame, 4 of the input.
     let body = [0x03, 0xe7, 0, 0, 0, 0, 0, 1];
-    let plain = kafka_wire::frame::RequestFrame::decode(Bytes::copy_from_slice(&body)).unwrap_err();
+    let plain = kwire::frame::RequestFrame::decode(Bytes::copy_from_slice(&body)).unwrap_err();
     assert_eq!((plain.kind(), plain.offset()), (&DecodeErrorKind::UnknownApiKey(999), 0));
     let mut sized = vec![0, 0, 0, 8];
     sized.extend_from_slice(&body);
-    let err = kafka_wire::frame::RequestFrame::decode_sized(Bytes::from(sized)).unwrap_err();
+    let err = kwire::frame::RequestFrame::decode_sized(Bytes::from(sized)).unwrap_err();
     assert_eq!((err.kind(), err.offset()), (&DecodeErrorKind::UnknownApiKey(999), 4));
 
     // A response body cut short: ApiVersions v0 wants an error code after the correlation id.
     let sized = Bytes::from_static(&[0, 0, 0, 5, 0, 0, 0, 7, 0]);
-    let err = kafka_wire::frame::ResponseFrame::decode_sized(sized, ApiKey::ApiVersions, 0).unwrap_err();
+    let err = kwire::frame::ResponseFrame::decode_sized(sized, ApiKey::ApiVersions, 0).unwrap_err();
     assert_eq!(err.kind(), &DecodeErrorKind::NotEnoughBytes { needed: 2, remaining: 1 });
     assert_eq!(err.offset(), 8);
 
-    let err = kafka_wire::frame::RequestFrame::decode_sized(Bytes::from_static(&[0, 0, 0, 26, 0])).unwrap_err();
+    let err = kwire::frame::RequestFrame::decode_sized(Bytes::from_static(&[0, 0, 0, 26, 0])).unwrap_err();
     assert_eq!(err.to_string(), "size: need 26 bytes, have 1 (offset 0)");
 }

@@ -14,33 +14,33 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use proptest::prelude::*;
 
-use kafka_wire::api::API_INFO;
-use kafka_wire::entity::{Entities, EntityValueMut};
-use kafka_wire::error::{DecodeErrorKind, EncodeErrorKind};
-use kafka_wire::frame;
-use kafka_wire::internal::log::{
+use kwire::api::API_INFO;
+use kwire::entity::{Entities, EntityValueMut};
+use kwire::error::{DecodeErrorKind, EncodeErrorKind};
+use kwire::frame;
+use kwire::internal::log::{
     ControlRecord as LogControlRecord, ControlValue, Entry, LogEntries, LogEntry, LogError, LogRecord,
     MetadataLogRecord, Snapshot,
 };
-use kafka_wire::internal::metadata::MetadataRecord;
-use kafka_wire::internal::{
+use kwire::internal::metadata::MetadataRecord;
+use kwire::internal::{
     group_coordinator as group, share_coordinator as share, storage, transaction_coordinator as txn,
     ApiMessageAndVersion, CoordinatorRecord, RecordData, RecordPart,
 };
-use kafka_wire::message::Message;
-use kafka_wire::messages::{
+use kwire::message::Message;
+use kwire::messages::{
     DefaultPrincipalData, EnvelopeRequest, LeaderChangeMessage, RequestBody, RequestHeader, ResponseBody,
     SaslAuthenticateRequest, SaslAuthenticateResponse, SnapshotFooterRecord, SnapshotHeaderRecord,
 };
-use kafka_wire::primitives::{ParseUuidError, Uuid};
-use kafka_wire::records::{
+use kwire::primitives::{ParseUuidError, Uuid};
+use kwire::records::{
     increment_sequence, Attributes, BatchHeader, Compression, ControlRecord, ControlRecordKey, ControlRecordType,
     DecodeOptions, EndTxnMarker, Location, Record, RecordBatchBuilder, RecordErrorKind, MAGIC_V2, NO_SEQUENCE,
 };
-use kafka_wire::redact::Redacted;
-use kafka_wire::sample::SampleGen;
-use kafka_wire::{Bytes, BytesMut};
-use kafka_wire_broker::forward::{decode_client_address, decode_principal, unwrap_request, wrap_request, UnwrapError};
+use kwire::redact::Redacted;
+use kwire::sample::SampleGen;
+use kwire::{Bytes, BytesMut};
+use kwire_broker::forward::{decode_client_address, decode_principal, unwrap_request, wrap_request, UnwrapError};
 
 fn options(verify_crc: bool, max_decompressed_size: usize, reject_partial_batch: bool) -> DecodeOptions {
     let mut options = DecodeOptions::default();
@@ -707,7 +707,7 @@ fn snapshots_without_header_or_footer() {
     let mut data = RecordBatchBuilder::new(1);
     let noop = ApiMessageAndVersion {
         version: 0,
-        message: MetadataRecord::from(kafka_wire::internal::metadata::NoOpRecord::default()),
+        message: MetadataRecord::from(kwire::internal::metadata::NoOpRecord::default()),
     };
     data.append(0, None, Some(noop.to_bytes_framed().expect("encodes")), vec![]);
     let data = data.to_bytes().expect("builds").to_vec();
@@ -1146,7 +1146,7 @@ fn entities_rewritten_too_long_are_encode_errors() {
                 });
                 let mut buf = BytesMut::new();
                 body.encode(&mut buf, version).unwrap_or_else(|e| panic!("{place}: {e}"));
-                let mut r = kafka_wire::primitives::Reader::new(buf.freeze());
+                let mut r = kwire::primitives::Reader::new(buf.freeze());
                 let read = RequestBody::decode_from(info.api_key, &mut r, version).expect("decodes");
                 assert_eq!(read, body, "{place}");
                 rewritten += 1;
@@ -1192,7 +1192,7 @@ proptest! {
         let shown = format!("{:#?}", RequestBody::SaslAuthenticate(request));
         prop_assert!(!shown.contains(&marked), "{}", shown);
         prop_assert_eq!(format!("{:?}", Redacted(marked.as_str())), format!("<redacted {} bytes>", marked.len()));
-        prop_assert_eq!(format!("{:?}", Redacted(&Some(kafka_wire::ByteString::from(marked.as_str())))), format!("<redacted {} bytes>", marked.len()));
+        prop_assert_eq!(format!("{:?}", Redacted(&Some(kwire::ByteString::from(marked.as_str())))), format!("<redacted {} bytes>", marked.len()));
         prop_assert_eq!(format!("{:?}", Redacted(&None::<Bytes>)), "None");
     }
 }

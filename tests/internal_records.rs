@@ -5,12 +5,12 @@
 //! on every (record type, version) of every family:
 //!
 //! 1. the record types and versions of Kafka's record-type enums are ours;
-//! 2. [`SEEDS`] sampled values of each, encoded by kafka-wire, are read by
+//! 2. [`SEEDS`] sampled values of each, encoded by kwire, are read by
 //!    Kafka (its generated class of that record type), which writes the
-//!    same bytes, reads them all, and writes the JSON that kafka-wire writes;
-//! 3. kafka-wire reads Kafka's JSON into a value that Kafka's reader of the
+//!    same bytes, reads them all, and writes the JSON that kwire writes;
+//! 3. kwire reads Kafka's JSON into a value that Kafka's reader of the
 //!    same JSON writes the same bytes as;
-//! 4. every sampled metadata record, framed by kafka-wire, is read and
+//! 4. every sampled metadata record, framed by kwire, is read and
 //!    written again identically by Kafka's `MetadataRecordSerde`.
 //!
 //! Without the oracle those tests say `skipped: ...` and pass, except under `CI`.
@@ -21,20 +21,20 @@ use common::oracle::{check_rdecode, hex_word, Oracle};
 
 use std::path::Path;
 
-use kafka_wire::error::DecodeErrorKind;
-use kafka_wire::internal::log::{ControlValue, Entry, LogEntries, LogError, LogRecord, MetadataLogRecord, Snapshot};
-use kafka_wire::internal::metadata::{MetadataRecord, NoOpRecord, TopicRecord};
-use kafka_wire::internal::{
+use kwire::error::DecodeErrorKind;
+use kwire::internal::log::{ControlValue, Entry, LogEntries, LogError, LogRecord, MetadataLogRecord, Snapshot};
+use kwire::internal::metadata::{MetadataRecord, NoOpRecord, TopicRecord};
+use kwire::internal::{
     group_coordinator as group, share_coordinator as share, storage, transaction_coordinator as txn,
     ApiMessageAndVersion, RecordData, RecordPart,
 };
-use kafka_wire::json::{JsonOptions, Value as Json};
-use kafka_wire::message::Message;
-use kafka_wire::messages::{SnapshotFooterRecord, SnapshotHeaderRecord};
-use kafka_wire::primitives::{Reader, Uuid, Writer};
-use kafka_wire::records::{Attributes, RecordBatchBuilder};
-use kafka_wire::sample::SampleGen;
-use kafka_wire::{Bytes, BytesMut};
+use kwire::json::{JsonOptions, Value as Json};
+use kwire::message::Message;
+use kwire::messages::{SnapshotFooterRecord, SnapshotHeaderRecord};
+use kwire::primitives::{Reader, Uuid, Writer};
+use kwire::records::{Attributes, RecordBatchBuilder};
+use kwire::sample::SampleGen;
+use kwire::{Bytes, BytesMut};
 
 /// Sampled values per (record type, version).
 const SEEDS: u64 = 6;
@@ -247,11 +247,11 @@ fn log_errors_carry_the_offset() {
 struct Set {
     family: &'static str,
     kind: &'static str,
-    types: &'static [kafka_wire::internal::RecordType],
+    types: &'static [kwire::internal::RecordType],
     case: fn(&mut SampleGen, i16, i16) -> Option<Case>,
 }
 
-/// A sampled value: its bytes and JSON at a version, and what kafka-wire
+/// A sampled value: its bytes and JSON at a version, and what kwire
 /// makes of a JSON form.
 struct Case {
     bytes: Vec<u8>,

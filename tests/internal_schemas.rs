@@ -40,7 +40,7 @@ fn json_files(dir: &Path) -> Vec<String> {
 
 fn read(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    kafka_wire_codegen::parse_schema(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    kwire_codegen::parse_schema(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 #[test]

@@ -4,18 +4,18 @@
 //! documents its line protocol).
 //!
 //! For every (api key or header, version, side) that both the release and
-//! kafka-wire have, [`SEEDS`] sampled values (feature `sample`) plus the
-//! float64 edge values of [`edge_values`] are encoded by kafka-wire and
+//! kwire have, [`SEEDS`] sampled values (feature `sample`) plus the
+//! float64 edge values of [`edge_values`] are encoded by kwire and
 //! read by Kafka, which answers with its JSON form (`XxxDataJsonConverter.write`):
 //!
-//! 1. kafka-wire's `to_json` at the version must equal Kafka's JSON (as
+//! 1. kwire's `to_json` at the version must equal Kafka's JSON (as
 //!    `serde_json::Value`: same keys, same values; numbers compared as numbers).
-//! 2. kafka-wire's `from_json` of Kafka's JSON must equal the value, except
-//!    where Kafka's JSON loses information ([`Loss`]): then kafka-wire's
+//! 2. kwire's `from_json` of Kafka's JSON must equal the value, except
+//!    where Kafka's JSON loses information ([`Loss`]): then kwire's
 //!    value read from Kafka's JSON must encode to the bytes that Kafka
 //!    writes from that same JSON (`encode` on the oracle), or, for NaN and
 //!    the infinities that Kafka's reader refuses, must write the same JSON again.
-//! 3. kafka-wire's own round trip `from_json(to_json(v)) == v` where nothing is lost.
+//! 3. kwire's own round trip `from_json(to_json(v)) == v` where nothing is lost.
 //!
 //! Without the oracle the test says `skipped: ...` and passes, except under `CI`.
 
@@ -26,15 +26,15 @@ use common::oracle::{hex_word, Oracle};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use kafka_wire::api::{api_info, ApiKey, API_INFO};
-use kafka_wire::json::{FromJson, JsonOptions, ToJson, Value as Json};
-use kafka_wire::message::{Message, VersionRange};
-use kafka_wire::messages::{alter_client_quotas_request as acq, describe_client_quotas_response as dcq};
-use kafka_wire::messages::{
+use kwire::api::{api_info, ApiKey, API_INFO};
+use kwire::json::{FromJson, JsonOptions, ToJson, Value as Json};
+use kwire::message::{Message, VersionRange};
+use kwire::messages::{alter_client_quotas_request as acq, describe_client_quotas_response as dcq};
+use kwire::messages::{
     AlterClientQuotasRequest, DescribeClientQuotasResponse, RequestBody, RequestHeader, ResponseBody, ResponseHeader,
 };
-use kafka_wire::sample::{Sample, SampleGen};
-use kafka_wire::{Bytes, BytesMut};
+use kwire::sample::{Sample, SampleGen};
+use kwire::{Bytes, BytesMut};
 
 /// The releases whose converters are the oracle.
 const RELEASES: &[&str] = &["4.4.0", "3.9.2"];
@@ -152,8 +152,8 @@ impl Value {
         r.map(|()| buf.freeze()).map_err(|e| e.to_string())
     }
 
-    /// kafka-wire's JSON form with sensitive fields unredacted, as Kafka's
-    /// converters write them (redaction, the default, is kafka-wire's own:
+    /// kwire's JSON form with sensitive fields unredacted, as Kafka's
+    /// converters write them (redaction, the default, is kwire's own:
     /// see `redacts_sensitive_fields_by_default` below).
     fn to_json(&self, version: i16) -> Result<Json, String> {
         let unredacted = JsonOptions::unredacted();
@@ -187,13 +187,13 @@ impl Loss {
             Loss::UnknownTags => "unknown tagged fields: Kafka's JSON converters leave them out",
             Loss::HeaderTags => {
                 "RequestHeader v2 tags 0 and 1 (InitialPrincipalName, InitialClientId; KIP-590 in schemas/): \
-                 unknown tags to Kafka, left out of its JSON; kafka-wire writes them as fields \
+                 unknown tags to Kafka, left out of its JSON; kwire writes them as fields \
                  initialPrincipalName and initialClientId (compared without them)"
             }
             Loss::Records => "records bytes: Kafka's write(data, version) writes every records field as \"\"",
             Loss::FloatString => {
                 "NaN and infinities: written as the strings \"NaN\", \"Infinity\", \"-Infinity\" (both sides); \
-                 Kafka's reader refuses them, kafka-wire reads them (NaN payloads lost)"
+                 Kafka's reader refuses them, kwire reads them (NaN payloads lost)"
             }
         }
     }
@@ -352,7 +352,7 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
             row.0.push(version);
             for (label, value) in values {
                 row.1 += 1;
-                let bytes = value.encode(version).expect("kafka-wire encodes its samples");
+                let bytes = value.encode(version).expect("kwire encodes its samples");
                 let losses = losses(&value);
                 cases.push(Case { target, version, label, value, bytes, losses });
             }
@@ -363,7 +363,7 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
         cases.iter().map(|c| format!("decode {} {} {}", c.target.words(), c.version, hex_word(&c.bytes))).collect();
     let answers = oracle.ask_all(&questions);
     // Cases whose value read from Kafka's JSON is checked against Kafka's
-    // bytes from the same JSON: (case, Kafka's JSON, kafka-wire's bytes).
+    // bytes from the same JSON: (case, Kafka's JSON, kwire's bytes).
     let mut via_kafka: Vec<(usize, String, Bytes)> = Vec::new();
     for (i, (case, answer)) in cases.iter().zip(&answers).enumerate() {
         let mut fail = |what: String| {
@@ -376,12 +376,12 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
         let text = match decoded_json(answer) {
             Ok(t) => t,
             Err(e) => {
-                fail(format!("Kafka did not read kafka-wire's bytes into JSON: {e}"));
+                fail(format!("Kafka did not read kwire's bytes into JSON: {e}"));
                 continue;
             }
         };
         let kafka: Json = serde_json::from_str(&text).expect("Kafka writes JSON");
-        // 1. kafka-wire's JSON is Kafka's.
+        // 1. kwire's JSON is Kafka's.
         let mut ours = match case.value.to_json(case.version) {
             Ok(j) => j,
             Err(e) => {
@@ -395,10 +395,10 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
             object.remove("initialClientId");
         }
         if ours != kafka {
-            fail(format!("JSON differs:\n      kafka-wire {ours}\n      Kafka      {kafka}"));
+            fail(format!("JSON differs:\n      kwire {ours}\n      Kafka      {kafka}"));
             continue;
         }
-        // 2. kafka-wire reads Kafka's JSON.
+        // 2. kwire reads Kafka's JSON.
         let read = match case.target.read_json(&kafka, case.version) {
             Ok(v) => v,
             Err(e) => {
@@ -415,7 +415,7 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
             } else {
                 fail(format!("from_json of Kafka's JSON is another value:\n      {read:?}\n      {:?}", case.value));
             }
-            // 3. kafka-wire's own round trip.
+            // 3. kwire's own round trip.
             match ours_round_trip(&case.value, case.version) {
                 Ok(()) => {}
                 Err(e) => fail(e),
@@ -445,7 +445,7 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
                 case.target,
                 case.version,
                 format!(
-                    "Kafka {release} {} v{} {}: from Kafka's JSON {json}, kafka-wire's value encodes to {} but Kafka \
+                    "Kafka {release} {} v{} {}: from Kafka's JSON {json}, kwire's value encodes to {} but Kafka \
                  writes {other:?}",
                     case.target.name(),
                     case.version,
@@ -495,7 +495,7 @@ fn kafka_json_form_is_kafkas() {
         }
         println!(
             "Kafka {release}: {} cases; to_json equal to Kafka's JSON and from_json of Kafka's JSON read; \
-             {} read back as the very value (and round-tripped through kafka-wire's own JSON), {} as the bytes \
+             {} read back as the very value (and round-tripped through kwire's own JSON), {} as the bytes \
              Kafka writes from the same JSON, {} (NaN, infinities) as the same JSON again",
             out.cases, out.same_value, out.same_bytes_as_kafka, out.same_json_again
         );
@@ -523,7 +523,7 @@ fn kafka_json_form_is_kafkas() {
         println!("  {n:>5}  {reason}");
     }
     for (what, n) in &unstable {
-        println!("  {n:>5}  {what}: a version the release marks unstable; kafka-wire has the newest release's shape");
+        println!("  {n:>5}  {what}: a version the release marks unstable; kwire has the newest release's shape");
     }
     let stale: Vec<&str> = KNOWN.iter().zip(&excused).filter(|(_, n)| **n == 0).map(|(k, _)| k.1).collect();
     assert!(stale.is_empty(), "KNOWN entries that excused nothing: {stale:?}");
@@ -539,7 +539,7 @@ fn kafka_json_form_is_kafkas() {
 /// Errors name the message, version and JSON path.
 #[test]
 fn errors_name_message_version_and_path() {
-    use kafka_wire::messages::CreateTopicsRequest;
+    use kwire::messages::CreateTopicsRequest;
     let json: Json = serde_json::json!({
         "topics": [{"name": "t", "numPartitions": "3", "replicationFactor": 1, "assignments": [], "configs": []}],
         "timeoutMs": 1, "validateOnly": false
@@ -550,12 +550,12 @@ fn errors_name_message_version_and_path() {
     assert_eq!(e.to_string(), "CreateTopicsRequest v7 at timeoutMs: missing, and mandatory at this version");
 }
 
-/// kafka-wire's default JSON form differs from Kafka's in one deliberate
+/// kwire's default JSON form differs from Kafka's in one deliberate
 /// way: sensitive fields are redacted (`JsonOptions::unredacted` gives
 /// Kafka's form, which the oracle comparison above uses).
 #[test]
 fn redacts_sensitive_fields_by_default() {
-    use kafka_wire::messages::SaslAuthenticateResponse;
+    use kwire::messages::SaslAuthenticateResponse;
     let response =
         SaslAuthenticateResponse { auth_bytes: Bytes::from_static(b"v=server-signature"), ..Default::default() };
     let body = ResponseBody::SaslAuthenticate(response);

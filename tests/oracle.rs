@@ -1,6 +1,6 @@
 //! Apache Kafka's own implementation as the oracle: Kafka's generated
 //! message classes (kafka-clients, `org.apache.kafka.common.message`) run
-//! beside kafka-wire on the same values, for the releases in [`RELEASES`].
+//! beside kwire on the same values, for the releases in [`RELEASES`].
 //!
 //! `scripts/kafka-oracle.sh RELEASE` compiles `conformance/java/Oracle.java`
 //! against the release's jars; this test starts it once per release (one
@@ -9,25 +9,25 @@
 //!
 //! - `versions`: the release's api keys, versions, unstable latest versions
 //!   and header versions. The header version of every (api key, version)
-//!   both have must be kafka-wire's (`ApiInfo::request_header_version`,
+//!   both have must be kwire's (`ApiInfo::request_header_version`,
 //!   `response_header_version`).
-//! - **kafka-wire → Kafka.** For every (api key, version, request or
-//!   response) that both the release and kafka-wire have, [`SEEDS`] values
-//!   from kafka-wire's sampler (feature `sample`) plus the edge values of
+//! - **kwire → Kafka.** For every (api key, version, request or
+//!   response) that both the release and kwire have, [`SEEDS`] values
+//!   from kwire's sampler (feature `sample`) plus the edge values of
 //!   [`edge_values`] (null against empty strings, arrays, bytes and records,
 //!   32,767-byte strings in one-, two-, three- and four-byte characters,
 //!   NaN with and without payload, -0.0, infinities and subnormals in the
 //!   float64 fields, unknown tagged fields up to the largest tag Kafka can
-//!   write) are encoded by kafka-wire; Kafka reads the bytes at the same
+//!   write) are encoded by kwire; Kafka reads the bytes at the same
 //!   version, must read every byte, and writes what it read: the bytes must
 //!   be identical, and the size Kafka computes beforehand must be
-//!   kafka-wire's length. The same for RequestHeader and ResponseHeader at
+//!   kwire's length. The same for RequestHeader and ResponseHeader at
 //!   every version.
-//! - **Kafka → kafka-wire.** Kafka's JSON form of each edge value and of
+//! - **Kafka → kwire.** Kafka's JSON form of each edge value and of
 //!   the first [`REVERSE_SEEDS`] samples it read (its generated JSON
 //!   converters) is sent back to it to be written from
-//!   JSON; kafka-wire must decode those bytes exactly and re-encode them
-//!   identically. When they are the bytes kafka-wire wrote, kafka-wire must
+//!   JSON; kwire must decode those bytes exactly and re-encode them
+//!   identically. When they are the bytes kwire wrote, kwire must
 //!   read the value it started from. When they differ, the value must hold
 //!   what Kafka's JSON form leaves out, and Kafka must read its own bytes
 //!   back and write them identically (and, without unknown tagged fields,
@@ -42,7 +42,7 @@
 //!   each with its reason.
 //!
 //! - **The Envelope with its embedded header and body** (KIP-590,
-//!   [`envelopes`]): kafka-wire embeds client requests (CreateTopics v7
+//!   [`envelopes`]): kwire embeds client requests (CreateTopics v7
 //!   and v4, CreateAcls v1, AlterConfigs v1: RequestHeader v2 and v1) with
 //!   `EmbeddedMessage::from_request` and wraps them with
 //!   `forward::wrap_request`, and embeds controller answers (CreateTopics
@@ -50,22 +50,22 @@
 //!   reads the envelope back to the same bytes, then the embedded bytes as
 //!   its controller and forwarding broker do: the header at the version its
 //!   own table gives (leaving exactly the body), then the body from what is
-//!   left, each back to the same bytes. kafka-wire reads Kafka's envelope
+//!   left, each back to the same bytes. kwire reads Kafka's envelope
 //!   back (`forward::unwrap_request`, `unwrap_response`, the typed embedded
 //!   decoders) to the header and body it started from, the header's values
 //!   those of Kafka's JSON form.
 //! - **ApiVersions v0 fallback bodies** ([`api_versions_fallback`]): v0
 //!   bodies with error 35 (UNSUPPORTED_VERSION) and an empty or filled api
-//!   list, written by kafka-wire, are read by Kafka at v0 to the same bytes
+//!   list, written by kwire, are read by Kafka at v0 to the same bytes
 //!   and refused by Kafka at every later version (so Kafka's client falls
-//!   back to v0 too); kafka-wire's `ResponseFrame::decode` of a response
+//!   back to v0 too); kwire's `ResponseFrame::decode` of a response
 //!   frame to a later ApiVersions request carrying such a body reads it at
 //!   v0, to the values Kafka reads.
 //!
 //! Every (api key, version, side) left out is printed with its reason (run
 //! with `-- --nocapture`): an api key or version one side lacks. A version
 //! the release marks unstable is checked too; a difference there is
-//! reported and excused (kafka-wire takes such a version's shape from the
+//! reported and excused (kwire takes such a version's shape from the
 //! newest release that has it). Every entry of [`KNOWN`] must still excuse
 //! something, or the test fails as stale.
 //!
@@ -82,27 +82,27 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::path::Path;
 use std::time::Instant;
 
-use kafka_wire::api::{api_info, ApiKey, API_INFO};
-use kafka_wire::embedded::EmbeddedMessage;
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::frame;
-use kafka_wire::message::{Message, VersionRange};
-use kafka_wire::messages::{
+use kwire::api::{api_info, ApiKey, API_INFO};
+use kwire::embedded::EmbeddedMessage;
+use kwire::error_code::ErrorCode;
+use kwire::frame;
+use kwire::message::{Message, VersionRange};
+use kwire::messages::{
     alter_client_quotas_request as acq, alter_configs_request as ac, api_versions_response as av,
     create_acls_request as cacl, create_acls_response as cacr, create_topics_request as ct,
     create_topics_response as ctr, describe_client_quotas_response as dcq,
 };
-use kafka_wire::messages::{
+use kwire::messages::{
     AlterClientQuotasRequest, AlterConfigsRequest, ApiVersionsResponse, CreateAclsRequest, CreateAclsResponse,
     CreateTopicsRequest, CreateTopicsResponse, DefaultPrincipalData, DescribeClientQuotasResponse, EnvelopeRequest,
     EnvelopeResponse, MetadataRequest, ProduceRequest, RequestBody, RequestHeader, ResponseBody, ResponseHeader,
     SaslAuthenticateRequest,
 };
-use kafka_wire::primitives::{Reader, Uuid};
-use kafka_wire::sample::{Sample, SampleGen};
-use kafka_wire::tagged::RawTaggedField;
-use kafka_wire::{Bytes, BytesMut};
-use kafka_wire_broker::forward::{
+use kwire::primitives::{Reader, Uuid};
+use kwire::sample::{Sample, SampleGen};
+use kwire::tagged::RawTaggedField;
+use kwire::{Bytes, BytesMut};
+use kwire_broker::forward::{
     envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response, ForwardOutcome, ForwardedRequest,
     WrappedRequest,
 };
@@ -124,7 +124,7 @@ const SHOWN: usize = 3;
 // ---------------------------------------------------------------------------
 // Known differences.
 
-/// A difference between Kafka and kafka-wire that the test excuses: a
+/// A difference between Kafka and kwire that the test excuses: a
 /// failure is excused when its release, message and version match and its
 /// text contains `containing`. Each entry must excuse at least one case.
 struct Known {
@@ -158,7 +158,7 @@ const KNOWN: &[Known] = &[
         versions: (1, 2),
         containing: "[malformed] client id with invalid UTF-8",
         reason: "a string that is not UTF-8: Kafka reads it lossily (each bad sequence becomes U+FFFD) and \
-                 writes different bytes; kafka-wire refuses it. kafka-wire is right (the protocol's strings \
+                 writes different bytes; kwire refuses it. kwire is right (the protocol's strings \
                  are UTF-8), Kafka is lenient",
     },
     Known {
@@ -167,8 +167,8 @@ const KNOWN: &[Known] = &[
         versions: (1, 1),
         containing: "[malformed] 10001 unknown tags",
         reason: "more than 10,000 tagged fields in one struct: Kafka 4.4.0 (and 4.2.2; not 3.9.2, 4.0.2, 4.1.2, \
-                 4.3.1) refuses to read them (MessageUtil.MAX_TAGGED_FIELD_COUNT); kafka-wire reads them, as \
-                 Kafka 3.9.2 does. Not a wire-format error on either side: a reading limit kafka-wire lacks",
+                 4.3.1) refuses to read them (MessageUtil.MAX_TAGGED_FIELD_COUNT); kwire reads them, as \
+                 Kafka 3.9.2 does. Not a wire-format error on either side: a reading limit kwire lacks",
     },
     Known {
         releases: &["4.4.0"],
@@ -176,8 +176,8 @@ const KNOWN: &[Known] = &[
         versions: (0, 0),
         containing: "[malformed] array of 1000001 int8",
         reason: "an array of more than 1,000,000 elements: Kafka 4.4.0 (and 4.2.2; not 3.9.2, 4.0.2, 4.1.2, \
-                 4.3.1) refuses to read it (MessageUtil.MAX_ARRAY_LENGTH); kafka-wire reads it, as Kafka 3.9.2 \
-                 does. A reading limit kafka-wire lacks, as above",
+                 4.3.1) refuses to read it (MessageUtil.MAX_ARRAY_LENGTH); kwire reads it, as Kafka 3.9.2 \
+                 does. A reading limit kwire lacks, as above",
     },
     Known {
         releases: &[],
@@ -185,22 +185,22 @@ const KNOWN: &[Known] = &[
         versions: (3, 3),
         containing: "[malformed] known tag",
         reason: "a known tagged field repeated, or known tags out of order: Kafka reads them (the last value \
-                 of a repeated tag wins) and writes one field per tag, in order; kafka-wire refuses them. \
-                 kafka-wire is right (KIP-482: tags strictly ascending, each at most once), Kafka is lenient",
+                 of a repeated tag wins) and writes one field per tag, in order; kwire refuses them. \
+                 kwire is right (KIP-482: tags strictly ascending, each at most once), Kafka is lenient",
     },
     Known {
         releases: &[],
         target: Some(Target::Header(Side::Request)),
         versions: (2, 2),
         containing: "[malformed] tag 0 not a string",
-        reason: "KIP-590 in schemas/: RequestHeader v2 tag 0 is kafka-wire's InitialPrincipalName (a \
+        reason: "KIP-590 in schemas/: RequestHeader v2 tag 0 is kwire's InitialPrincipalName (a \
                  compact nullable string), undefined in Kafka, which keeps any bytes under it as an unknown \
                  tag. Documented in README (schemas/ differences)",
     },
 ];
 
 // ---------------------------------------------------------------------------
-// Messages, values and kafka-wire's side.
+// Messages, values and kwire's side.
 
 /// Request or response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -255,7 +255,7 @@ impl Target {
         }
     }
 
-    /// kafka-wire's versions.
+    /// kwire's versions.
     fn versions(self) -> VersionRange {
         match self {
             Target::Header(Side::Request) => RequestHeader::VERSIONS,
@@ -277,7 +277,7 @@ impl Target {
         }
     }
 
-    /// kafka-wire's decode: the value and the bytes left unread.
+    /// kwire's decode: the value and the bytes left unread.
     fn decode(self, bytes: &Bytes, version: i16) -> Result<(Value, usize), String> {
         let mut r = Reader::new(bytes.clone());
         let value = match self {
@@ -294,7 +294,7 @@ impl Target {
     }
 }
 
-/// A kafka-wire value of any [`Target`].
+/// A kwire value of any [`Target`].
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)] // a test's value, moved a few thousand times
 enum Value {
@@ -457,14 +457,14 @@ struct Case {
     version: i16,
     label: String,
     value: Value,
-    /// kafka-wire's encoding of `value`.
+    /// kwire's encoding of `value`.
     bytes: Bytes,
     /// False when the value holds a NaN, never equal to itself: then the
     /// bytes are compared, not the values.
     comparable: bool,
     /// Whether the value holds a float64 that Kafka's JSON writes as a string.
     json_float_string: bool,
-    /// Whether it also goes from Kafka's JSON form back to kafka-wire.
+    /// Whether it also goes from Kafka's JSON form back to kwire.
     reverse: bool,
     /// Whether the value holds unknown tagged fields, or RequestHeader's
     /// tags 0 and 1 (unknown to Kafka): Kafka keeps them when it writes
@@ -631,7 +631,7 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
             }
             for (label, name) in names {
                 let mut v = base.clone();
-                let mut topic = kafka_wire::messages::metadata_request::MetadataRequestTopic::sample(&mut g, version);
+                let mut topic = kwire::messages::metadata_request::MetadataRequestTopic::sample(&mut g, version);
                 topic.name = name.map(Into::into);
                 v.topics = Some(vec![topic]);
                 push(label, v);
@@ -747,7 +747,7 @@ fn cases(target: Target, version: i16) -> Vec<Case> {
         .map(|(label, value, reverse)| {
             let bytes = value
                 .encode(version)
-                .unwrap_or_else(|e| panic!("kafka-wire cannot encode {} v{version} {label}: {e}", target.name()));
+                .unwrap_or_else(|e| panic!("kwire cannot encode {} v{version} {label}: {e}", target.name()));
             let debug = format!("{value:?}");
             // Debug shows a float64 field as `value: NaN`, `value: inf`.
             let nan = debug.contains(": NaN");
@@ -774,7 +774,7 @@ fn byte_diff(expected: &[u8], got: &[u8]) -> String {
         }
     };
     format!(
-        "first difference at byte {first} (lengths {} and {}):\n      kafka-wire {}\n      Kafka      {}",
+        "first difference at byte {first} (lengths {} and {}):\n      kwire {}\n      Kafka      {}",
         expected.len(),
         got.len(),
         cut(expected),
@@ -836,13 +836,13 @@ struct Tally {
     edge_cases: usize,
     unknown_tag_cases: usize,
     records_cases: usize,
-    /// RequestHeader values with kafka-wire's tags 0 or 1 set (KIP-590).
+    /// RequestHeader values with kwire's tags 0 or 1 set (KIP-590).
     kip590_header_cases: usize,
     /// Envelope values (RequestData and ResponseData typed ApiMessage in schemas/).
     envelope_cases: usize,
 }
 
-/// kafka-wire → Kafka → kafka-wire for every case of one release.
+/// kwire → Kafka → kwire for every case of one release.
 fn run_cases(
     release: &'static str,
     rel: &Release,
@@ -851,7 +851,7 @@ fn run_cases(
     report: &mut Report,
     tally: &mut Tally,
 ) {
-    // Kafka reads kafka-wire's bytes and writes them back.
+    // Kafka reads kwire's bytes and writes them back.
     let questions: Vec<String> =
         cases.iter().map(|c| format!("decode {} {} {}", c.target.words(), c.version, hex_word(&c.bytes))).collect();
     let answers = oracle.ask_all(&questions);
@@ -865,7 +865,7 @@ fn run_cases(
         let decoded = match parse_decoded(answer) {
             Ok(d) => d,
             Err(e) => {
-                fail(format!("Kafka cannot read kafka-wire's bytes {}: {e}", hex_word(&case.bytes)));
+                fail(format!("Kafka cannot read kwire's bytes {}: {e}", hex_word(&case.bytes)));
                 continue;
             }
         };
@@ -883,7 +883,7 @@ fn run_cases(
             continue;
         }
         if decoded.size != case.bytes.len() {
-            fail(format!("Kafka's size {} is not kafka-wire's length {}", decoded.size, case.bytes.len()));
+            fail(format!("Kafka's size {} is not kwire's length {}", decoded.size, case.bytes.len()));
             continue;
         }
         tally.unknown_tag_cases += usize::from(case.unknown_tags);
@@ -899,7 +899,7 @@ fn run_cases(
         }
     }
 
-    // Kafka writes its JSON form; kafka-wire reads Kafka's bytes.
+    // Kafka writes its JSON form; kwire reads Kafka's bytes.
     let questions: Vec<String> = jsons
         .iter()
         .map(|(i, json)| format!("encode {} {} {json}", cases[*i].target.words(), cases[*i].version))
@@ -927,22 +927,22 @@ fn run_cases(
         let (value, left) = match case.target.decode(&theirs, case.version) {
             Ok(v) => v,
             Err(e) => {
-                fail(format!("kafka-wire cannot read Kafka's bytes {}: {e}", hex_word(&theirs)));
+                fail(format!("kwire cannot read Kafka's bytes {}: {e}", hex_word(&theirs)));
                 continue;
             }
         };
         if left != 0 {
-            fail(format!("kafka-wire left {left} of Kafka's bytes unread: {}", hex_word(&theirs)));
+            fail(format!("kwire left {left} of Kafka's bytes unread: {}", hex_word(&theirs)));
             continue;
         }
         match value.encode(case.version) {
             Ok(b) if b == theirs => {}
             Ok(b) => {
-                fail(format!("kafka-wire writes Kafka's bytes back differently: {}", byte_diff(&b, &theirs)));
+                fail(format!("kwire writes Kafka's bytes back differently: {}", byte_diff(&b, &theirs)));
                 continue;
             }
             Err(e) => {
-                fail(format!("kafka-wire cannot write what it read from Kafka: {e}"));
+                fail(format!("kwire cannot write what it read from Kafka: {e}"));
                 continue;
             }
         }
@@ -954,7 +954,7 @@ fn run_cases(
         } else if theirs == case.bytes {
             tally.reverse_same_bytes += 1;
             if case.comparable && value != case.value {
-                fail(format!("kafka-wire reads another value:\n      sent {:?}\n      read {value:?}", case.value));
+                fail(format!("kwire reads another value:\n      sent {:?}\n      read {value:?}", case.value));
             }
         } else if case.beyond_json() {
             // Kafka's JSON left out unknown tagged fields or records' bytes:
@@ -1010,7 +1010,7 @@ fn run_cases(
 fn limits(release: &'static str, rel: &Release, oracle: &mut Oracle, report: &mut Report) -> usize {
     let too_long = "a".repeat(32_767) + "é"; // 32,769 bytes
     let exactly = "é".repeat(16_384); // 32,768 bytes
-                                      // (message, version, label, kafka-wire's encoding, JSON for Kafka)
+                                      // (message, version, label, kwire's encoding, JSON for Kafka)
     type Check = (Target, i16, String, Result<Bytes, String>, String);
     let mut checks: Vec<Check> = Vec::new();
     for version in 1..=2 {
@@ -1063,7 +1063,7 @@ fn limits(release: &'static str, rel: &Release, oracle: &mut Oracle, report: &mu
                 *target,
                 *version,
                 format!(
-                    "[limit] {label}: both must refuse; kafka-wire: {}, Kafka: {}",
+                    "[limit] {label}: both must refuse; kwire: {}, Kafka: {}",
                     ours.as_ref().map_or_else(|e| format!("refuses ({e})"), |_| "writes it".into()),
                     theirs.as_ref().map_or_else(|e| format!("refuses ({e})"), |_| "writes it".into())
                 ),
@@ -1092,20 +1092,20 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
     long_name.extend(std::iter::repeat_n(b'a', 32_768));
     long_name.extend(hex::decode("ffffffff ffff 01 01 00 00000000 00 00".replace(' ', "")).expect("hex"));
     // Kafka 4.x's limits on reading: at most 10,000 tagged fields in a
-    // struct and 1,000,000 elements in an array; kafka-wire's own encoder
+    // struct and 1,000,000 elements in an array; kwire's own encoder
     // writes the bytes.
     let many_tags = |n: u32| {
         let tags = (0..n).map(|t| RawTaggedField::new(t, Bytes::new())).collect();
         Value::ResponseHeader(ResponseHeader { correlation_id: 1, unknown_tagged_fields: tags })
             .encode(1)
-            .expect("kafka-wire writes any number of tags")
+            .expect("kwire writes any number of tags")
     };
     let long_array = |n: usize| {
-        let body = kafka_wire::messages::GetTelemetrySubscriptionsResponse {
+        let body = kwire::messages::GetTelemetrySubscriptionsResponse {
             accepted_compression_types: vec![0; n],
             ..Default::default()
         };
-        Value::Response(body.into()).encode(0).expect("kafka-wire writes any array")
+        Value::Response(body.into()).encode(0).expect("kwire writes any array")
     };
     let telemetry = Target::Api(71, Side::Response);
     let versions = Target::Api(18, Side::Response);
@@ -1168,12 +1168,7 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
                 )
             }
         };
-        lines.push(format!(
-            "  {} v{version} {label}: kafka-wire {}; Kafka {}",
-            target.name(),
-            show(&ours),
-            show(&theirs)
-        ));
+        lines.push(format!("  {} v{version} {label}: kwire {}; Kafka {}", target.name(), show(&ours), show(&theirs)));
         if ours != theirs {
             report.fail(
                 release,
@@ -1181,7 +1176,7 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
                 *target,
                 *version,
                 format!(
-                    "[malformed] {label}: {}: kafka-wire {}; Kafka {} ({answer:.160})",
+                    "[malformed] {label}: {}: kwire {}; Kafka {} ({answer:.160})",
                     hex_word(&bytes[..bytes.len().min(24)]),
                     show(&ours),
                     show(&theirs)
@@ -1207,7 +1202,7 @@ fn header_versions(release: &'static str, rel: &Release, report: &mut Report) ->
             checked += 1;
             if ours != theirs {
                 let text = format!(
-                    "header versions (request, response): kafka-wire {ours:?}, Kafka {theirs:?} for {} v{version}",
+                    "header versions (request, response): kwire {ours:?}, Kafka {theirs:?} for {} v{version}",
                     info.name
                 );
                 report.fail(release, rel, Target::Api(info.api_key.code(), Side::Request), version, text);
@@ -1236,14 +1231,14 @@ fn api_flags(release: &'static str, rel: &Release, answer: &str, report: &mut Re
     assert!(theirs.len() >= 80, "oracle: only {} api keys in Kafka {release}'s ApiKeys: {answer}", theirs.len());
     for &(key, flags) in &theirs {
         let target = Target::Api(key, Side::Request);
-        let Some(info) = kafka_wire::api::api_info(key) else {
+        let Some(info) = kwire::api::api_info(key) else {
             report.fail(release, rel, target, 0, format!("api key {key} is in Kafka's ApiKeys, not in API_INFO"));
             continue;
         };
         let ours = [info.forwardable, info.cluster_action, info.requires_delayed_allocation];
         if ours != flags {
             let text = format!(
-                "flags (forwardable, cluster action, delayed allocation) of {}: kafka-wire {ours:?}, Kafka {flags:?}",
+                "flags (forwardable, cluster action, delayed allocation) of {}: kwire {ours:?}, Kafka {flags:?}",
                 info.name
             );
             report.fail(release, rel, target, info.valid_versions.min, text);
@@ -1306,7 +1301,7 @@ struct Read {
 }
 
 /// Asks Kafka every read and checks each answer; `Some` with Kafka's
-/// answer when it is what kafka-wire wrote, else `None` and a failure.
+/// answer when it is what kwire wrote, else `None` and a failure.
 fn ask_reads(
     release: &'static str,
     rel: &Release,
@@ -1324,7 +1319,7 @@ fn ask_reads(
             let problem = match parse_decoded(answer) {
                 Err(e) => Err(format!("Kafka cannot read {}: {e}", short_hex(&read.bytes))),
                 Ok(d) if d.left != read.left => Err(format!(
-                    "Kafka leaves {} of {} bytes unread, kafka-wire {}: {}",
+                    "Kafka leaves {} of {} bytes unread, kwire {}: {}",
                     d.left,
                     read.bytes.len(),
                     read.left,
@@ -1334,7 +1329,7 @@ fn ask_reads(
                     Err(format!("Kafka writes back different bytes: {}", byte_diff(&read.written, &d.bytes)))
                 }
                 Ok(d) if d.size != read.written.len() => {
-                    Err(format!("Kafka's size {} is not kafka-wire's length {}", d.size, read.written.len()))
+                    Err(format!("Kafka's size {} is not kwire's length {}", d.size, read.written.len()))
                 }
                 Ok(d) => Ok(d),
             };
@@ -1372,7 +1367,7 @@ fn request_header_json(h: &RequestHeader) -> serde_json::Value {
     })
 }
 
-/// Header ‖ body of a client request, with kafka-wire's
+/// Header ‖ body of a client request, with kwire's
 /// `EmbeddedMessage::from_request` (typed, so by the body's api).
 fn embed_request(header: &RequestHeader, body: &RequestBody) -> Result<EmbeddedMessage, String> {
     let embedded = match body {
@@ -1381,12 +1376,12 @@ fn embed_request(header: &RequestHeader, body: &RequestBody) -> Result<EmbeddedM
         RequestBody::AlterConfigs(b) => EmbeddedMessage::from_request(header, b),
         other => return Err(format!("no typed embedding here for api key {}", other.api_key().code())),
     };
-    embedded.map_err(|e| format!("kafka-wire cannot embed it: {e}"))
+    embedded.map_err(|e| format!("kwire cannot embed it: {e}"))
 }
 
-/// kafka-wire's typed embedded decoder (`EmbeddedMessage::decode_request`).
+/// kwire's typed embedded decoder (`EmbeddedMessage::decode_request`).
 fn decode_embedded_request(embedded: &EmbeddedMessage, key: i16) -> Result<(RequestHeader, RequestBody), String> {
-    let e = |e: kafka_wire::error::DecodeError| e.to_string();
+    let e = |e: kwire::error::DecodeError| e.to_string();
     Ok(match key {
         19 => embedded.decode_request::<CreateTopicsRequest>().map(|(h, b)| (h, b.into())).map_err(e)?,
         30 => embedded.decode_request::<CreateAclsRequest>().map(|(h, b)| (h, b.into())).map_err(e)?,
@@ -1402,16 +1397,16 @@ fn embed_response(header: &ResponseHeader, body: &ResponseBody, version: i16) ->
         ResponseBody::CreateAcls(b) => EmbeddedMessage::from_response(header, b, version),
         other => return Err(format!("no typed embedding here for api key {}", other.api_key().code())),
     };
-    embedded.map_err(|e| format!("kafka-wire cannot embed it: {e}"))
+    embedded.map_err(|e| format!("kwire cannot embed it: {e}"))
 }
 
-/// kafka-wire's typed embedded decoder (`EmbeddedMessage::decode_response`).
+/// kwire's typed embedded decoder (`EmbeddedMessage::decode_response`).
 fn decode_embedded_response(
     embedded: &EmbeddedMessage,
     key: i16,
     version: i16,
 ) -> Result<(ResponseHeader, ResponseBody), String> {
-    let e = |e: kafka_wire::error::DecodeError| e.to_string();
+    let e = |e: kwire::error::DecodeError| e.to_string();
     Ok(match key {
         19 => embedded.decode_response::<CreateTopicsResponse>(version).map(|(h, b)| (h, b.into())).map_err(e)?,
         30 => embedded.decode_response::<CreateAclsResponse>(version).map(|(h, b)| (h, b.into())).map_err(e)?,
@@ -1581,13 +1576,13 @@ fn embedded_response_values(key: i16, version: i16) -> Vec<(String, ResponseBody
     out
 }
 
-/// One envelope, with what kafka-wire must read back from Kafka's bytes.
+/// One envelope, with what kwire must read back from Kafka's bytes.
 struct EnvelopeCase {
     label: String,
     /// The embedded api, e.g. CreateTopicsRequest.
     target: Target,
     version: i16,
-    /// The embedded header and body as kafka-wire wrote them; `None` for an
+    /// The embedded header and body as kwire wrote them; `None` for an
     /// error EnvelopeResponse.
     embedded: Option<EmbeddedMessage>,
     kind: EnvelopeKind,
@@ -1617,18 +1612,18 @@ struct EnvelopeTally {
     responses: usize,
     /// Reads asked of Kafka, each of the same bytes back.
     kafka_reads: usize,
-    /// Comparisons of what kafka-wire reads (unwrap, typed embedded decoder,
+    /// Comparisons of what kwire reads (unwrap, typed embedded decoder,
     /// header values against Kafka's JSON).
     wire_checks: usize,
 }
 
-/// The Envelope with a real embedded request or response: kafka-wire wraps
+/// The Envelope with a real embedded request or response: kwire wraps
 /// (`EmbeddedMessage::from_request`/`from_response`, `forward::wrap_request`,
 /// `wrap_response`); Kafka reads the envelope (and the EnvelopeRequest's own
 /// header v2) back to the same bytes, then the embedded bytes as its
 /// controller and forwarding broker do: the header at the version Kafka's
 /// table gives for the api and version (leaving exactly the body), then the
-/// body from what the header left. kafka-wire then reads Kafka's envelope
+/// body from what the header left. kwire then reads Kafka's envelope
 /// bytes (`forward::unwrap_request` / `unwrap_response` and the typed
 /// embedded decoders) back to the header and body it started from, the
 /// header's values equal to Kafka's JSON form.
@@ -1666,7 +1661,7 @@ fn envelopes(
                 rel,
                 target,
                 version,
-                format!("[envelope] embedded RequestHeader version: kafka-wire v{ours_hv}, Kafka v{hv}"),
+                format!("[envelope] embedded RequestHeader version: kwire v{ours_hv}, Kafka v{hv}"),
             );
             continue;
         }
@@ -1711,7 +1706,7 @@ fn envelopes(
             let header_len = match header.to_bytes(ours_hv) {
                 Ok(b) => b.len(),
                 Err(e) => {
-                    fail(format!("kafka-wire cannot encode the header: {e}"));
+                    fail(format!("kwire cannot encode the header: {e}"));
                     continue;
                 }
             };
@@ -1734,7 +1729,7 @@ fn envelopes(
             let env = match (wrapped.encode(&mut full), wrapped.envelope.to_bytes(0)) {
                 (Ok(()), Ok(env)) => env,
                 (Err(e), _) | (_, Err(e)) => {
-                    fail(format!("kafka-wire cannot encode the envelope: {e}"));
+                    fail(format!("kwire cannot encode the envelope: {e}"));
                     continue;
                 }
             };
@@ -1803,7 +1798,7 @@ fn envelopes(
                 rel,
                 target,
                 version,
-                format!("[envelope] embedded ResponseHeader version: kafka-wire v{ours_hv}, Kafka v{hv}"),
+                format!("[envelope] embedded ResponseHeader version: kwire v{ours_hv}, Kafka v{hv}"),
             );
             continue;
         }
@@ -1846,7 +1841,7 @@ fn envelopes(
             let (env, header_len) = match (envelope.to_bytes(0), header.to_bytes(hv)) {
                 (Ok(env), Ok(h)) => (env, h.len()),
                 (Err(e), _) | (_, Err(e)) => {
-                    fail(format!("kafka-wire cannot encode the envelope: {e}"));
+                    fail(format!("kwire cannot encode the envelope: {e}"));
                     continue;
                 }
             };
@@ -1933,7 +1928,7 @@ fn envelopes(
                 tally.responses += 1;
                 rows.push("  an error EnvelopeResponse v0 (NOT_CONTROLLER, null response data): 1 envelope".into());
             }
-            Err(e) => report.fail(release, rel, env_resp, 0, format!("{label}: kafka-wire cannot encode it: {e}")),
+            Err(e) => report.fail(release, rel, env_resp, 0, format!("{label}: kwire cannot encode it: {e}")),
         }
     }
 
@@ -1955,7 +1950,7 @@ fn envelopes(
             Role::Outer | Role::EmbeddedBody => {}
             Role::EmbeddedHeader => {
                 let embedded = case.embedded.as_ref().expect("an embedded header read has embedded bytes");
-                // The header's values: kafka-wire's embedded decoder against
+                // The header's values: kwire's embedded decoder against
                 // Kafka's JSON form, and where each says the body starts.
                 tally.wire_checks += 1;
                 let ours = match &case.kind {
@@ -1976,12 +1971,12 @@ fn envelopes(
                 match (ours, kafka_json(d)) {
                     (Ok((ours, rest)), Ok(theirs)) if ours == theirs && rest == d.left => {}
                     (Ok((ours, rest)), Ok(theirs)) => fail(format!(
-                        "the embedded header: kafka-wire reads {ours} with {rest} body bytes after it, Kafka {theirs} \
+                        "the embedded header: kwire reads {ours} with {rest} body bytes after it, Kafka {theirs} \
                          with {} ({})",
                         d.left,
                         short_hex(&read.bytes[..read.bytes.len() - d.left])
                     )),
-                    (Err(e), _) => fail(format!("kafka-wire's embedded decoder refuses it: {e}")),
+                    (Err(e), _) => fail(format!("kwire's embedded decoder refuses it: {e}")),
                     (_, Err(e)) => fail(e),
                 }
                 let rest = read.bytes.slice(read.bytes.len() - d.left..);
@@ -2005,7 +2000,7 @@ fn envelopes(
     ask_reads(release, rel, oracle, &body_reads, report);
     tally.kafka_reads += body_reads.len();
 
-    // kafka-wire reads Kafka's envelopes: unwrap, and the typed embedded decoders.
+    // kwire reads Kafka's envelopes: unwrap, and the typed embedded decoders.
     for (case, theirs) in cases.iter().zip(kafka_envelope) {
         let Some(theirs) = theirs else { continue };
         let mut fail =
@@ -2017,11 +2012,11 @@ fn envelopes(
                 let envelope = match EnvelopeRequest::decode_exact(theirs.clone(), 0) {
                     Ok(e) if e == wrapped.envelope => e,
                     Ok(e) => {
-                        fail(format!("kafka-wire reads Kafka's envelope {} as {e:?}", short_hex(&theirs)));
+                        fail(format!("kwire reads Kafka's envelope {} as {e:?}", short_hex(&theirs)));
                         continue;
                     }
                     Err(e) => {
-                        fail(format!("kafka-wire cannot read Kafka's envelope {}: {e}", short_hex(&theirs)));
+                        fail(format!("kwire cannot read Kafka's envelope {}: {e}", short_hex(&theirs)));
                         continue;
                     }
                 };
@@ -2050,11 +2045,11 @@ fn envelopes(
                 let decoded = match EnvelopeResponse::decode_exact(theirs.clone(), 0) {
                     Ok(e) if e == *envelope => e,
                     Ok(e) => {
-                        fail(format!("kafka-wire reads Kafka's envelope {} as {e:?}", short_hex(&theirs)));
+                        fail(format!("kwire reads Kafka's envelope {} as {e:?}", short_hex(&theirs)));
                         continue;
                     }
                     Err(e) => {
-                        fail(format!("kafka-wire cannot read Kafka's envelope {}: {e}", short_hex(&theirs)));
+                        fail(format!("kwire cannot read Kafka's envelope {}: {e}", short_hex(&theirs)));
                         continue;
                     }
                 };
@@ -2096,7 +2091,7 @@ fn api_key_of(target: Target) -> i16 {
 #[derive(Default)]
 struct FallbackTally {
     bodies: usize,
-    /// (body, requested version) pairs read as response frames by kafka-wire.
+    /// (body, requested version) pairs read as response frames by kwire.
     frames: usize,
     kafka_reads: usize,
     wire_checks: usize,
@@ -2106,10 +2101,10 @@ struct FallbackTally {
 /// ApiVersions version asked for answers with a v0 body, error 35
 /// (UNSUPPORTED_VERSION) and its api list, and the client reads it at v0
 /// whatever version it sent (Kafka's `ApiVersionsResponse.parse`: read at
-/// the version sent, and on failure again at v0). kafka-wire writes such
+/// the version sent, and on failure again at v0). kwire writes such
 /// bodies at v0; Kafka reads them at v0 to the same bytes; at every version
 /// from 1 both have, Kafka's read must fail (so Kafka falls back too); and
-/// kafka-wire's `ResponseFrame::decode` (and `ResponseFrame::decode_into`,
+/// kwire's `ResponseFrame::decode` (and `ResponseFrame::decode_into`,
 /// `decode_response_frame`) of a response frame to ApiVersions at that
 /// version, header (at Kafka's header version) then the v0 body, reads
 /// them at v0 to the values Kafka's JSON form shows.
@@ -2123,7 +2118,7 @@ fn api_versions_fallback(
     let mut tally = FallbackTally::default();
     let target = Target::Api(18, Side::Response);
     let (Some((lo, hi)), true) = (rel.versions(target), target.versions().contains(0)) else {
-        rows.push(format!("  left out: Kafka {release} or kafka-wire lacks ApiVersions v0"));
+        rows.push(format!("  left out: Kafka {release} or kwire lacks ApiVersions v0"));
         return (rows, tally);
     };
     if lo > 0 {
@@ -2145,7 +2140,7 @@ fn api_versions_fallback(
             vec![entry(0, 3, 12), entry(18, 0, 2), entry(i16::MAX, i16::MIN, -1), entry(-1, 0, i16::MAX)],
         ),
         (
-            format!("error 35, every api key of kafka-wire ({})", API_INFO.len()),
+            format!("error 35, every api key of kwire ({})", API_INFO.len()),
             API_INFO.iter().map(|i| entry(i.api_key.code(), i.valid_versions.min, i.valid_versions.max)).collect(),
         ),
     ];
@@ -2158,7 +2153,7 @@ fn api_versions_fallback(
         let bytes = match Value::Response(body.clone().into()).encode(0) {
             Ok(b) => b,
             Err(e) => {
-                report.fail(release, rel, target, 0, format!("{label}: kafka-wire cannot write it at v0: {e}"));
+                report.fail(release, rel, target, 0, format!("{label}: kwire cannot write it at v0: {e}"));
                 continue;
             }
         };
@@ -2195,12 +2190,12 @@ fn api_versions_fallback(
             (Err(_), true) => {}
             (Ok(d), true) => fail(format!(
                 "Kafka reads the v0 body {} at v{version} ({} left, writes {}), so it would not fall back to v0; \
-                 kafka-wire falls back",
+                 kwire falls back",
                 short_hex(bytes),
                 d.left,
                 short_hex(&d.bytes)
             )),
-            (Err(e), false) => fail(format!("Kafka cannot read kafka-wire's v0 body {}: {e}", short_hex(bytes))),
+            (Err(e), false) => fail(format!("Kafka cannot read kwire's v0 body {}: {e}", short_hex(bytes))),
             (Ok(d), false) if d.left != 0 || d.bytes != *bytes || d.size != bytes.len() => fail(format!(
                 "Kafka reads the v0 body with {} bytes left, size {}, writing back: {}",
                 d.left,
@@ -2227,7 +2222,7 @@ fn api_versions_fallback(
             let frame_bytes = match header.to_bytes(hv) {
                 Ok(h) => Bytes::from([&h[..], &bytes[..]].concat()),
                 Err(e) => {
-                    fail(format!("kafka-wire cannot write the header: {e}"));
+                    fail(format!("kwire cannot write the header: {e}"));
                     continue;
                 }
             };
@@ -2244,8 +2239,7 @@ fn api_versions_fallback(
                 bytes: frame_bytes.clone(),
             });
             let expected = frame::ResponseFrame { header, body: ResponseBody::from(body.clone()), version: 0 };
-            let ours = match frame::ResponseFrame::decode(frame_bytes.clone(), kafka_wire::api::ApiKey::ApiVersions, v)
-            {
+            let ours = match frame::ResponseFrame::decode(frame_bytes.clone(), kwire::api::ApiKey::ApiVersions, v) {
                 Ok(f) => f,
                 Err(e) => {
                     fail(format!("ResponseFrame::decode refuses {}: {e}", short_hex(&frame_bytes)));
@@ -2271,13 +2265,13 @@ fn api_versions_fallback(
                 ));
             }
             let mut into = frame::ResponseFrame::default();
-            match into.decode_into(frame_bytes.clone(), kafka_wire::api::ApiKey::ApiVersions, v) {
+            match into.decode_into(frame_bytes.clone(), kwire::api::ApiKey::ApiVersions, v) {
                 Ok(()) if into == ours => {}
                 Ok(()) => fail(format!("ResponseFrame::decode_into reads {into:?}, decode_response {ours:?}")),
                 Err(e) => fail(format!("ResponseFrame::decode_into refuses it: {e}")),
             }
             let sized = Bytes::from([&(frame_bytes.len() as i32).to_be_bytes()[..], &frame_bytes[..]].concat());
-            match frame::ResponseFrame::decode_sized(sized, kafka_wire::api::ApiKey::ApiVersions, v) {
+            match frame::ResponseFrame::decode_sized(sized, kwire::api::ApiKey::ApiVersions, v) {
                 Ok(f) if f == ours => {}
                 Ok(f) => fail(format!("ResponseFrame::decode_sized reads {f:?}, decode_response {ours:?}")),
                 Err(e) => fail(format!("ResponseFrame::decode_sized refuses it: {e}")),
@@ -2356,7 +2350,7 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
         if let Some((lo, hi)) = theirs {
             for version in lo..=hi {
                 if !ours.contains(version) {
-                    skipped.entry("kafka-wire lacks this version".into()).or_default().push(version);
+                    skipped.entry("kwire lacks this version".into()).or_default().push(version);
                 }
             }
         }
@@ -2424,7 +2418,7 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
         "Kafka {release}: {pairs} (message, version, side) triples checked, {left_out} left out; {} cases \
          ({} of them edge values) read and written back by Kafka, {} with unknown tagged fields \
          (Kafka kept every one on writing back), {} with records; {} written by Kafka from its JSON form and \
-         read by kafka-wire ({} the same bytes and value, {} without the unknown tagged fields and records' \
+         read by kwire ({} the same bytes and value, {} without the unknown tagged fields and records' \
          bytes that its JSON leaves out, read back by Kafka); {headers} header versions compared; {flags}\
          {limit_checks} length-limit and \
          {malformed_checks} malformed-input checks; {:.1?} in all ({prepared:.1?} preparing the cases, {:.1?} \
@@ -2463,15 +2457,15 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
     table.extend(fallback_rows);
     summary.push(format!(
         "  Envelope with embedded header and body, Kafka {release}: {} EnvelopeRequests and {} EnvelopeResponses \
-         built by kafka-wire; {} reads by Kafka to the same bytes (envelope, its header v2, the embedded header \
-         leaving exactly the body, the body); {} checks of what kafka-wire reads from Kafka's bytes (unwrap, \
+         built by kwire; {} reads by Kafka to the same bytes (envelope, its header v2, the embedded header \
+         leaving exactly the body, the body); {} checks of what kwire reads from Kafka's bytes (unwrap, \
          typed embedded decoders, header values against Kafka's JSON)",
         envelope.requests, envelope.responses, envelope.kafka_reads, envelope.wire_checks
     ));
     summary.push(format!(
         "  ApiVersions v0 fallback, Kafka {release}: {} v0 bodies with error 35; {} reads by Kafka (at v0 to the \
          same bytes and values, refused at every later version, the response header leaving exactly the body); \
-         {} response frames to later versions read by kafka-wire at v0 ({} checks)",
+         {} response frames to later versions read by kwire at v0 ({} checks)",
         fallback.bodies, fallback.kafka_reads, fallback.frames, fallback.wire_checks
     ));
     summary.push(format!("Malformed input, Kafka {release} (each side's verdict):"));
@@ -2480,7 +2474,7 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
 }
 
 #[test]
-fn kafka_and_kafka_wire_agree() {
+fn kafka_and_kwire_agree() {
     let mut launchers = Vec::new();
     for &release in RELEASES {
         match common::kafka_oracle(release) {
@@ -2536,7 +2530,7 @@ fn kafka_and_kafka_wire_agree() {
         .collect();
     assert!(
         report.failures.is_empty() && stale.is_empty(),
-        "{} differences between Kafka and kafka-wire:\n  {}\nKNOWN entries that excused nothing (remove them): \
+        "{} differences between Kafka and kwire:\n  {}\nKNOWN entries that excused nothing (remove them): \
          {stale:?}",
         report.failures.len(),
         shown.join("\n  ")

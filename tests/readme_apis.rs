@@ -1,9 +1,9 @@
 //! The README's table of supported apis is rendered from the api-key table;
-//! this test fails when they differ. `KAFKA_WIRE_BLESS=1 cargo test --test
+//! this test fails when they differ. `KWIRE_BLESS=1 cargo test --test
 //! readme_apis` rewrites the table.
 
-use kafka_wire::api::{Listener, API_INFO};
-use kafka_wire::message::VersionRange;
+use kwire::api::{Listener, API_INFO};
+use kwire::message::VersionRange;
 
 const START: &str = "<!-- apis:start -->";
 const END: &str = "<!-- apis:end -->";
@@ -50,11 +50,11 @@ fn readme_lists_every_api_and_version() {
     let table = render();
     let current = &readme[start + START.len()..end];
     if current.trim() != table.trim() {
-        if std::env::var_os("KAFKA_WIRE_BLESS").is_some() {
+        if std::env::var_os("KWIRE_BLESS").is_some() {
             let updated = format!("{}{START}\n{table}{}", &readme[..start], &readme[end..]);
             std::fs::write(&path, updated).expect("README.md written");
             return;
         }
-        panic!("README.md's api table is stale; refresh it with:\n    KAFKA_WIRE_BLESS=1 cargo test --test readme_apis\n\nexpected:\n{table}");
+        panic!("README.md's api table is stale; refresh it with:\n    KWIRE_BLESS=1 cargo test --test readme_apis\n\nexpected:\n{table}");
     }
 }

@@ -31,13 +31,13 @@ fn readme_build_script_exits_with_located_errors() {
 
 #[test]
 fn located_errors_name_file_line_and_path() {
-    let dir = std::env::temp_dir().join(format!("kafka-wire-readme-build-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("kwire-readme-build-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let schema = "{\n  \"type\": \"data\",\n  \"name\": \"Broken\",\n  \"validVersions\": \"0\",\n  \"flexibleVersions\": \"none\",\n  \"fields\": [\n    { \"name\": \"X\", \"type\": \"int33\", \"versions\": \"0+\" }\n  ]\n}\n";
     std::fs::write(dir.join("Broken.json"), schema).expect("schema written");
-    let result = kafka_wire_codegen::Builder::new().input_dir(&dir).rerun_if_changed(false).generate();
+    let result = kwire_codegen::Builder::new().input_dir(&dir).rerun_if_changed(false).generate();
     let _ = std::fs::remove_dir_all(&dir);
-    let Err(kafka_wire_codegen::Error::Schema(diagnostics)) = result else {
+    let Err(kwire_codegen::Error::Schema(diagnostics)) = result else {
         panic!("a field of type int33 is a schema error, got {result:?}");
     };
     let lines: Vec<String> = diagnostics.0.iter().map(|d| d.located()).collect();

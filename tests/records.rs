@@ -6,8 +6,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use bytes::{Bytes, BytesMut};
-use kafka_wire::error::DecodeErrorKind;
-use kafka_wire::records::{
+use kwire::error::DecodeErrorKind;
+use kwire::records::{
     compress, Batch, BatchHeader, Batches, Compression, DecodeOptions, Header, LegacyMessage, Location, Record,
     RecordBatch, RecordBatchBuilder, RecordError, RecordErrorKind, TimestampType,
 };
@@ -337,10 +337,7 @@ fn partial_tail_is_skipped_and_reported() {
         }
         let needed = if cut < 12 { 12 } else { one.len() };
         let base_offset = if cut >= 8 { Some(0) } else { None };
-        assert_eq!(
-            partial,
-            Some(kafka_wire::records::PartialBatch { position: 142, base_offset, needed, available: cut })
-        );
+        assert_eq!(partial, Some(kwire::records::PartialBatch { position: 142, base_offset, needed, available: cut }));
         // Or as an error, when asked.
         let mut strict = options();
         strict.reject_partial_batch = true;
@@ -604,7 +601,7 @@ fn records_fields(frame: &[u8]) -> Vec<Bytes> {
             let len = end - start;
             let classic = start >= 4 && frame[start - 4..start] == (len as i32).to_be_bytes();
             let mut compact = Vec::new();
-            kafka_wire::encoding::put_uvarint(&mut compact, len as u32 + 1);
+            kwire::encoding::put_uvarint(&mut compact, len as u32 + 1);
             let compact = frame[..start].ends_with(&compact);
             assert!(classic || compact, "no records length prefix before the batch at {start}");
             Bytes::copy_from_slice(&frame[start..end])
@@ -828,7 +825,7 @@ proptest! {
 
 /// LZ4 in magic-0 wrappers (Kafka 0.8 and 0.9) carries a frame header
 /// checksum computed over the wrong bytes; Kafka ignores it for magic 0, and
-/// so does kafka-wire. Magic 1 and record batches still check it.
+/// so does kwire. Magic 1 and record batches still check it.
 #[cfg(feature = "lz4")]
 #[test]
 fn lz4_header_checksum_is_ignored_for_magic_0_only() {
@@ -850,7 +847,7 @@ fn lz4_header_checksum_is_ignored_for_magic_0_only() {
     assert!(err.to_string().contains("lz4"), "{err}");
     assert!(err.to_string().contains("value"), "{err}");
     // And the plain decompression keeps checking it.
-    assert!(kafka_wire::records::decompress(codec, &inner0, 1 << 20).is_err());
+    assert!(kwire::records::decompress(codec, &inner0, 1 << 20).is_err());
 }
 
 /// A commit marker batch as Apache Kafka 4.4.0's transaction coordinator
@@ -876,7 +873,7 @@ const KAFKA_ABORT_MARKER: [u8; 78] = [
 
 #[test]
 fn kafka_transaction_markers_decode_and_rebuild_byte_exact() {
-    use kafka_wire::records::{ControlRecord, ControlRecordKey, ControlRecordType, EndTxnMarker, NO_SEQUENCE};
+    use kwire::records::{ControlRecord, ControlRecordKey, ControlRecordType, EndTxnMarker, NO_SEQUENCE};
     for (bytes, offset, epoch, kind) in [
         (&KAFKA_COMMIT_MARKER, 17, 1, ControlRecordType::Commit),
         (&KAFKA_ABORT_MARKER, 20, 2, ControlRecordType::Abort),
@@ -911,7 +908,7 @@ fn kafka_transaction_markers_decode_and_rebuild_byte_exact() {
 
 #[test]
 fn last_sequence_wraps_in_a_built_batch() {
-    use kafka_wire::records::increment_sequence;
+    use kwire::records::increment_sequence;
     // Sequences wrap to 0 after i32::MAX, as Kafka's DefaultRecordBatch
     // counts them (KIP-98): base sequence 2147483646, three records → last 0.
     let mut builder = RecordBatchBuilder::new(0);

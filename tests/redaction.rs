@@ -1,12 +1,12 @@
 //! No secrets in logs: the fields that carry secrets
-//! (kafka_wire_codegen::DEFAULT_SENSITIVE_FIELDS) print as
+//! (kwire_codegen::DEFAULT_SENSITIVE_FIELDS) print as
 //! `<redacted N bytes>` in `Debug`, of the message, of the dispatch enum and
 //! of the borrowed view, and in the JSON form unless asked otherwise.
 
-use kafka_wire::message::Message;
-use kafka_wire::messages::{RequestBody, SaslAuthenticateRequest, SaslAuthenticateResponse};
-use kafka_wire::primitives::Reader;
-use kafka_wire::{Bytes, BytesMut};
+use kwire::message::Message;
+use kwire::messages::{RequestBody, SaslAuthenticateRequest, SaslAuthenticateResponse};
+use kwire::primitives::Reader;
+use kwire::{Bytes, BytesMut};
 
 const PLAIN: &[u8] = b"\0alice\0secret";
 
@@ -32,7 +32,7 @@ fn sasl_authenticate_request_debug_hides_the_password() {
     // Through the dispatch enum, decoded from a frame body by api key.
     let mut buf = BytesMut::new();
     sent.encode(&mut buf, 2).expect("encodes");
-    let body = RequestBody::decode_from(kafka_wire::api::ApiKey::SaslAuthenticate, &mut Reader::new(buf.freeze()), 2)
+    let body = RequestBody::decode_from(kwire::api::ApiKey::SaslAuthenticate, &mut Reader::new(buf.freeze()), 2)
         .expect("decodes");
     let shown = format!("{body:?}");
     assert!(shown.contains("<redacted 13 bytes>") && !shown.contains("secret"), "{shown}");
@@ -59,8 +59,8 @@ fn sasl_authenticate_response_debug_hides_the_server_message() {
 #[cfg(feature = "admin")]
 #[test]
 fn scram_salted_password_and_salt_are_redacted() {
-    use kafka_wire::messages::alter_user_scram_credentials_request::ScramCredentialUpsertion;
-    use kafka_wire::messages::AlterUserScramCredentialsRequest;
+    use kwire::messages::alter_user_scram_credentials_request::ScramCredentialUpsertion;
+    use kwire::messages::AlterUserScramCredentialsRequest;
 
     let request = AlterUserScramCredentialsRequest {
         upsertions: vec![ScramCredentialUpsertion {
@@ -84,8 +84,8 @@ fn scram_salted_password_and_salt_are_redacted() {
 #[cfg(feature = "admin")]
 #[test]
 fn delegation_token_hmacs_are_redacted() {
-    use kafka_wire::messages::describe_delegation_token_response::DescribedDelegationToken;
-    use kafka_wire::messages::{
+    use kwire::messages::describe_delegation_token_response::DescribedDelegationToken;
+    use kwire::messages::{
         CreateDelegationTokenResponse, DescribeDelegationTokenResponse, ExpireDelegationTokenRequest,
         RenewDelegationTokenRequest,
     };
@@ -117,8 +117,8 @@ fn delegation_token_hmacs_are_redacted() {
 #[cfg(feature = "borrowed")]
 #[test]
 fn borrowed_views_redact_too() {
-    use kafka_wire::message::MessageView;
-    use kafka_wire::messages::sasl_authenticate_request::SaslAuthenticateRequestRef;
+    use kwire::message::MessageView;
+    use kwire::messages::sasl_authenticate_request::SaslAuthenticateRequestRef;
     let mut buf = BytesMut::new();
     SaslAuthenticateRequest { auth_bytes: Bytes::from_static(PLAIN), ..Default::default() }
         .encode(&mut buf, 1)
@@ -132,7 +132,7 @@ fn borrowed_views_redact_too() {
 #[cfg(feature = "json")]
 #[test]
 fn json_redacts_unless_asked() {
-    use kafka_wire::json::{FromJson, JsonOptions, ToJson};
+    use kwire::json::{FromJson, JsonOptions, ToJson};
     let request = SaslAuthenticateRequest { auth_bytes: Bytes::from_static(PLAIN), ..Default::default() };
     let redacted = request.to_json(2).expect("json");
     assert_eq!(redacted.to_string(), r#"{"authBytes":"<redacted 13 bytes>"}"#);
@@ -151,7 +151,7 @@ fn json_redacts_unless_asked() {
 #[cfg(feature = "internal-records")]
 #[test]
 fn scram_credential_record_debug_hides_its_keys() {
-    use kafka_wire::internal::metadata::UserScramCredentialRecord;
+    use kwire::internal::metadata::UserScramCredentialRecord;
     let record = UserScramCredentialRecord {
         name: "alice".into(),
         mechanism: 1,

@@ -3,12 +3,12 @@
 //! and every byte is consumed. Needs the `sample` feature.
 #![cfg(feature = "sample")]
 
-use kafka_wire::api::API_INFO;
-use kafka_wire::message::Message;
-use kafka_wire::messages::{DefaultPrincipalData, RequestBody, RequestHeader, ResponseBody, ResponseHeader};
-use kafka_wire::primitives::Reader;
-use kafka_wire::sample::{Sample, SampleGen};
-use kafka_wire::BytesMut;
+use kwire::api::API_INFO;
+use kwire::message::Message;
+use kwire::messages::{DefaultPrincipalData, RequestBody, RequestHeader, ResponseBody, ResponseHeader};
+use kwire::primitives::Reader;
+use kwire::sample::{Sample, SampleGen};
+use kwire::BytesMut;
 use proptest::prelude::*;
 
 /// Seeds per (message, version); proptest shrinks a failing seed.
@@ -53,7 +53,7 @@ fn decode_into_reused<M: Message + Sample>(seed: u64) -> Result<(), TestCaseErro
 /// Runs `decode_into_reused` for each listed message type.
 macro_rules! reuse_each {
     ($seed:expr; $($m:ident),* $(,)?) => {
-        $(decode_into_reused::<kafka_wire::messages::$m>($seed)?;)*
+        $(decode_into_reused::<kwire::messages::$m>($seed)?;)*
     };
 }
 
@@ -122,12 +122,12 @@ fn check_response(body: &ResponseBody, version: i16) -> Result<(), TestCaseError
 fn samples_cover_nulls_unknown_tags_and_absent_fields() {
     let (mut null_topics, mut unknown, mut some_topics) = (false, false, false);
     for seed in 0..200 {
-        let m = kafka_wire::messages::MetadataRequest::sample(&mut SampleGen::new(seed), 12);
+        let m = kwire::messages::MetadataRequest::sample(&mut SampleGen::new(seed), 12);
         null_topics |= m.topics.is_none();
         some_topics |= m.topics.as_ref().is_some_and(|t| !t.is_empty());
         unknown |= !m.unknown_tagged_fields.is_empty();
         // At v0 topics is not nullable, and there is no tagged section.
-        let m0 = kafka_wire::messages::MetadataRequest::sample(&mut SampleGen::new(seed), 0);
+        let m0 = kwire::messages::MetadataRequest::sample(&mut SampleGen::new(seed), 0);
         assert!(m0.topics.is_some() && m0.unknown_tagged_fields.is_empty());
         assert!(m0.allow_auto_topic_creation, "v0 lacks the field: it keeps its default true");
     }
@@ -140,7 +140,7 @@ fn samples_cover_nulls_unknown_tags_and_absent_fields() {
 mod hostile {
     use super::*;
 
-    fn encodings(seed: u64) -> Vec<(kafka_wire::api::ApiKey, i16, kafka_wire::Bytes)> {
+    fn encodings(seed: u64) -> Vec<(kwire::api::ApiKey, i16, kwire::Bytes)> {
         let mut out = Vec::new();
         for info in API_INFO {
             for version in info.valid_versions.min..=info.valid_versions.max {
@@ -189,15 +189,15 @@ mod hostile {
 
         #[test]
         fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
-            let bytes = kafka_wire::Bytes::from(bytes);
+            let bytes = kwire::Bytes::from(bytes);
             for info in API_INFO {
                 for version in info.valid_versions.min..=info.valid_versions.max {
                     let _ = RequestBody::decode_from(info.api_key, &mut Reader::new(bytes.clone()), version);
                     let _ = ResponseBody::decode_from(info.api_key, &mut Reader::new(bytes.clone()), version);
                 }
             }
-            let _ = kafka_wire::frame::RequestFrame::decode(bytes.clone());
-            let _ = kafka_wire::frame::RequestFrame::decode_sized(bytes);
+            let _ = kwire::frame::RequestFrame::decode(bytes.clone());
+            let _ = kwire::frame::RequestFrame::decode_sized(bytes);
         }
     }
 }
@@ -206,12 +206,12 @@ mod hostile {
 /// the input (and nullable arrays that are null, empty or full) gives what
 /// `decode` gives, at every version; the empty array clears what was there.
 mod arrays_decoded_into {
-    use kafka_wire::error::DecodeErrorKind;
-    use kafka_wire::message::Message;
-    use kafka_wire::messages::metadata_request::MetadataRequestTopic;
-    use kafka_wire::messages::metadata_response::{MetadataResponsePartition, MetadataResponseTopic};
-    use kafka_wire::messages::{MetadataRequest, MetadataResponse};
-    use kafka_wire::Bytes;
+    use kwire::error::DecodeErrorKind;
+    use kwire::message::Message;
+    use kwire::messages::metadata_request::MetadataRequestTopic;
+    use kwire::messages::metadata_response::{MetadataResponsePartition, MetadataResponseTopic};
+    use kwire::messages::{MetadataRequest, MetadataResponse};
+    use kwire::Bytes;
 
     fn topic(name: &str, partitions: i32) -> MetadataResponseTopic {
         MetadataResponseTopic {
@@ -333,11 +333,11 @@ mod arrays_decoded_into {
 }
 
 /// Api key, version, request frame and response frame.
-type Frames = Vec<(i16, i16, kafka_wire::Bytes, kafka_wire::Bytes)>;
+type Frames = Vec<(i16, i16, kwire::Bytes, kwire::Bytes)>;
 
 /// Request and response frames of every api key and version, from samples.
 fn sample_frames(seed: u64) -> Result<Frames, Box<dyn std::error::Error>> {
-    use kafka_wire::frame;
+    use kwire::frame;
     let mut out = Vec::new();
     for info in API_INFO {
         for version in info.valid_versions.min..=info.valid_versions.max {
@@ -363,7 +363,7 @@ fn sample_frames(seed: u64) -> Result<Frames, Box<dyn std::error::Error>> {
 /// the fresh decoders give, and fail as they fail on every truncation.
 #[test]
 fn frames_decoded_into_a_kept_frame_equal_fresh_ones() -> Result<(), Box<dyn std::error::Error>> {
-    use kafka_wire::frame::{self, RequestFrame, ResponseFrame};
+    use kwire::frame::{self, RequestFrame, ResponseFrame};
     let (first, second) = (sample_frames(1)?, sample_frames(2)?);
     let (mut request, mut response) = (RequestFrame::default(), ResponseFrame::default());
     let mut checked = 0;
@@ -376,19 +376,19 @@ fn frames_decoded_into_a_kept_frame_equal_fresh_ones() -> Result<(), Box<dyn std
             request.decode_into(earlier.2.clone())?;
             response.decode_into(
                 earlier.3.clone(),
-                kafka_wire::api::ApiKey::try_from(earlier.0).expect("a known api key"),
+                kwire::api::ApiKey::try_from(earlier.0).expect("a known api key"),
                 earlier.1,
             )?;
             request.decode_into(request_bytes.clone())?;
             assert_eq!(request, frame::RequestFrame::decode(request_bytes.clone())?, "api {api_key} v{version}");
             response.decode_into(
                 response_bytes.clone(),
-                kafka_wire::api::ApiKey::try_from(*api_key).expect("a known api key"),
+                kwire::api::ApiKey::try_from(*api_key).expect("a known api key"),
                 *version,
             )?;
             let fresh = frame::ResponseFrame::decode(
                 response_bytes.clone(),
-                kafka_wire::api::ApiKey::try_from(*api_key).expect("a known api key"),
+                kwire::api::ApiKey::try_from(*api_key).expect("a known api key"),
                 *version,
             )?;
             assert_eq!(response, fresh, "api {api_key} v{version}");
@@ -402,13 +402,13 @@ fn frames_decoded_into_a_kept_frame_equal_fresh_ones() -> Result<(), Box<dyn std
             let prefix = response_bytes.slice(..cut);
             let want = frame::ResponseFrame::decode(
                 prefix.clone(),
-                kafka_wire::api::ApiKey::try_from(*api_key).expect("a known api key"),
+                kwire::api::ApiKey::try_from(*api_key).expect("a known api key"),
                 *version,
             )
             .map(|_| ())
             .map_err(|e| e.to_string());
             let got = response
-                .decode_into(prefix, kafka_wire::api::ApiKey::try_from(*api_key).expect("a known api key"), *version)
+                .decode_into(prefix, kwire::api::ApiKey::try_from(*api_key).expect("a known api key"), *version)
                 .map_err(|e| e.to_string());
             assert_eq!(got, want, "api {api_key} v{version}, response cut at {cut}");
         }

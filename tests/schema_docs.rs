@@ -37,7 +37,7 @@ fn check_schema(text: &str) -> Vec<String> {
     if !first.trim_start().starts_with("//") {
         problems.push("first line is not a `//` comment".to_string());
     }
-    let schema = match kafka_wire_codegen::parse_schema(text) {
+    let schema = match kwire_codegen::parse_schema(text) {
         Ok(schema) => schema,
         Err(e) => {
             problems.push(format!("does not parse: {e}"));
@@ -93,7 +93,7 @@ fn every_schema_and_field_is_documented() {
 
 #[test]
 fn the_check_finds_gaps() {
-    let text = r#"// kafka-wire schema: a test.
+    let text = r#"// kwire schema: a test.
 {
   "type": "data",
   "name": "Probe",
@@ -117,6 +117,6 @@ fn the_check_finds_gaps() {
         check_schema(text),
         ["Outer.Blank: empty `about`", "Outer.Missing: no `about`", "commonStructs.Shared.Empty: empty `about`"]
     );
-    let undocumented = text.replacen("// kafka-wire schema: a test.\n", "", 1);
+    let undocumented = text.replacen("// kwire schema: a test.\n", "", 1);
     assert_eq!(check_schema(&undocumented)[0], "first line is not a `//` comment");
 }

@@ -3,13 +3,13 @@
 //! release has, our schema at that version must be the release's, field by
 //! field (names, types, nullability, tags, tagged versions, defaults,
 //! flexibility, nested structs). The comparison is
-//! `kafka_wire_codegen::diff(release, schemas/)`, the schema compiler's own
+//! `kwire_codegen::diff(release, schemas/)`, the schema compiler's own
 //! evolution check.
 //!
 //! What may differ:
 //! * versions and messages the release lacks (`versions-added`,
 //!   `message-added`): the union of releases, and the older versions Kafka
-//!   removed (KIP-896) that kafka-wire keeps;
+//!   removed (KIP-896) that kwire keeps;
 //! * about texts (ours are our own);
 //! * a version the release marks unstable (`unstable-changed`): it takes its
 //!   shape from the newest release that has it;
@@ -18,14 +18,14 @@
 //!
 //! The releases' schemas come from `scripts/kafka-release.sh VERSION`, which
 //! extracts them into `.cache/kafka/VERSION/schemas` (or
-//! `$KAFKA_WIRE_RELEASES/VERSION/schemas`). Without them the test says it was
+//! `$KWIRE_RELEASES/VERSION/schemas`). Without them the test says it was
 //! skipped, and under `CI` it fails.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
-use kafka_wire_codegen::evolution::{Finding, Report, Rule};
+use kwire_codegen::evolution::{Finding, Report, Rule};
 
 /// One accepted difference between `schemas/` and a release.
 struct Allowed {
@@ -200,7 +200,7 @@ fn schemas_match_every_release_inside_its_versions() {
     )];
     for release in releases() {
         let Some(dir) = common::release_schemas(release, "messages") else { return };
-        let report = kafka_wire_codegen::diff(&dir, ours()).unwrap_or_else(|e| panic!("{release}: {e:?}"));
+        let report = kwire_codegen::diff(&dir, ours()).unwrap_or_else(|e| panic!("{release}: {e:?}"));
         let failed = failures(&report, &mut used);
         let (messages, versions) = window(&dir);
         let added =
@@ -226,7 +226,7 @@ fn schemas_match_every_release_inside_its_versions() {
 
 /// How many messages and (message, version) pairs a release's schema folder has.
 fn window(dir: &Path) -> (usize, usize) {
-    let mut builder = kafka_wire_codegen::Builder::new();
+    let mut builder = kwire_codegen::Builder::new();
     builder.input_dir(dir).rerun_if_changed(false);
     let generated = builder.generate().expect("a release's schemas compile");
     let versions = generated
@@ -250,7 +250,7 @@ fn window(dir: &Path) -> (usize, usize) {
 /// after `edit` on one file's text, each as `file: path: versions: rule:
 /// detail` with the file's name alone and no line.
 fn failures_after_edit(file: &str, edit: impl FnOnce(String) -> String) -> Vec<String> {
-    let dir = std::env::temp_dir().join(format!("kafka-wire-equivalence-{}-{file}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("kwire-equivalence-{}-{file}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     for entry in std::fs::read_dir(ours()).unwrap() {
@@ -264,7 +264,7 @@ fn failures_after_edit(file: &str, edit: impl FnOnce(String) -> String) -> Vec<S
     let edited = edit(text.clone());
     assert_ne!(edited, text, "the edit changed nothing");
     std::fs::write(&path, edited).unwrap();
-    let mut report = kafka_wire_codegen::diff(ours(), &dir).unwrap();
+    let mut report = kwire_codegen::diff(ours(), &dir).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     for f in &mut report.findings {
         f.file = file_name(f).to_string();
@@ -276,7 +276,7 @@ fn failures_after_edit(file: &str, edit: impl FnOnce(String) -> String) -> Vec<S
 
 #[test]
 fn schemas_compared_with_themselves_have_no_finding() {
-    let report = kafka_wire_codegen::diff(ours(), ours()).unwrap();
+    let report = kwire_codegen::diff(ours(), ours()).unwrap();
     assert_eq!(report.findings, vec![], "{report}");
 }
 

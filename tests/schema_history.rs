@@ -1,5 +1,5 @@
 //! Apache Kafka's own history through the schema compiler's evolution check
-//! (`kafka_wire_codegen::diff`): every consecutive pair of releases of
+//! (`kwire_codegen::diff`): every consecutive pair of releases of
 //! `scripts/kafka-history`, 2.4 to 4.4, in two schema sets per release:
 //! the messages (requests, responses, headers) and the records (every other
 //! family: metadata log, coordinators, raft, storage, and the coordinator
@@ -23,7 +23,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use kafka_wire_codegen::evolution::{Finding, Rule};
+use kwire_codegen::evolution::{Finding, Rule};
 
 /// The breaking findings of one schema file between two releases.
 struct Break {
@@ -319,7 +319,7 @@ fn kafkas_history_holds_no_silent_break() {
     let list = releases();
     let Some(first) = common::release_schemas(list[0], "messages") else { return };
     let root = first.parent().unwrap().parent().unwrap().parent().unwrap().to_path_buf();
-    let scratch = std::env::temp_dir().join(format!("kafka-wire-history-{}", std::process::id()));
+    let scratch = std::env::temp_dir().join(format!("kwire-history-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     let mut unexpected = Vec::new();
     let mut seen = vec![0usize; BREAKS.len()];
@@ -338,7 +338,7 @@ fn kafkas_history_holds_no_silent_break() {
                     records_dir(b, &root.join(b).join("schemas"), &scratch.join("new")),
                 )
             };
-            let report = kafka_wire_codegen::diff(&old, &new).unwrap_or_else(|e| panic!("{a} -> {b} {set}: {e:?}"));
+            let report = kwire_codegen::diff(&old, &new).unwrap_or_else(|e| panic!("{a} -> {b} {set}: {e:?}"));
             let (mut removed896, mut zk, mut unstable, mut listed) = (0, 0, 0, 0);
             for f in &report.findings {
                 if f.rule == Rule::UnstableChanged {

@@ -2,13 +2,13 @@
 //! and every large `records` value is handed out as its own chunk, sharing
 //! memory with the message, at every version of Produce and Fetch.
 
-use kafka_wire::frame;
-use kafka_wire::message::Message;
-use kafka_wire::message::SHARE_MIN;
-use kafka_wire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
-use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use kafka_wire::messages::{FetchResponse, ProduceRequest, ResponseBody, ResponseHeader};
-use kafka_wire::{Bytes, BytesMut};
+use kwire::frame;
+use kwire::message::Message;
+use kwire::message::SHARE_MIN;
+use kwire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
+use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use kwire::messages::{FetchResponse, ProduceRequest, ResponseBody, ResponseHeader};
+use kwire::{Bytes, BytesMut};
 
 fn records(len: usize, fill: u8) -> Bytes {
     Bytes::from(vec![fill; len])
@@ -49,7 +49,7 @@ fn produce_shares_large_records_at_every_version() {
         if version == 13 {
             // v13 names topics by id (KIP-516).
             request.topic_data[0].name = "".into();
-            request.topic_data[0].topic_id = kafka_wire::primitives::Uuid::from_u128(0x1234);
+            request.topic_data[0].topic_id = kwire::primitives::Uuid::from_u128(0x1234);
         }
         assert_eq!(check(&request, version, &[&big, &other_big]), 2, "v{version}");
         assert_eq!(check(&request, version, &[&small]), 0, "v{version}: a small value is copied");

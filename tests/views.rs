@@ -4,14 +4,14 @@
 //! decode gives, and fails exactly where and how the owned decode fails.
 #![cfg(all(feature = "borrowed", feature = "sample"))]
 
-use kafka_wire::api::{ApiKey, API_INFO};
-use kafka_wire::error::DecodeError;
-use kafka_wire::message::{Message, MessageView};
-use kafka_wire::messages::request_header::RequestHeaderRef;
-use kafka_wire::messages::{RequestBody, RequestBodyRef, RequestHeader, ResponseBody, ResponseBodyRef};
-use kafka_wire::primitives::{FixedArray, IntoOwned, Reader};
-use kafka_wire::sample::{Sample, SampleGen};
-use kafka_wire::{Bytes, BytesMut};
+use kwire::api::{ApiKey, API_INFO};
+use kwire::error::DecodeError;
+use kwire::message::{Message, MessageView};
+use kwire::messages::request_header::RequestHeaderRef;
+use kwire::messages::{RequestBody, RequestBodyRef, RequestHeader, ResponseBody, ResponseBodyRef};
+use kwire::primitives::{FixedArray, IntoOwned, Reader};
+use kwire::sample::{Sample, SampleGen};
+use kwire::{Bytes, BytesMut};
 use proptest::prelude::*;
 
 /// Every request and response body at every version, encoded from a sample.
@@ -130,8 +130,8 @@ fn a_header_view_borrows_its_client_id() -> Result<(), Box<dyn std::error::Error
 
 #[test]
 fn fixed_width_arrays_are_read_in_place() -> Result<(), Box<dyn std::error::Error>> {
-    use kafka_wire::messages::metadata_response::MetadataResponseRef;
-    use kafka_wire::messages::MetadataResponse;
+    use kwire::messages::metadata_response::MetadataResponseRef;
+    use kwire::messages::MetadataResponse;
     let mut g = SampleGen::new(3);
     let sent = (0..64)
         .map(|_| MetadataResponse::sample(&mut g, 12))
@@ -160,8 +160,8 @@ fn fixed_width_arrays_are_read_in_place() -> Result<(), Box<dyn std::error::Erro
 /// and fail as they fail on every truncation.
 #[test]
 fn frame_views_decode_what_owned_frames_decode() -> Result<(), Box<dyn std::error::Error>> {
-    use kafka_wire::frame;
-    use kafka_wire::messages::ResponseHeader;
+    use kwire::frame;
+    use kwire::messages::ResponseHeader;
     let mut frames = 0;
     for info in API_INFO {
         for version in info.valid_versions.min..=info.valid_versions.max {
@@ -219,18 +219,18 @@ fn frame_views_decode_what_owned_frames_decode() -> Result<(), Box<dyn std::erro
 /// both decoders fall back to v0 and say so.
 #[test]
 fn an_api_versions_response_falls_back_to_v0_in_views_too() -> Result<(), Box<dyn std::error::Error>> {
-    use kafka_wire::frame;
-    use kafka_wire::messages::api_versions_response::ApiVersion;
-    use kafka_wire::messages::{ApiVersionsResponse, ResponseHeader};
+    use kwire::frame;
+    use kwire::messages::api_versions_response::ApiVersion;
+    use kwire::messages::{ApiVersionsResponse, ResponseHeader};
     let body = ApiVersionsResponse {
         error_code: 35, // UNSUPPORTED_VERSION
         api_keys: vec![ApiVersion { api_key: 18, min_version: 0, max_version: 2, ..Default::default() }],
         ..Default::default()
     };
     let bytes = [ResponseHeader { correlation_id: 4, ..Default::default() }.to_bytes(0)?, body.to_bytes(0)?].concat();
-    let view = frame::ResponseFrameRef::decode(&bytes, kafka_wire::api::ApiKey::ApiVersions, 3)?;
+    let view = frame::ResponseFrameRef::decode(&bytes, kwire::api::ApiKey::ApiVersions, 3)?;
     assert_eq!((view.version, view.header.correlation_id), (0, 4));
-    let owned = frame::ResponseFrame::decode(Bytes::copy_from_slice(&bytes), kafka_wire::api::ApiKey::ApiVersions, 3)?;
+    let owned = frame::ResponseFrame::decode(Bytes::copy_from_slice(&bytes), kwire::api::ApiKey::ApiVersions, 3)?;
     assert_eq!(owned.version, 0);
     assert_eq!(view.into_owned(), owned);
     Ok(())

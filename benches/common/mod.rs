@@ -1,8 +1,8 @@
 //! The messages the benchmarks measure, shared by `codec_compare` and
 //! `zero_copy`.
 //!
-//! Each message is built once as a kafka-wire value and encoded by
-//! kafka-wire; kafka-protocol decodes those same bytes into its own value,
+//! Each message is built once as a kwire value and encoded by
+//! kwire; kafka-protocol decodes those same bytes into its own value,
 //! and [`Case::new`] checks that kafka-protocol re-encodes that value to the
 //! identical bytes. So both crates encode and decode the same message, byte
 //! for byte.
@@ -10,10 +10,10 @@
 #![allow(dead_code)]
 
 use kafka_protocol::protocol::{Decodable, Encodable};
-use kafka_wire::message::Message;
-use kafka_wire::messages as kw;
-use kafka_wire::primitives::Uuid;
-use kafka_wire::{Bytes, BytesMut};
+use kwire::message::Message;
+use kwire::messages as kw;
+use kwire::primitives::Uuid;
+use kwire::{Bytes, BytesMut};
 
 /// One message at one version, as both crates hold it, and its bytes.
 pub struct Case<W, K> {
@@ -26,20 +26,20 @@ pub struct Case<W, K> {
 }
 
 impl<W: Message, K: Encodable + Decodable> Case<W, K> {
-    /// Encodes `wire` with kafka-wire, decodes the bytes with
+    /// Encodes `wire` with kwire, decodes the bytes with
     /// kafka-protocol, and checks that both crates agree byte for byte.
     pub fn new(name: &str, wire: W, version: i16) -> Self {
-        let bytes = wire.to_bytes(version).expect("kafka-wire encodes the fixture");
+        let bytes = wire.to_bytes(version).expect("kwire encodes the fixture");
         assert_eq!(bytes.len(), wire.encoded_size(version));
         let mut input = bytes.clone();
-        let kp = K::decode(&mut input, version).expect("kafka-protocol decodes kafka-wire's bytes");
+        let kp = K::decode(&mut input, version).expect("kafka-protocol decodes kwire's bytes");
         assert!(input.is_empty(), "{name}: kafka-protocol left {} bytes", input.len());
         let mut again = BytesMut::new();
         kp.encode(&mut again, version).expect("kafka-protocol re-encodes");
         assert!(again[..] == bytes[..], "{name}: kafka-protocol re-encodes to different bytes");
         assert_eq!(kp.compute_size(version).unwrap(), bytes.len());
-        let back = W::decode_exact(bytes.clone(), version).expect("kafka-wire decodes its own bytes");
-        assert!(back == wire, "{name}: kafka-wire round trip");
+        let back = W::decode_exact(bytes.clone(), version).expect("kwire decodes its own bytes");
+        assert!(back == wire, "{name}: kwire round trip");
         Case { name: format!("{name} v{version}"), version, wire, kp, bytes }
     }
 }
@@ -150,11 +150,11 @@ pub fn fetch_response(partitions: usize, record_bytes: usize) -> kw::FetchRespon
     }
 }
 
-/// ApiVersionsResponse: every api key of kafka-wire's api table with its versions.
+/// ApiVersionsResponse: every api key of kwire's api table with its versions.
 pub fn api_versions_response() -> kw::ApiVersionsResponse {
     kw::ApiVersionsResponse {
         error_code: 0,
-        api_keys: kafka_wire::api::API_INFO
+        api_keys: kwire::api::API_INFO
             .iter()
             .map(|info| kw::api_versions_response::ApiVersion {
                 api_key: info.api_key.code(),

@@ -1,5 +1,5 @@
-//! kafka-wire-broker: the decisions a Kafka broker takes around the wire,
-//! as pure functions and plain types on top of [`kafka_wire`]'s messages.
+//! kwire-broker: the decisions a Kafka broker takes around the wire,
+//! as pure functions and plain types on top of [`kwire`]'s messages.
 //!
 //! - `forward` (feature `forward`, on by default): KIP-590 forwarding to the controller. A broker wraps a
 //!   client's admin write, byte for byte, with the client's principal and

@@ -33,13 +33,13 @@
 //! connection it keeps (Kafka's Java client does the same).
 //!
 //! ```
-//! use kafka_wire_broker::reauth::{
+//! use kwire_broker::reauth::{
 //!     reauthenticate_after, resolve_connections_max_reauth_ms, session_lifetime_ms,
 //!     RequestDecision, SessionExpiry,
 //! };
 //! use std::collections::HashMap;
 //! use std::time::Duration;
-//! use kafka_wire::messages::ApiKey;
+//! use kwire::messages::ApiKey;
 //!
 //! // Broker: one hour for SASL_SSL/OAUTHBEARER, nothing elsewhere.
 //! let settings = HashMap::from([(
@@ -64,14 +64,14 @@
 //! // Client: SaslAuthenticate v1+ and r = 0.5 → 90% of the lifetime.
 //! let after = reauthenticate_after(2, lifetime, &mut || 0.5);
 //! assert_eq!(after, Some(Duration::from_millis(540_000)));
-//! # Ok::<(), kafka_wire_broker::reauth::ReauthConfigError>(())
+//! # Ok::<(), kwire_broker::reauth::ReauthConfigError>(())
 //! ```
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::time::Duration;
 
-use kafka_wire::messages::ApiKey;
+use kwire::messages::ApiKey;
 
 /// The broker setting's base name, `connections.max.reauth.ms` (KIP-368).
 ///
@@ -85,7 +85,7 @@ pub const CONNECTIONS_MAX_REAUTH_MS: &str = "connections.max.reauth.ms";
 /// Both variants name the exact setting key that held the bad value.
 ///
 /// ```
-/// use kafka_wire_broker::reauth::{resolve_connections_max_reauth_ms, ReauthConfigError};
+/// use kwire_broker::reauth::{resolve_connections_max_reauth_ms, ReauthConfigError};
 ///
 /// let err = resolve_connections_max_reauth_ms("PLAIN", "PLAIN", |key: &str| {
 ///     (key == "connections.max.reauth.ms").then_some("-5")
@@ -126,7 +126,7 @@ pub enum ReauthConfigError {
 /// Listener and mechanism names are lower-cased, as Kafka does.
 ///
 /// ```
-/// let keys = kafka_wire_broker::reauth::connections_max_reauth_ms_keys("SASL_SSL", "SCRAM-SHA-256");
+/// let keys = kwire_broker::reauth::connections_max_reauth_ms_keys("SASL_SSL", "SCRAM-SHA-256");
 /// assert_eq!(keys[0], "listener.name.sasl_ssl.scram-sha-256.connections.max.reauth.ms");
 /// assert_eq!(keys[1], "listener.name.sasl_ssl.connections.max.reauth.ms");
 /// assert_eq!(keys[2], "connections.max.reauth.ms");
@@ -158,7 +158,7 @@ pub fn connections_max_reauth_ms_keys(listener: &str, mechanism: &str) -> [Strin
 /// the deciding key's value.
 ///
 /// ```
-/// use kafka_wire_broker::reauth::resolve_connections_max_reauth_ms;
+/// use kwire_broker::reauth::resolve_connections_max_reauth_ms;
 /// use std::collections::HashMap;
 ///
 /// let settings = HashMap::from([
@@ -168,7 +168,7 @@ pub fn connections_max_reauth_ms_keys(listener: &str, mechanism: &str) -> [Strin
 /// let lookup = |key: &str| settings.get(key);
 /// assert_eq!(resolve_connections_max_reauth_ms("EXTERNAL", "PLAIN", lookup)?, 600_000);
 /// assert_eq!(resolve_connections_max_reauth_ms("INTERNAL", "PLAIN", lookup)?, 0);
-/// # Ok::<(), kafka_wire_broker::reauth::ReauthConfigError>(())
+/// # Ok::<(), kwire_broker::reauth::ReauthConfigError>(())
 /// ```
 pub fn resolve_connections_max_reauth_ms<F, S>(
     listener: &str,
@@ -208,7 +208,7 @@ where
 /// value: [`SessionExpiry::for_credential`] expires such a session at once.
 ///
 /// ```
-/// use kafka_wire_broker::reauth::session_lifetime_ms;
+/// use kwire_broker::reauth::session_lifetime_ms;
 ///
 /// let now = 1_000_000;
 /// assert_eq!(session_lifetime_ms(60_000, None, now), 60_000);
@@ -232,7 +232,7 @@ pub fn session_lifetime_ms(max_reauth_ms: u64, credential_expiry_ms: Option<i64>
 /// What a broker does with a request on an authenticated connection.
 ///
 /// ```
-/// use kafka_wire_broker::reauth::{RequestDecision, SessionExpiry};
+/// use kwire_broker::reauth::{RequestDecision, SessionExpiry};
 ///
 /// assert_eq!(SessionExpiry::NEVER.decide(0, i64::MAX), RequestDecision::Allow);
 /// ```
@@ -257,7 +257,7 @@ pub enum RequestDecision {
 /// broker).
 ///
 /// ```
-/// use kafka_wire_broker::reauth::allowed_after_expiry;
+/// use kwire_broker::reauth::allowed_after_expiry;
 ///
 /// assert!(allowed_after_expiry(17)); // SaslHandshake
 /// assert!(!allowed_after_expiry(18)); // ApiVersions: Kafka closes
@@ -278,7 +278,7 @@ pub const fn allowed_after_expiry(api_key: i16) -> bool {
 /// never closed by it.
 ///
 /// ```
-/// use kafka_wire_broker::reauth::{RequestDecision, SessionExpiry};
+/// use kwire_broker::reauth::{RequestDecision, SessionExpiry};
 ///
 /// let expiry = SessionExpiry::new(10_000, 5_000);
 /// assert_eq!(expiry.expires_at_ms(), Some(15_000));
@@ -296,7 +296,7 @@ impl SessionExpiry {
     /// A session that never expires (session lifetime 0).
     ///
     /// ```
-    /// use kafka_wire_broker::reauth::SessionExpiry;
+    /// use kwire_broker::reauth::SessionExpiry;
     ///
     /// assert_eq!(SessionExpiry::NEVER.expires_at_ms(), None);
     /// assert_eq!(SessionExpiry::new(5, 0), SessionExpiry::NEVER);
@@ -310,7 +310,7 @@ impl SessionExpiry {
     /// credential that had already expired.
     ///
     /// ```
-    /// use kafka_wire_broker::reauth::SessionExpiry;
+    /// use kwire_broker::reauth::SessionExpiry;
     ///
     /// assert_eq!(SessionExpiry::new(1_000, 250).expires_at_ms(), Some(1_250));
     /// ```
@@ -335,7 +335,7 @@ impl SessionExpiry {
     /// connection (KIP-368; Kafka's broker does the same).
     ///
     /// ```
-    /// use kafka_wire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
+    /// use kwire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
     ///
     /// let now = 1_000_000;
     /// assert_eq!(SessionExpiry::for_credential(60_000, None, now).expires_at_ms(), Some(now + 60_000));
@@ -361,7 +361,7 @@ impl SessionExpiry {
     /// The instant (ms) the session expires, or `None` if it never does.
     ///
     /// ```
-    /// use kafka_wire_broker::reauth::SessionExpiry;
+    /// use kwire_broker::reauth::SessionExpiry;
     ///
     /// assert_eq!(SessionExpiry::new(0, 1).expires_at_ms(), Some(1));
     /// ```
@@ -373,7 +373,7 @@ impl SessionExpiry {
     /// expiry instant.
     ///
     /// ```
-    /// use kafka_wire_broker::reauth::SessionExpiry;
+    /// use kwire_broker::reauth::SessionExpiry;
     ///
     /// let expiry = SessionExpiry::new(0, 100);
     /// assert!(!expiry.is_expired(100));
@@ -389,7 +389,7 @@ impl SessionExpiry {
     /// The decision for a request with `api_key` arriving at `now_ms`.
     ///
     /// ```
-    /// use kafka_wire_broker::reauth::{RequestDecision, SessionExpiry};
+    /// use kwire_broker::reauth::{RequestDecision, SessionExpiry};
     ///
     /// let expiry = SessionExpiry::new(0, 100);
     /// assert_eq!(expiry.decide(1, 50), RequestDecision::Allow); // Fetch, in time
@@ -413,7 +413,7 @@ impl SessionExpiry {
 /// [`StdJitter`] draws real random numbers.
 ///
 /// ```
-/// use kafka_wire_broker::reauth::JitterSource;
+/// use kwire_broker::reauth::JitterSource;
 ///
 /// let mut fixed = || 0.25;
 /// assert_eq!(fixed.next_unit(), 0.25);
@@ -434,7 +434,7 @@ impl<F: FnMut() -> f64> JitterSource for F {
 /// no extra dependency. Not for cryptographic use.
 ///
 /// ```
-/// use kafka_wire_broker::reauth::{JitterSource, StdJitter};
+/// use kwire_broker::reauth::{JitterSource, StdJitter};
 ///
 /// let mut jitter = StdJitter::new();
 /// let r = jitter.next_unit();
@@ -450,7 +450,7 @@ impl StdJitter {
     /// A new source with fresh random keys.
     ///
     /// ```
-    /// let _jitter = kafka_wire_broker::reauth::StdJitter::new();
+    /// let _jitter = kwire_broker::reauth::StdJitter::new();
     /// ```
     pub fn new() -> Self {
         Self::default()
@@ -493,7 +493,7 @@ pub const REAUTH_WINDOW_WIDTH_PERCENT: u8 = 10;
 /// Source: KIP-368.
 ///
 /// ```
-/// use kafka_wire_broker::reauth::reauthenticate_after;
+/// use kwire_broker::reauth::reauthenticate_after;
 /// use std::time::Duration;
 ///
 /// assert_eq!(reauthenticate_after(1, 10_000, &mut || 0.0), Some(Duration::from_millis(8_500)));

@@ -1,24 +1,24 @@
-//! KIP-590 forwarding (`kafka_wire_broker::forward`): wrapping real and hand-built
+//! KIP-590 forwarding (`kwire_broker::forward`): wrapping real and hand-built
 //! client requests into Envelope, golden bytes, the controller's unwrap and
 //! its refusals, and the broker's decision on the EnvelopeResponse.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use kafka_wire::api::{api_info, ApiKey, API_INFO};
-use kafka_wire::error::DecodeErrorKind;
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::frame;
-use kafka_wire::message::Message;
-use kafka_wire::messages::create_topics_request::CreatableTopic;
-use kafka_wire::messages::create_topics_response::CreatableTopicResult;
-use kafka_wire::messages::{
+use kwire::api::{api_info, ApiKey, API_INFO};
+use kwire::error::DecodeErrorKind;
+use kwire::error_code::ErrorCode;
+use kwire::frame;
+use kwire::message::Message;
+use kwire::messages::create_topics_request::CreatableTopic;
+use kwire::messages::create_topics_response::CreatableTopicResult;
+use kwire::messages::{
     alter_configs_request, alter_user_scram_credentials_request, delete_topics_request, elect_leaders_request,
     CreateTopicsRequest, CreateTopicsResponse, DefaultPrincipalData, EnvelopeRequest, EnvelopeResponse,
     MetadataRequest, RequestBody, RequestHeader, ResponseBody, ResponseHeader,
 };
-use kafka_wire::primitives::Uuid;
-use kafka_wire::{Bytes, BytesMut};
-use kafka_wire_broker::forward::{
+use kwire::primitives::Uuid;
+use kwire::{Bytes, BytesMut};
+use kwire_broker::forward::{
     cluster_authorization_failed, envelope_error, error_response, forwardable_apis, unwrap_request, unwrap_response,
     wrap_request, wrap_response, ForwardOutcome, ForwardedRequest, NotForwardable, ResponseError, UnwrapError,
     WrapError, WrappedRequest,
@@ -82,8 +82,7 @@ fn wrapped_create_topics() -> WrappedRequest {
 
 #[test]
 fn wraps_a_captured_create_topics_v4_request_byte_for_byte() {
-    let Some(shared) =
-        kafka_wire_testkit::shared_dir("forward: CreateTopics v4 capture").unwrap_or_else(|e| panic!("{e}"))
+    let Some(shared) = kwire_testkit::shared_dir("forward: CreateTopics v4 capture").unwrap_or_else(|e| panic!("{e}"))
     else {
         return;
     };
@@ -425,7 +424,7 @@ fn a_successful_answer_reaches_the_client() {
 #[test]
 fn a_captured_create_topics_response_unwraps() {
     let Some(shared) =
-        kafka_wire_testkit::shared_dir("forward: CreateTopics v4 response capture").unwrap_or_else(|e| panic!("{e}"))
+        kwire_testkit::shared_dir("forward: CreateTopics v4 response capture").unwrap_or_else(|e| panic!("{e}"))
     else {
         return;
     };
@@ -617,7 +616,7 @@ fn error_responses_name_every_item() {
 
 #[test]
 fn every_forwardable_api_has_an_error_response_at_every_version() {
-    use kafka_wire::sample::SampleGen;
+    use kwire::sample::SampleGen;
     let mut g = SampleGen::new(590);
     let mut checked = 0;
     for info in forwardable_apis() {
@@ -629,7 +628,7 @@ fn every_forwardable_api_has_an_error_response_at_every_version() {
                 assert_eq!(body.api_key(), info.api_key, "{}", info.name);
                 let mut buf = BytesMut::new();
                 body.encode(&mut buf, version).unwrap_or_else(|e| panic!("{} v{version}: {e}", info.name));
-                let mut r = kafka_wire::primitives::Reader::new(buf.freeze());
+                let mut r = kwire::primitives::Reader::new(buf.freeze());
                 let back = ResponseBody::decode_from(info.api_key, &mut r, version).unwrap();
                 r.finish().unwrap();
                 // Every error code in the response is the one given, except ElectLeaders v0's
@@ -701,15 +700,15 @@ fn cluster_action_and_delayed_allocation_are_spec_8_2s() {
 /// header written before it is taken back.
 #[test]
 fn a_failed_envelope_encode_leaves_the_buffer_as_it_was() {
-    use kafka_wire::tagged::RawTaggedField;
+    use kwire::tagged::RawTaggedField;
     let mut wrapped = wrapped_create_topics();
-    let mut buf = kafka_wire::BytesMut::from(&b"queued"[..]);
+    let mut buf = kwire::BytesMut::from(&b"queued"[..]);
     wrapped.encode(&mut buf).expect("encodes");
     assert!(buf.len() > 6);
-    let mut buf = kafka_wire::BytesMut::from(&b"queued"[..]);
+    let mut buf = kwire::BytesMut::from(&b"queued"[..]);
     wrapped.envelope.unknown_tagged_fields = vec![
-        RawTaggedField::new(5, kafka_wire::Bytes::from_static(&[1])),
-        RawTaggedField::new(5, kafka_wire::Bytes::from_static(&[2])),
+        RawTaggedField::new(5, kwire::Bytes::from_static(&[1])),
+        RawTaggedField::new(5, kwire::Bytes::from_static(&[2])),
     ];
     let err = wrapped.encode(&mut buf).expect_err("a tag twice");
     assert!(err.to_string().contains("EnvelopeRequest"), "{err}");

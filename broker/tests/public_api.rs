@@ -1,17 +1,16 @@
-//! The public surface of kafka-wire-broker, guarded against accidental growth:
+//! The public surface of kwire-broker, guarded against accidental growth:
 //! every public item, one a line, in `tests/public_api.txt`.
 //!
 //! When the surface changes on purpose, refresh the list and review the
 //! diff with the change:
 //!
 //! ```text
-//! KAFKA_WIRE_REFRESH_PUBLIC_API=1 cargo test -p kafka-wire-broker --all-features --test public_api
+//! KWIRE_REFRESH_PUBLIC_API=1 cargo test -p kwire-broker --all-features --test public_api
 //! ```
 
 #[test]
 fn public_api_is_the_checked_in_list() {
-    let checked =
-        kafka_wire_testkit::public_api::check_package(env!("CARGO_MANIFEST_DIR").as_ref(), env!("CARGO_PKG_NAME"));
+    let checked = kwire_testkit::public_api::check_package(env!("CARGO_MANIFEST_DIR").as_ref(), env!("CARGO_PKG_NAME"));
     if let Err(failure) = checked {
         panic!("{failure}");
     }

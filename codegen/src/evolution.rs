@@ -17,12 +17,12 @@
 //! and responses that were renamed by their api key.
 //!
 //! ```
-//! use kafka_wire_codegen::evolution::Rule;
+//! use kwire_codegen::evolution::Rule;
 //! let old = r#"{ "type": "data", "name": "Point", "validVersions": "0", "flexibleVersions": "0+",
 //!   "fields": [ { "name": "X", "type": "int32", "versions": "0+", "about": "x" } ] }"#;
 //! let new = r#"{ "type": "data", "name": "Point", "validVersions": "0-1", "flexibleVersions": "0+",
 //!   "fields": [ { "name": "X", "type": "int64", "versions": "0+", "about": "x" } ] }"#;
-//! let report = kafka_wire_codegen::evolution::compare_sources(
+//! let report = kwire_codegen::evolution::compare_sources(
 //!     &[("Point.json".into(), old.into())],
 //!     &[("Point.json".into(), new.into())],
 //! ).unwrap();

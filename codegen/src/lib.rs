@@ -1,4 +1,4 @@
-//! kafka-wire-codegen compiles message schemas written in Apache Kafka's
+//! kwire-codegen compiles message schemas written in Apache Kafka's
 //! JSON schema language into Rust: one struct per message and per nested
 //! struct, with encode, decode and size for every version.
 //!
@@ -14,7 +14,7 @@
 //! build scripts whose output nobody reads.
 //!
 //! Use it from a build script through [`Builder`], from the command line
-//! (`kafka-wire-codegen --out OUT_DIR SCHEMA_DIR`), or as a library call,
+//! (`kwire-codegen --out OUT_DIR SCHEMA_DIR`), or as a library call,
 //! [`generate`] (or [`generate_with`] and its [`Extras`]), that returns the
 //! source text as [`Generated`] files. A run fails with an [`Error`]; invalid
 //! schemas with [`Diagnostics`], each [`Diagnostic`] naming its file, line
@@ -27,7 +27,7 @@
 //!   "type": "data", "name": "Point", "validVersions": "0-1", "flexibleVersions": "1+",
 //!   "fields": [ { "name": "X", "type": "int32", "versions": "0+" } ]
 //! }"#;
-//! let out = kafka_wire_codegen::generate(&[("Point.json".into(), schema.into())], "::kafka_wire").unwrap();
+//! let out = kwire_codegen::generate(&[("Point.json".into(), schema.into())], "::kwire").unwrap();
 //! assert!(out.files.iter().any(|f| f.text.contains("pub struct Point")));
 //! ```
 
@@ -83,7 +83,7 @@ pub enum Error {
     #[error("{0}")]
     Schema(Diagnostics),
     /// The runtime path given ([`Builder::runtime_path`], `--runtime`) is
-    /// not a Rust path such as `::kafka_wire` or `crate`.
+    /// not a Rust path such as `::kwire` or `crate`.
     #[error("runtime path {path:?} is not a Rust path: {reason}")]
     RuntimePath {
         /// The path as given.
@@ -198,7 +198,7 @@ pub struct Generated {
 
 /// Compiles schemas given as `(file name, text)` pairs into Rust source.
 /// `runtime` is the path of the runtime crate in generated code
-/// (`::kafka_wire`, or `crate` inside kafka-wire itself).
+/// (`::kwire`, or `crate` inside kwire itself).
 ///
 /// # Errors
 /// [`Error::Schema`] with every problem found, each naming its file and
@@ -211,7 +211,7 @@ pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated
 ///
 /// # Example
 /// ```
-/// let extras = kafka_wire_codegen::Extras { views: true, ..Default::default() };
+/// let extras = kwire_codegen::Extras { views: true, ..Default::default() };
 /// assert!(!extras.samples);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -251,7 +251,7 @@ pub struct Extras {
     pub sensitive_fields: Option<Vec<String>>,
 }
 
-/// kafka-wire's sensitive fields ([`Extras::sensitive_fields`]): SASL
+/// kwire's sensitive fields ([`Extras::sensitive_fields`]): SASL
 /// authentication bytes both ways, the salt and salted password of a SCRAM
 /// credential upsert, and the HMAC of a delegation token, wherever a
 /// request or response carries one; in the KRaft metadata log, a SCRAM
@@ -519,7 +519,7 @@ pub(crate) fn line_of(sources: &[(String, String)], file: &str, path: &JsonPath)
 /// itself refuses both).
 ///
 /// ```no_run
-/// let report = kafka_wire_codegen::diff("old-schemas", "schemas").unwrap();
+/// let report = kwire_codegen::diff("old-schemas", "schemas").unwrap();
 /// println!("{report}");
 /// assert!(!report.is_breaking());
 /// ```
@@ -544,10 +544,10 @@ pub fn diff(old: impl AsRef<Path>, new: impl AsRef<Path>) -> Result<evolution::R
 /// `validVersions`, `about`, …).
 ///
 /// ```
-/// let json = kafka_wire_codegen::parse_schema("// licence\n{\"name\": \"X\", \"apiKey\": 18}").unwrap();
+/// let json = kwire_codegen::parse_schema("// licence\n{\"name\": \"X\", \"apiKey\": 18}").unwrap();
 /// assert_eq!(json["name"], "X");
 /// assert_eq!(json["apiKey"], 18);
-/// let err = kafka_wire_codegen::parse_schema("{}\n{}").unwrap_err();
+/// let err = kwire_codegen::parse_schema("{}\n{}").unwrap_err();
 /// assert_eq!(err.to_string(), "line 2, column 1: trailing characters");
 /// ```
 ///
@@ -598,7 +598,7 @@ fn locate(diags: &mut Diagnostics, sources: &[(String, String)]) {
 ///
 /// ```no_run
 /// // build.rs
-/// kafka_wire_codegen::Builder::new()
+/// kwire_codegen::Builder::new()
 ///     .input_dir("schemas")
 ///     .out_dir(std::env::var("OUT_DIR").unwrap())
 ///     .compile()
@@ -622,13 +622,13 @@ impl Default for Builder {
 }
 
 impl Builder {
-    /// A builder with no inputs, runtime path `::kafka_wire`, and
+    /// A builder with no inputs, runtime path `::kwire`, and
     /// `cargo:rerun-if-changed` lines printed when run by a build script.
     pub fn new() -> Self {
         Builder {
             inputs: Vec::new(),
             out_dir: None,
-            runtime: "::kafka_wire".into(),
+            runtime: "::kwire".into(),
             evolution_base: None,
             rerun_if_changed: std::env::var_os("CARGO_MANIFEST_DIR").is_some() && std::env::var_os("OUT_DIR").is_some(),
             extras: Extras::default(),
@@ -654,7 +654,7 @@ impl Builder {
         self
     }
 
-    /// Sets the runtime crate's path in generated code (default `::kafka_wire`).
+    /// Sets the runtime crate's path in generated code (default `::kwire`).
     pub fn runtime_path(&mut self, path: &str) -> &mut Self {
         self.runtime = path.to_string();
         self
@@ -673,9 +673,9 @@ impl Builder {
     /// # Example
     /// ```
     /// let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/RequestHeader.json");
-    /// let out = kafka_wire_codegen::Builder::new().input(schema).views(true).generate()?;
+    /// let out = kwire_codegen::Builder::new().input(schema).views(true).generate()?;
     /// assert!(out.files.iter().any(|f| f.text.contains("pub struct RequestHeaderRef<'a>")));
-    /// # Ok::<(), kafka_wire_codegen::Error>(())
+    /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn views(&mut self, on: bool) -> &mut Self {
         self.extras.views = on;
@@ -688,9 +688,9 @@ impl Builder {
     /// # Example
     /// ```
     /// let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/RequestHeader.json");
-    /// let out = kafka_wire_codegen::Builder::new().input(schema).json(true).generate()?;
-    /// assert!(out.files.iter().any(|f| f.text.contains("impl ::kafka_wire::json::ToJson for RequestHeader")));
-    /// # Ok::<(), kafka_wire_codegen::Error>(())
+    /// let out = kwire_codegen::Builder::new().input(schema).json(true).generate()?;
+    /// assert!(out.files.iter().any(|f| f.text.contains("impl ::kwire::json::ToJson for RequestHeader")));
+    /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn json(&mut self, on: bool) -> &mut Self {
         self.extras.json = on;
@@ -707,12 +707,12 @@ impl Builder {
     /// let schemas = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
     /// // ApiVersions (18) alone: its request and response, the headers and the
     /// // other schemas that are not api messages, and the whole api-key table.
-    /// let out = kafka_wire_codegen::Builder::new().input_dir(schemas).api_keys([18]).generate()?;
+    /// let out = kwire_codegen::Builder::new().input_dir(schemas).api_keys([18]).generate()?;
     /// assert!(out.files.iter().any(|f| f.name == "api_versions_response.rs"));
     /// assert!(!out.files.iter().any(|f| f.name == "produce_request.rs"));
     /// let table = &out.files.iter().find(|f| f.name == "api_keys.rs").unwrap().text;
     /// assert!(table.contains("Produce = 0"));
-    /// # Ok::<(), kafka_wire_codegen::Error>(())
+    /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn api_keys(&mut self, keys: impl IntoIterator<Item = i16>) -> &mut Self {
         self.extras.api_keys = Some(keys.into_iter().collect());
@@ -727,12 +727,12 @@ impl Builder {
     /// # Example
     /// ```
     /// let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/RequestHeader.json");
-    /// let out = kafka_wire_codegen::Builder::new()
+    /// let out = kwire_codegen::Builder::new()
     ///     .input(schema)
     ///     .sensitive_fields(["RequestHeader.ClientId"])
     ///     .generate()?;
     /// assert!(out.files.iter().any(|f| f.text.contains("Redacted(&self.client_id)")));
-    /// # Ok::<(), kafka_wire_codegen::Error>(())
+    /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn sensitive_fields<S: Into<String>>(&mut self, fields: impl IntoIterator<Item = S>) -> &mut Self {
         self.extras.sensitive_fields = Some(fields.into_iter().map(Into::into).collect());
@@ -748,7 +748,7 @@ impl Builder {
     ///
     /// ```no_run
     /// // build.rs: the released schemas are kept in released-schemas/.
-    /// kafka_wire_codegen::Builder::new()
+    /// kwire_codegen::Builder::new()
     ///     .input_dir("schemas")
     ///     .check_evolution("released-schemas")
     ///     .compile()

@@ -1,17 +1,17 @@
-//! Command-line front of kafka-wire-codegen: arguments, summary, exit codes.
+//! Command-line front of kwire-codegen: arguments, summary, exit codes.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: kafka-wire-codegen [--out DIR] [--runtime PATH] [--views] [--json] [--api-keys K,K...]
+usage: kwire-codegen [--out DIR] [--runtime PATH] [--views] [--json] [--api-keys K,K...]
                           [--sensitive-fields M.F,M.F...] [--quiet] SCHEMA...
-       kafka-wire-codegen diff [--breaking] OLD NEW
+       kwire-codegen diff [--breaking] OLD NEW
 
 Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
   --out DIR       write one .rs file per schema and mod.rs into DIR
                   (without it, the schemas are only checked)
-  --runtime PATH  path of the runtime crate in generated code (default ::kafka_wire)
+  --runtime PATH  path of the runtime crate in generated code (default ::kwire)
   --views         also emit borrowed views (XRef<'a>, decoded from &'a [u8] without copying)
   --json          also emit Kafka's JSON form (ToJson/FromJson impls, as Kafka's JSON converters)
   --api-keys LIST compile the requests and responses of these api keys only (e.g. 0,1,18);
@@ -19,7 +19,7 @@ Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
   --sensitive-fields LIST
                   the fields that carry secrets, as Message.Field (e.g. SaslAuthenticateRequest.AuthBytes),
                   shown as <redacted N bytes> by Debug and the JSON form; \"\" for none
-                  (default: kafka_wire_codegen::DEFAULT_SENSITIVE_FIELDS)
+                  (default: kwire_codegen::DEFAULT_SENSITIVE_FIELDS)
   --quiet         print only the total
 Exit status: 0 on success, 1 for invalid schemas (each error names file and JSON path),
 2 for bad arguments or I/O errors.
@@ -33,7 +33,7 @@ fn main() -> ExitCode {
     if std::env::args().nth(1).as_deref() == Some("diff") {
         return diff(std::env::args().skip(2).collect());
     }
-    let mut builder = kafka_wire_codegen::Builder::new();
+    let mut builder = kwire_codegen::Builder::new();
     builder.rerun_if_changed(false);
     let (mut out, mut quiet, mut inputs) = (None::<PathBuf>, false, 0);
     let mut args = std::env::args().skip(1);
@@ -155,7 +155,7 @@ fn diff(args: Vec<String>) -> ExitCode {
         }
     }
     let [old, new] = dirs.as_slice() else { return usage_error("diff needs OLD and NEW") };
-    match kafka_wire_codegen::diff(old, new) {
+    match kwire_codegen::diff(old, new) {
         Ok(mut report) => {
             if breaking_only {
                 report.findings.retain(|f| f.rule.is_breaking());
@@ -170,9 +170,9 @@ fn diff(args: Vec<String>) -> ExitCode {
 /// Prints an error, each schema diagnostic on its own line with its place,
 /// and gives the exit status: `schema_status` for invalid schemas, 2 for
 /// anything else.
-fn failure(e: kafka_wire_codegen::Error, schema_status: u8) -> ExitCode {
+fn failure(e: kwire_codegen::Error, schema_status: u8) -> ExitCode {
     match e {
-        kafka_wire_codegen::Error::Schema(diags) => {
+        kwire_codegen::Error::Schema(diags) => {
             for d in &diags.0 {
                 eprintln!("{}", d.located());
             }

@@ -64,7 +64,7 @@ pub fn ident(name: &str) -> Ident {
     }
 }
 
-/// The tokens of a path such as `crate`, `::kafka_wire` or `my::runtime`:
+/// The tokens of a path such as `crate`, `::kwire` or `my::runtime`:
 /// an optional leading `::`, then identifiers joined by `::`.
 ///
 /// # Errors
@@ -121,10 +121,10 @@ mod tests {
 
     #[test]
     fn runtime_paths() {
-        for ok in ["crate", "::kafka_wire", "a::b", ":: a :: r#b", "self::x", "super::super::y"] {
+        for ok in ["crate", "::kwire", "a::b", ":: a :: r#b", "self::x", "super::super::y"] {
             assert!(runtime_path(ok).is_ok(), "{ok}");
         }
-        assert_eq!(runtime_path(":: kafka_wire").unwrap().to_string(), ":: kafka_wire");
+        assert_eq!(runtime_path(":: kwire").unwrap().to_string(), ":: kwire");
         for bad in ["", "::", "not a path", "1crate", "crate::", "a:::b", "::::a", "a:b", "fn", "a::<T>", "a.b", "(a)"]
         {
             assert!(runtime_path(bad).is_err(), "{bad}");

@@ -11,7 +11,7 @@ pub const MAX_VERSION: i16 = i16::MAX;
 ///
 /// # Example
 /// ```
-/// use kafka_wire_codegen::evolution::Versions;
+/// use kwire_codegen::evolution::Versions;
 /// let some: Versions = "3-5".parse().unwrap();
 /// assert!(some.contains(4) && !some.contains(6) && !some.is_open());
 /// assert_eq!(some.to_string(), "3-5");

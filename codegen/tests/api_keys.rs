@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kafka_wire_codegen::{Builder, Error, Generated};
+use kwire_codegen::{Builder, Error, Generated};
 
 fn schemas() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas")
@@ -76,7 +76,7 @@ fn api_keys_the_schemas_lack_are_an_error() {
 
 #[test]
 fn the_command_line_takes_a_list_of_api_keys() -> std::io::Result<()> {
-    let cli = env!("CARGO_BIN_EXE_kafka-wire-codegen");
+    let cli = env!("CARGO_BIN_EXE_kwire-codegen");
     let run =
         |keys: &str| std::process::Command::new(cli).args(["--quiet", "--api-keys", keys]).arg(schemas()).output();
     let ok = run("0, 18")?;
@@ -153,7 +153,7 @@ fn delayed_allocation_follows_the_request_schema() -> Result<(), Error> {
     sources.extend(api("ClassicRecords", 1002, "2+", records, ""));
     sources.extend(api("Tree", 1003, "0+", tree, node));
     sources.extend(api("BareTree", 1004, "0+", bare_tree, bare));
-    let out = kafka_wire_codegen::generate(&sources, "crate")?;
+    let out = kwire_codegen::generate(&sources, "crate")?;
     let table = file(&out, "api_keys.rs").expect("api_keys.rs");
     let flags: Vec<bool> = table
         .lines()

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kafka_wire_codegen::{generate, Error};
+use kwire_codegen::{generate, Error};
 
 fn bad_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad")
@@ -421,7 +421,7 @@ fn errors_of_several_files_are_sorted_by_file() {
 /// The fields of a diagnostic are the file, the path and the message, as displayed.
 #[test]
 fn diagnostic_parts() {
-    let Err(Error::Schema(diags)) = generate(&sources("kip590_duplicate_tag"), "::kafka_wire") else {
+    let Err(Error::Schema(diags)) = generate(&sources("kip590_duplicate_tag"), "::kwire") else {
         panic!("duplicate tags compiled");
     };
     let [d] = diags.0.as_slice() else {
@@ -464,7 +464,7 @@ fn every_bad_file_has_a_test() {
 /// Each diagnostic also names the line where its JSON path starts.
 #[test]
 fn diagnostics_name_their_line() {
-    let Err(Error::Schema(diags)) = generate(&sources("kip590_duplicate_tag"), "::kafka_wire") else {
+    let Err(Error::Schema(diags)) = generate(&sources("kip590_duplicate_tag"), "::kwire") else {
         panic!("duplicate tags compiled");
     };
     assert_eq!(diags.0[0].line, Some(15));

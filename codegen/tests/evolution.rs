@@ -1,7 +1,7 @@
-//! The evolution check (`kafka_wire_codegen::evolution`): each rule on a
+//! The evolution check (`kwire_codegen::evolution`): each rule on a
 //! small pair of schemas, with the exact lines it prints.
 
-use kafka_wire_codegen::evolution::{compare_sources, Report, Rule};
+use kwire_codegen::evolution::{compare_sources, Report, Rule};
 
 fn schema(name: &str, versions: &str, extra: &str, fields: &str) -> (String, String) {
     let text = format!(
@@ -199,7 +199,7 @@ fn messages_added_removed_and_renamed_by_api_key() {
 
 #[test]
 fn the_command_line_prints_findings_and_exits_by_compatibility() {
-    let dir = std::env::temp_dir().join(format!("kafka-wire-codegen-evolution-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("kwire-codegen-evolution-{}", std::process::id()));
     let (old, new) = (dir.join("old"), dir.join("new"));
     std::fs::create_dir_all(&old).unwrap();
     std::fs::create_dir_all(&new).unwrap();
@@ -207,7 +207,7 @@ fn the_command_line_prints_findings_and_exits_by_compatibility() {
     std::fs::write(old.join(&name), &text).unwrap();
     std::fs::write(new.join(&name), text.replace("0-1", "0-2")).unwrap();
     let run = |a: &std::path::Path, b: &std::path::Path, extra: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_kafka-wire-codegen"))
+        std::process::Command::new(env!("CARGO_BIN_EXE_kwire-codegen"))
             .arg("diff")
             .args(extra)
             .arg(a)
@@ -234,13 +234,13 @@ fn the_command_line_prints_findings_and_exits_by_compatibility() {
 
 #[test]
 fn the_builder_refuses_a_breaking_edit_against_its_base() {
-    let dir = std::env::temp_dir().join(format!("kafka-wire-codegen-evolution-builder-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("kwire-codegen-evolution-builder-{}", std::process::id()));
     let (base, now) = (dir.join("base"), dir.join("now"));
     std::fs::create_dir_all(&base).unwrap();
     std::fs::create_dir_all(&now).unwrap();
     let (name, text) = schema("M", "0-1", "", &format!("{A}\n{B}"));
     std::fs::write(base.join(&name), &text).unwrap();
-    let mut builder = kafka_wire_codegen::Builder::new();
+    let mut builder = kwire_codegen::Builder::new();
     builder.input_dir(&now).check_evolution(&base).rerun_if_changed(false);
     // Compatible: a version added.
     std::fs::write(now.join(&name), text.replace("0-1", "0-2")).unwrap();
@@ -249,7 +249,7 @@ fn the_builder_refuses_a_breaking_edit_against_its_base() {
     std::fs::write(now.join(&name), text.replace("int32", "int64")).unwrap();
     let err = builder.generate().unwrap_err();
     let message = err.to_string();
-    assert!(matches!(err, kafka_wire_codegen::Error::Breaking { .. }), "{message}");
+    assert!(matches!(err, kwire_codegen::Error::Breaking { .. }), "{message}");
     assert!(
         message.ends_with(&format!(
             "{}:3: fields[0] (A): v0-1: layout-changed: type int32 became int64",
@@ -283,9 +283,9 @@ fn schemas_are_read_as_the_release_that_shipped_them() {
     let r = report(std::slice::from_ref(&old), std::slice::from_ref(&new));
     assert_eq!(lines(&r), ["M.json:1: validVersions: v2: versions-added: versions added"]);
     // The compiler itself refuses all three.
-    let err = kafka_wire_codegen::generate(&[old], "::kafka_wire").unwrap_err().to_string();
+    let err = kwire_codegen::generate(&[old], "::kwire").unwrap_err().to_string();
     assert!(err.contains("trailing characters"), "{err}");
-    let err = kafka_wire_codegen::generate(&[new], "::kafka_wire").unwrap_err().to_string();
+    let err = kwire_codegen::generate(&[new], "::kwire").unwrap_err().to_string();
     assert!(err.contains("You must specify the version of the S structure"), "{err}");
 }
 

@@ -4,7 +4,7 @@
 //! `count`, ...), and structs none of whose fields exist in any of their
 //! versions. Each case compiles a tiny schema into a scratch crate under the
 //! target directory and runs a round trip there with `cargo test` (the
-//! kafka-wire build is shared with `corpus.rs`'s scratch crate).
+//! kwire build is shared with `corpus.rs`'s scratch crate).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,7 +28,7 @@ fn round_trip(case: &str, schema: &str, test: &str) {
     // The cases share one target directory: one cargo at a time.
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let out = kafka_wire_codegen::generate(&[(format!("{case}.json"), schema.to_string())], "::kafka_wire")
+    let out = kwire_codegen::generate(&[(format!("{case}.json"), schema.to_string())], "::kwire")
         .unwrap_or_else(|e| panic!("{case}: {e}"));
     let root = scratch_root();
     let dir = root.join(format!("names-{}", case.to_lowercase()));
@@ -39,7 +39,7 @@ fn round_trip(case: &str, schema: &str, test: &str) {
     }
     let manifest = format!(
         "[package]\nname = \"names-{}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\nkafka-wire = {{ path = {:?}, default-features = false }}\n\n[workspace]\n",
+         [dependencies]\nkwire = {{ path = {:?}, default-features = false }}\n\n[workspace]\n",
         case.to_lowercase(),
         workspace_root().display().to_string()
     );
@@ -49,7 +49,7 @@ fn round_trip(case: &str, schema: &str, test: &str) {
     }
     let lib = format!(
         "pub mod messages {{\n    include!(\"generated/mod.rs\");\n}}\n\n\
-         #[cfg(test)]\nmod tests {{\n    use super::messages::*;\n    use kafka_wire::message::Message;\n\n{test}\n}}\n"
+         #[cfg(test)]\nmod tests {{\n    use super::messages::*;\n    use kwire::message::Message;\n\n{test}\n}}\n"
     );
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -123,7 +123,7 @@ fn struct_nullable_at_some_versions() {
         "NullableStruct",
         &schema,
         r#"
-    use kafka_wire::error::EncodeErrorKind;
+    use kwire::error::EncodeErrorKind;
     use nullable_struct_message::*;
 
     fn hex(s: &str) -> Vec<u8> {
@@ -287,7 +287,7 @@ fn leader_change_message_v1_with_version_field_0() {
         r#"
     #[test]
     fn v1_round_trips_whatever_the_version_field_says() {
-        let voter = leader_change_message::Voter { voter_id: 1, voter_directory_id: kafka_wire::primitives::Uuid::from_u128(7), ..Default::default() };
+        let voter = leader_change_message::Voter { voter_id: 1, voter_directory_id: kwire::primitives::Uuid::from_u128(7), ..Default::default() };
         let m = LeaderChangeMessage { version: 0, leader_id: 1, voters: vec![voter.clone()], granting_voters: vec![voter], ..Default::default() };
         let bytes = m.to_bytes(1).unwrap();
         assert_eq!(LeaderChangeMessage::decode_exact(bytes, 1).unwrap(), m);
@@ -331,7 +331,7 @@ fn runs_over_nested_version_ranges() {
             assert_eq!(&value.to_bytes(v).unwrap()[..], bytes, "v{v}");
             // Decoding into a value that held other numbers resets the absent fields.
             let mut into = full.clone();
-            into.decode_into(&mut kafka_wire::Bytes::from_static(bytes), v).unwrap();
+            into.decode_into(&mut kwire::Bytes::from_static(bytes), v).unwrap();
             assert_eq!(into, value, "v{v}");
         }
     }
@@ -339,12 +339,12 @@ fn runs_over_nested_version_ranges() {
     #[test]
     fn short_input_names_the_short_field() {
         // v3: A, B, C, D in one 8-byte run; cut inside D (7 bytes).
-        let err = Tiers::decode_exact(kafka_wire::Bytes::from_static(&[1, 2, 3, 4, 5, 6, 8]), 3).unwrap_err();
-        assert_eq!(err.path(), vec![kafka_wire::error::PathSegment::Field("d")], "{err}");
+        let err = Tiers::decode_exact(kwire::Bytes::from_static(&[1, 2, 3, 4, 5, 6, 8]), 3).unwrap_err();
+        assert_eq!(err.path(), vec![kwire::error::PathSegment::Field("d")], "{err}");
         assert_eq!(err.offset(), 7, "{err}");
         // v2: cut inside B.
-        let err = Tiers::decode_exact(kafka_wire::Bytes::from_static(&[1, 2, 3]), 2).unwrap_err();
-        assert_eq!(err.path(), vec![kafka_wire::error::PathSegment::Field("b")], "{err}");
+        let err = Tiers::decode_exact(kwire::Bytes::from_static(&[1, 2, 3]), 2).unwrap_err();
+        assert_eq!(err.path(), vec![kwire::error::PathSegment::Field("b")], "{err}");
         assert_eq!(err.offset(), 2, "{err}");
     }"#,
     );

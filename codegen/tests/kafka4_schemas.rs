@@ -7,7 +7,7 @@
 
 use std::process::Command;
 
-use kafka_wire_codegen::{generate, generate_with, Error, Extras, Generated};
+use kwire_codegen::{generate, generate_with, Error, Extras, Generated};
 
 /// ConsumerGroupMetadataKey.json of Kafka 4.4, less its license header.
 const COORDINATOR_KEY: &str = r#"{
@@ -88,7 +88,7 @@ fn coordinator_records_compile_to_structs_with_a_codec() -> Result<(), Error> {
             ("ConsumerGroupMetadataKey.json", COORDINATOR_KEY),
             ("ConsumerGroupMetadataValue.json", COORDINATOR_VALUE),
         ]),
-        "::kafka_wire",
+        "::kwire",
     )?;
     // One file each and the index; no api-key table (they are not api messages).
     assert_eq!(names(&out), ["consumer_group_metadata_key.rs", "consumer_group_metadata_value.rs", "mod.rs"]);
@@ -97,8 +97,8 @@ fn coordinator_records_compile_to_structs_with_a_codec() -> Result<(), Error> {
     assert!(key.contains("pub struct ConsumerGroupMetadataKey {"), "{key}");
     assert!(key.contains("The ConsumerGroupMetadataKey coordinator record key (api key 3)"), "{key}");
     assert!(key.contains("pub group_id: ByteString,"), "{key}");
-    assert!(key.contains("use ::kafka_wire::ByteString;"), "{key}");
-    assert!(key.contains("use ::kafka_wire::encoding as enc;"), "{key}");
+    assert!(key.contains("use ::kwire::ByteString;"), "{key}");
+    assert!(key.contains("use ::kwire::encoding as enc;"), "{key}");
     for item in ["enc::EncodeStruct", "enc::Struct", "enc::Message"] {
         assert!(key.contains(&format!("impl {item} for ConsumerGroupMetadataKey")), "{item}: {key}");
     }
@@ -129,7 +129,7 @@ fn removed_api_is_accepted_and_emits_nothing() -> Result<(), Error> {
         ("FooResponse.json", FOO_RESPONSE),
     ]);
     for extras in [Extras::default(), Extras { samples: true, views: true, ..Extras::default() }] {
-        let out = generate_with(&all, "::kafka_wire", extras)?;
+        let out = generate_with(&all, "::kwire", extras)?;
         assert_eq!(names(&out), ["foo_request.rs", "foo_response.rs", "api_keys.rs", "mod.rs"]);
         for f in &out.files {
             assert!(!f.text.contains("LeaderAndIsr"), "{} names the removed api:\n{}", f.name, f.text);
@@ -142,12 +142,12 @@ fn removed_api_is_accepted_and_emits_nothing() -> Result<(), Error> {
     }
 
     // The removed api alone: the index, nothing else.
-    let out = generate(&all[..2], "::kafka_wire")?;
+    let out = generate(&all[..2], "::kwire")?;
     assert_eq!(names(&out), ["mod.rs"]);
     assert!(out.messages.is_empty());
 
     // Its api key cannot be asked for: nothing of it can be compiled.
-    match generate_with(&all, "::kafka_wire", Extras { api_keys: Some(vec![4, 7]), ..Extras::default() }) {
+    match generate_with(&all, "::kwire", Extras { api_keys: Some(vec![4, 7]), ..Extras::default() }) {
         Err(Error::UnknownApiKeys(keys)) => assert_eq!(keys, [4]),
         other => panic!("expected UnknownApiKeys, got {other:?}"),
     }
@@ -160,7 +160,7 @@ fn inverted_valid_versions_are_still_refused() {
     let text = REMOVED_REQUEST.replace(r#""validVersions": "none""#, r#""validVersions": "3-1""#);
     let all =
         [("LeaderAndIsrRequest.json".to_owned(), text), ("LeaderAndIsrResponse.json".into(), REMOVED_RESPONSE.into())];
-    let Err(Error::Schema(diags)) = generate(&all, "::kafka_wire") else {
+    let Err(Error::Schema(diags)) = generate(&all, "::kwire") else {
         panic!("validVersions 3-1 was accepted");
     };
     let lines: Vec<String> = diags.0.iter().map(ToString::to_string).collect();
@@ -170,7 +170,7 @@ fn inverted_valid_versions_are_still_refused() {
 /// The command line reports a set with removed apis, and one of them alone.
 #[test]
 fn the_command_line_summarises_removed_apis() -> std::io::Result<()> {
-    let dir = std::env::temp_dir().join(format!("kafka-wire-codegen-removed-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("kwire-codegen-removed-{}", std::process::id()));
     let (removed, mixed) = (dir.join("removed"), dir.join("mixed"));
     for d in [&removed, &mixed] {
         std::fs::create_dir_all(d)?;
@@ -179,7 +179,7 @@ fn the_command_line_summarises_removed_apis() -> std::io::Result<()> {
     }
     std::fs::write(mixed.join("FooRequest.json"), FOO_REQUEST)?;
     std::fs::write(mixed.join("FooResponse.json"), FOO_RESPONSE)?;
-    let cli = env!("CARGO_BIN_EXE_kafka-wire-codegen");
+    let cli = env!("CARGO_BIN_EXE_kwire-codegen");
     let run = |d: &std::path::Path| Command::new(cli).arg(d).output();
 
     let out = run(&mixed)?;

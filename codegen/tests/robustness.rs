@@ -8,7 +8,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-use kafka_wire_codegen::{generate, Error, Generated};
+use kwire_codegen::{generate, Error, Generated};
 use serde_json::{json, Map, Value};
 
 /// Runs the compiler on `sources`; a panic fails the test with the input.
@@ -696,7 +696,7 @@ fn bad_runtime_path_and_debug_of_schema_errors() {
     let schema = r#"{"type": "data", "name": "D", "validVersions": "0", "flexibleVersions": "none",
         "fields": [{"name": "F", "type": "int32", "versions": "0+"}]}"#;
     let sources = [("D.json".to_string(), schema.to_string())];
-    for bad in ["not a path", "", "::", "kafka-wire"] {
+    for bad in ["not a path", "", "::", "kwire-cli"] {
         match generate(&sources, bad) {
             Err(Error::RuntimePath { path, .. }) => assert_eq!(path, bad),
             other => panic!("{bad:?}: {other:?}"),
@@ -716,11 +716,11 @@ fn bad_runtime_path_and_debug_of_schema_errors() {
 /// with the other files' errors, not an I/O error.
 #[test]
 fn a_file_that_is_not_utf8_is_a_located_schema_error() {
-    let dir = std::env::temp_dir().join(format!("kafka-wire-codegen-utf8-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("kwire-codegen-utf8-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("A.json"), b"{\n  \"about\": \"caf\xe9\"\n}\n").unwrap();
     std::fs::write(dir.join("B.json"), b"{\"type\": \"data\"}").unwrap();
-    let result = kafka_wire_codegen::Builder::new().input_dir(&dir).generate();
+    let result = kwire_codegen::Builder::new().input_dir(&dir).generate();
     std::fs::remove_dir_all(&dir).ok();
     let Err(Error::Schema(diags)) = result else { panic!("{result:?}") };
     let located: Vec<String> = diags.0.iter().map(|d| d.located()).collect();
@@ -733,7 +733,7 @@ fn a_file_that_is_not_utf8_is_a_located_schema_error() {
 /// file and a line of that file. A directory named like a schema is skipped.
 #[test]
 fn files_of_the_same_name_in_two_inputs_keep_their_own_diagnostics() {
-    let root = std::env::temp_dir().join(format!("kafka-wire-codegen-same-name-{}", std::process::id()));
+    let root = std::env::temp_dir().join(format!("kwire-codegen-same-name-{}", std::process::id()));
     let (m1, m2) = (root.join("m1"), root.join("m2"));
     std::fs::create_dir_all(&m1).unwrap();
     std::fs::create_dir_all(m2.join("sub.json")).unwrap();
@@ -741,7 +741,7 @@ fn files_of_the_same_name_in_two_inputs_keep_their_own_diagnostics() {
     std::fs::write(m1.join("X.json"), bad).unwrap();
     let good = "{ \"type\": \"data\", \"name\": \"Q\", \"validVersions\": \"0\", \"flexibleVersions\": \"0+\", \"fields\": [] }";
     std::fs::write(m2.join("X.json"), good).unwrap();
-    let result = kafka_wire_codegen::Builder::new().input_dir(&m1).input_dir(&m2).generate();
+    let result = kwire_codegen::Builder::new().input_dir(&m1).input_dir(&m2).generate();
     std::fs::remove_dir_all(&root).ok();
     let Err(Error::Schema(diags)) = result else { panic!("{result:?}") };
     let located: Vec<String> = diags.0.iter().map(|d| d.located()).collect();

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kafka_wire_codegen::{Builder, Error, Generated, DEFAULT_SENSITIVE_FIELDS};
+use kwire_codegen::{Builder, Error, Generated, DEFAULT_SENSITIVE_FIELDS};
 
 fn schema(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas").join(format!("{name}.json"))
@@ -31,7 +31,7 @@ fn the_default_redacts_sasl_auth_bytes() -> Result<(), Error> {
     let out = sasl(None)?;
     let request = file(&out, "sasl_authenticate_request.rs");
     assert!(request.contains("#[derive(Clone, PartialEq, Default)]\npub struct SaslAuthenticateRequest"), "{request}");
-    assert!(request.contains(".field(\"auth_bytes\", &::kafka_wire::redact::Redacted(&self.auth_bytes))"), "{request}");
+    assert!(request.contains(".field(\"auth_bytes\", &::kwire::redact::Redacted(&self.auth_bytes))"), "{request}");
     assert!(request.contains("enc::json::put_sensitive(\n"), "{request}");
     let response = file(&out, "sasl_authenticate_response.rs");
     assert!(response.contains("Redacted(&self.auth_bytes)"), "{response}");
@@ -91,8 +91,8 @@ fn entries_that_name_no_string_or_bytes_field_are_errors() {
 
 #[test]
 fn the_command_line_takes_a_list_of_sensitive_fields() -> std::io::Result<()> {
-    let cli = env!("CARGO_BIN_EXE_kafka-wire-codegen");
-    let out = std::env::temp_dir().join(format!("kafka-wire-sensitive-{}", std::process::id()));
+    let cli = env!("CARGO_BIN_EXE_kwire-codegen");
+    let out = std::env::temp_dir().join(format!("kwire-sensitive-{}", std::process::id()));
     let run = |list: &str| {
         std::process::Command::new(cli)
             .args(["--quiet", "--sensitive-fields", list, "--out"])

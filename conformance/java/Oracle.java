@@ -1,5 +1,5 @@
 // Kafka's own generated message classes (kafka-clients, package
-// org.apache.kafka.common.message) as a test oracle for kafka-wire.
+// org.apache.kafka.common.message) as a test oracle for kwire.
 // Compiled against one release's jars by scripts/kafka-oracle.sh and driven
 // by tests/oracle.rs: one JVM, one request per line on stdin, one answer per
 // line on stdout, in order.

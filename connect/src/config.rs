@@ -13,8 +13,8 @@
 //! would refuse its own requests.
 //!
 //! ```
-//! use kafka_wire_connect::config::InterWorkerConfig;
-//! use kafka_wire_connect::signing::SignatureAlgorithm;
+//! use kwire_connect::config::InterWorkerConfig;
+//! use kwire_connect::signing::SignatureAlgorithm;
 //! use std::collections::HashMap;
 //!
 //! let settings = HashMap::from([
@@ -28,7 +28,7 @@
 //! assert_eq!(config.signature_algorithm, SignatureAlgorithm::HmacSHA512);
 //! assert_eq!(config.key_ttl_ms, 3_600_000);
 //! assert_eq!(config.effective_key_size_bits(), 256);
-//! # Ok::<(), kafka_wire_connect::config::ConfigError>(())
+//! # Ok::<(), kwire_connect::config::ConfigError>(())
 //! ```
 
 use super::signing::{SignatureAlgorithm, UnknownAlgorithm};
@@ -61,7 +61,7 @@ pub const DEFAULT_INTER_WORKER_KEY_TTL_MS: u64 = 3_600_000;
 /// A signing setting that cannot be used.
 ///
 /// ```
-/// use kafka_wire_connect::config::{ConfigError, InterWorkerConfig};
+/// use kwire_connect::config::{ConfigError, InterWorkerConfig};
 ///
 /// let err = InterWorkerConfig::from_settings(|key: &str| {
 ///     (key == "inter.worker.key.ttl.ms").then_some("soon")
@@ -112,8 +112,8 @@ pub enum ConfigError {
 /// [`InterWorkerConfig::validate`].
 ///
 /// ```
-/// use kafka_wire_connect::config::InterWorkerConfig;
-/// use kafka_wire_connect::signing::SignatureAlgorithm;
+/// use kwire_connect::config::InterWorkerConfig;
+/// use kwire_connect::signing::SignatureAlgorithm;
 ///
 /// let config = InterWorkerConfig::default();
 /// assert_eq!(config.key_generation_algorithm, SignatureAlgorithm::HmacSHA256);
@@ -168,8 +168,8 @@ impl InterWorkerConfig {
     /// [`InterWorkerConfig::validate`].
     ///
     /// ```
-    /// use kafka_wire_connect::config::{ConfigError, InterWorkerConfig};
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::config::{ConfigError, InterWorkerConfig};
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// let config = InterWorkerConfig::from_settings(|key: &str| match key {
     ///     "inter.worker.key.generation.algorithm" => Some("HmacSHA1"),
@@ -260,8 +260,8 @@ impl InterWorkerConfig {
     /// [`ConfigError::InvalidValue`] for a key size of 0.
     ///
     /// ```
-    /// use kafka_wire_connect::config::{ConfigError, InterWorkerConfig};
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::config::{ConfigError, InterWorkerConfig};
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// let config = InterWorkerConfig {
     ///     verification_algorithms: vec![SignatureAlgorithm::HmacSHA512],
@@ -297,7 +297,7 @@ impl InterWorkerConfig {
     /// generation algorithm (256 for `HmacSHA256`).
     ///
     /// ```
-    /// use kafka_wire_connect::config::InterWorkerConfig;
+    /// use kwire_connect::config::InterWorkerConfig;
     ///
     /// assert_eq!(InterWorkerConfig::default().effective_key_size_bits(), 256);
     /// let config = InterWorkerConfig { key_size_bits: Some(384), ..Default::default() };
@@ -312,7 +312,7 @@ impl InterWorkerConfig {
     /// rounded up to whole bytes.
     ///
     /// ```
-    /// use kafka_wire_connect::config::InterWorkerConfig;
+    /// use kwire_connect::config::InterWorkerConfig;
     ///
     /// assert_eq!(InterWorkerConfig::default().key_size_bytes(), 32);
     /// let config = InterWorkerConfig { key_size_bits: Some(100), ..Default::default() };

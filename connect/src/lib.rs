@@ -1,4 +1,4 @@
-//! kafka-wire-connect: Kafka Connect on top of [`kafka_wire`]: internal
+//! kwire-connect: Kafka Connect on top of [`kwire`]: internal
 //! request signing (KIP-507) and the worker group protocol.
 //!
 //! Connect workers in a distributed cluster forward some REST requests to
@@ -14,10 +14,10 @@
 //! - [`protocol`]: the worker group protocol (`default`, `compatible`,
 //!   `sessioned`): worker metadata and assignment blobs, protocol choice;
 //! - [`messages`]: the worker metadata and assignment bodies, generated
-//!   from this crate's schemas by kafka-wire-codegen.
+//!   from this crate's schemas by kwire-codegen.
 //!
 //! ```
-//! use kafka_wire_connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm};
+//! use kwire_connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm};
 //!
 //! let config = InterWorkerConfig::default();
 //! let key = SessionKey::new(vec![0x5a; config.key_size_bytes()], config.key_generation_algorithm, 0);
@@ -36,7 +36,7 @@
 //!     &config.verification_algorithms,
 //! )?;
 //! assert_eq!(headers.signature_algorithm, SignatureAlgorithm::HmacSHA256.jca_name());
-//! # Ok::<(), kafka_wire_connect::SignatureError>(())
+//! # Ok::<(), kwire_connect::SignatureError>(())
 //! ```
 
 #![warn(missing_docs)]

@@ -24,15 +24,15 @@
 //! assignment as a complete assignment blob; [`decode_allocation`] reads it.
 //!
 //! ```
-//! use kafka_wire_connect::protocol::{decode_worker_metadata, worker_metadata_to_bytes, ConnectProtocol};
-//! use kafka_wire_connect::messages::ConnectWorkerMetadata;
+//! use kwire_connect::protocol::{decode_worker_metadata, worker_metadata_to_bytes, ConnectProtocol};
+//! use kwire_connect::messages::ConnectWorkerMetadata;
 //!
 //! let metadata = ConnectWorkerMetadata { url: "http://w1:8083/".into(), config_offset: 12, ..Default::default() };
 //! let blob = worker_metadata_to_bytes(ConnectProtocol::Sessioned.version(), &metadata)?;
 //! assert_eq!(&blob[..2], [0, 2]); // the header: version 2
 //! let decoded = decode_worker_metadata(blob)?;
 //! assert_eq!((decoded.version, decoded.body), (2, metadata));
-//! # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
+//! # Ok::<(), kwire_connect::protocol::ConnectProtocolError>(())
 //! ```
 
 use std::fmt;
@@ -40,9 +40,9 @@ use std::str::FromStr;
 
 use bytes::{BufMut, Bytes, BytesMut};
 
-use kafka_wire::error::{DecodeError, EncodeError};
-use kafka_wire::message::Message;
-use kafka_wire::primitives::Reader;
+use kwire::error::{DecodeError, EncodeError};
+use kwire::message::Message;
+use kwire::primitives::Reader;
 
 use crate::messages::{ConnectAssignment, ConnectWorkerMetadata};
 
@@ -55,7 +55,7 @@ use crate::messages::{ConnectAssignment, ConnectWorkerMetadata};
 /// `match` needs a `_` arm.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::ConnectProtocol;
+/// use kwire_connect::protocol::ConnectProtocol;
 ///
 /// assert_eq!(ConnectProtocol::Eager.name(), "default");
 /// assert_eq!("sessioned".parse::<ConnectProtocol>(), Ok(ConnectProtocol::Sessioned));
@@ -85,7 +85,7 @@ impl ConnectProtocol {
     /// `sessioned`.
     ///
     /// ```
-    /// use kafka_wire_connect::protocol::ConnectProtocol;
+    /// use kwire_connect::protocol::ConnectProtocol;
     /// assert_eq!(ConnectProtocol::Compatible.name(), "compatible");
     /// ```
     pub const fn name(self) -> &'static str {
@@ -99,7 +99,7 @@ impl ConnectProtocol {
     /// The protocol named `name` (exact, lower case), if any.
     ///
     /// ```
-    /// use kafka_wire_connect::protocol::ConnectProtocol;
+    /// use kwire_connect::protocol::ConnectProtocol;
     /// assert_eq!(ConnectProtocol::from_name("default"), Some(ConnectProtocol::Eager));
     /// assert_eq!(ConnectProtocol::from_name("eager"), None);
     /// ```
@@ -110,7 +110,7 @@ impl ConnectProtocol {
     /// The version its blobs carry in their `int16` header: 0, 1 or 2.
     ///
     /// ```
-    /// use kafka_wire_connect::protocol::ConnectProtocol;
+    /// use kwire_connect::protocol::ConnectProtocol;
     /// assert_eq!(ConnectProtocol::Sessioned.version(), 2);
     /// ```
     pub const fn version(self) -> i16 {
@@ -124,7 +124,7 @@ impl ConnectProtocol {
     /// The protocol whose header version is `version`, for 0, 1 and 2.
     ///
     /// ```
-    /// use kafka_wire_connect::protocol::ConnectProtocol;
+    /// use kwire_connect::protocol::ConnectProtocol;
     /// assert_eq!(ConnectProtocol::from_version(1), Some(ConnectProtocol::Compatible));
     /// assert_eq!(ConnectProtocol::from_version(3), None);
     /// ```
@@ -147,7 +147,7 @@ impl fmt::Display for ConnectProtocol {
 /// A name that is not `default`, `compatible` or `sessioned`.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::{ConnectProtocol, UnknownProtocol};
+/// use kwire_connect::protocol::{ConnectProtocol, UnknownProtocol};
 /// assert_eq!("range".parse::<ConnectProtocol>(), Err(UnknownProtocol("range".into())));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -166,7 +166,7 @@ impl FromStr for ConnectProtocol {
 /// `version`: `min(version, 1)`, or `None` for a negative version.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::body_version;
+/// use kwire_connect::protocol::body_version;
 /// assert_eq!([0, 1, 2, 7].map(body_version), [Some(0), Some(1), Some(1), Some(1)]);
 /// assert_eq!(body_version(-1), None);
 /// ```
@@ -189,11 +189,11 @@ pub const HIGHEST_KNOWN_VERSION: i16 = 2;
 /// [`body_version`] of it.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::{decode_assignment, Versioned};
-/// let blob = kafka_wire::Bytes::from_static(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+/// use kwire_connect::protocol::{decode_assignment, Versioned};
+/// let blob = kwire::Bytes::from_static(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 /// let Versioned { version, body } = decode_assignment(blob)?;
 /// assert_eq!((version, body.assignment), (0, Some(vec![])));
-/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kwire_connect::protocol::ConnectProtocolError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Versioned<T> {
@@ -208,8 +208,8 @@ pub struct Versioned<T> {
 /// assignment inside worker metadata).
 ///
 /// ```
-/// use kafka_wire_connect::protocol::{decode_assignment, ConnectProtocolError};
-/// let err = decode_assignment(kafka_wire::Bytes::from_static(&[0xff, 0xfe])).unwrap_err();
+/// use kwire_connect::protocol::{decode_assignment, ConnectProtocolError};
+/// let err = decode_assignment(kwire::Bytes::from_static(&[0xff, 0xfe])).unwrap_err();
 /// assert_eq!(err, ConnectProtocolError::NegativeVersion { what: "assignment", version: -2 });
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -237,7 +237,7 @@ pub enum ConnectProtocolError {
     },
     /// Malformed bytes: a short header (`version` is `None`), a malformed
     /// body, or bytes left over after a body of a known version
-    /// ([`DecodeErrorKind::TrailingBytes`](kafka_wire::error::DecodeErrorKind::TrailingBytes)).
+    /// ([`DecodeErrorKind::TrailingBytes`](kwire::error::DecodeErrorKind::TrailingBytes)).
     #[error("Connect {what}{}: {source}", version.map(|v| format!(" version {v}")).unwrap_or_default())]
     Decode {
         /// The blob.
@@ -286,12 +286,12 @@ fn decode_blob<M: Message>(what: &'static str, blob: Bytes) -> Result<Versioned<
 /// cannot carry (an allocation) or a string over 32767 bytes.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::worker_metadata_to_bytes;
-/// use kafka_wire_connect::messages::ConnectWorkerMetadata;
+/// use kwire_connect::protocol::worker_metadata_to_bytes;
+/// use kwire_connect::messages::ConnectWorkerMetadata;
 /// let metadata = ConnectWorkerMetadata { url: "u".into(), config_offset: 1, allocation: None };
 /// let blob = worker_metadata_to_bytes(1, &metadata)?;
 /// assert_eq!(&blob[..], [0, 1, 0, 1, b'u', 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff]);
-/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kwire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn worker_metadata_to_bytes(version: i16, metadata: &ConnectWorkerMetadata) -> Result<Bytes, ConnectProtocolError> {
     encode_blob(METADATA, version, metadata)
@@ -307,11 +307,11 @@ pub fn worker_metadata_to_bytes(version: i16, metadata: &ConnectWorkerMetadata) 
 /// ignored, as fields a newer worker appended).
 ///
 /// ```
-/// use kafka_wire_connect::protocol::decode_worker_metadata;
-/// let blob = kafka_wire::Bytes::from_static(&[0, 0, 0, 1, b'u', 0, 0, 0, 0, 0, 0, 0, 9]);
+/// use kwire_connect::protocol::decode_worker_metadata;
+/// let blob = kwire::Bytes::from_static(&[0, 0, 0, 1, b'u', 0, 0, 0, 0, 0, 0, 0, 9]);
 /// let decoded = decode_worker_metadata(blob)?;
 /// assert_eq!((decoded.version, &*decoded.body.url, decoded.body.config_offset), (0, "u", 9));
-/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kwire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn decode_worker_metadata(blob: Bytes) -> Result<Versioned<ConnectWorkerMetadata>, ConnectProtocolError> {
     decode_blob(METADATA, blob)
@@ -332,11 +332,11 @@ pub fn decode_worker_metadata(blob: Bytes) -> Result<Versioned<ConnectWorkerMeta
 /// 32767 bytes.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::assignment_to_bytes;
-/// use kafka_wire_connect::messages::ConnectAssignment;
+/// use kwire_connect::protocol::assignment_to_bytes;
+/// use kwire_connect::messages::ConnectAssignment;
 /// let blob = assignment_to_bytes(2, &ConnectAssignment { assignment: None, revoked: None, ..Default::default() })?;
 /// assert_eq!(blob.len(), 2 + 2 + 2 + 2 + 8 + 4 + 4 + 4);
-/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kwire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn assignment_to_bytes(version: i16, assignment: &ConnectAssignment) -> Result<Bytes, ConnectProtocolError> {
     encode_blob(ASSIGNMENT, version, assignment)
@@ -349,14 +349,14 @@ pub fn assignment_to_bytes(version: i16, assignment: &ConnectAssignment) -> Resu
 /// As [`decode_worker_metadata`].
 ///
 /// ```
-/// use kafka_wire_connect::protocol::decode_assignment;
+/// use kwire_connect::protocol::decode_assignment;
 /// // Version 3, read with the version-1 layout; the trailing 0xaa is a field from the future.
-/// let blob = kafka_wire::Bytes::from_static(&[
+/// let blob = kwire::Bytes::from_static(&[
 ///     0, 3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 5, 0xaa,
 /// ]);
 /// let decoded = decode_assignment(blob)?;
 /// assert_eq!((decoded.version, decoded.body.error, decoded.body.delay), (3, 1, 5));
-/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kwire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn decode_assignment(blob: Bytes) -> Result<Versioned<ConnectAssignment>, ConnectProtocolError> {
     decode_blob(ASSIGNMENT, blob)
@@ -370,13 +370,13 @@ pub fn decode_assignment(blob: Bytes) -> Result<Versioned<ConnectAssignment>, Co
 /// As [`decode_assignment`], with `what` = `"allocation"`.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::{decode_allocation, assignment_to_bytes};
-/// use kafka_wire_connect::messages::{ConnectAssignment, ConnectWorkerMetadata};
+/// use kwire_connect::protocol::{decode_allocation, assignment_to_bytes};
+/// use kwire_connect::messages::{ConnectAssignment, ConnectWorkerMetadata};
 /// let current = ConnectAssignment { leader: "w1".into(), ..Default::default() };
 /// let metadata = ConnectWorkerMetadata { allocation: Some(assignment_to_bytes(1, &current)?), ..Default::default() };
 /// assert_eq!(decode_allocation(&metadata)?.map(|a| a.body), Some(current));
 /// assert_eq!(decode_allocation(&ConnectWorkerMetadata::default())?, None);
-/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kwire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn decode_allocation(
     metadata: &ConnectWorkerMetadata,
@@ -394,7 +394,7 @@ pub fn decode_allocation(
 /// protocol in common.
 ///
 /// ```
-/// use kafka_wire_connect::protocol::{choose_protocol, ConnectProtocol};
+/// use kwire_connect::protocol::{choose_protocol, ConnectProtocol};
 /// let members = [vec!["sessioned", "compatible", "default"], vec!["compatible", "default"]];
 /// assert_eq!(choose_protocol(&members, true), Some(ConnectProtocol::Compatible));
 /// assert_eq!(choose_protocol(&[vec!["sessioned", "compatible"]], false), Some(ConnectProtocol::Compatible));

@@ -14,8 +14,8 @@
 //! ([`rotation_needed`]); every worker switches to a key when it reads it.
 //!
 //! ```
-//! use kafka_wire_connect::session_key::SessionKey;
-//! use kafka_wire_connect::signing::SignatureAlgorithm;
+//! use kwire_connect::session_key::SessionKey;
+//! use kwire_connect::signing::SignatureAlgorithm;
 //!
 //! let json = r#"{"key":"c2VjcmV0","algorithm":"HmacSHA256","creation-timestamp":1700000000000}"#;
 //! let key = SessionKey::from_json(json)?;
@@ -23,7 +23,7 @@
 //! assert_eq!(key.algorithm(), SignatureAlgorithm::HmacSHA256);
 //! assert_eq!(key.to_json(), json);
 //! assert!(key.needs_rotation(1_700_003_600_000, 3_600_000));
-//! # Ok::<(), kafka_wire_connect::session_key::SessionKeyError>(())
+//! # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
 //! ```
 
 use std::fmt;
@@ -40,7 +40,7 @@ pub const SESSION_KEY_RECORD_KEY: &str = "session-key";
 /// Why a stored session key could not be read.
 ///
 /// ```
-/// use kafka_wire_connect::session_key::{SessionKey, SessionKeyError};
+/// use kwire_connect::session_key::{SessionKey, SessionKeyError};
 ///
 /// let err = SessionKey::from_json(r#"{"key":"c2VjcmV0","algorithm":"HmacMD5","creation-timestamp":0}"#);
 /// assert!(matches!(err, Err(SessionKeyError::UnknownAlgorithm(_))));
@@ -77,8 +77,8 @@ struct SessionKeyRecord {
 /// with the current one: it compares the bytes in constant time.
 ///
 /// ```
-/// use kafka_wire_connect::session_key::SessionKey;
-/// use kafka_wire_connect::signing::SignatureAlgorithm;
+/// use kwire_connect::session_key::SessionKey;
+/// use kwire_connect::signing::SignatureAlgorithm;
 ///
 /// let key = SessionKey::new(vec![1, 2, 3], SignatureAlgorithm::HmacSHA256, 42);
 /// assert_eq!(key.creation_timestamp_ms(), 42);
@@ -97,8 +97,8 @@ impl SessionKey {
     /// Unix epoch.
     ///
     /// ```
-    /// use kafka_wire_connect::session_key::SessionKey;
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::session_key::SessionKey;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// let key = SessionKey::new(b"k".to_vec(), SignatureAlgorithm::HmacSHA512, 0);
     /// assert_eq!(key.algorithm(), SignatureAlgorithm::HmacSHA512);
@@ -111,8 +111,8 @@ impl SessionKey {
     /// take).
     ///
     /// ```
-    /// use kafka_wire_connect::session_key::SessionKey;
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::session_key::SessionKey;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// assert_eq!(SessionKey::new(vec![7; 4], SignatureAlgorithm::HmacSHA256, 0).key(), &[7; 4]);
     /// ```
@@ -124,8 +124,8 @@ impl SessionKey {
     /// (`inter.worker.key.generation.algorithm`).
     ///
     /// ```
-    /// use kafka_wire_connect::session_key::SessionKey;
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::session_key::SessionKey;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// let key = SessionKey::new(vec![], SignatureAlgorithm::HmacSHA1, 0);
     /// assert_eq!(key.algorithm(), SignatureAlgorithm::HmacSHA1);
@@ -137,8 +137,8 @@ impl SessionKey {
     /// When the key was created, ms since the Unix epoch.
     ///
     /// ```
-    /// use kafka_wire_connect::session_key::SessionKey;
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::session_key::SessionKey;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// assert_eq!(SessionKey::new(vec![], SignatureAlgorithm::HmacSHA256, 9).creation_timestamp_ms(), 9);
     /// ```
@@ -157,7 +157,7 @@ impl SessionKey {
     /// [`SessionKeyError::UnknownAlgorithm`].
     ///
     /// ```
-    /// use kafka_wire_connect::session_key::{SessionKey, SessionKeyError};
+    /// use kwire_connect::session_key::{SessionKey, SessionKeyError};
     ///
     /// let key = SessionKey::from_json(r#"{"key":"AAE=","algorithm":"HmacSHA1","creation-timestamp":5}"#)?;
     /// assert_eq!(key.key(), &[0, 1]);
@@ -176,11 +176,11 @@ impl SessionKey {
     /// [`SessionKeyError::Json`].
     ///
     /// ```
-    /// use kafka_wire_connect::session_key::SessionKey;
+    /// use kwire_connect::session_key::SessionKey;
     ///
     /// let value = br#"{"key":"AAE=","algorithm":"HmacSHA256","creation-timestamp":5}"#;
     /// assert_eq!(SessionKey::from_json_slice(value)?.creation_timestamp_ms(), 5);
-    /// # Ok::<(), kafka_wire_connect::session_key::SessionKeyError>(())
+    /// # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
     /// ```
     pub fn from_json_slice(json: &[u8]) -> Result<Self, SessionKeyError> {
         let record: SessionKeyRecord = serde_json::from_slice(json).map_err(SessionKeyError::Json)?;
@@ -191,8 +191,8 @@ impl SessionKey {
     /// `algorithm`, `creation-timestamp`; `key` is padded base64.
     ///
     /// ```
-    /// use kafka_wire_connect::session_key::SessionKey;
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::session_key::SessionKey;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// let key = SessionKey::new(vec![0, 1], SignatureAlgorithm::HmacSHA256, 5);
     /// assert_eq!(key.to_json(), r#"{"key":"AAE=","algorithm":"HmacSHA256","creation-timestamp":5}"#);
@@ -214,8 +214,8 @@ impl SessionKey {
     /// `creation-timestamp + inter.worker.key.ttl.ms`, saturating.
     ///
     /// ```
-    /// use kafka_wire_connect::session_key::SessionKey;
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::session_key::SessionKey;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// let key = SessionKey::new(vec![], SignatureAlgorithm::HmacSHA256, 1_000);
     /// assert_eq!(key.rotation_due_at_ms(3_600_000), 3_601_000);
@@ -229,8 +229,8 @@ impl SessionKey {
     /// [`rotation_due_at_ms`](SessionKey::rotation_due_at_ms) on (inclusive).
     ///
     /// ```
-    /// use kafka_wire_connect::session_key::SessionKey;
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::session_key::SessionKey;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// let key = SessionKey::new(vec![], SignatureAlgorithm::HmacSHA256, 1_000);
     /// assert!(!key.needs_rotation(1_999, 1_000));
@@ -245,8 +245,8 @@ impl SessionKey {
     /// accepts only the current key; anything else is stale.
     ///
     /// ```
-    /// use kafka_wire_connect::session_key::SessionKey;
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::session_key::SessionKey;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// let current = SessionKey::new(vec![1; 32], SignatureAlgorithm::HmacSHA256, 2_000);
     /// let stale = SessionKey::new(vec![2; 32], SignatureAlgorithm::HmacSHA256, 1_000);
@@ -268,8 +268,8 @@ impl SessionKey {
 /// Source: KIP-507.
 ///
 /// ```
-/// use kafka_wire_connect::session_key::{rotation_needed, SessionKey};
-/// use kafka_wire_connect::signing::SignatureAlgorithm;
+/// use kwire_connect::session_key::{rotation_needed, SessionKey};
+/// use kwire_connect::signing::SignatureAlgorithm;
 ///
 /// assert!(rotation_needed(None, 0, 3_600_000));
 /// let key = SessionKey::new(vec![1; 32], SignatureAlgorithm::HmacSHA256, 0);

@@ -13,7 +13,7 @@
 //! in constant time ([`verify`]).
 //!
 //! ```
-//! use kafka_wire_connect::signing::{verify, SignatureAlgorithm};
+//! use kwire_connect::signing::{verify, SignatureAlgorithm};
 //!
 //! let key = b"session key bytes";
 //! let body = br#"[{"config":"value"}]"#;
@@ -28,7 +28,7 @@
 //!     Some(key),
 //!     &permitted,
 //! )?;
-//! # Ok::<(), kafka_wire_connect::signing::SignatureError>(())
+//! # Ok::<(), kwire_connect::signing::SignatureError>(())
 //! ```
 
 use std::fmt;
@@ -65,13 +65,13 @@ pub(crate) const BASE64: GeneralPurpose = GeneralPurpose::new(
 /// `HmacSHA256`.
 ///
 /// ```
-/// use kafka_wire_connect::signing::SignatureAlgorithm;
+/// use kwire_connect::signing::SignatureAlgorithm;
 ///
 /// let algorithm: SignatureAlgorithm = "HmacSHA512".parse()?;
 /// assert_eq!(algorithm, SignatureAlgorithm::HmacSHA512);
 /// assert_eq!(algorithm.to_string(), "HmacSHA512");
 /// assert_eq!(SignatureAlgorithm::default(), SignatureAlgorithm::HmacSHA256);
-/// # Ok::<(), kafka_wire_connect::signing::UnknownAlgorithm>(())
+/// # Ok::<(), kwire_connect::signing::UnknownAlgorithm>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum SignatureAlgorithm {
@@ -89,7 +89,7 @@ pub enum SignatureAlgorithm {
 /// A MAC algorithm name that is not one of [`SignatureAlgorithm::ALL`].
 ///
 /// ```
-/// use kafka_wire_connect::signing::SignatureAlgorithm;
+/// use kwire_connect::signing::SignatureAlgorithm;
 ///
 /// let err = SignatureAlgorithm::from_jca_name("HmacMD5").unwrap_err();
 /// assert_eq!(err.name, "HmacMD5");
@@ -105,7 +105,7 @@ impl SignatureAlgorithm {
     /// Every supported algorithm, default first.
     ///
     /// ```
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// // The names a worker setting such as `inter.worker.verification.algorithms` accepts.
     /// let names: Vec<&str> = SignatureAlgorithm::ALL.iter().map(|a| a.jca_name()).collect();
@@ -121,7 +121,7 @@ impl SignatureAlgorithm {
     /// The JCA name, as written in settings, headers and session keys.
     ///
     /// ```
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// assert_eq!(SignatureAlgorithm::HmacSHA1.jca_name(), "HmacSHA1");
     /// ```
@@ -142,12 +142,12 @@ impl SignatureAlgorithm {
     /// [`UnknownAlgorithm`] for any other name.
     ///
     /// ```
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// assert_eq!(SignatureAlgorithm::from_jca_name("HmacSHA384")?, SignatureAlgorithm::HmacSHA384);
     /// assert_eq!(SignatureAlgorithm::from_jca_name("HMACSHA1")?, SignatureAlgorithm::HmacSHA1);
     /// assert!(SignatureAlgorithm::from_jca_name("SHA256").is_err());
-    /// # Ok::<(), kafka_wire_connect::signing::UnknownAlgorithm>(())
+    /// # Ok::<(), kwire_connect::signing::UnknownAlgorithm>(())
     /// ```
     pub fn from_jca_name(name: &str) -> Result<Self, UnknownAlgorithm> {
         Self::ALL
@@ -159,7 +159,7 @@ impl SignatureAlgorithm {
     /// Size of the MAC this algorithm produces, in bits.
     ///
     /// ```
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// assert_eq!(SignatureAlgorithm::HmacSHA1.output_bits(), 160);
     /// assert_eq!(SignatureAlgorithm::HmacSHA256.output_bits(), 256);
@@ -182,7 +182,7 @@ impl SignatureAlgorithm {
     /// [`output_bits`]: SignatureAlgorithm::output_bits
     ///
     /// ```
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// assert_eq!(SignatureAlgorithm::HmacSHA256.default_key_size_bits(), 256);
     /// assert_eq!(SignatureAlgorithm::HmacSHA1.default_key_size_bits(), 512);
@@ -200,7 +200,7 @@ impl SignatureAlgorithm {
     /// [`output_bits`]: SignatureAlgorithm::output_bits
     ///
     /// ```
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// let mac = SignatureAlgorithm::HmacSHA256.sign(b"key", b"The quick brown fox jumps over the lazy dog");
     /// assert_eq!(mac.len(), 32);
@@ -219,7 +219,7 @@ impl SignatureAlgorithm {
     /// session `key`.
     ///
     /// ```
-    /// use kafka_wire_connect::signing::{SignatureAlgorithm, AUTHORIZATION_HEADER};
+    /// use kwire_connect::signing::{SignatureAlgorithm, AUTHORIZATION_HEADER};
     ///
     /// let headers = SignatureAlgorithm::HmacSHA1.sign_headers(b"key", b"");
     /// assert_eq!(headers.signature_algorithm, "HmacSHA1");
@@ -265,7 +265,7 @@ impl fmt::Display for SignatureAlgorithm {
     /// Writes the JCA name.
     ///
     /// ```
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// assert_eq!(format!("{}", SignatureAlgorithm::HmacSHA384), "HmacSHA384");
     /// ```
@@ -280,7 +280,7 @@ impl FromStr for SignatureAlgorithm {
     /// Same as [`SignatureAlgorithm::from_jca_name`].
     ///
     /// ```
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// assert_eq!("HmacSHA1".parse::<SignatureAlgorithm>(), Ok(SignatureAlgorithm::HmacSHA1));
     /// ```
@@ -293,7 +293,7 @@ impl FromStr for SignatureAlgorithm {
 /// [`SignatureAlgorithm::sign_headers`].
 ///
 /// ```
-/// use kafka_wire_connect::signing::{SignatureAlgorithm, SIGNATURE_ALGORITHM_HEADER};
+/// use kwire_connect::signing::{SignatureAlgorithm, SIGNATURE_ALGORITHM_HEADER};
 ///
 /// let headers = SignatureAlgorithm::HmacSHA256.sign_headers(b"k", b"{}");
 /// assert_eq!(headers.pairs()[1], (SIGNATURE_ALGORITHM_HEADER, "HmacSHA256"));
@@ -310,7 +310,7 @@ impl SignatureHeaders {
     /// `(header name, value)` pairs, ready to add to an HTTP request.
     ///
     /// ```
-    /// use kafka_wire_connect::signing::SignatureAlgorithm;
+    /// use kwire_connect::signing::SignatureAlgorithm;
     ///
     /// let headers = SignatureAlgorithm::HmacSHA256.sign_headers(b"k", b"{}");
     /// for (name, value) in headers.pairs() {
@@ -326,7 +326,7 @@ impl SignatureHeaders {
 /// Why a signed request was refused by [`verify`].
 ///
 /// ```
-/// use kafka_wire_connect::signing::{verify, SignatureAlgorithm, SignatureError};
+/// use kwire_connect::signing::{verify, SignatureAlgorithm, SignatureError};
 ///
 /// let err = verify(b"{}", None, Some("HmacSHA256"), Some(b"k"), &[SignatureAlgorithm::HmacSHA256]);
 /// assert_eq!(err, Err(SignatureError::MissingHeader("X-Connect-Authorization")));
@@ -381,7 +381,7 @@ pub enum SignatureError {
 /// [`SignatureError::BadSignature`].
 ///
 /// ```
-/// use kafka_wire_connect::signing::{verify, SignatureAlgorithm, SignatureError};
+/// use kwire_connect::signing::{verify, SignatureAlgorithm, SignatureError};
 ///
 /// let key = b"current key";
 /// let headers = SignatureAlgorithm::HmacSHA256.sign_headers(key, b"body");

@@ -1,17 +1,17 @@
 //! The Connect worker group protocol (KIP-415, KIP-507): worker metadata and
 //! assignment blobs byte for byte, with golden bytes derived by hand from
-//! the layouts in the module docs of `kafka_wire_connect::protocol`, and the
+//! the layouts in the module docs of `kwire_connect::protocol`, and the
 //! choice of protocol from what the members offer.
 //!
 //! Encodings are classic: int16/int32/int64 big-endian, strings with an
 //! int16 length, bytes and arrays with an int32 length, -1 (`ffff` /
 //! `ffffffff`) for null.
 
-use kafka_wire::error::{DecodeErrorKind, EncodeErrorKind};
-use kafka_wire::Bytes;
-use kafka_wire_connect::messages::connect_assignment::ConnectorAssignment;
-use kafka_wire_connect::messages::{ConnectAssignment, ConnectWorkerMetadata};
-use kafka_wire_connect::protocol::{
+use kwire::error::{DecodeErrorKind, EncodeErrorKind};
+use kwire::Bytes;
+use kwire_connect::messages::connect_assignment::ConnectorAssignment;
+use kwire_connect::messages::{ConnectAssignment, ConnectWorkerMetadata};
+use kwire_connect::protocol::{
     assignment_to_bytes, body_version, choose_protocol, decode_allocation, decode_assignment, decode_worker_metadata,
     worker_metadata_to_bytes, ConnectProtocol, ConnectProtocolError, Versioned,
 };

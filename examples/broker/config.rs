@@ -4,15 +4,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 use std::time::Duration;
 
-use kafka_wire::api::ApiKey;
+use kwire::api::ApiKey;
 
 /// Usage text for `--help`.
 pub const USAGE: &str = "\
-kafka-wire example broker: one Kafka node in memory, on kafka-wire and tokio.
+kwire example broker: one Kafka node in memory, on kwire and tokio.
 
 usage: broker [options]
 
-  --port N                 port to listen on (default: $KAFKA_WIRE_BROKER_PORT or 9092; 0 = any free port)
+  --port N                 port to listen on (default: $KWIRE_BROKER_PORT or 9092; 0 = any free port)
   --host ADDR              address to listen on (and to advertise, without --advertise; default 127.0.0.1)
   --advertise HOST:PORT    address to give clients in Metadata, FindCoordinator and DescribeCluster
                            instead of the one listened on (a proxy's, a NAT's, a forwarder's)
@@ -96,7 +96,7 @@ pub enum ConfigError {
 
 impl Config {
     /// Reads the settings from the command line (without the program
-    /// name) and the environment variable `KAFKA_WIRE_BROKER_PORT`.
+    /// name) and the environment variable `KWIRE_BROKER_PORT`.
     pub fn parse(args: impl IntoIterator<Item = String>, env_port: Option<String>) -> Result<Self, ConfigError> {
         let mut config = Config {
             host: IpAddr::from([127, 0, 0, 1]),
@@ -109,14 +109,14 @@ impl Config {
             auto_create_topics: true,
             max_versions: BTreeMap::new(),
             group_initial_delay: Duration::from_millis(300),
-            max_frame_size: kafka_wire::codec::DEFAULT_MAX_FRAME_SIZE,
+            max_frame_size: kwire::codec::DEFAULT_MAX_FRAME_SIZE,
             max_runtime: None,
             verbose: false,
-            cluster_id: "kafka-wire-example".to_string(),
+            cluster_id: "kwire-example".to_string(),
             given: BTreeSet::new(),
         };
         if let Some(port) = env_port.filter(|p| !p.is_empty()) {
-            config.port = parse_value("KAFKA_WIRE_BROKER_PORT", &port)?;
+            config.port = parse_value("KWIRE_BROKER_PORT", &port)?;
         }
         let mut args = args.into_iter();
         while let Some(option) = args.next() {
@@ -199,7 +199,7 @@ fn api_key_by_name(api: &str) -> Option<ApiKey> {
     if let Ok(key) = api.parse::<i16>() {
         return ApiKey::try_from(key).ok();
     }
-    kafka_wire::api::API_INFO.iter().find(|info| info.name.eq_ignore_ascii_case(api)).map(|info| info.api_key)
+    kwire::api::API_INFO.iter().find(|info| info.name.eq_ignore_ascii_case(api)).map(|info| info.api_key)
 }
 
 fn parse_value<T: std::str::FromStr>(option: &str, value: &str) -> Result<T, ConfigError>

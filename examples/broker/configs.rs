@@ -23,16 +23,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::messages::create_topics_response::CreatableTopicConfigs;
-use kafka_wire::messages::describe_configs_response::{
+use kwire::error_code::ErrorCode;
+use kwire::messages::create_topics_response::CreatableTopicConfigs;
+use kwire::messages::describe_configs_response::{
     DescribeConfigsResourceResult, DescribeConfigsResult, DescribeConfigsSynonym,
 };
-use kafka_wire::messages::{
+use kwire::messages::{
     AlterConfigsRequest, AlterConfigsResponse, DescribeConfigsRequest, DescribeConfigsResponse,
     IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
 };
-use kafka_wire::ByteString;
+use kwire::ByteString;
 
 use crate::config::Config;
 use crate::state::{valid_topic_name, Cluster};
@@ -730,7 +730,7 @@ fn duplicates<'a>(names: impl Iterator<Item = (i8, &'a str)>) -> Vec<bool> {
 
 /// The controller's answer to AlterConfigs.
 pub fn alter(cluster: &Cluster, request: &AlterConfigsRequest, who: &str) -> AlterConfigsResponse {
-    use kafka_wire::messages::alter_configs_response::AlterConfigsResourceResponse;
+    use kwire::messages::alter_configs_response::AlterConfigsResourceResponse;
     let dup = duplicates(request.resources.iter().map(|r| (r.resource_type, &*r.resource_name)));
     let responses = request
         .resources
@@ -763,7 +763,7 @@ pub fn incremental_alter(
     request: &IncrementalAlterConfigsRequest,
     who: &str,
 ) -> IncrementalAlterConfigsResponse {
-    use kafka_wire::messages::incremental_alter_configs_response::AlterConfigsResourceResponse;
+    use kwire::messages::incremental_alter_configs_response::AlterConfigsResourceResponse;
     let dup = duplicates(request.resources.iter().map(|r| (r.resource_type, &*r.resource_name)));
     let responses = request
         .resources

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use kafka_wire::codec::{CodecError, FrameCodec, RawRequest, ServerCodec};
-use kafka_wire::frame::{RequestHead, ResponseFrame};
-use kafka_wire::messages::{DefaultPrincipalData, RequestBody, ResponseBody, ResponseHeader};
-use kafka_wire::ByteString;
-use kafka_wire::Bytes;
+use kwire::codec::{CodecError, FrameCodec, RawRequest, ServerCodec};
+use kwire::frame::{RequestHead, ResponseFrame};
+use kwire::messages::{DefaultPrincipalData, RequestBody, ResponseBody, ResponseHeader};
+use kwire::ByteString;
+use kwire::Bytes;
 use tokio::net::TcpStream;
 use tokio_util::codec::Framed;
 
@@ -136,7 +136,7 @@ fn respond(correlation_id: i32, body: impl Into<ResponseBody>, version: i16) -> 
 }
 
 fn api_name(api_key: i16) -> &'static str {
-    kafka_wire::api::api_info(api_key).map_or("unknown api", |info| info.name)
+    kwire::api::api_info(api_key).map_or("unknown api", |info| info.name)
 }
 
 async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest) -> Reply {
@@ -344,7 +344,7 @@ async fn forward(cx: &Context, request: Bytes, body: &RequestBody, version: i16)
         Ok(answer) => Some(answer),
         Err(e) => {
             log!("forward: failed: {e}");
-            kafka_wire_broker::forward::error_response(body, version, e.error_code()).ok()
+            kwire_broker::forward::error_response(body, version, e.error_code()).ok()
         }
     }
 }

@@ -22,18 +22,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use kafka_wire::error::{DecodeError, EncodeError};
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::frame::{self, RequestFrame};
-use kafka_wire::messages::create_topics_request::CreatableTopic;
-use kafka_wire::messages::create_topics_response::CreatableTopicResult;
-use kafka_wire::messages::delete_topics_response::DeletableTopicResult;
-use kafka_wire::messages::{
+use kwire::error::{DecodeError, EncodeError};
+use kwire::error_code::ErrorCode;
+use kwire::frame::{self, RequestFrame};
+use kwire::messages::create_topics_request::CreatableTopic;
+use kwire::messages::create_topics_response::CreatableTopicResult;
+use kwire::messages::delete_topics_response::DeletableTopicResult;
+use kwire::messages::{
     CreateTopicsRequest, CreateTopicsResponse, DefaultPrincipalData, DeleteTopicsRequest, DeleteTopicsResponse,
     EnvelopeResponse, RequestBody, RequestHeader, ResponseBody, ResponseHeader,
 };
-use kafka_wire::ByteString;
-use kafka_wire_broker::forward::{
+use kwire::ByteString;
+use kwire_broker::forward::{
     cluster_authorization_failed, envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response,
     ForwardOutcome, ResponseError, UnwrappedRequest, WrapError,
 };
@@ -137,7 +137,7 @@ impl Controller {
                 .await
                 .map_err(|_| ForwardError::Unavailable)?
                 .map_err(|_| ForwardError::Unavailable)?;
-            let response = frame::ResponseFrame::decode(answer, kafka_wire::api::ApiKey::Envelope, 0)?;
+            let response = frame::ResponseFrame::decode(answer, kwire::api::ApiKey::Envelope, 0)?;
             let envelope = EnvelopeResponse::try_from(response.body).map_err(|_| ForwardError::Mismatch)?;
             if response.header.correlation_id != correlation_id {
                 return Err(ForwardError::Mismatch);
@@ -309,7 +309,7 @@ fn create_topics(
 fn delete_topics(cluster: &Cluster, request: &DeleteTopicsRequest, version: i16, who: &str) -> DeleteTopicsResponse {
     let mut topics = cluster.topics();
     // Before v6 by name; from v6 by name or id.
-    let wanted: Vec<(Option<ByteString>, kafka_wire::primitives::Uuid)> = if version >= 6 {
+    let wanted: Vec<(Option<ByteString>, kwire::primitives::Uuid)> = if version >= 6 {
         request.topics.iter().map(|t| (t.name.clone(), t.topic_id)).collect()
     } else {
         request.topic_names.iter().map(|n| (Some(n.clone()), Default::default())).collect()

@@ -19,25 +19,25 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::messages::describe_groups_response::{DescribedGroup, DescribedGroupMember};
-use kafka_wire::messages::find_coordinator_response::Coordinator as CoordinatorEntry;
-use kafka_wire::messages::join_group_response::JoinGroupResponseMember;
-use kafka_wire::messages::leave_group_response::MemberResponse;
-use kafka_wire::messages::list_groups_response::ListedGroup;
-use kafka_wire::messages::offset_commit_response::{OffsetCommitResponsePartition, OffsetCommitResponseTopic};
-use kafka_wire::messages::offset_fetch_response::{
+use kwire::error_code::ErrorCode;
+use kwire::messages::describe_groups_response::{DescribedGroup, DescribedGroupMember};
+use kwire::messages::find_coordinator_response::Coordinator as CoordinatorEntry;
+use kwire::messages::join_group_response::JoinGroupResponseMember;
+use kwire::messages::leave_group_response::MemberResponse;
+use kwire::messages::list_groups_response::ListedGroup;
+use kwire::messages::offset_commit_response::{OffsetCommitResponsePartition, OffsetCommitResponseTopic};
+use kwire::messages::offset_fetch_response::{
     OffsetFetchResponseGroup, OffsetFetchResponsePartition, OffsetFetchResponsePartitions, OffsetFetchResponseTopic,
     OffsetFetchResponseTopics,
 };
-use kafka_wire::messages::{
+use kwire::messages::{
     DescribeGroupsRequest, DescribeGroupsResponse, FindCoordinatorRequest, FindCoordinatorResponse, HeartbeatRequest,
     HeartbeatResponse, JoinGroupRequest, JoinGroupResponse, LeaveGroupRequest, LeaveGroupResponse, ListGroupsRequest,
     ListGroupsResponse, OffsetCommitRequest, OffsetCommitResponse, OffsetFetchRequest, OffsetFetchResponse,
     SyncGroupRequest, SyncGroupResponse,
 };
-use kafka_wire::ByteString;
-use kafka_wire::Bytes;
+use kwire::ByteString;
+use kwire::Bytes;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
@@ -974,8 +974,8 @@ fn sync_response(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kafka_wire::messages::join_group_request::JoinGroupRequestProtocol;
-    use kafka_wire::messages::sync_group_request::SyncGroupRequestAssignment;
+    use kwire::messages::join_group_request::JoinGroupRequestProtocol;
+    use kwire::messages::sync_group_request::SyncGroupRequestAssignment;
 
     fn coordinator() -> Arc<Coordinator> {
         Arc::new(Coordinator::new(Duration::from_millis(50), 1, "127.0.0.1".into(), 9092))

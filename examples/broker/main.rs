@@ -1,4 +1,4 @@
-//! An example Kafka broker on kafka-wire and tokio: one node, topics in
+//! An example Kafka broker on kwire and tokio: one node, topics in
 //! memory, enough of the protocol for real clients (kcat/librdkafka,
 //! confluent-kafka, kafka-python, kafkajs) to create topics, produce,
 //! consume with consumer groups and commit, describe and alter topic
@@ -14,13 +14,13 @@
 //! | module | concern |
 //! |---|---|
 //! | `config` | command line |
-//! | `connection` | one connection: frames ([`kafka_wire::codec::ServerCodec`]), SASL gate, dispatch |
+//! | `connection` | one connection: frames ([`kwire::codec::ServerCodec`]), SASL gate, dispatch |
 //! | `versions` | the apis served and ApiVersions (with the v0 UNSUPPORTED_VERSION answer) |
-//! | `sasl` | SASL/PLAIN and KIP-368 session lifetimes ([`kafka_wire::reauth`]) |
+//! | `sasl` | SASL/PLAIN and KIP-368 session lifetimes ([`kwire::reauth`]) |
 //! | `metadata` | Metadata, topic auto-creation, DescribeCluster (the advertised address: `--advertise`) |
-//! | `controller` | CreateTopics, DeleteTopics, AlterConfigs, IncrementalAlterConfigs, forwarded in Envelopes ([`kafka_wire::forward`]) |
+//! | `controller` | CreateTopics, DeleteTopics, AlterConfigs, IncrementalAlterConfigs, forwarded in Envelopes ([`kwire::forward`]) |
 //! | `configs` | topic configs (kept per topic, checked, described) and broker configs (described) |
-//! | `partitions` | Produce, Fetch, ListOffsets, InitProducerId ([`kafka_wire::records`]) |
+//! | `partitions` | Produce, Fetch, ListOffsets, InitProducerId ([`kwire::records`]) |
 //! | `groups` | the group coordinator and committed offsets |
 //! | `state` | topics and partition logs in memory |
 //!
@@ -83,7 +83,7 @@ fn uptime() -> Duration {
 
 fn main() -> ExitCode {
     uptime();
-    let config = match Config::parse(std::env::args().skip(1), std::env::var("KAFKA_WIRE_BROKER_PORT").ok()) {
+    let config = match Config::parse(std::env::args().skip(1), std::env::var("KWIRE_BROKER_PORT").ok()) {
         Ok(config) => config,
         Err(ConfigError::Help) => {
             print!("{}", config::USAGE);

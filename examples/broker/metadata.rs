@@ -2,14 +2,12 @@
 //! asked for, created first when they are unknown and auto-creation is on.
 //! DescribeCluster: this node. Both name the advertised address.
 
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::messages::describe_cluster_response::DescribeClusterBroker;
-use kafka_wire::messages::metadata_response::{
-    MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
-};
-use kafka_wire::messages::{DescribeClusterRequest, DescribeClusterResponse, MetadataRequest, MetadataResponse};
-use kafka_wire::primitives::Uuid;
-use kafka_wire::ByteString;
+use kwire::error_code::ErrorCode;
+use kwire::messages::describe_cluster_response::DescribeClusterBroker;
+use kwire::messages::metadata_response::{MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic};
+use kwire::messages::{DescribeClusterRequest, DescribeClusterResponse, MetadataRequest, MetadataResponse};
+use kwire::primitives::Uuid;
+use kwire::ByteString;
 
 use crate::connection::Context;
 use crate::state::{valid_topic_name, Topic, Topics, LEADER_EPOCH};

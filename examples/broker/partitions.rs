@@ -3,15 +3,15 @@
 
 use std::time::Duration;
 
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
-use kafka_wire::messages::list_offsets_response::{ListOffsetsPartitionResponse, ListOffsetsTopicResponse};
-use kafka_wire::messages::produce_response::{PartitionProduceResponse, TopicProduceResponse};
-use kafka_wire::messages::{
+use kwire::error_code::ErrorCode;
+use kwire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
+use kwire::messages::list_offsets_response::{ListOffsetsPartitionResponse, ListOffsetsTopicResponse};
+use kwire::messages::produce_response::{PartitionProduceResponse, TopicProduceResponse};
+use kwire::messages::{
     FetchRequest, FetchResponse, InitProducerIdRequest, InitProducerIdResponse, ListOffsetsRequest,
     ListOffsetsResponse, ProduceRequest, ProduceResponse,
 };
-use kafka_wire::Bytes;
+use kwire::Bytes;
 use tokio::time::Instant;
 
 use crate::connection::Context;

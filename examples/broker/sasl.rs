@@ -10,18 +10,16 @@
 //! only send SaslHandshake, which starts re-authentication (SaslAuthenticate
 //! then follows in the Authenticate phase); anything else, ApiVersions
 //! included, closes it, as Kafka's broker does
-//! ([`kafka_wire_broker::reauth::SessionExpiry`]).
+//! ([`kwire_broker::reauth::SessionExpiry`]).
 
 use std::collections::BTreeMap;
 
-use kafka_wire::api::ApiKey;
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::messages::{
-    SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
-};
-use kafka_wire::ByteString;
-use kafka_wire::Bytes;
-use kafka_wire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
+use kwire::api::ApiKey;
+use kwire::error_code::ErrorCode;
+use kwire::messages::{SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse};
+use kwire::ByteString;
+use kwire::Bytes;
+use kwire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
 use subtle::ConstantTimeEq;
 
 /// The one mechanism served.

@@ -9,10 +9,10 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::{Bytes, BytesMut};
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::primitives::Uuid;
-use kafka_wire::records::{Batch, Batches, DecodeOptions, RecordBatch};
-use kafka_wire::ByteString;
+use kwire::error_code::ErrorCode;
+use kwire::primitives::Uuid;
+use kwire::records::{Batch, Batches, DecodeOptions, RecordBatch};
+use kwire::ByteString;
 use tokio::sync::watch;
 
 /// Leader epoch of every partition: one node, never a new leader.
@@ -329,7 +329,7 @@ pub fn now_ms() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kafka_wire::records::RecordBatchBuilder;
+    use kwire::records::RecordBatchBuilder;
 
     fn batch(n: usize, ts: i64) -> Bytes {
         let mut b = RecordBatchBuilder::new(0);

@@ -1,9 +1,9 @@
 //! The apis and versions this broker serves, and ApiVersions.
 
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::message::VersionRange;
-use kafka_wire::messages::api_versions_response::ApiVersion;
-use kafka_wire::messages::ApiVersionsResponse;
+use kwire::error_code::ErrorCode;
+use kwire::message::VersionRange;
+use kwire::messages::api_versions_response::ApiVersion;
+use kwire::messages::ApiVersionsResponse;
 
 use crate::config::Config;
 
@@ -58,7 +58,7 @@ pub struct Versions {
 
 impl Versions {
     /// The table for `config`: [`SERVED`] (and [`SERVED_SASL`] with SASL),
-    /// each capped by `--max-version` and by the versions kafka-wire has
+    /// each capped by `--max-version` and by the versions kwire has
     /// (and compiles).
     pub fn new(config: &Config) -> Self {
         let sasl: &[(i16, i16, i16)] = if config.sasl() { SERVED_SASL } else { &[] };
@@ -67,7 +67,7 @@ impl Versions {
             .chain(sasl)
             .filter_map(|&(api_key, min, max)| {
                 // Only api keys whose bodies this build compiles can be served.
-                let info = kafka_wire::api::api_info(api_key).filter(|info| info.compiled)?;
+                let info = kwire::api::api_info(api_key).filter(|info| info.compiled)?;
                 let cap = config.max_versions.get(&info.api_key).copied().unwrap_or(i16::MAX);
                 let served =
                     VersionRange::new(min, max).intersect(info.valid_versions).intersect(VersionRange::new(0, cap));

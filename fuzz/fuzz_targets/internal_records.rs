@@ -10,13 +10,13 @@
 //! ```
 #![no_main]
 
-use kafka_wire::internal::log::{ControlRecord, LogEntries, LogRecord, MetadataLogRecord, Snapshot};
-use kafka_wire::internal::{
+use kwire::internal::log::{ControlRecord, LogEntries, LogRecord, MetadataLogRecord, Snapshot};
+use kwire::internal::{
     group_coordinator as group, share_coordinator as share, storage, transaction_coordinator as txn,
     ApiMessageAndVersion, CoordinatorRecord, RecordData,
 };
-use kafka_wire::records::DecodeOptions;
-use kafka_wire::Bytes;
+use kwire::records::DecodeOptions;
+use kwire::Bytes;
 use libfuzzer_sys::fuzz_target;
 
 fn framed<T: RecordData>(bytes: &Bytes) {
@@ -59,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
     match selector % 4 {
         0 => {
             let bytes = Bytes::copy_from_slice(rest);
-            framed::<kafka_wire::internal::metadata::MetadataRecord>(&bytes);
+            framed::<kwire::internal::metadata::MetadataRecord>(&bytes);
             framed::<storage::RemoteLogMetadataRecord>(&bytes);
         }
         1 => {

@@ -3,8 +3,8 @@
 //! off so that mutated input reaches the record and decompression code.
 #![no_main]
 
-use kafka_wire::records::{Batch, Batches, DecodeOptions};
-use kafka_wire::Bytes;
+use kwire::records::{Batch, Batches, DecodeOptions};
+use kwire::Bytes;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,8 +2,8 @@
 //! a typed error, never a panic; a decoded request re-encodes and decodes to itself.
 #![no_main]
 
-use kafka_wire::frame;
-use kafka_wire::{Bytes, BytesMut};
+use kwire::frame;
+use kwire::{Bytes, BytesMut};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,9 +2,9 @@
 //! first three bytes): a value or a typed error, never a panic.
 #![no_main]
 
-use kafka_wire::api::API_INFO;
-use kafka_wire::frame;
-use kafka_wire::{Bytes, BytesMut};
+use kwire::api::API_INFO;
+use kwire::frame;
+use kwire::{Bytes, BytesMut};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,5 +5,5 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data).into_owned();
-    let _ = kafka_wire_codegen::generate(&[("Fuzz.json".into(), text)], "::kafka_wire");
+    let _ = kwire_codegen::generate(&[("Fuzz.json".into(), text)], "::kwire");
 });

@@ -4,7 +4,7 @@
 //! and the traits every schema type implements.
 //!
 //! Hidden from the documentation and outside the crate's stable surface:
-//! kafka-wire-codegen emits calls to these paths (`kafka_wire::encoding::…`,
+//! kwire-codegen emits calls to these paths (`kwire::encoding::…`,
 //! or `crate::encoding::…` inside this crate), and they change with it.
 //! Users encode and decode through [`crate::message::Message`] and the
 //! frame types.

@@ -27,7 +27,7 @@ use crate::primitives::{Fixed, Writer};
 /// # Example
 /// ```
 /// use bytes::BytesMut;
-/// use kafka_wire::primitives::Writer;
+/// use kwire::primitives::Writer;
 /// let mut buf = BytesMut::new();
 /// let mut w = Writer::new(&mut buf);
 /// let mut s = w.segment(2 + 5 + 2);
@@ -36,7 +36,7 @@ use crate::primitives::{Fixed, Writer};
 /// s.put_u8(0)?;
 /// s.finish();
 /// assert_eq!(&buf[..], [0, 7, 3, b'r', b'k', 0]);
-/// # Ok::<(), kafka_wire::error::EncodeError>(())
+/// # Ok::<(), kwire::error::EncodeError>(())
 /// ```
 #[derive(Debug)]
 pub struct Segment<'w> {
@@ -72,7 +72,7 @@ impl<'w> Segment<'w> {
     ///
     /// # Example
     /// ```
-    /// # use kafka_wire::primitives::Writer;
+    /// # use kwire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
     /// let mut w = Writer::new(&mut buf);
     /// let mut s = w.segment(4);
@@ -82,7 +82,7 @@ impl<'w> Segment<'w> {
     /// s.put_slice(b"cd")?;
     /// drop(s); // not finished: not kept
     /// assert_eq!(&buf[..], b"ab");
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     #[inline(always)]
     pub fn finish(self) {
@@ -99,14 +99,14 @@ impl<'w> Segment<'w> {
     ///
     /// # Example
     /// ```
-    /// # use kafka_wire::primitives::Writer;
+    /// # use kwire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
     /// let mut w = Writer::new(&mut buf);
     /// let mut s = w.segment(1);
     /// s.put_u8(0)?;
     /// s.finish();
     /// assert_eq!(&buf[..], [0]);
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     #[inline(always)]
     pub fn put_u8(&mut self, byte: u8) -> Result<(), EncodeError> {
@@ -120,14 +120,14 @@ impl<'w> Segment<'w> {
     ///
     /// # Example
     /// ```
-    /// # use kafka_wire::primitives::Writer;
+    /// # use kwire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
     /// let mut w = Writer::new(&mut buf);
     /// let mut s = w.segment(3);
     /// s.put_slice(b"abc")?;
     /// s.finish();
     /// assert_eq!(&buf[..], b"abc");
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     #[inline(always)]
     pub fn put_slice(&mut self, src: &[u8]) -> Result<(), EncodeError> {
@@ -141,14 +141,14 @@ impl<'w> Segment<'w> {
     ///
     /// # Example
     /// ```
-    /// # use kafka_wire::primitives::Writer;
+    /// # use kwire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
     /// let mut w = Writer::new(&mut buf);
     /// let mut s = w.segment(4);
     /// s.put_fixed(258i32)?;
     /// s.finish();
     /// assert_eq!(&buf[..], [0, 0, 1, 2]);
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     #[inline(always)]
     pub fn put_fixed<T: Fixed>(&mut self, value: T) -> Result<(), EncodeError> {
@@ -168,14 +168,14 @@ impl<'w> Segment<'w> {
     ///
     /// # Example
     /// ```
-    /// # use kafka_wire::primitives::Writer;
+    /// # use kwire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
     /// let mut w = Writer::new(&mut buf);
     /// let mut s = w.segment(2 + 2);
     /// s.put_str("rk", false)?;
     /// s.finish();
     /// assert_eq!(&buf[..], [0, 2, b'r', b'k']);
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     #[inline(always)]
     pub fn put_str(&mut self, s: &str, flexible: bool) -> Result<(), EncodeError> {
@@ -215,7 +215,7 @@ impl<'w> Segment<'w> {
     ///
     /// # Example
     /// ```
-    /// # use kafka_wire::primitives::Writer;
+    /// # use kwire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
     /// let mut w = Writer::new(&mut buf);
     /// let mut s = w.segment(2 + 1);
@@ -223,7 +223,7 @@ impl<'w> Segment<'w> {
     /// s.put_nullable_str(None, true)?;
     /// s.finish();
     /// assert_eq!(&buf[..], [0xff, 0xff, 0]);
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     #[inline(always)]
     pub fn put_nullable_str(&mut self, s: Option<&str>, flexible: bool) -> Result<(), EncodeError> {
@@ -244,14 +244,14 @@ impl<'w> Segment<'w> {
     ///
     /// # Example
     /// ```
-    /// # use kafka_wire::primitives::Writer;
+    /// # use kwire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
     /// let mut w = Writer::new(&mut buf);
     /// let mut s = w.segment(1 + 8);
     /// s.put_fixed_array(&[1i32, 2], true)?;
     /// s.finish();
     /// assert_eq!(&buf[..], [3, 0, 0, 0, 1, 0, 0, 0, 2]);
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     #[inline(always)]
     pub fn put_fixed_array<T: Fixed>(&mut self, items: &[T], flexible: bool) -> Result<(), EncodeError> {
@@ -277,7 +277,7 @@ impl<'w> Segment<'w> {
     ///
     /// # Example
     /// ```
-    /// # use kafka_wire::primitives::Writer;
+    /// # use kwire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
     /// let mut w = Writer::new(&mut buf);
     /// let mut s = w.segment(4 + 1);
@@ -285,7 +285,7 @@ impl<'w> Segment<'w> {
     /// s.put_count(2, true)?;
     /// s.finish();
     /// assert_eq!(&buf[..], [0, 0, 0, 2, 3]);
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), kwire::error::EncodeError>(())
     /// ```
     #[inline(always)]
     pub fn put_count(&mut self, count: usize, flexible: bool) -> Result<(), EncodeError> {

@@ -23,10 +23,10 @@
 //!
 //! # Example
 //! ```
-//! use kafka_wire::internal::log::{Entry, LogEntries, MetadataLogRecord};
-//! use kafka_wire::internal::metadata::{MetadataRecord, NoOpRecord};
-//! use kafka_wire::internal::ApiMessageAndVersion;
-//! use kafka_wire::records::RecordBatchBuilder;
+//! use kwire::internal::log::{Entry, LogEntries, MetadataLogRecord};
+//! use kwire::internal::metadata::{MetadataRecord, NoOpRecord};
+//! use kwire::internal::ApiMessageAndVersion;
+//! use kwire::records::RecordBatchBuilder;
 //! let value = ApiMessageAndVersion { version: 0, message: MetadataRecord::from(NoOpRecord::default()) };
 //! let mut batch = RecordBatchBuilder::new(42);
 //! batch.append(0, None, Some(value.to_bytes_framed()?), vec![]);

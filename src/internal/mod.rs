@@ -33,8 +33,8 @@
 //!
 //! # Example
 //! ```
-//! use kafka_wire::internal::metadata::{MetadataRecord, TopicRecord};
-//! use kafka_wire::internal::ApiMessageAndVersion;
+//! use kwire::internal::metadata::{MetadataRecord, TopicRecord};
+//! use kwire::internal::ApiMessageAndVersion;
 //! let record = ApiMessageAndVersion {
 //!     version: 0,
 //!     message: MetadataRecord::from(TopicRecord { name: "orders".into(), ..Default::default() }),

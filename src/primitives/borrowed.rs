@@ -30,14 +30,14 @@ use crate::tagged::RawTaggedField;
 ///
 /// # Example
 /// ```
-/// use kafka_wire::encoding::Decode;
-/// use kafka_wire::primitives::{FixedArray, Reader};
+/// use kwire::encoding::Decode;
+/// use kwire::primitives::{FixedArray, Reader};
 /// let input: &[u8] = &[3, 0, 0, 0, 1, 0, 0, 0, 2]; // compact [1, 2]
 /// let replicas = FixedArray::<i32>::decode_value(&mut Reader::new(input), 0, true)?;
 /// assert_eq!(replicas.len(), 2);
 /// assert_eq!(replicas.get(1), Some(2));
 /// assert_eq!(replicas.iter().collect::<Vec<_>>(), [1, 2]);
-/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// # Ok::<(), kwire::error::DecodeError>(())
 /// ```
 pub struct FixedArray<'a, T> {
     /// The values' bytes: a whole number of `T::SIZE`-byte values.
@@ -51,7 +51,7 @@ impl<'a, T: Fixed> FixedArray<'a, T> {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::primitives::FixedArray;
+    /// use kwire::primitives::FixedArray;
     /// let ids = FixedArray::<i16>::new(&[0, 1, 0, 2, 9]); // the odd byte is left out
     /// assert_eq!((ids.len(), ids.as_bytes().len()), (2, 4));
     /// ```
@@ -64,7 +64,7 @@ impl<'a, T: Fixed> FixedArray<'a, T> {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::primitives::FixedArray;
+    /// use kwire::primitives::FixedArray;
     /// assert_eq!(FixedArray::<i64>::new(&[0; 16]).len(), 2);
     /// ```
     pub fn len(&self) -> usize {
@@ -75,7 +75,7 @@ impl<'a, T: Fixed> FixedArray<'a, T> {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::primitives::FixedArray;
+    /// use kwire::primitives::FixedArray;
     /// assert!(FixedArray::<i32>::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -86,7 +86,7 @@ impl<'a, T: Fixed> FixedArray<'a, T> {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::primitives::FixedArray;
+    /// use kwire::primitives::FixedArray;
     /// let epochs = FixedArray::<i32>::new(&[0, 0, 0, 5]);
     /// assert_eq!((epochs.get(0), epochs.get(1)), (Some(5), None));
     /// ```
@@ -99,7 +99,7 @@ impl<'a, T: Fixed> FixedArray<'a, T> {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::primitives::FixedArray;
+    /// use kwire::primitives::FixedArray;
     /// let flags = FixedArray::<bool>::new(&[1, 0]);
     /// assert_eq!(flags.iter().collect::<Vec<_>>(), [true, false]);
     /// ```
@@ -112,7 +112,7 @@ impl<'a, T: Fixed> FixedArray<'a, T> {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::primitives::FixedArray;
+    /// use kwire::primitives::FixedArray;
     /// assert_eq!(FixedArray::<u16>::new(&[1, 2]).as_bytes(), [1, 2]);
     /// ```
     pub fn as_bytes(&self) -> &'a [u8] {
@@ -123,7 +123,7 @@ impl<'a, T: Fixed> FixedArray<'a, T> {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::primitives::FixedArray;
+    /// use kwire::primitives::FixedArray;
     /// assert_eq!(FixedArray::<i32>::new(&[0, 0, 1, 0]).to_vec(), [256]);
     /// ```
     pub fn to_vec(&self) -> Vec<T> {
@@ -183,8 +183,8 @@ impl<'a, T: Fixed> DecodeNullable<&'a [u8]> for FixedArray<'a, T> {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::primitives::IntoOwned;
-/// assert_eq!("rk".into_owned(), kafka_wire::ByteString::from("rk"));
+/// use kwire::primitives::IntoOwned;
+/// assert_eq!("rk".into_owned(), kwire::ByteString::from("rk"));
 /// assert_eq!(Some(&b"ab"[..]).into_owned(), Some(bytes::Bytes::from_static(b"ab")));
 /// ```
 pub trait IntoOwned {

@@ -20,13 +20,13 @@ use crate::error::{DecodeError, EncodeError};
 ///
 /// # Example
 /// ```
-/// use kafka_wire::encoding::{Decode, Encode};
-/// use kafka_wire::primitives::{Reader, Writer};
+/// use kwire::encoding::{Decode, Encode};
+/// use kwire::primitives::{Reader, Writer};
 /// let mut buf = bytes::BytesMut::new();
-/// kafka_wire::ByteString::from("rk").encode_value(&mut Writer::new(&mut buf), 3, true)?;
+/// kwire::ByteString::from("rk").encode_value(&mut Writer::new(&mut buf), 3, true)?;
 /// assert_eq!(&buf[..], b"\x03rk");
 /// let mut r = Reader::new(buf.freeze());
-/// assert_eq!(kafka_wire::ByteString::decode_value(&mut r, 3, true)?, "rk");
+/// assert_eq!(kwire::ByteString::decode_value(&mut r, 3, true)?, "rk");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Encode {
@@ -69,15 +69,15 @@ pub trait Encode {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::encoding::Decode;
-/// use kafka_wire::primitives::Reader;
+/// use kwire::encoding::Decode;
+/// use kwire::primitives::Reader;
 /// let input: &[u8] = b"\x00\x02rk";
 /// let mut owned = Reader::new(bytes::Bytes::from_static(input));
-/// assert_eq!(kafka_wire::ByteString::decode_value(&mut owned, 0, false)?, "rk");
+/// assert_eq!(kwire::ByteString::decode_value(&mut owned, 0, false)?, "rk");
 /// let mut borrowed = Reader::new(input);
 /// let rk: &str = Decode::decode_value(&mut borrowed, 0, false)?; // points into `input`
 /// assert_eq!(rk, "rk");
-/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// # Ok::<(), kwire::error::DecodeError>(())
 /// ```
 pub trait Decode<B: Input = Bytes>: Sized + Default {
     /// Fewest bytes one value can take; bounds array counts before any allocation.
@@ -119,8 +119,8 @@ pub trait Decode<B: Input = Bytes>: Sized + Default {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::messages::fetch_response::EpochEndOffset;
-    /// use kafka_wire::encoding::Decode;
+    /// use kwire::messages::fetch_response::EpochEndOffset;
+    /// use kwire::encoding::Decode;
     /// let mut value = EpochEndOffset { epoch: 5, end_offset: 100, ..Default::default() };
     /// value.reset_value();
     /// assert_eq!(value, EpochEndOffset::default()); // epoch and end offset -1

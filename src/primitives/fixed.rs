@@ -7,8 +7,8 @@ use super::{Decode, Encode, Uuid, Writer};
 ///
 /// # Example
 /// ```
-/// use kafka_wire::encoding::Fixed;
-/// use kafka_wire::primitives::Writer;
+/// use kwire::encoding::Fixed;
+/// use kwire::primitives::Writer;
 /// let mut buf = bytes::BytesMut::new();
 /// 7i32.put(&mut Writer::new(&mut buf));
 /// assert_eq!(&buf[..], [0, 0, 0, 7]);

@@ -81,13 +81,13 @@ pub trait Nullable: Encode + DecodeNullable {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::encoding::DecodeNullable;
-/// use kafka_wire::primitives::Reader;
+/// use kwire::encoding::DecodeNullable;
+/// use kwire::primitives::Reader;
 /// let mut r = Reader::new(bytes::Bytes::from_static(&[0xff, 0xff, 0x00, 0x01, b'x']));
-/// use kafka_wire::ByteString;
+/// use kwire::ByteString;
 /// assert_eq!(ByteString::decode_option(&mut r, 0, false)?, None); // classic null: length -1
 /// assert_eq!(ByteString::decode_option(&mut r, 0, false)?.as_deref(), Some("x"));
-/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// # Ok::<(), kwire::error::DecodeError>(())
 /// ```
 pub trait DecodeNullable<B: Input = bytes::Bytes>: Decode<B> {
     /// Reads a value or null.

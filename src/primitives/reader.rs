@@ -14,7 +14,7 @@ use crate::error::{DecodeError, DecodeErrorKind};
 ///
 /// # Example
 /// ```
-/// use kafka_wire::primitives::Reader;
+/// use kwire::primitives::Reader;
 /// let mut r = Reader::new(bytes::Bytes::from_static(&[0x00, 0x12, 0x80, 0x01]));
 /// assert_eq!(r.read_i16().unwrap(), 18);
 /// assert_eq!(r.read_uvarint().unwrap(), 128);
@@ -53,7 +53,7 @@ macro_rules! read_fixed {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::primitives::Reader;
+/// use kwire::primitives::Reader;
 /// let input: &[u8] = b"\x00\x00\x00\x02rk";
 /// let mut borrowed = Reader::new(input);
 /// let len = borrowed.read_i32()? as usize;
@@ -62,7 +62,7 @@ macro_rules! read_fixed {
 /// let mut shared = Reader::new(bytes::Bytes::from_static(input));
 /// shared.skip(4)?;
 /// assert_eq!(shared.read_bytes(2)?, bytes::Bytes::from_static(b"rk"));
-/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// # Ok::<(), kwire::error::DecodeError>(())
 /// ```
 pub trait Input: AsRef<[u8]> + Clone + Default + sealed::Slice {}
 
@@ -154,12 +154,12 @@ impl<B: Input> Reader<B> {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::primitives::Reader;
+    /// use kwire::primitives::Reader;
     /// let mut r = Reader::new(bytes::Bytes::from_static(&[1, 2, 3]));
     /// assert_eq!(r.read_array::<2>()?, [1, 2]);
     /// assert!(r.read_array::<2>().is_err()); // one byte left, and it stays
     /// assert_eq!(r.remaining(), 1);
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     #[inline]
     pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
@@ -203,11 +203,11 @@ impl<B: Input> Reader<B> {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::primitives::Reader;
+    /// use kwire::primitives::Reader;
     /// let mut r = Reader::new(bytes::Bytes::from_static(b"rk!"));
     /// assert_eq!(r.read_slice(2)?, b"rk");
     /// assert_eq!(r.offset(), 2);
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     #[inline]
     pub fn read_slice(&mut self, n: usize) -> Result<&[u8], DecodeError> {
@@ -225,12 +225,12 @@ impl<B: Input> Reader<B> {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::primitives::Reader;
+    /// use kwire::primitives::Reader;
     /// let mut r = Reader::new(bytes::Bytes::from_static(&[0]));
     /// assert_eq!(r.peek_u8(), Some(0));
     /// r.skip(1)?;
     /// assert_eq!(r.peek_u8(), None);
-    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// # Ok::<(), kwire::error::DecodeError>(())
     /// ```
     #[inline]
     pub fn peek_u8(&self) -> Option<u8> {

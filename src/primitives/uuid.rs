@@ -26,7 +26,7 @@ use crate::error::{DecodeError, EncodeError};
 ///
 /// # Example
 /// ```
-/// use kafka_wire::primitives::Uuid;
+/// use kwire::primitives::Uuid;
 /// let id = Uuid::from_u128(0x0102030405060708090a0b0c0d0e0f10);
 /// assert_eq!(id.to_string(), "AQIDBAUGBwgJCgsMDQ4PEA");
 /// assert_eq!("AQIDBAUGBwgJCgsMDQ4PEA".parse::<Uuid>(), Ok(id));

@@ -12,8 +12,8 @@ use crate::error::DecodeErrorKind;
 /// Encoded length of `value` as an unsigned varint, in bytes (1 to 5).
 ///
 /// ```
-/// assert_eq!(kafka_wire::encoding::uvarint_len(127), 1);
-/// assert_eq!(kafka_wire::encoding::uvarint_len(128), 2);
+/// assert_eq!(kwire::encoding::uvarint_len(127), 1);
+/// assert_eq!(kwire::encoding::uvarint_len(128), 2);
 /// ```
 #[inline]
 pub const fn uvarint_len(value: u32) -> usize {
@@ -31,7 +31,7 @@ pub const fn uvarlong_len(value: u64) -> usize {
 ///
 /// ```
 /// let mut buf = Vec::new();
-/// kafka_wire::encoding::put_uvarint(&mut buf, 300);
+/// kwire::encoding::put_uvarint(&mut buf, 300);
 /// assert_eq!(buf, [0xac, 0x02]);
 /// ```
 #[inline]

@@ -26,7 +26,7 @@ pub const SHARE_MIN: usize = 512;
 /// # Example
 /// ```
 /// use bytes::{BufMut, BytesMut};
-/// use kafka_wire::encoding::all_or_nothing;
+/// use kwire::encoding::all_or_nothing;
 /// let mut buf = BytesMut::from(&b"earlier frame"[..]);
 /// let result = all_or_nothing(&mut buf, |b| {
 ///     b.put_u32(7);
@@ -67,7 +67,7 @@ fn roll_back<E>(buf: &mut BytesMut, start: usize, e: E) -> E {
 /// # Example
 /// ```
 /// use bytes::{BufMut, Bytes, BytesMut};
-/// use kafka_wire::primitives::Writer;
+/// use kwire::primitives::Writer;
 /// let records = Bytes::from(vec![7u8; 4096]);
 /// let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
 /// let mut w = Writer::vectored(&mut buf, &mut chunks);
@@ -91,7 +91,7 @@ impl<'a> Writer<'a> {
     /// # Example
     /// ```
     /// use bytes::{BufMut, Bytes, BytesMut};
-    /// use kafka_wire::primitives::Writer;
+    /// use kwire::primitives::Writer;
     /// let mut buf = BytesMut::new();
     /// Writer::new(&mut buf).put_shared(&Bytes::from(vec![1u8; 4096])); // copied
     /// assert_eq!(buf.len(), 4096);
@@ -113,8 +113,8 @@ impl<'a> Writer<'a> {
     /// # Example
     /// ```
     /// use bytes::{Bytes, BytesMut};
-    /// use kafka_wire::message::SHARE_MIN;
-    /// use kafka_wire::primitives::Writer;
+    /// use kwire::message::SHARE_MIN;
+    /// use kwire::primitives::Writer;
     /// let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
     /// let mut w = Writer::vectored(&mut buf, &mut chunks);
     /// w.put_shared(&Bytes::from(vec![0u8; SHARE_MIN - 1])); // short: copied

@@ -56,7 +56,7 @@ pub const NO_SEQUENCE: i32 = -1;
 /// and never panic.
 ///
 /// ```
-/// use kafka_wire::records::increment_sequence;
+/// use kwire::records::increment_sequence;
 /// assert_eq!(increment_sequence(5, 2), 7);
 /// assert_eq!(increment_sequence(i32::MAX, 1), 0);
 /// assert_eq!(increment_sequence(2_147_483_646, 2), 0);
@@ -94,7 +94,7 @@ pub enum TimestampType {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::{Attributes, Compression, TimestampType};
+/// use kwire::records::{Attributes, Compression, TimestampType};
 /// let a = Attributes::new().with_compression(Compression::Lz4).with_transactional(true);
 /// assert_eq!(a.bits(), 0b1_0011);
 /// assert_eq!(a.compression(), Some(Compression::Lz4));
@@ -199,7 +199,7 @@ impl Attributes {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::BatchHeader;
+/// use kwire::records::BatchHeader;
 /// // test-vectors.md V14: the first 61 bytes are enough.
 /// let bytes = [
 ///     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3b, 0xff, 0xff, 0xff, 0xff, 2, 0x2a, 0x71, 0x98, 0xa5,
@@ -331,7 +331,7 @@ impl BatchHeader {
     /// in Kafka's `DefaultRecordBatch.lastSequence`.
     ///
     /// ```
-    /// use kafka_wire::records::{BatchHeader, RecordBatchBuilder, RecordBatch, NO_SEQUENCE};
+    /// use kwire::records::{BatchHeader, RecordBatchBuilder, RecordBatch, NO_SEQUENCE};
     /// let mut builder = RecordBatchBuilder::new(0);
     /// builder.producer(1000, 0, 2_147_483_646);
     /// for i in 0..3 {
@@ -370,7 +370,7 @@ impl BatchHeader {
 /// # Example
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::records::{DecodeOptions, Record, RecordBatch, RecordBatchBuilder};
+/// use kwire::records::{DecodeOptions, Record, RecordBatch, RecordBatchBuilder};
 /// let mut builder = RecordBatchBuilder::new(100);
 /// builder.append(1_700_000_000_000, Some("k0".into()), Some("hello-0".into()), vec![]);
 /// let batch = RecordBatch::parse(builder.to_bytes().unwrap()).unwrap();

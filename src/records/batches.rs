@@ -82,7 +82,7 @@ pub struct PartialBatch {
 /// # Example
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::records::{Batch, Batches, RecordBatchBuilder};
+/// use kwire::records::{Batch, Batches, RecordBatchBuilder};
 /// let mut b = RecordBatchBuilder::new(0);
 /// b.append(0, None, Some("v".into()), vec![]);
 /// let one = b.to_bytes().unwrap();

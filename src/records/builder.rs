@@ -27,7 +27,7 @@ use super::record::{to_i32, Header, Record};
 /// # Example
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::records::{Batch, Batches, Compression, DecodeOptions, Header, RecordBatchBuilder};
+/// use kwire::records::{Batch, Batches, Compression, DecodeOptions, Header, RecordBatchBuilder};
 /// let mut builder = RecordBatchBuilder::new(0);
 /// builder.compression(Compression::None).producer(7, 0, 42);
 /// for i in 0..3 {

@@ -54,7 +54,7 @@ const XERIAL_BLOCK: usize = 32 * 1024;
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::{compress, decompress, Compression};
+/// use kwire::records::{compress, decompress, Compression};
 /// let packed = compress(Compression::Snappy, b"hello hello hello").unwrap();
 /// assert_eq!(&packed[..8], b"\x82SNAPPY\x00");
 /// assert_eq!(decompress(Compression::Snappy, &packed, 1024).unwrap(), b"hello hello hello");
@@ -89,7 +89,7 @@ pub fn compress(compression: Compression, data: &[u8]) -> Result<Vec<u8>, Record
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::{decompress, Compression, RecordErrorKind};
+/// use kwire::records::{decompress, Compression, RecordErrorKind};
 /// // Raw snappy, as librdkafka may send: uvarint length 3, literal "abc".
 /// let raw = [0x03, 0x08, b'a', b'b', b'c'];
 /// assert_eq!(decompress(Compression::Snappy, &raw, 16).unwrap(), b"abc");

@@ -14,7 +14,7 @@ use std::fmt;
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::Compression;
+/// use kwire::records::Compression;
 /// assert_eq!(Compression::from_id(2), Some(Compression::Snappy));
 /// assert_eq!(Compression::Zstd.id(), 4);
 /// assert_eq!(Compression::from_id(5), None);
@@ -73,7 +73,7 @@ impl Compression {
     /// feature is on). Always true for [`Compression::None`].
     ///
     /// ```
-    /// assert!(kafka_wire::records::Compression::None.is_available());
+    /// assert!(kwire::records::Compression::None.is_available());
     /// ```
     pub const fn is_available(self) -> bool {
         match self {

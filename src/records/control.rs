@@ -52,7 +52,7 @@ pub const END_TXN_MARKER_SIZE: usize = 6;
 /// What a control record is: the `type` field of its key.
 ///
 /// ```
-/// use kafka_wire::records::ControlRecordType;
+/// use kwire::records::ControlRecordType;
 /// assert_eq!(ControlRecordType::from_id(1), ControlRecordType::Commit);
 /// assert_eq!(ControlRecordType::Commit.id(), 1);
 /// assert_eq!(ControlRecordType::from_id(42), ControlRecordType::Unknown(42));
@@ -112,7 +112,7 @@ impl ControlRecordType {
     /// Kafka's name for the type (`ABORT`, `COMMIT`, ..., `UNKNOWN`).
     ///
     /// ```
-    /// use kafka_wire::records::ControlRecordType;
+    /// use kwire::records::ControlRecordType;
     /// assert_eq!(ControlRecordType::KraftVoters.name(), "KRAFT_VOTERS");
     /// assert_eq!(ControlRecordType::Unknown(-3).name(), "UNKNOWN");
     /// ```
@@ -152,7 +152,7 @@ fn read_i16(bytes: &[u8], from: usize) -> Option<i16> {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::{ControlRecordKey, ControlRecordType};
+/// use kwire::records::{ControlRecordKey, ControlRecordType};
 /// // A commit marker's key: version 0, type 1.
 /// let key = ControlRecordKey::parse(&[0x00, 0x00, 0x00, 0x01]).unwrap();
 /// assert_eq!(key, ControlRecordKey { version: 0, record_type: ControlRecordType::Commit });
@@ -186,7 +186,7 @@ impl ControlRecordKey {
     /// version`) for a negative version.
     ///
     /// ```
-    /// use kafka_wire::records::{ControlRecordKey, ControlRecordType};
+    /// use kwire::records::{ControlRecordKey, ControlRecordType};
     /// // Version 1 and two bytes more: read as version 0, the rest ignored.
     /// let key = ControlRecordKey::parse(&[0x00, 0x01, 0x00, 0x00, 0xaa, 0xbb]).unwrap();
     /// assert_eq!(key, ControlRecordKey { version: 1, record_type: ControlRecordType::Abort });
@@ -228,7 +228,7 @@ impl ControlRecordKey {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::EndTxnMarker;
+/// use kwire::records::EndTxnMarker;
 /// let marker = EndTxnMarker::parse(&[0x00, 0x00, 0x00, 0x00, 0x00, 0x05]).unwrap();
 /// assert_eq!(marker, EndTxnMarker { version: 0, coordinator_epoch: 5 });
 /// assert_eq!(&EndTxnMarker::new(5).to_bytes()[..], [0x00, 0x00, 0x00, 0x00, 0x00, 0x05]);
@@ -258,7 +258,7 @@ impl EndTxnMarker {
     /// negative version.
     ///
     /// ```
-    /// use kafka_wire::records::EndTxnMarker;
+    /// use kwire::records::EndTxnMarker;
     /// // Version 1 and one byte more: read as version 0, the rest ignored.
     /// let marker = EndTxnMarker::parse(&[0x00, 0x01, 0x00, 0x00, 0x00, 0x07, 0xff]).unwrap();
     /// assert_eq!(marker, EndTxnMarker { version: 1, coordinator_epoch: 7 });
@@ -304,7 +304,7 @@ impl EndTxnMarker {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::{ControlRecord, ControlRecordKey, ControlRecordType, EndTxnMarker, Location, Record};
+/// use kwire::records::{ControlRecord, ControlRecordKey, ControlRecordType, EndTxnMarker, Location, Record};
 /// let record = Record {
 ///     key: Some(ControlRecordKey::new(ControlRecordType::Abort).to_bytes()),
 ///     value: Some(EndTxnMarker::new(3).to_bytes()),
@@ -362,7 +362,7 @@ impl RecordBatch {
     ///
     /// # Example
     /// ```
-    /// use kafka_wire::records::{ControlRecordKey, ControlRecordType, DecodeOptions, EndTxnMarker, RecordBatch, RecordBatchBuilder};
+    /// use kwire::records::{ControlRecordKey, ControlRecordType, DecodeOptions, EndTxnMarker, RecordBatch, RecordBatchBuilder};
     /// let mut builder = RecordBatchBuilder::new(7);
     /// builder.control(true).transactional(true).producer(1000, 0, -1);
     /// let (key, value) = (ControlRecordKey::new(ControlRecordType::Commit), EndTxnMarker::new(0));

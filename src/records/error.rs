@@ -13,7 +13,7 @@ use crate::error::DecodeError;
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::Location;
+/// use kwire::records::Location;
 /// let at = Location::batch(42).record(3).field("value");
 /// assert_eq!(at.to_string(), "batch at offset 42, record 3, value");
 /// assert_eq!(Location::default().to_string(), "record set");
@@ -77,7 +77,7 @@ impl fmt::Display for Location {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::RecordErrorKind;
+/// use kwire::records::RecordErrorKind;
 /// let kind = RecordErrorKind::CrcMismatch { stored: 0x2a7198a5, computed: 0 };
 /// assert_eq!(kind.to_string(), "CRC mismatch: stored 0x2a7198a5, computed 0x00000000");
 /// ```
@@ -199,7 +199,7 @@ impl fmt::Display for RecordErrorKind {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::{Location, RecordError, RecordErrorKind};
+/// use kwire::records::{Location, RecordError, RecordErrorKind};
 /// let err = RecordError::new(RecordErrorKind::CrcMismatch { stored: 0x2a7198a5, computed: 0 }, Location::batch(7).field("crc"));
 /// assert_eq!(err.to_string(), "batch at offset 7, crc: CRC mismatch: stored 0x2a7198a5, computed 0x00000000");
 /// ```
@@ -216,7 +216,7 @@ impl RecordError {
     /// An error of `kind` found at `at`.
     ///
     /// ```
-    /// use kafka_wire::records::{Location, RecordError, RecordErrorKind};
+    /// use kwire::records::{Location, RecordError, RecordErrorKind};
     /// let err = RecordError::new(RecordErrorKind::UnsupportedMagic { magic: 3 }, Location::batch(0).field("magic"));
     /// assert_eq!(err.to_string(), "batch at offset 0, magic: magic 3 is not a known record format");
     /// ```
@@ -228,8 +228,8 @@ impl RecordError {
     /// What went wrong.
     ///
     /// ```
-    /// use kafka_wire::records::{RecordBatch, RecordErrorKind};
-    /// let err = RecordBatch::parse(kafka_wire::Bytes::from_static(&[0; 16])).unwrap_err();
+    /// use kwire::records::{RecordBatch, RecordErrorKind};
+    /// let err = RecordBatch::parse(kwire::Bytes::from_static(&[0; 16])).unwrap_err();
     /// assert!(matches!(err.kind(), RecordErrorKind::Decode { .. }));
     /// ```
     pub fn kind(&self) -> &RecordErrorKind {
@@ -240,7 +240,7 @@ impl RecordError {
     /// ([`RecordErrorKind::TooLarge`] and [`RecordErrorKind::Compress`]).
     ///
     /// ```
-    /// use kafka_wire::records::{Location, RecordError, RecordErrorKind};
+    /// use kwire::records::{Location, RecordError, RecordErrorKind};
     /// let at = Location::batch(42).record(3).field("key");
     /// let err = RecordError::new(RecordErrorKind::Invalid { what: "negative length" }, at);
     /// assert_eq!(err.location(), Some(&at));
@@ -294,7 +294,7 @@ impl From<RecordErrorKind> for RecordError {
     /// ([`RecordErrorKind::TooLarge`], [`RecordErrorKind::Compress`]) are made.
     ///
     /// ```
-    /// use kafka_wire::records::{RecordError, RecordErrorKind};
+    /// use kwire::records::{RecordError, RecordErrorKind};
     /// let err = RecordError::from(RecordErrorKind::TooLarge { what: "key", len: 1 << 31 });
     /// assert_eq!(err.to_string(), "key of 2147483648 bytes or items is too large to encode");
     /// ```

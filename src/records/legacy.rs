@@ -37,7 +37,7 @@ pub const MIN_MESSAGE_SIZE: usize = 14;
 /// # Example
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::records::LegacyMessage;
+/// use kwire::records::LegacyMessage;
 /// // magic 0, key null, value "a"; CRC-32 of 00 00 ff ff ff ff 00 00 00 01 61
 /// let bytes = Bytes::from_static(&[
 ///     0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 15, 0x51, 0xdf, 0x3a, 0x32, 0, 0,

@@ -34,7 +34,7 @@
 //! # Example
 //! ```
 //! use bytes::Bytes;
-//! use kafka_wire::records::{Batch, Batches, DecodeOptions};
+//! use kwire::records::{Batch, Batches, DecodeOptions};
 //! // test-vectors.md V14: one batch, one record, key null, value "", header ("h", null).
 //! let bytes = Bytes::from_static(&[
 //!     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x3b, 0xff, 0xff, 0xff, 0xff,
@@ -88,7 +88,7 @@ pub use self::record::{Header, Record, MIN_RECORD_SIZE};
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::DecodeOptions;
+/// use kwire::records::DecodeOptions;
 /// let mut options = DecodeOptions::default();
 /// assert_eq!(options.max_decompressed_size, 64 << 20);
 /// options.max_decompressed_size = 1 << 20;

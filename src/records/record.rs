@@ -39,7 +39,7 @@ const MIN_HEADER_SIZE: usize = 2;
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::Header;
+/// use kwire::records::Header;
 /// let h = Header::new("trace", Some("abc".into()));
 /// assert_eq!(h.key_str(), Ok("trace"));
 /// assert_eq!(h.value.as_deref(), Some(&b"abc"[..]));
@@ -79,8 +79,8 @@ impl Header {
 /// # Example
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::primitives::Reader;
-/// use kafka_wire::records::{Location, Record};
+/// use kwire::primitives::Reader;
+/// use kwire::records::{Location, Record};
 /// let record = Record::new(None, Some(Bytes::from_static(b"")))
 ///     .with_header("h", None);
 /// let mut buf = Vec::new();

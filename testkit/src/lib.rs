@@ -28,19 +28,19 @@ pub fn skip<T>(message: &str) -> Result<Option<T>, String> {
 }
 
 /// The reference directory (Kafka's schemas as `kafka-messages/`, captured
-/// frames as `captures/`): `$KAFKA_WIRE_SHARED`, a relative path taken from
+/// frames as `captures/`): `$KWIRE_SHARED`, a relative path taken from
 /// the workspace root, default `../shared` beside the workspace.
 /// `Ok(None)`, through [`skip`], when it is not there.
 ///
 /// # Errors
 /// As [`skip`]: in CI, a missing directory.
 pub fn shared_dir(what: &str) -> Result<Option<PathBuf>, String> {
-    let dir = match std::env::var_os("KAFKA_WIRE_SHARED") {
+    let dir = match std::env::var_os("KWIRE_SHARED") {
         Some(dir) if !dir.is_empty() => workspace_root().join(dir),
         _ => workspace_root().join("../shared"),
     };
     if dir.is_dir() {
         return Ok(Some(dir));
     }
-    skip(&format!("skipped: {what} needs {} (set KAFKA_WIRE_SHARED)", dir.display()))
+    skip(&format!("skipped: {what} needs {} (set KWIRE_SHARED)", dir.display()))
 }

@@ -3,7 +3,7 @@
 //! version and correlation id).
 #![allow(dead_code)]
 
-use kafka_wire::Bytes;
+use kwire::Bytes;
 
 /// One captured frame.
 pub struct Capture {

@@ -1,4 +1,4 @@
-//! A blocking Kafka connection built on kafka-wire's frames, for the tests
+//! A blocking Kafka connection built on kwire's frames, for the tests
 //! that talk to a real broker or controller (`scripts/kafka-cluster.sh`):
 //! one request at a time, a 4-byte size before each frame both ways.
 //!
@@ -13,14 +13,14 @@ use std::io::{self, ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use kafka_wire::api::{negotiate, Negotiated};
-use kafka_wire::frame;
-use kafka_wire::message::Request;
-use kafka_wire::messages::{
+use kwire::api::{negotiate, Negotiated};
+use kwire::frame;
+use kwire::message::Request;
+use kwire::messages::{
     ApiVersionsRequest, RequestBody, RequestHeader, ResponseBody, SaslAuthenticateRequest, SaslAuthenticateResponse,
     SaslHandshakeRequest,
 };
-use kafka_wire::{Bytes, BytesMut};
+use kwire::{Bytes, BytesMut};
 
 /// The largest response a test expects.
 const MAX_RESPONSE: usize = 64 << 20;
@@ -37,7 +37,7 @@ pub struct Conn {
 /// The ApiVersions request [`Conn::connect`] sends (v3).
 pub fn api_versions() -> ApiVersionsRequest {
     ApiVersionsRequest {
-        client_software_name: "kafka-wire-tests".into(),
+        client_software_name: "kwire-tests".into(),
         client_software_version: "0".into(),
         ..Default::default()
     }
@@ -70,7 +70,7 @@ impl Conn {
 
     /// The highest version of `R` both sides speak (after [`Conn::connect`]).
     pub fn version<R: Request>(&self) -> i16 {
-        kafka_wire::api::ApiKey::try_from(R::API_KEY)
+        kwire::api::ApiKey::try_from(R::API_KEY)
             .ok()
             .and_then(|key| self.negotiated.version(key))
             .unwrap_or_else(|| panic!("no common version of api key {}", R::API_KEY))
@@ -134,7 +134,7 @@ impl Conn {
     {
         let response = frame::ResponseFrame::decode(
             answer,
-            kafka_wire::api::ApiKey::try_from(R::API_KEY).expect("a known api key"),
+            kwire::api::ApiKey::try_from(R::API_KEY).expect("a known api key"),
             header.request_api_version,
         )
         .expect("decode response");

@@ -7,13 +7,13 @@
 
 use std::time::{Duration, Instant};
 
-use kafka_wire::messages::fetch_request::{FetchPartition, FetchTopic};
-use kafka_wire::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
-use kafka_wire::messages::metadata_request::MetadataRequestTopic;
-use kafka_wire::messages::{FetchRequest, ListOffsetsRequest, MetadataRequest};
-use kafka_wire::primitives::Uuid;
-use kafka_wire::records::{Batch, Batches, RecordBatch};
-use kafka_wire::{Bytes, BytesMut};
+use kwire::messages::fetch_request::{FetchPartition, FetchTopic};
+use kwire::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
+use kwire::messages::metadata_request::MetadataRequestTopic;
+use kwire::messages::{FetchRequest, ListOffsetsRequest, MetadataRequest};
+use kwire::primitives::Uuid;
+use kwire::records::{Batch, Batches, RecordBatch};
+use kwire::{Bytes, BytesMut};
 
 use super::conn::Conn;
 

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 /// The api key numbered `code` in the api-key table (a test's own number).
 #[allow(dead_code)] // not every test binary names api keys by number
-pub fn api_key(code: i16) -> kafka_wire::api::ApiKey {
-    kafka_wire::api::ApiKey::try_from(code).unwrap_or_else(|_| panic!("api key {code} is not in the table"))
+pub fn api_key(code: i16) -> kwire::api::ApiKey {
+    kwire::api::ApiKey::try_from(code).unwrap_or_else(|_| panic!("api key {code} is not in the table"))
 }
 
 /// Skips a check whose prerequisite is missing: prints `message` (`skipped:
@@ -46,24 +46,24 @@ pub fn env_dir(var: &str, default: &str) -> PathBuf {
 }
 
 /// Where the scripts put Kafka's releases (`scripts/kafka-release.sh`,
-/// `kafka-oracle.sh`, `kafka-cluster.sh fetch`): `$KAFKA_WIRE_RELEASES`,
+/// `kafka-oracle.sh`, `kafka-cluster.sh fetch`): `$KWIRE_RELEASES`,
 /// default `.cache/kafka`.
 #[allow(dead_code)]
 pub fn releases_dir() -> PathBuf {
-    env_dir("KAFKA_WIRE_RELEASES", ".cache/kafka")
+    env_dir("KWIRE_RELEASES", ".cache/kafka")
 }
 
 /// Finds the shared reference directory that some tests compare against
 /// (it holds `kafka-messages/`, Kafka's own schemas, plus captures and docs).
 ///
-/// The directory is `$KAFKA_WIRE_SHARED` when that variable is set and not
+/// The directory is `$KWIRE_SHARED` when that variable is set and not
 /// empty, otherwise `../shared` next to the crate root (`CARGO_MANIFEST_DIR`).
 /// `what` names the test or check that needs it; it only appears in the
 /// message below.
 ///
 /// Returns `Some(dir)` when the directory exists. When it does not, the
 /// caller should skip its check: this prints
-/// `skipped: <what> needs <path> (set KAFKA_WIRE_SHARED)` to stderr and
+/// `skipped: <what> needs <path> (set KWIRE_SHARED)` to stderr and
 /// returns `None`.
 ///
 /// # Panics
@@ -78,16 +78,16 @@ pub fn releases_dir() -> PathBuf {
 /// ```
 #[allow(dead_code)]
 pub fn shared_dir(what: &str) -> Option<PathBuf> {
-    let dir = env_dir("KAFKA_WIRE_SHARED", "../shared");
+    let dir = env_dir("KWIRE_SHARED", "../shared");
     if dir.is_dir() {
         return Some(dir);
     }
-    skip(&format!("skipped: {what} needs {} (set KAFKA_WIRE_SHARED)", dir.display()))
+    skip(&format!("skipped: {what} needs {} (set KWIRE_SHARED)", dir.display()))
 }
 
 /// The schemas of one schema `family` (`messages`, `metadata`, ...) of the
 /// Apache Kafka `release`, as `scripts/kafka-release.sh` extracts them into
-/// `$KAFKA_WIRE_RELEASES/RELEASE/schemas/FAMILY` (default `.cache/kafka`
+/// `$KWIRE_RELEASES/RELEASE/schemas/FAMILY` (default `.cache/kafka`
 /// in the repository).
 ///
 /// Returns `None`, after printing `skipped: ...` to stderr, when they are
@@ -109,7 +109,7 @@ pub fn release_schemas(release: &str, family: &str) -> Option<PathBuf> {
 
 /// The launcher of the Kafka oracle for `release` (`conformance/java/Oracle.java`
 /// compiled against the release's jars), as `scripts/kafka-oracle.sh RELEASE`
-/// writes it: `$KAFKA_WIRE_RELEASES/RELEASE/oracle/run` (default
+/// writes it: `$KWIRE_RELEASES/RELEASE/oracle/run` (default
 /// `.cache/kafka`), checked to be there and `java` to run.
 ///
 /// Returns `None`, after printing `skipped: ...` to stderr, when either is

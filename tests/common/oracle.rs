@@ -119,7 +119,7 @@ pub fn hex_word(bytes: &[u8]) -> String {
 }
 
 /// Checks the oracle's answer to `rdecode FAMILY KIND TYPE VERSION HEX`
-/// about `bytes`, whose JSON form kafka-wire writes as `json`: Kafka must
+/// about `bytes`, whose JSON form kwire writes as `json`: Kafka must
 /// read them, write the same bytes again (the same size, nothing left over)
 /// and write the same JSON. Kafka's JSON, or what went wrong.
 pub fn check_rdecode(answer: &str, bytes: &[u8], json: &serde_json::Value) -> Result<serde_json::Value, String> {

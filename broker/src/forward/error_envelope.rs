@@ -7,15 +7,15 @@
 //! [`unwrap_request`]: super::unwrap_request
 //! [`UnwrapError::envelope_response`]: super::UnwrapError::envelope_response
 
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::messages::EnvelopeResponse;
+use kwire::error_code::ErrorCode;
+use kwire::messages::EnvelopeResponse;
 
 /// An error EnvelopeResponse: no response data, `code` as the envelope's
 /// `ErrorCode`.
 ///
 /// ```
-/// use kafka_wire::error_code::ErrorCode;
-/// let envelope = kafka_wire_broker::forward::envelope_error(ErrorCode::NotController);
+/// use kwire::error_code::ErrorCode;
+/// let envelope = kwire_broker::forward::envelope_error(ErrorCode::NotController);
 /// assert_eq!((envelope.response_data, envelope.error_code), (None, 41));
 /// ```
 pub fn envelope_error(code: ErrorCode) -> EnvelopeResponse {
@@ -27,7 +27,7 @@ pub fn envelope_error(code: ErrorCode) -> EnvelopeResponse {
 /// with CLUSTER_AUTHORIZATION_FAILED (31).
 ///
 /// ```
-/// assert_eq!(kafka_wire_broker::forward::cluster_authorization_failed().error_code, 31);
+/// assert_eq!(kwire_broker::forward::cluster_authorization_failed().error_code, 31);
 /// ```
 pub fn cluster_authorization_failed() -> EnvelopeResponse {
     envelope_error(ErrorCode::ClusterAuthorizationFailed)

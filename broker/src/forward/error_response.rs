@@ -2,9 +2,9 @@
 //! failed: the client's own response type, every item the request named
 //! carrying the error, and the top-level error where the response has one.
 
-use kafka_wire::api::ApiKey;
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::messages::{
+use kwire::api::ApiKey;
+use kwire::error_code::ErrorCode;
+use kwire::messages::{
     add_raft_voter_response, allocate_producer_ids_response, alter_client_quotas_response, alter_configs_response,
     alter_partition_reassignments_response, alter_user_scram_credentials_response, create_acls_response,
     create_delegation_token_response, create_partitions_response, create_topics_response, delete_acls_response,
@@ -15,11 +15,11 @@ use kafka_wire::messages::{
 };
 
 /// [`error_response`] was given a request of an api that is not
-/// forwardable ([`kafka_wire::api::ApiInfo::forwardable`]).
+/// forwardable ([`kwire::api::ApiInfo::forwardable`]).
 ///
 /// ```
-/// use kafka_wire::api::ApiKey;
-/// use kafka_wire_broker::forward::NotForwardable;
+/// use kwire::api::ApiKey;
+/// use kwire_broker::forward::NotForwardable;
 /// assert_eq!(NotForwardable { api_key: ApiKey::Metadata }.to_string(), "api key 3 is not forwardable");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -52,10 +52,10 @@ pub struct NotForwardable {
 /// [`NotForwardable`] for a request of any other api.
 ///
 /// ```
-/// use kafka_wire::error_code::ErrorCode;
-/// use kafka_wire_broker::forward::error_response;
-/// use kafka_wire::messages::create_partitions_request::CreatePartitionsTopic;
-/// use kafka_wire::messages::{CreatePartitionsRequest, ResponseBody};
+/// use kwire::error_code::ErrorCode;
+/// use kwire_broker::forward::error_response;
+/// use kwire::messages::create_partitions_request::CreatePartitionsTopic;
+/// use kwire::messages::{CreatePartitionsRequest, ResponseBody};
 /// let request = CreatePartitionsRequest {
 ///     topics: vec![CreatePartitionsTopic { name: "a".into(), count: 3, ..Default::default() }],
 ///     ..Default::default()
@@ -64,7 +64,7 @@ pub struct NotForwardable {
 ///     unreachable!()
 /// };
 /// assert_eq!((&*response.results[0].name, response.results[0].error_code), ("a", 44));
-/// # Ok::<(), kafka_wire_broker::forward::NotForwardable>(())
+/// # Ok::<(), kwire_broker::forward::NotForwardable>(())
 /// ```
 pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> Result<ResponseBody, NotForwardable> {
     let api_key = request.api_key();
@@ -259,7 +259,7 @@ pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> R
             use alter_user_scram_credentials_response::{
                 AlterUserScramCredentialsResponse, AlterUserScramCredentialsResult,
             };
-            let mut users: Vec<&kafka_wire::ByteString> = Vec::new();
+            let mut users: Vec<&kwire::ByteString> = Vec::new();
             for user in req.deletions.iter().map(|d| &d.name).chain(req.upsertions.iter().map(|u| &u.name)) {
                 if !users.contains(&user) {
                     users.push(user);

@@ -28,10 +28,10 @@
 //!
 //! ```
 //! use std::net::{IpAddr, Ipv4Addr};
-//! use kafka_wire::error_code::ErrorCode;
-//! use kafka_wire_broker::forward::{envelope_error, unwrap_request, unwrap_response, wrap_request, ForwardOutcome};
-//! use kafka_wire::messages::{DefaultPrincipalData, RequestBody, ResponseBody};
-//! use kafka_wire::Bytes;
+//! use kwire::error_code::ErrorCode;
+//! use kwire_broker::forward::{envelope_error, unwrap_request, unwrap_response, wrap_request, ForwardOutcome};
+//! use kwire::messages::{DefaultPrincipalData, RequestBody, ResponseBody};
+//! use kwire::Bytes;
 //!
 //! // DeleteTopics v1 (request header v1): correlation id 9, client id "c", topic "t", timeout 1000 ms.
 //! let client_request = Bytes::from_static(b"\x00\x14\x00\x01\x00\x00\x00\x09\x00\x01c\x00\x00\x00\x01\x00\x01t\x00\x00\x03\xe8");
@@ -56,9 +56,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! [`DefaultPrincipalData`]: kafka_wire::messages::DefaultPrincipalData
-//! [`EnvelopeRequest`]: kafka_wire::messages::EnvelopeRequest
-//! [`ApiInfo::forwardable`]: kafka_wire::api::ApiInfo::forwardable
+//! [`DefaultPrincipalData`]: kwire::messages::DefaultPrincipalData
+//! [`EnvelopeRequest`]: kwire::messages::EnvelopeRequest
+//! [`ApiInfo::forwardable`]: kwire::api::ApiInfo::forwardable
 
 mod error_envelope;
 mod error_response;
@@ -74,13 +74,13 @@ pub use request::{
 };
 pub use response::{unwrap_response, wrap_response, ForwardOutcome, ResponseError};
 
-use kafka_wire::api::{ApiInfo, API_INFO};
+use kwire::api::{ApiInfo, API_INFO};
 
 /// The apis a broker may forward to the controller, in api-key order: those
 /// of the api-key table whose [`ApiInfo::forwardable`] is true.
 ///
 /// ```
-/// let keys: Vec<i16> = kafka_wire_broker::forward::forwardable_apis().map(|info| info.api_key.code()).collect();
+/// let keys: Vec<i16> = kwire_broker::forward::forwardable_apis().map(|info| info.api_key.code()).collect();
 /// assert_eq!(keys.len(), 22);
 /// assert_eq!(keys[..3], [19, 20, 30]); // CreateTopics, DeleteTopics, CreateAcls
 /// ```

@@ -5,14 +5,14 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use bytes::{BufMut, Bytes, BytesMut};
 
-use kafka_wire::api::{api_info, ApiKey};
-use kafka_wire::embedded::EmbeddedMessage;
-use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeError};
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::frame::RequestHead;
-use kafka_wire::message::{ApiMessage, Message};
-use kafka_wire::messages::{DefaultPrincipalData, EnvelopeRequest, EnvelopeResponse, RequestBody, RequestHeader};
-use kafka_wire::primitives::Reader;
+use kwire::api::{api_info, ApiKey};
+use kwire::embedded::EmbeddedMessage;
+use kwire::error::{DecodeError, DecodeErrorKind, EncodeError};
+use kwire::error_code::ErrorCode;
+use kwire::frame::RequestHead;
+use kwire::message::{ApiMessage, Message};
+use kwire::messages::{DefaultPrincipalData, EnvelopeRequest, EnvelopeResponse, RequestBody, RequestHeader};
+use kwire::primitives::Reader;
 
 use super::error_envelope::envelope_error;
 
@@ -32,9 +32,9 @@ pub const PRINCIPAL_DATA_VERSION: i16 = 0;
 /// the broker keeps to read the controller's answer ([`super::unwrap_response`]).
 ///
 /// ```
-/// use kafka_wire::api::ApiKey;
-/// use kafka_wire_broker::forward::ForwardedRequest;
-/// use kafka_wire::messages::{CreateTopicsRequest, RequestHeader};
+/// use kwire::api::ApiKey;
+/// use kwire_broker::forward::ForwardedRequest;
+/// use kwire::messages::{CreateTopicsRequest, RequestHeader};
 /// let header = RequestHeader { request_api_key: 19, request_api_version: 4, correlation_id: 3, ..Default::default() };
 /// let forwarded = ForwardedRequest { header, body: CreateTopicsRequest::default().into() };
 /// assert_eq!((forwarded.api_key(), forwarded.api_version(), forwarded.correlation_id()), (ApiKey::CreateTopics, 4, 3));
@@ -70,12 +70,12 @@ impl ForwardedRequest {
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv6Addr};
-/// use kafka_wire_broker::forward::wrap_request;
-/// use kafka_wire::messages::DefaultPrincipalData;
+/// use kwire_broker::forward::wrap_request;
+/// use kwire::messages::DefaultPrincipalData;
 /// // UnregisterBroker v0 (header v2): correlation id 1, client id "c", no tags; broker id 5, no tags.
-/// let request = kafka_wire::Bytes::from_static(b"\x00\x40\x00\x00\x00\x00\x00\x01\x00\x01c\x00\x00\x00\x00\x05\x00");
+/// let request = kwire::Bytes::from_static(b"\x00\x40\x00\x00\x00\x00\x00\x01\x00\x01c\x00\x00\x00\x00\x05\x00");
 /// let wrapped = wrap_request(request, &DefaultPrincipalData::default(), IpAddr::V6(Ipv6Addr::LOCALHOST), 7, None)?;
-/// let mut buf = kafka_wire::BytesMut::new();
+/// let mut buf = kwire::BytesMut::new();
 /// wrapped.encode(&mut buf)?;
 /// assert_eq!(&buf[..4], [0, 58, 0, 0]); // Envelope v0
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -93,12 +93,12 @@ pub struct WrappedRequest {
 
 impl WrappedRequest {
     /// Appends the envelope request, header (v2) then body (v0), without
-    /// the 4-byte size (see [`kafka_wire::frame::size_prefix::encode`]).
+    /// the 4-byte size (see [`kwire::frame::size_prefix::encode`]).
     ///
     /// # Errors
     /// An encode error of the header or body (for example a client id over
     /// 32767 bytes). On error, see
-    /// [buffers after an error](kafka_wire::error#buffers-after-an-error).
+    /// [buffers after an error](kwire::error#buffers-after-an-error).
     pub fn encode(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
         let start = buf.len();
         let written =
@@ -113,8 +113,8 @@ impl WrappedRequest {
 /// Why a broker will not forward a client request ([`wrap_request`]).
 ///
 /// ```
-/// use kafka_wire_broker::forward::WrapError;
-/// use kafka_wire::error_code::ErrorCode;
+/// use kwire_broker::forward::WrapError;
+/// use kwire::error_code::ErrorCode;
 /// assert_eq!(WrapError::NotForwardable { api_key: 3 }.error_code(), ErrorCode::InvalidRequest);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -123,7 +123,7 @@ pub enum WrapError {
     /// The request is itself an Envelope.
     #[error("an Envelope request cannot be forwarded inside another envelope")]
     NestedEnvelope,
-    /// The api is unknown or not forwardable ([`kafka_wire::api::ApiInfo::forwardable`]).
+    /// The api is unknown or not forwardable ([`kwire::api::ApiInfo::forwardable`]).
     #[error("api key {api_key} is not forwardable")]
     NotForwardable {
         /// The request's api key.
@@ -162,9 +162,9 @@ impl WrapError {
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv4Addr};
-/// use kafka_wire_broker::forward::{unwrap_request, wrap_request};
-/// use kafka_wire::messages::DefaultPrincipalData;
-/// let request = kafka_wire::Bytes::from_static(b"\x00\x40\x00\x00\x00\x00\x00\x01\x00\x01c\x00\x00\x00\x00\x05\x00");
+/// use kwire_broker::forward::{unwrap_request, wrap_request};
+/// use kwire::messages::DefaultPrincipalData;
+/// let request = kwire::Bytes::from_static(b"\x00\x40\x00\x00\x00\x00\x00\x01\x00\x01c\x00\x00\x00\x00\x05\x00");
 /// let principal = DefaultPrincipalData { r#type: "User".into(), name: "bob".into(), token_authenticated: true, ..Default::default() };
 /// let address = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1));
 /// let wrapped = wrap_request(request, &principal, address, 7, None)?;
@@ -195,8 +195,8 @@ pub struct UnwrappedRequest {
 /// (`tests/cluster_envelope.rs`).
 ///
 /// ```
-/// use kafka_wire_broker::forward::UnwrapError;
-/// use kafka_wire::api::ApiKey;
+/// use kwire_broker::forward::UnwrapError;
+/// use kwire::api::ApiKey;
 /// let refusal = UnwrapError::UnsupportedVersion { api_key: ApiKey::CreateTopics, version: 99 };
 /// assert_eq!(refusal.to_string(), "the envelope holds CreateTopics (api key 19) at version 99, which it does not have");
 /// assert_eq!(refusal.error_code().code(), 35);
@@ -275,8 +275,8 @@ impl UnwrapError {
     /// apart from faults of the envelope itself.
     ///
     /// ```
-    /// use kafka_wire::error_code::ErrorCode;
-    /// use kafka_wire_broker::forward::UnwrapError;
+    /// use kwire::error_code::ErrorCode;
+    /// use kwire_broker::forward::UnwrapError;
     /// assert_eq!(UnwrapError::MissingPrincipal.error_code(), ErrorCode::PrincipalDeserializationFailure);
     /// assert_eq!(UnwrapError::NestedEnvelope.error_code(), ErrorCode::InvalidRequest);
     /// assert_eq!(UnwrapError::UnknownApiKey { api_key: 999 }.error_code(), ErrorCode::UnsupportedVersion);
@@ -318,12 +318,12 @@ impl UnwrapError {
 /// A string over 32767 bytes.
 ///
 /// ```
-/// use kafka_wire_broker::forward::principal_to_bytes;
-/// use kafka_wire::messages::DefaultPrincipalData;
+/// use kwire_broker::forward::principal_to_bytes;
+/// use kwire::messages::DefaultPrincipalData;
 /// let principal = DefaultPrincipalData { r#type: "User".into(), name: "a".into(), ..Default::default() };
 /// // Version 0, then compact strings (length + 1), false, no tagged fields.
 /// assert_eq!(&principal_to_bytes(&principal)?[..], b"\x00\x00\x05User\x02a\x00\x00");
-/// # Ok::<(), kafka_wire::error::EncodeError>(())
+/// # Ok::<(), kwire::error::EncodeError>(())
 /// ```
 pub fn principal_to_bytes(principal: &DefaultPrincipalData) -> Result<Bytes, EncodeError> {
     let mut buf = BytesMut::with_capacity(2 + principal.encoded_size(PRINCIPAL_DATA_VERSION));
@@ -343,13 +343,13 @@ pub fn principal_to_bytes(principal: &DefaultPrincipalData) -> Result<Bytes, Enc
 /// from the start of `RequestPrincipal`.
 ///
 /// ```
-/// use kafka_wire_broker::forward::decode_principal;
-/// let principal = decode_principal(kafka_wire::Bytes::from_static(b"\x00\x00\x05User\x02a\x01\x00"))?;
+/// use kwire_broker::forward::decode_principal;
+/// let principal = decode_principal(kwire::Bytes::from_static(b"\x00\x00\x05User\x02a\x01\x00"))?;
 /// assert_eq!((&*principal.r#type, &*principal.name, principal.token_authenticated), ("User", "a", true));
 /// // Without the version prefix, or at a version that does not exist.
-/// assert!(decode_principal(kafka_wire::Bytes::from_static(b"\x05User\x02a\x01\x00")).is_err());
-/// assert!(decode_principal(kafka_wire::Bytes::from_static(b"\x00\x01\x05User\x02a\x01\x00")).is_err());
-/// # Ok::<(), kafka_wire_broker::forward::UnwrapError>(())
+/// assert!(decode_principal(kwire::Bytes::from_static(b"\x05User\x02a\x01\x00")).is_err());
+/// assert!(decode_principal(kwire::Bytes::from_static(b"\x00\x01\x05User\x02a\x01\x00")).is_err());
+/// # Ok::<(), kwire_broker::forward::UnwrapError>(())
 /// ```
 pub fn decode_principal(bytes: Bytes) -> Result<DefaultPrincipalData, UnwrapError> {
     let mut r = Reader::new(bytes);
@@ -365,7 +365,7 @@ pub fn decode_principal(bytes: Bytes) -> Result<DefaultPrincipalData, UnwrapErro
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv4Addr};
-/// let bytes = kafka_wire_broker::forward::client_address_to_bytes(IpAddr::V4(Ipv4Addr::new(10, 1, 2, 3)));
+/// let bytes = kwire_broker::forward::client_address_to_bytes(IpAddr::V4(Ipv4Addr::new(10, 1, 2, 3)));
 /// assert_eq!(&bytes[..], [10, 1, 2, 3]);
 /// ```
 pub fn client_address_to_bytes(address: IpAddr) -> Bytes {
@@ -382,7 +382,7 @@ pub fn client_address_to_bytes(address: IpAddr) -> Bytes {
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv6Addr};
-/// use kafka_wire_broker::forward::decode_client_address;
+/// use kwire_broker::forward::decode_client_address;
 /// let mut v6 = [0u8; 16];
 /// v6[15] = 1;
 /// assert_eq!(decode_client_address(&v6), Ok(IpAddr::V6(Ipv6Addr::LOCALHOST)));
@@ -489,15 +489,15 @@ fn read_embedded(bytes: &Bytes) -> Result<Embedded, Refusal> {
 /// when the header or body does not decode or bytes are left over;
 /// [`WrapError::Principal`] when the principal cannot be encoded. (Bytes
 /// after the body are refused here, where the controller's
-/// [`unwrap_request`] ignores them as Kafka's does: a broker on kafka-wire
+/// [`unwrap_request`] ignores them as Kafka's does: a broker on kwire
 /// that accepts such requests from its clients forwards its own encoding.)
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv4Addr};
-/// use kafka_wire_broker::forward::{wrap_request, WrapError};
-/// use kafka_wire::messages::DefaultPrincipalData;
+/// use kwire_broker::forward::{wrap_request, WrapError};
+/// use kwire::messages::DefaultPrincipalData;
 /// // Metadata v0 (header v1), correlation id 1, no client id (null), all topics (empty array).
-/// let metadata = kafka_wire::Bytes::from_static(b"\x00\x03\x00\x00\x00\x00\x00\x01\xff\xff\x00\x00\x00\x00");
+/// let metadata = kwire::Bytes::from_static(b"\x00\x03\x00\x00\x00\x00\x00\x01\xff\xff\x00\x00\x00\x00");
 /// let err = wrap_request(metadata, &DefaultPrincipalData::default(), IpAddr::V4(Ipv4Addr::LOCALHOST), 1, None);
 /// assert_eq!(err, Err(WrapError::NotForwardable { api_key: 3 }));
 /// ```
@@ -545,12 +545,12 @@ pub fn wrap_request(
 /// An [`UnwrapError`]; answer it with [`UnwrapError::envelope_response`].
 ///
 /// ```
-/// use kafka_wire_broker::forward::{principal_to_bytes, unwrap_request, UnwrapError};
-/// use kafka_wire::messages::{DefaultPrincipalData, EnvelopeRequest};
+/// use kwire_broker::forward::{principal_to_bytes, unwrap_request, UnwrapError};
+/// use kwire::messages::{DefaultPrincipalData, EnvelopeRequest};
 /// let principal = principal_to_bytes(&DefaultPrincipalData::default())?;
 /// // Embedded data 00 31 00 01 00: AlterClientQuotas v1, cut inside the correlation id.
 /// let envelope = EnvelopeRequest {
-///     request_data: kafka_wire::Bytes::from_static(&[0x00, 0x31, 0x00, 0x01, 0x00]).into(),
+///     request_data: kwire::Bytes::from_static(&[0x00, 0x31, 0x00, 0x01, 0x00]).into(),
 ///     request_principal: Some(principal),
 ///     client_host_address: vec![10, 0, 0, 1].into(),
 ///     ..Default::default()
@@ -558,7 +558,7 @@ pub fn wrap_request(
 /// let refusal = unwrap_request(&envelope).unwrap_err();
 /// assert!(matches!(refusal, UnwrapError::MalformedHeader(_)));
 /// assert_eq!(refusal.error_code().code(), 35); // UNSUPPORTED_VERSION, as Kafka's controller answers
-/// # Ok::<(), kafka_wire::error::EncodeError>(())
+/// # Ok::<(), kwire::error::EncodeError>(())
 /// ```
 pub fn unwrap_request(envelope: &EnvelopeRequest) -> Result<UnwrappedRequest, UnwrapError> {
     let principal = decode_principal(envelope.request_principal.clone().ok_or(UnwrapError::MissingPrincipal)?)?;

@@ -4,33 +4,33 @@
 
 use bytes::BytesMut;
 
-use kafka_wire::embedded::EmbeddedMessage;
-use kafka_wire::error::{DecodeError, EncodeError};
-use kafka_wire::error_code::ErrorCode;
-use kafka_wire::frame::ResponseFrame;
-use kafka_wire::messages::{EnvelopeResponse, ResponseBody, ResponseHeader};
+use kwire::embedded::EmbeddedMessage;
+use kwire::error::{DecodeError, EncodeError};
+use kwire::error_code::ErrorCode;
+use kwire::frame::ResponseFrame;
+use kwire::messages::{EnvelopeResponse, ResponseBody, ResponseHeader};
 
 use super::error_response::{error_response, NotForwardable};
 use super::request::ForwardedRequest;
 
 /// Wraps the controller's answer to a forwarded request: `header` and
 /// `body` encoded at `api_version` (the embedded request's version; the
-/// header version from [`kafka_wire::api::ApiInfo::response_header_version`])
+/// header version from [`kwire::api::ApiInfo::response_header_version`])
 /// become `ResponseData`; `ErrorCode` is 0.
 ///
 /// # Errors
 /// A header or body that `api_version` cannot carry.
 ///
 /// ```
-/// use kafka_wire_broker::forward::wrap_response;
-/// use kafka_wire::messages::{ResponseHeader, UnregisterBrokerResponse};
+/// use kwire_broker::forward::wrap_response;
+/// use kwire::messages::{ResponseHeader, UnregisterBrokerResponse};
 /// let header = ResponseHeader { correlation_id: 1, ..Default::default() };
 /// let body = UnregisterBrokerResponse { error_message: None, ..Default::default() };
 /// let envelope = wrap_response(&header, &body.into(), 0)?;
 /// // Response header v1 (correlation id, no tags), then throttle 0, error 0, null message, no tags.
 /// assert_eq!(envelope.response_data.unwrap().as_bytes().as_ref(), b"\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00");
 /// assert_eq!(envelope.error_code, 0);
-/// # Ok::<(), kafka_wire::error::EncodeError>(())
+/// # Ok::<(), kwire::error::EncodeError>(())
 /// ```
 pub fn wrap_response(
     header: &ResponseHeader,
@@ -50,7 +50,7 @@ pub fn wrap_response(
 /// ([`unwrap_response`]).
 ///
 /// ```
-/// use kafka_wire_broker::forward::ForwardOutcome;
+/// use kwire_broker::forward::ForwardOutcome;
 /// let outcome = ForwardOutcome::RetryOnNewController;
 /// assert!(matches!(outcome, ForwardOutcome::RetryOnNewController));
 /// ```
@@ -73,7 +73,7 @@ pub enum ForwardOutcome {
 /// ([`unwrap_response`]).
 ///
 /// ```
-/// use kafka_wire_broker::forward::ResponseError;
+/// use kwire_broker::forward::ResponseError;
 /// let err = ResponseError::CorrelationIdMismatch { expected: 3, found: 4 };
 /// assert_eq!(err.to_string(), "the embedded response answers correlation id 4, not the forwarded 3");
 /// ```
@@ -120,14 +120,14 @@ pub enum ResponseError {
 /// not forwardable.
 ///
 /// ```
-/// use kafka_wire::error_code::ErrorCode;
-/// use kafka_wire_broker::forward::{envelope_error, unwrap_response, ForwardOutcome, ForwardedRequest};
-/// use kafka_wire::messages::{RequestHeader, UnregisterBrokerRequest};
+/// use kwire::error_code::ErrorCode;
+/// use kwire_broker::forward::{envelope_error, unwrap_response, ForwardOutcome, ForwardedRequest};
+/// use kwire::messages::{RequestHeader, UnregisterBrokerRequest};
 /// let header = RequestHeader { request_api_key: 64, correlation_id: 1, ..Default::default() };
 /// let forwarded = ForwardedRequest { header, body: UnregisterBrokerRequest::default().into() };
 /// let outcome = unwrap_response(&envelope_error(ErrorCode::NotController), &forwarded)?;
 /// assert_eq!(outcome, ForwardOutcome::RetryOnNewController);
-/// # Ok::<(), kafka_wire_broker::forward::ResponseError>(())
+/// # Ok::<(), kwire_broker::forward::ResponseError>(())
 /// ```
 pub fn unwrap_response(
     response: &EnvelopeResponse,

@@ -681,7 +681,7 @@ fn api_name<'a>(message: &'a str, suffix: &str) -> &'a str {
     message.strip_suffix(suffix).unwrap_or(message)
 }
 
-/// The runtime's path as text for doc links: `crate` or `kafka_wire`.
+/// The runtime's path as text for doc links: `crate` or `kwire`.
 fn runtime_path(rt: &TokenStream) -> String {
     rt.to_string().replace(' ', "").trim_start_matches("::").to_owned()
 }

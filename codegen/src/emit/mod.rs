@@ -27,7 +27,7 @@ use field::FieldView;
 
 /// What every emitter needs to know besides the model.
 pub struct EmitContext {
-    /// Path of the runtime crate in generated code: `crate` or `::kafka_wire`.
+    /// Path of the runtime crate in generated code: `crate` or `::kwire`.
     pub runtime: TokenStream,
     /// Whether to emit `Sample` impls (random values for property tests).
     pub samples: bool,

@@ -1,5 +1,5 @@
 // Kafka's own Java clients (producer, classic consumer group, AdminClient)
-// against a broker: the example broker of kafka-wire (examples/broker) in
+// against a broker: the example broker of kwire (examples/broker) in
 // tests/example_broker_java.rs. Every result is one line on stdout, built
 // only from what the clients return, so the test can compare them exactly;
 // diagnostics go to stderr.

@@ -1,5 +1,5 @@
 // Kafka's own clients making a real cluster write its internal topics, for
-// tests/cluster_internal_records.rs: kafka-wire then reads what the
+// tests/cluster_internal_records.rs: kwire then reads what the
 // coordinators wrote to __consumer_offsets, __transaction_state and
 // __share_group_state.
 //
@@ -11,7 +11,7 @@
 //       2. a KafkaConsumer of group CLASSIC_GROUP (group.protocol=classic),
 //          then one of CONSUMER_GROUP (group.protocol=consumer, KIP-848), each
 //          reads the 6 records and commits with commitSync, offset = last + 1
-//          and metadata "kafka-wire <GROUP>"; prints
+//          and metadata "kwire <GROUP>"; prints
 //          "committed GROUP PARTITION OFFSET" per partition;
 //       3. sets the group config share.auto.offset.reset=earliest of
 //          SHARE_GROUP (Admin incrementalAlterConfigs), then a
@@ -148,7 +148,7 @@ public class InternalTopicsDriver {
             }
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
             for (var e : next.entrySet()) {
-                offsets.put(e.getKey(), new OffsetAndMetadata(e.getValue(), "kafka-wire " + group));
+                offsets.put(e.getKey(), new OffsetAndMetadata(e.getValue(), "kwire " + group));
             }
             consumer.commitSync(offsets);
             for (var e : next.entrySet()) {

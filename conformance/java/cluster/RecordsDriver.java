@@ -1,5 +1,5 @@
 // Kafka's own Java producer and consumer, for tests/cluster_records.rs
-// (record batches both ways between kafka-wire and Kafka).
+// (record batches both ways between kwire and Kafka).
 //
 //   RecordsDriver write BOOTSTRAP TOPIC
 //       Partition 0 of TOPIC (which must exist) gets, in this order:
@@ -101,7 +101,7 @@ public class RecordsDriver {
             }
         }
         Properties p = producerProps(bootstrap, "gzip");
-        p.put("transactional.id", "kafka-wire-records-" + topic);
+        p.put("transactional.id", "kwire-records-" + topic);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             producer.initTransactions();
             for (String outcome : new String[] {"commit", "abort"}) {
