@@ -147,7 +147,7 @@ fn expired_sessions_kafka_and_kwire_agree() {
                 std::thread::sleep(Duration::from_millis(wait.max(0) as u64));
                 let sent_at = now_ms();
                 let outcome = probe(&mut conn, api_key);
-                let decision = SessionExpiry::new(authenticated_at, lifetime).decide(api_key, sent_at);
+                let decision = SessionExpiry::new(authenticated_at, Some(lifetime)).decide(api_key, sent_at);
                 // After an accepted SaslHandshake the re-authentication can
                 // be completed, and the connection serves requests again.
                 let after = (outcome == Outcome::Answered && api_key == 17).then(|| {

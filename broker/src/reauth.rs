@@ -52,7 +52,7 @@
 //! // The token expires in 10 minutes, sooner than the limit.
 //! let now = 1_700_000_000_000;
 //! let lifetime = session_lifetime_ms(max, Some(now + 600_000), now);
-//! assert_eq!(lifetime, 600_000);
+//! assert_eq!(lifetime, Some(600_000));
 //!
 //! let expiry = SessionExpiry::for_credential(max, Some(now + 600_000), now);
 //! assert_eq!(expiry, SessionExpiry::new(now, lifetime));
@@ -61,8 +61,16 @@
 //! // Kafka's broker closes an expired connection on ApiVersions too.
 //! assert_eq!(expiry.decide(ApiKey::ApiVersions.code(), now + 600_001), RequestDecision::CloseConnection);
 //!
-//! // Client: SaslAuthenticate v1+ and r = 0.5 → 90% of the lifetime.
-//! let after = reauthenticate_after(2, lifetime, &mut || 0.5);
+//! // A token that had expired when authentication ended: the client is
+//! // told 0 (no limit), yet the session is over at once.
+//! let stale = session_lifetime_ms(max, Some(now - 1), now);
+//! assert_eq!(stale, Some(0));
+//! assert_eq!(SessionExpiry::new(now, stale), SessionExpiry::for_credential(max, Some(now - 1), now));
+//! assert_eq!(SessionExpiry::new(now, stale).decide(0, now), RequestDecision::CloseConnection);
+//!
+//! // Client: SaslAuthenticate v1+ and r = 0.5 → 90% of the lifetime sent
+//! // (the response's SessionLifetimeMs: 0 when there is no lifetime).
+//! let after = reauthenticate_after(2, lifetime.unwrap_or(0), &mut || 0.5);
 //! assert_eq!(after, Some(Duration::from_millis(540_000)));
 //! # Ok::<(), kwire_broker::reauth::ReauthConfigError>(())
 //! ```
@@ -192,8 +200,8 @@ where
     Ok(0)
 }
 
-/// The `SessionLifetimeMs` (ms, `int64`) a broker sends in a SaslAuthenticate
-/// v1+ response; `0` means the session does not expire.
+/// The session lifetime (ms) a broker gives a connection authenticated at
+/// `authenticated_at_ms`, or `None` when the session has no limit.
 ///
 /// - `max_reauth_ms`: the applicable `connections.max.reauth.ms`
 ///   ([`resolve_connections_max_reauth_ms`]); `0` = no maximum.
@@ -201,32 +209,42 @@ where
 ///   (e.g. an OAuth bearer token's expiry), if it has one.
 /// - `authenticated_at_ms`: when authentication completed.
 ///
-/// Rules (KIP-368): maximum only → the maximum; credential expiry only → the
-/// credential's remaining lifetime; both → the smaller; neither → 0. Never
-/// negative: a credential already expired gives 0, which the client reads
-/// as "no limit", so the broker must not take its own expiry from this
-/// value: [`SessionExpiry::for_credential`] expires such a session at once.
+/// Rules (KIP-368, as Kafka's `SaslServerAuthenticator` computes them):
+/// maximum only → the maximum; credential expiry only → the credential's
+/// remaining lifetime; both → the smaller; neither → `None`. Never
+/// negative: a credential that had expired when authentication completed,
+/// or expired at that instant, gives `Some(0)`, a session that is over at
+/// once ([`SessionExpiry::new`]).
+///
+/// The SaslAuthenticate v1+ response's `SessionLifetimeMs` (`int64`) is
+/// `lifetime.unwrap_or(0)`: on the wire 0 means "no limit" for both `None`
+/// and `Some(0)`, so a client told 0 does not re-authenticate, while the
+/// broker closes the connection on its next request.
 ///
 /// ```
 /// use kwire_broker::reauth::session_lifetime_ms;
 ///
 /// let now = 1_000_000;
-/// assert_eq!(session_lifetime_ms(60_000, None, now), 60_000);
-/// assert_eq!(session_lifetime_ms(0, Some(now + 5_000), now), 5_000);
-/// assert_eq!(session_lifetime_ms(60_000, Some(now + 5_000), now), 5_000);
-/// assert_eq!(session_lifetime_ms(0, None, now), 0);
-/// assert_eq!(session_lifetime_ms(60_000, Some(now - 1), now), 0);
+/// assert_eq!(session_lifetime_ms(60_000, None, now), Some(60_000));
+/// assert_eq!(session_lifetime_ms(0, Some(now + 5_000), now), Some(5_000));
+/// assert_eq!(session_lifetime_ms(60_000, Some(now + 5_000), now), Some(5_000));
+/// assert_eq!(session_lifetime_ms(0, None, now), None);
+/// assert_eq!(session_lifetime_ms(60_000, Some(now - 1), now), Some(0));
 /// ```
-pub fn session_lifetime_ms(max_reauth_ms: u64, credential_expiry_ms: Option<i64>, authenticated_at_ms: i64) -> i64 {
+pub fn session_lifetime_ms(
+    max_reauth_ms: u64,
+    credential_expiry_ms: Option<i64>,
+    authenticated_at_ms: i64,
+) -> Option<i64> {
     let maximum = (max_reauth_ms > 0).then(|| i64::try_from(max_reauth_ms).unwrap_or(i64::MAX));
     let remaining = credential_expiry_ms.map(|expiry| expiry.saturating_sub(authenticated_at_ms));
     let lifetime = match (maximum, remaining) {
         (Some(maximum), Some(remaining)) => maximum.min(remaining),
         (Some(maximum), None) => maximum,
         (None, Some(remaining)) => remaining,
-        (None, None) => 0,
+        (None, None) => return None,
     };
-    lifetime.max(0)
+    Some(lifetime.max(0))
 }
 
 /// What a broker does with a request on an authenticated connection.
@@ -274,13 +292,15 @@ pub const fn allowed_after_expiry(api_key: i16) -> bool {
 /// Build one after each successful (re-)authentication. Until the expiry
 /// instant every request is allowed; strictly after it, only
 /// [`allowed_after_expiry`] requests are, and any other request means closing
-/// the connection. The policy only acts on requests: an idle connection is
-/// never closed by it.
+/// the connection. A session whose lifetime is 0 (the credential had expired
+/// when authentication completed) is over at once: no request but a
+/// re-authentication is allowed on it, even in the same millisecond. The
+/// policy only acts on requests: an idle connection is never closed by it.
 ///
 /// ```
 /// use kwire_broker::reauth::{RequestDecision, SessionExpiry};
 ///
-/// let expiry = SessionExpiry::new(10_000, 5_000);
+/// let expiry = SessionExpiry::new(10_000, Some(5_000));
 /// assert_eq!(expiry.expires_at_ms(), Some(15_000));
 /// assert_eq!(expiry.decide(3, 15_000), RequestDecision::Allow); // Metadata, at expiry
 /// assert_eq!(expiry.decide(3, 15_001), RequestDecision::CloseConnection);
@@ -289,50 +309,63 @@ pub const fn allowed_after_expiry(api_key: i16) -> bool {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SessionExpiry {
-    expires_at_ms: Option<i64>,
+    limit: Limit,
+}
+
+/// The three kinds of session: unlimited, expiring strictly after an
+/// instant, or over from its start (lifetime 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Limit {
+    Never,
+    After(i64),
+    Over(i64),
 }
 
 impl SessionExpiry {
-    /// A session that never expires (session lifetime 0).
+    /// A session that never expires (no session lifetime).
     ///
     /// ```
     /// use kwire_broker::reauth::SessionExpiry;
     ///
     /// assert_eq!(SessionExpiry::NEVER.expires_at_ms(), None);
-    /// assert_eq!(SessionExpiry::new(5, 0), SessionExpiry::NEVER);
+    /// assert_eq!(SessionExpiry::new(5, None), SessionExpiry::NEVER);
     /// ```
-    pub const NEVER: SessionExpiry = SessionExpiry { expires_at_ms: None };
+    pub const NEVER: SessionExpiry = SessionExpiry { limit: Limit::Never };
 
     /// The session of a connection authenticated at `authenticated_at_ms`
-    /// that lasts `session_lifetime_ms`. A lifetime of 0 or less never
-    /// expires; for a broker, [`SessionExpiry::for_credential`] is the
-    /// safer constructor, since [`session_lifetime_ms`] also gives 0 for a
-    /// credential that had already expired.
+    /// that lasts `session_lifetime_ms` ([`session_lifetime_ms`]'s result):
+    /// `None` never expires; `Some(ms)` expires at `authenticated_at_ms + ms`,
+    /// and a lifetime of 0 or less is over at once, as Kafka's broker ends a
+    /// session whose credential had expired when authentication completed.
     ///
     /// ```
-    /// use kwire_broker::reauth::SessionExpiry;
+    /// use kwire_broker::reauth::{RequestDecision, SessionExpiry};
     ///
-    /// assert_eq!(SessionExpiry::new(1_000, 250).expires_at_ms(), Some(1_250));
+    /// assert_eq!(SessionExpiry::new(1_000, Some(250)).expires_at_ms(), Some(1_250));
+    /// let over = SessionExpiry::new(1_000, Some(0));
+    /// assert_eq!(over.expires_at_ms(), Some(1_000));
+    /// assert_eq!(over.decide(3, 1_000), RequestDecision::CloseConnection);
     /// ```
-    pub const fn new(authenticated_at_ms: i64, session_lifetime_ms: i64) -> Self {
-        if session_lifetime_ms > 0 {
-            SessionExpiry { expires_at_ms: Some(authenticated_at_ms.saturating_add(session_lifetime_ms)) }
-        } else {
-            SessionExpiry::NEVER
-        }
+    pub const fn new(authenticated_at_ms: i64, session_lifetime_ms: Option<i64>) -> Self {
+        let limit = match session_lifetime_ms {
+            None => Limit::Never,
+            Some(lifetime) if lifetime > 0 => Limit::After(authenticated_at_ms.saturating_add(lifetime)),
+            Some(_) => Limit::Over(authenticated_at_ms),
+        };
+        SessionExpiry { limit }
     }
 
     /// The session a broker enforces after an authentication that
-    /// completed at `authenticated_at_ms` (ms): it ends at the earlier of
-    /// `authenticated_at_ms + max_reauth_ms` (when the applicable
-    /// `connections.max.reauth.ms`, [`resolve_connections_max_reauth_ms`],
-    /// is not 0) and `credential_expiry_ms` (when the credential has an
-    /// expiry, e.g. an OAuth bearer token's), and never with neither.
-    ///
-    /// Unlike building it from the lifetime sent to the client, a
-    /// credential that had already expired gives a session that is already
-    /// over: the next request other than re-authentication closes the
-    /// connection (KIP-368; Kafka's broker does the same).
+    /// completed at `authenticated_at_ms` (ms): the same as
+    /// [`SessionExpiry::new`] with [`session_lifetime_ms`]'s lifetime. It
+    /// ends at the earlier of `authenticated_at_ms + max_reauth_ms` (when the
+    /// applicable `connections.max.reauth.ms`,
+    /// [`resolve_connections_max_reauth_ms`], is not 0) and
+    /// `credential_expiry_ms` (when the credential has an expiry, e.g. an
+    /// OAuth bearer token's), and never with neither. A credential that had
+    /// already expired, or expires at `authenticated_at_ms`, gives a session
+    /// that is over at once: the next request other than re-authentication
+    /// closes the connection (Kafka's broker does the same).
     ///
     /// ```
     /// use kwire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
@@ -343,46 +376,46 @@ impl SessionExpiry {
     /// assert_eq!(SessionExpiry::for_credential(0, None, now), SessionExpiry::NEVER);
     ///
     /// // A token that expired before authentication finished.
-    /// assert_eq!(session_lifetime_ms(60_000, Some(now - 1), now), 0); // what the client is told
+    /// assert_eq!(session_lifetime_ms(60_000, Some(now - 1), now), Some(0)); // 0 on the wire
     /// let expiry = SessionExpiry::for_credential(60_000, Some(now - 1), now);
     /// assert_eq!(expiry.decide(0, now), RequestDecision::CloseConnection); // Produce
     /// assert_eq!(expiry.decide(17, now), RequestDecision::Allow); // SaslHandshake: re-authenticate
     /// ```
     pub fn for_credential(max_reauth_ms: u64, credential_expiry_ms: Option<i64>, authenticated_at_ms: i64) -> Self {
-        let maximum = (max_reauth_ms > 0)
-            .then(|| authenticated_at_ms.saturating_add(i64::try_from(max_reauth_ms).unwrap_or(i64::MAX)));
-        let expires_at_ms = match (maximum, credential_expiry_ms) {
-            (Some(maximum), Some(credential)) => Some(maximum.min(credential)),
-            (maximum, credential) => maximum.or(credential),
-        };
-        SessionExpiry { expires_at_ms }
+        Self::new(authenticated_at_ms, session_lifetime_ms(max_reauth_ms, credential_expiry_ms, authenticated_at_ms))
     }
 
-    /// The instant (ms) the session expires, or `None` if it never does.
+    /// The instant (ms) the session expires, or `None` if it never does;
+    /// for a session over at once, the instant authentication completed.
     ///
     /// ```
     /// use kwire_broker::reauth::SessionExpiry;
     ///
-    /// assert_eq!(SessionExpiry::new(0, 1).expires_at_ms(), Some(1));
+    /// assert_eq!(SessionExpiry::new(0, Some(1)).expires_at_ms(), Some(1));
     /// ```
     pub const fn expires_at_ms(&self) -> Option<i64> {
-        self.expires_at_ms
+        match self.limit {
+            Limit::Never => None,
+            Limit::After(at) | Limit::Over(at) => Some(at),
+        }
     }
 
     /// Whether the session has expired at `now_ms`: strictly after the
-    /// expiry instant.
+    /// expiry instant, or always for a session over at once (lifetime 0).
     ///
     /// ```
     /// use kwire_broker::reauth::SessionExpiry;
     ///
-    /// let expiry = SessionExpiry::new(0, 100);
+    /// let expiry = SessionExpiry::new(0, Some(100));
     /// assert!(!expiry.is_expired(100));
     /// assert!(expiry.is_expired(101));
+    /// assert!(SessionExpiry::new(0, Some(0)).is_expired(0));
     /// ```
     pub const fn is_expired(&self, now_ms: i64) -> bool {
-        match self.expires_at_ms {
-            Some(expires_at_ms) => now_ms > expires_at_ms,
-            None => false,
+        match self.limit {
+            Limit::Never => false,
+            Limit::After(expires_at_ms) => now_ms > expires_at_ms,
+            Limit::Over(_) => true,
         }
     }
 
@@ -391,7 +424,7 @@ impl SessionExpiry {
     /// ```
     /// use kwire_broker::reauth::{RequestDecision, SessionExpiry};
     ///
-    /// let expiry = SessionExpiry::new(0, 100);
+    /// let expiry = SessionExpiry::new(0, Some(100));
     /// assert_eq!(expiry.decide(1, 50), RequestDecision::Allow); // Fetch, in time
     /// assert_eq!(expiry.decide(1, 150), RequestDecision::CloseConnection);
     /// assert_eq!(expiry.decide(17, 150), RequestDecision::Allow); // SaslHandshake
@@ -486,9 +519,11 @@ pub const REAUTH_WINDOW_WIDTH_PERCENT: u8 = 10;
 /// - `jitter`: supplies `r`; values outside `[0, 1)` are clamped into it and
 ///   NaN counts as 0.
 ///
-/// Result: `lifetime × (0.85 + r × 0.10)`, computed in whole ms (85% and the
-/// 10% window rounded down), so it always lies in `[85%, 95%)` of the
-/// lifetime and many connections do not re-authenticate at the same moment.
+/// Result: `lifetime × (0.85 + r × 0.10)` ms, computed as Kafka's
+/// `SaslClientAuthenticator` computes it, in one expression: the factor in
+/// double precision, the product truncated to whole ms (for 999 ms and
+/// r = 0.25, 874 ms). It lies in 85%–95% of the lifetime, so many
+/// connections do not re-authenticate at the same moment.
 ///
 /// Source: KIP-368.
 ///
@@ -498,6 +533,7 @@ pub const REAUTH_WINDOW_WIDTH_PERCENT: u8 = 10;
 ///
 /// assert_eq!(reauthenticate_after(1, 10_000, &mut || 0.0), Some(Duration::from_millis(8_500)));
 /// assert_eq!(reauthenticate_after(1, 10_000, &mut || 0.5), Some(Duration::from_millis(9_000)));
+/// assert_eq!(reauthenticate_after(1, 999, &mut || 0.25), Some(Duration::from_millis(874)));
 /// assert_eq!(reauthenticate_after(0, 10_000, &mut || 0.5), None); // v0 broker
 /// assert_eq!(reauthenticate_after(2, 0, &mut || 0.5), None); // no limit
 /// ```
@@ -509,15 +545,15 @@ pub fn reauthenticate_after(
     if sasl_authenticate_max_version < 1 || session_lifetime_ms <= 0 {
         return None;
     }
-    let lifetime = u128::from(session_lifetime_ms.unsigned_abs());
-    let start = lifetime * u128::from(REAUTH_WINDOW_START_PERCENT) / 100;
-    let width = lifetime * u128::from(REAUTH_WINDOW_WIDTH_PERCENT) / 100;
+    let start = f64::from(REAUTH_WINDOW_START_PERCENT) / 100.0; // 0.85, the same double as the literal
+    let width = f64::from(REAUTH_WINDOW_WIDTH_PERCENT) / 100.0; // 0.1
     let r = jitter.next_unit();
-    let r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
-    // `as` saturates; the `min` keeps the result below 95% even when r is
-    // (or rounds to) 1.
-    let offset = ((width as f64 * r) as u128).min(width.saturating_sub(1));
-    let after_ms = u64::try_from(start + offset).unwrap_or(u64::MAX);
+    // The largest double below 1: `r` stays in [0, 1) as Java's nextDouble.
+    let r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0 - f64::EPSILON / 2.0) };
+    // A positive lifetime times a factor in [0.85, 0.95): positive and
+    // below i64::MAX, so the truncating `as` (saturating, as Java's d2l)
+    // loses nothing but the fraction.
+    let after_ms = (session_lifetime_ms as f64 * (start + r * width)) as u64;
     Some(Duration::from_millis(after_ms))
 }
 
@@ -599,14 +635,14 @@ mod tests {
     fn lifetime_rules() {
         let now = 1_700_000_000_000;
         // Maximum only.
-        assert_eq!(session_lifetime_ms(3_600_000, None, now), 3_600_000);
+        assert_eq!(session_lifetime_ms(3_600_000, None, now), Some(3_600_000));
         // Credential only.
-        assert_eq!(session_lifetime_ms(0, Some(now + 1_234), now), 1_234);
+        assert_eq!(session_lifetime_ms(0, Some(now + 1_234), now), Some(1_234));
         // Both: the smaller.
-        assert_eq!(session_lifetime_ms(3_600_000, Some(now + 1_234), now), 1_234);
-        assert_eq!(session_lifetime_ms(1_000, Some(now + 1_234), now), 1_000);
-        // Neither.
-        assert_eq!(session_lifetime_ms(0, None, now), 0);
+        assert_eq!(session_lifetime_ms(3_600_000, Some(now + 1_234), now), Some(1_234));
+        assert_eq!(session_lifetime_ms(1_000, Some(now + 1_234), now), Some(1_000));
+        // Neither: no limit, not a lifetime of 0.
+        assert_eq!(session_lifetime_ms(0, None, now), None);
     }
 
     #[test]
@@ -617,16 +653,28 @@ mod tests {
                 let lifetime = session_lifetime_ms(max, credential, now);
                 let expiry = SessionExpiry::for_credential(max, credential, now);
                 let case = format!("max {max}, credential {credential:?}");
-                if lifetime > 0 {
-                    assert_eq!(expiry, SessionExpiry::new(now, lifetime), "{case}");
-                } else if max == 0 && credential.is_none() {
-                    assert_eq!(expiry, SessionExpiry::NEVER, "{case}");
-                } else {
-                    // Lifetime 0 on the wire, yet the session is over: only
-                    // re-authentication may follow.
-                    assert_eq!(expiry.expires_at_ms(), credential, "{case}");
-                    assert_eq!(expiry.decide(3, now + 1), RequestDecision::CloseConnection, "{case}");
-                    assert_eq!(expiry.decide(ApiKey::SaslHandshake.code(), now + 1), RequestDecision::Allow, "{case}");
+                // Both constructors give the same session.
+                assert_eq!(expiry, SessionExpiry::new(now, lifetime), "{case}");
+                match lifetime {
+                    None => {
+                        assert_eq!((max, credential), (0, None), "{case}");
+                        assert_eq!(expiry, SessionExpiry::NEVER, "{case}");
+                    }
+                    Some(ms) if ms > 0 => assert_eq!(expiry.expires_at_ms(), Some(now + ms), "{case}"),
+                    Some(ms) => {
+                        // Lifetime 0 on the wire, yet the session is over at
+                        // once, from the instant authentication completed
+                        // (Kafka: expiry = end + 0): only re-authentication
+                        // may follow, even within the same millisecond.
+                        assert_eq!(ms, 0, "{case}");
+                        assert!(credential.is_some_and(|c| c <= now), "{case}");
+                        assert_eq!(expiry.expires_at_ms(), Some(now), "{case}");
+                        for at in [now, now + 1, i64::MAX] {
+                            assert_eq!(expiry.decide(3, at), RequestDecision::CloseConnection, "{case} at {at}");
+                            let handshake = expiry.decide(ApiKey::SaslHandshake.code(), at);
+                            assert_eq!(handshake, RequestDecision::Allow, "{case} at {at}");
+                        }
+                    }
                 }
             }
         }
@@ -636,18 +684,18 @@ mod tests {
     #[test]
     fn lifetime_is_clamped() {
         let now = 1_700_000_000_000;
-        assert_eq!(session_lifetime_ms(0, Some(now - 10), now), 0);
-        assert_eq!(session_lifetime_ms(5_000, Some(now - 10), now), 0);
-        assert_eq!(session_lifetime_ms(0, Some(now), now), 0);
+        assert_eq!(session_lifetime_ms(0, Some(now - 10), now), Some(0));
+        assert_eq!(session_lifetime_ms(5_000, Some(now - 10), now), Some(0));
+        assert_eq!(session_lifetime_ms(0, Some(now), now), Some(0));
         // Extreme inputs saturate instead of overflowing.
-        assert_eq!(session_lifetime_ms(u64::MAX, None, now), i64::MAX);
-        assert_eq!(session_lifetime_ms(0, Some(i64::MIN), i64::MAX), 0);
-        assert_eq!(session_lifetime_ms(0, Some(i64::MAX), i64::MIN), i64::MAX);
+        assert_eq!(session_lifetime_ms(u64::MAX, None, now), Some(i64::MAX));
+        assert_eq!(session_lifetime_ms(0, Some(i64::MIN), i64::MAX), Some(0));
+        assert_eq!(session_lifetime_ms(0, Some(i64::MAX), i64::MIN), Some(i64::MAX));
     }
 
     #[test]
     fn expiry_boundary_and_allowed_requests() {
-        let expiry = SessionExpiry::new(1_000, 500);
+        let expiry = SessionExpiry::new(1_000, Some(500));
         assert_eq!(expiry.expires_at_ms(), Some(1_500));
         for api_key in [0, 1, 3, 17, 18, 36, 42, -1, i16::MAX] {
             assert_eq!(expiry.decide(api_key, 1_000), RequestDecision::Allow);
@@ -664,14 +712,22 @@ mod tests {
     }
 
     #[test]
-    fn zero_lifetime_never_expires() {
-        for expiry in [SessionExpiry::new(1_000, 0), SessionExpiry::new(1_000, -5), SessionExpiry::NEVER] {
+    fn no_lifetime_never_expires_and_zero_lifetime_is_over_at_once() {
+        for expiry in [SessionExpiry::new(1_000, None), SessionExpiry::NEVER] {
             assert_eq!(expiry.expires_at_ms(), None);
             assert!(!expiry.is_expired(i64::MAX));
             assert_eq!(expiry.decide(0, i64::MAX), RequestDecision::Allow);
         }
+        for expiry in [SessionExpiry::new(1_000, Some(0)), SessionExpiry::new(1_000, Some(-5))] {
+            assert_eq!(expiry.expires_at_ms(), Some(1_000));
+            for now in [999, 1_000, 1_001] {
+                assert!(expiry.is_expired(now));
+                assert_eq!(expiry.decide(0, now), RequestDecision::CloseConnection);
+                assert_eq!(expiry.decide(17, now), RequestDecision::Allow);
+            }
+        }
         // Saturating expiry instead of overflow.
-        assert_eq!(SessionExpiry::new(i64::MAX - 1, 10).expires_at_ms(), Some(i64::MAX));
+        assert_eq!(SessionExpiry::new(i64::MAX - 1, Some(10)).expires_at_ms(), Some(i64::MAX));
     }
 
     #[test]
@@ -681,11 +737,46 @@ mod tests {
         assert_eq!(at(0.25), Some(Duration::from_millis(87_500)));
         assert_eq!(at(0.5), Some(Duration::from_millis(90_000)));
         assert_eq!(at(0.999_999), Some(Duration::from_millis(94_999)));
-        // Out-of-range jitter is clamped into the window.
-        assert_eq!(at(1.0), Some(Duration::from_millis(94_999)));
-        assert_eq!(at(7.0), Some(Duration::from_millis(94_999)));
+        // Out-of-range jitter is clamped to the largest double below 1, as
+        // Java's nextDouble can return: 95% once rounded, as in Kafka.
+        assert_eq!(at(1.0), Some(Duration::from_millis(95_000)));
+        assert_eq!(at(7.0), Some(Duration::from_millis(95_000)));
         assert_eq!(at(-3.0), Some(Duration::from_millis(85_000)));
         assert_eq!(at(f64::NAN), Some(Duration::from_millis(85_000)));
+    }
+
+    /// `(long) (lifetime * (0.85 + r * 0.10))` as Java evaluates it (the
+    /// expression of Kafka's SaslClientAuthenticator), for these lifetimes
+    /// and r = 0, 0.25, 0.5, 0.99, 0.999999 and the largest double below 1.
+    #[test]
+    fn reauth_time_is_kafkas_single_expression() {
+        let rs = [0.0, 0.25, 0.5, 0.99, 0.999_999, 1.0 - f64::EPSILON / 2.0];
+        let golden: [(i64, [u64; 6]); 8] = [
+            (1, [0, 0, 0, 0, 0, 0]),
+            (20, [17, 17, 18, 18, 18, 19]),
+            (999, [849, 874, 899, 948, 949, 949]),
+            (1_000, [850, 875, 900, 949, 949, 950]),
+            (6_000, [5_100, 5_250, 5_400, 5_694, 5_699, 5_700]),
+            (100_000, [85_000, 87_500, 90_000, 94_900, 94_999, 95_000]),
+            (3_600_000, [3_060_000, 3_150_000, 3_240_000, 3_416_400, 3_419_999, 3_420_000]),
+            (
+                i64::MAX,
+                [
+                    7_839_866_231_326_559_232,
+                    8_070_450_532_247_928_832,
+                    8_301_034_833_169_298_432,
+                    8_752_980_062_975_181_824,
+                    8_762_202_512_674_833_408,
+                    8_762_203_435_012_036_608,
+                ],
+            ),
+        ];
+        for (lifetime, expected) in golden {
+            for (r, ms) in rs.into_iter().zip(expected) {
+                let after = reauthenticate_after(1, lifetime, &mut || r);
+                assert_eq!(after, Some(Duration::from_millis(ms)), "lifetime {lifetime}, r {r}");
+            }
+        }
     }
 
     #[test]
@@ -701,13 +792,12 @@ mod tests {
 
     #[test]
     fn reauth_tiny_and_huge_lifetimes() {
-        // 1 ms: 85% and the window both round down to 0.
+        // 1 ms: rounds down to 0.
         assert_eq!(reauthenticate_after(1, 1, &mut || 0.9), Some(Duration::from_millis(0)));
-        // 20 ms: window [17, 19).
         assert_eq!(reauthenticate_after(1, 20, &mut || 0.0), Some(Duration::from_millis(17)));
         assert_eq!(reauthenticate_after(1, 20, &mut || 0.99), Some(Duration::from_millis(18)));
         let huge = reauthenticate_after(1, i64::MAX, &mut || 0.0).unwrap();
-        assert_eq!(huge, Duration::from_millis((i128::from(i64::MAX) * 85 / 100) as u64));
+        assert_eq!(huge, Duration::from_millis(7_839_866_231_326_559_232));
     }
 
     #[test]

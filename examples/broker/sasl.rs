@@ -202,7 +202,7 @@ impl Session {
         self.expiry = SessionExpiry::for_credential(reauth_ms, None, now_ms);
         self.phase = Phase::Authenticated;
         self.user = Some(user.clone());
-        Ok(Authenticated { user, reauthentication, session_lifetime_ms: lifetime })
+        Ok(Authenticated { user, reauthentication, session_lifetime_ms: lifetime.unwrap_or(0) })
     }
 }
 
