@@ -35,9 +35,10 @@
 //!   the `refusal_error_code` a controller would answer with. For an
 //!   EnvelopeResponse it is what [`forward::unwrap_response`] made of the
 //!   controller's answer to that embedded request (`outcome`: `response`,
-//!   `retry_on_new_controller` or `error_to_client`, with the envelope's
-//!   `error_code`, and for a response `inner_reencoded_same` against
-//!   `ResponseData`).
+//!   `retry_on_new_controller`, `error_to_client` or `close_connection`,
+//!   with the envelope's `error_code`; for a response `inner_reencoded_same`
+//!   against `ResponseData`; for `error_to_client` the `client_response`
+//!   kwire-broker would send the client, header and body in hex).
 //! - A line with `dir` `"stream"` reports a byte stream that can no longer be
 //!   cut into frames (a negative or oversized size): decoding stops for that
 //!   direction of that connection, the bytes keep flowing.
@@ -60,8 +61,21 @@
 //!   before v7 and SyncGroup before v5 name no protocol type: the relay goes
 //!   by the group's JoinGroup request seen earlier on the same connection.
 //!
-//! A bad frame never stops the relay: it is logged and passed on like any
-//! other. The relay does not follow SASL: after a SaslHandshake v0 the
+//! With `--inject-envelope-errors` the relay answers some Envelopes itself,
+//! to show how the broker before it reacts to a failed envelope: an
+//! Envelope whose embedded request is a CreateTopics naming first a topic
+//! `kwire-relay-envelope-error-<CODE>-<anything>` (CODE a positive error
+//! code) is not passed on; the relay answers it with an EnvelopeResponse
+//! carrying CODE and no response data, logged like any response with
+//! `"injected":true`. Each topic name is answered so once (the relay
+//! remembers the last 4096): a broker that forwards the same request again
+//! (after NOT_CONTROLLER, 41) reaches the controller the second time. The
+//! broker sends one request at a time to its controller, so the answer
+//! cannot overtake another.
+//!
+//! Frames are passed on whole, as they complete (bytes that cannot be cut
+//! into frames as they come). A bad frame never stops the relay: it is
+//! logged and passed on like any other. The relay does not follow SASL: after a SaslHandshake v0 the
 //! tokens travel without a request header and are logged as frames that do
 //! not decode.
 
@@ -73,7 +87,7 @@ use std::sync::{Arc, Mutex};
 
 use kwire::codec::{Correlated, Correlator, FrameCodec};
 use kwire::frame::{self, RequestFrame, ResponseFrame};
-use kwire::messages::{EnvelopeRequest, EnvelopeResponse, RequestBody, ResponseBody};
+use kwire::messages::{EnvelopeRequest, EnvelopeResponse, RequestBody, ResponseBody, ResponseHeader};
 use kwire::{Bytes, BytesMut};
 use kwire_broker::forward::{self, ForwardOutcome, ForwardedRequest};
 use serde_json::{json, Map, Value};
@@ -85,11 +99,13 @@ use tokio_util::codec::Decoder;
 const USAGE: &str = "\
 kwire envelope relay: passes Kafka connections through unchanged and logs every frame.
 
-usage: envelope_relay --listen HOST:PORT --upstream HOST:PORT [--frames FILE]
+usage: envelope_relay --listen HOST:PORT --upstream HOST:PORT [--frames FILE] [--inject-envelope-errors]
 
-  --listen HOST:PORT    address to accept connections on
-  --upstream HOST:PORT  the broker or controller to connect each of them to
-  --frames FILE         where to write one JSON line per frame (default: stdout)
+  --listen HOST:PORT          address to accept connections on
+  --upstream HOST:PORT        the broker or controller to connect each of them to
+  --frames FILE               where to write one JSON line per frame (default: stdout)
+  --inject-envelope-errors    answer the Envelope of a CreateTopics for a topic
+                              kwire-relay-envelope-error-<CODE>-... with error CODE, once
 ";
 
 /// Command-line settings.
@@ -97,12 +113,14 @@ struct Args {
     listen: String,
     upstream: String,
     frames: Option<String>,
+    inject_envelope_errors: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut listen = None;
     let mut upstream = None;
     let mut frames = None;
+    let mut inject_envelope_errors = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
@@ -110,6 +128,7 @@ fn parse_args() -> Result<Args, String> {
             "--listen" => listen = Some(value()?),
             "--upstream" => upstream = Some(value()?),
             "--frames" => frames = Some(value()?),
+            "--inject-envelope-errors" => inject_envelope_errors = true,
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown argument {other}")),
         }
@@ -118,6 +137,7 @@ fn parse_args() -> Result<Args, String> {
         listen: listen.ok_or("--listen is required")?,
         upstream: upstream.ok_or("--upstream is required")?,
         frames,
+        inject_envelope_errors,
     })
 }
 
@@ -146,9 +166,47 @@ struct Pending {
     group_requests: HashMap<i32, kwire::ByteString>,
     /// Protocol type of each group, as its JoinGroup requests named it.
     group_types: HashMap<kwire::ByteString, kwire::ByteString>,
+    /// Which Envelopes to answer with an error (`--inject-envelope-errors`).
+    injector: Injector,
 }
 
 type Shared = Arc<Mutex<Pending>>;
+
+/// The prefix of the topic names whose CreateTopics Envelope the relay
+/// answers with an error (`--inject-envelope-errors`).
+const INJECT_PREFIX: &str = "kwire-relay-envelope-error-";
+
+/// How many answered topic names the relay remembers.
+const INJECT_MEMORY: usize = 4096;
+
+/// `--inject-envelope-errors`: the topic names already answered with an
+/// error, shared by every connection (a broker retries on a new one).
+#[derive(Clone, Default)]
+struct Injector(Option<Arc<Mutex<Vec<String>>>>);
+
+impl Injector {
+    /// The error to answer the Envelope of `forwarded` with, if it asks for
+    /// one that has not been given yet.
+    fn error_for(&self, forwarded: &ForwardedRequest) -> Option<i16> {
+        let answered = self.0.as_ref()?;
+        let RequestBody::CreateTopics(create) = &forwarded.body else { return None };
+        let name = create.topics.first()?.name.to_string();
+        let (code, _) = name.strip_prefix(INJECT_PREFIX)?.split_once('-')?;
+        let code: i16 = code.parse().ok().filter(|code| *code > 0)?;
+        let mut answered = answered.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if answered.contains(&name) {
+            return None;
+        }
+        if answered.len() == INJECT_MEMORY {
+            answered.remove(0);
+        }
+        answered.push(name);
+        Some(code)
+    }
+}
+
+/// A write half, shared when the relay answers on it too.
+type Writer = Arc<tokio::sync::Mutex<OwnedWriteHalf>>;
 
 fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Pending> {
     shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -185,6 +243,7 @@ async fn main() -> ExitCode {
         None => Box::new(LineWriter::new(std::io::stdout())),
     };
     let log = FrameLog(Arc::new(Mutex::new(out)));
+    let injector = Injector(args.inject_envelope_errors.then(Arc::default));
     let listener = match TcpListener::bind(&args.listen).await {
         Ok(listener) => listener,
         Err(e) => {
@@ -208,6 +267,7 @@ async fn main() -> ExitCode {
         let conn = next_conn;
         let upstream = args.upstream.clone();
         let log = log.clone();
+        let injector = injector.clone();
         tokio::spawn(async move {
             let server = match TcpStream::connect(&upstream).await {
                 Ok(server) => server,
@@ -221,61 +281,122 @@ async fn main() -> ExitCode {
             let _ = server.set_nodelay(true);
             let (client_rx, client_tx) = client.into_split();
             let (server_rx, server_tx) = server.into_split();
-            let shared = Shared::default();
-            let up = pump(conn, Direction::Request, client_rx, server_tx, shared.clone(), log.clone());
-            let down = pump(conn, Direction::Response, server_rx, client_tx, shared, log);
+            let client_tx: Writer = Arc::new(tokio::sync::Mutex::new(client_tx));
+            let server_tx: Writer = Arc::new(tokio::sync::Mutex::new(server_tx));
+            let shared = Shared::new(Mutex::new(Pending { injector, ..Pending::default() }));
+            let up = Pump { conn, dir: Direction::Request, to: server_tx, back: Some(client_tx.clone()) };
+            let down = Pump { conn, dir: Direction::Response, to: client_tx, back: None };
+            let up = up.run(client_rx, shared.clone(), log.clone());
+            let down = down.run(server_rx, shared, log);
             let (up, down) = tokio::join!(up, down);
             eprintln!("envelope_relay: conn {conn} closed (client side: {up}; upstream side: {down})");
         });
     }
 }
 
-/// Copies one direction of a connection, `from` to `to`, decoding the
-/// frames as they complete. Returns how the copy ended.
-///
-/// Frames are recorded (requests in the correlator) *before* the bytes
-/// that complete them are written on, so a response can never overtake the
-/// record of its request.
-async fn pump(
+/// One direction of a connection: where its frames go (`to`), and for the
+/// requests the client side's writer (`back`), on which injected answers go.
+struct Pump {
     conn: u64,
     dir: Direction,
-    mut from: OwnedReadHalf,
-    mut to: OwnedWriteHalf,
-    shared: Shared,
-    log: FrameLog,
-) -> String {
-    let mut codec = Some(FrameCodec::new());
-    let mut pending = BytesMut::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    let ended = loop {
-        let n = match from.read(&mut chunk).await {
-            Ok(0) => break "end of stream".to_string(),
-            Ok(n) => n,
-            Err(e) => break format!("read error: {e}"),
-        };
-        if let Some(frames) = codec.as_mut() {
-            pending.extend_from_slice(&chunk[..n]);
-            loop {
-                match frames.decode(&mut pending) {
-                    Ok(Some(frame)) => log.write(describe(conn, dir, frame, &shared)),
-                    Ok(None) => break,
-                    Err(e) => {
-                        // Out of step for good: stop decoding, keep copying.
-                        log.write(json!({"conn": conn, "dir": "stream", "stream": dir.name(), "error": e.to_string()}));
-                        codec = None;
-                        pending = BytesMut::new();
-                        break;
+    to: Writer,
+    back: Option<Writer>,
+}
+
+impl Pump {
+    /// Copies `from` to `to`, decoding the frames as they complete. Returns
+    /// how the copy ended.
+    ///
+    /// Frames are logged (requests recorded in the correlator) *before* they
+    /// are written on, so a response can never overtake the record of its
+    /// request. While the stream can be cut into frames they are written
+    /// whole, so that an injected answer never lands inside another frame.
+    async fn run(self, mut from: OwnedReadHalf, shared: Shared, log: FrameLog) -> String {
+        let mut codec = Some(FrameCodec::new());
+        let mut pending = BytesMut::new();
+        let mut chunk = vec![0u8; 64 * 1024];
+        let ended = loop {
+            let n = match from.read(&mut chunk).await {
+                Ok(0) => break "end of stream".to_string(),
+                Ok(n) => n,
+                Err(e) => break format!("read error: {e}"),
+            };
+            let mut out = BytesMut::new();
+            let mut answers = Vec::new();
+            match codec.as_mut() {
+                None => out.extend_from_slice(&chunk[..n]),
+                Some(frames) => {
+                    pending.extend_from_slice(&chunk[..n]);
+                    loop {
+                        match frames.decode(&mut pending) {
+                            Ok(Some(frame)) => {
+                                let (line, injected) = describe(self.conn, self.dir, frame.clone(), &shared);
+                                log.write(line);
+                                match injected.and_then(|(id, code)| self.answer(id, code, &shared, &log)) {
+                                    Some(answer) => answers.push(answer),
+                                    None => put_frame(&mut out, &frame),
+                                }
+                            }
+                            Ok(None) => break,
+                            Err(e) => {
+                                // Out of step for good: stop decoding, keep copying.
+                                let error = e.to_string();
+                                log.write(json!({"conn": self.conn, "dir": "stream", "stream": self.dir.name(), "error": error}));
+                                codec = None;
+                                out.extend_from_slice(&pending.split());
+                                break;
+                            }
+                        }
                     }
                 }
             }
+            if !out.is_empty() {
+                if let Err(e) = self.to.lock().await.write_all(&out).await {
+                    break format!("write error: {e}");
+                }
+            }
+            if let Some(back) = &self.back {
+                for answer in answers {
+                    if let Err(e) = back.lock().await.write_all(&answer).await {
+                        eprintln!("envelope_relay: conn {}: cannot write an injected answer: {e}", self.conn);
+                    }
+                }
+            }
+        };
+        // Pass the end of stream on, so the other side sees the close.
+        let _ = self.to.lock().await.shutdown().await;
+        ended
+    }
+
+    /// The frame (size prefix included) answering the Envelope with
+    /// correlation id `correlation_id` with error `code` and no response
+    /// data, logged as a response; `None` when the relay has no side to
+    /// answer on or the answer does not encode, and the Envelope goes on.
+    fn answer(&self, correlation_id: i32, code: i16, shared: &Shared, log: &FrameLog) -> Option<Bytes> {
+        self.back.as_ref()?;
+        let header = ResponseHeader { correlation_id, ..Default::default() };
+        let body =
+            ResponseBody::Envelope(EnvelopeResponse { response_data: None, error_code: code, ..Default::default() });
+        let mut frame = BytesMut::new();
+        frame::ResponseFrame::encode_parts(&header, &body, forward::ENVELOPE_VERSION, &mut frame).ok()?;
+        let frame = frame.freeze();
+        let mut line = describe(self.conn, Direction::Response, frame.clone(), shared).0;
+        if let Value::Object(fields) = &mut line {
+            fields.insert("injected".into(), true.into());
         }
-        if let Err(e) = to.write_all(&chunk[..n]).await {
-            break format!("write error: {e}");
-        }
-    };
-    // Pass the end of stream on, so the other side sees the close.
-    let _ = to.shutdown().await;
-    ended
+        log.write(line);
+        let mut out = BytesMut::new();
+        put_frame(&mut out, &frame);
+        Some(out.freeze())
+    }
+}
+
+/// Appends `frame` with its int32 size prefix (a frame the codec cut is
+/// below its maximum size, so the size fits).
+fn put_frame(out: &mut BytesMut, frame: &[u8]) {
+    let size = i32::try_from(frame.len()).unwrap_or(i32::MAX);
+    out.extend_from_slice(&size.to_be_bytes());
+    out.extend_from_slice(frame);
 }
 
 impl Direction {
@@ -287,20 +408,25 @@ impl Direction {
     }
 }
 
-/// One JSON line for one frame (without its size prefix).
-fn describe(conn: u64, dir: Direction, frame: Bytes, shared: &Shared) -> Value {
+/// One JSON line for one frame (without its size prefix), and for an
+/// Envelope to answer with an error (`--inject-envelope-errors`) its
+/// correlation id and the error code.
+fn describe(conn: u64, dir: Direction, frame: Bytes, shared: &Shared) -> (Value, Option<(i32, i16)>) {
     let mut line = Map::new();
     line.insert("conn".into(), conn.into());
     line.insert("dir".into(), dir.name().into());
     line.insert("size".into(), frame.len().into());
-    match dir {
+    let injected = match dir {
         Direction::Request => describe_request(&mut line, frame, shared),
-        Direction::Response => describe_response(&mut line, frame, shared),
-    }
-    Value::Object(line)
+        Direction::Response => {
+            describe_response(&mut line, frame, shared);
+            None
+        }
+    };
+    (Value::Object(line), injected)
 }
 
-fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared) {
+fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared) -> Option<(i32, i16)> {
     // Record first: even a request that does not decode gets a response.
     let recorded = lock(shared).correlator.track_request(&frame);
     if let Err(e) = &recorded {
@@ -316,18 +442,21 @@ fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared
         Err(e) => {
             line.insert("decoded".into(), false.into());
             line.insert("error".into(), format!("request: {e}").into());
-            return;
+            return None;
         }
     };
     line.insert("decoded".into(), true.into());
     line.insert("reencoded_same".into(), request_reencodes(&request, &frame).into());
+    let mut injected = None;
     if let RequestBody::Envelope(envelope) = &request.body {
-        let summary = unwrap_envelope_request(envelope, request.header.correlation_id, shared);
+        let (summary, code) = unwrap_envelope_request(envelope, request.header.correlation_id, shared);
         line.insert("envelope".into(), summary);
+        injected = code.map(|code| (request.header.correlation_id, code));
     }
     if let Some(summary) = connect::request(&request.body, request.header.correlation_id, shared) {
         line.insert("connect".into(), summary);
     }
+    injected
 }
 
 fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared) {
@@ -375,10 +504,12 @@ fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Share
 }
 
 /// What [`forward::unwrap_request`] reads from an EnvelopeRequest; the
-/// embedded request is kept to read the EnvelopeResponse with.
-fn unwrap_envelope_request(envelope: &EnvelopeRequest, correlation_id: i32, shared: &Shared) -> Value {
+/// embedded request is kept to read the EnvelopeResponse with. With the
+/// error code to answer the Envelope with, when the relay answers it.
+fn unwrap_envelope_request(envelope: &EnvelopeRequest, correlation_id: i32, shared: &Shared) -> (Value, Option<i16>) {
     let inner = envelope.request_data.as_bytes();
     let mut summary = Map::new();
+    let mut injected = None;
     if let Ok(head) = frame::RequestHead::parse(inner) {
         summary.insert("inner_api_key".into(), head.api_key.into());
         summary.insert("inner_api_version".into(), head.api_version.into());
@@ -399,7 +530,9 @@ fn unwrap_envelope_request(envelope: &EnvelopeRequest, correlation_id: i32, shar
                 inner,
             );
             summary.insert("inner_reencoded_same".into(), same.into());
-            lock(shared).envelopes.insert(correlation_id, forwarded);
+            let mut pending = lock(shared);
+            injected = pending.injector.error_for(&forwarded);
+            pending.envelopes.insert(correlation_id, forwarded);
         }
         Err(e) => {
             summary.insert("unwrapped".into(), false.into());
@@ -407,7 +540,7 @@ fn unwrap_envelope_request(envelope: &EnvelopeRequest, correlation_id: i32, shar
             summary.insert("refusal_error_code".into(), e.error_code().code().into());
         }
     }
-    Value::Object(summary)
+    (Value::Object(summary), injected)
 }
 
 /// What [`forward::unwrap_response`] makes of an EnvelopeResponse.
@@ -430,9 +563,20 @@ fn unwrap_envelope_response(envelope: &EnvelopeResponse, forwarded: &ForwardedRe
             summary.insert("unwrapped".into(), true.into());
             summary.insert("outcome".into(), "retry_on_new_controller".into());
         }
-        Ok(ForwardOutcome::ErrorToClient(_)) => {
+        Ok(ForwardOutcome::ErrorToClient(body)) => {
             summary.insert("unwrapped".into(), true.into());
             summary.insert("outcome".into(), "error_to_client".into());
+            // What kwire-broker would send the client, at its version.
+            let header = ResponseHeader { correlation_id: forwarded.correlation_id(), ..Default::default() };
+            let mut buf = BytesMut::new();
+            match frame::ResponseFrame::encode_parts(&header, &body, forwarded.api_version(), &mut buf) {
+                Ok(()) => summary.insert("client_response".into(), hex::encode(&buf).into()),
+                Err(e) => summary.insert("client_response_error".into(), e.to_string().into()),
+            };
+        }
+        Ok(ForwardOutcome::CloseConnection) => {
+            summary.insert("unwrapped".into(), true.into());
+            summary.insert("outcome".into(), "close_connection".into());
         }
         Err(e) => {
             summary.insert("unwrapped".into(), false.into());

@@ -19,7 +19,10 @@
 #   KAFKA_CLUSTER_RELAY=1    put examples/envelope_relay (built on kwire)
 #                            between the broker and the controller: the broker's
 #                            controller address is the relay's, and the relay
-#                            logs every frame it passes, one JSON line each;
+#                            logs every frame it passes, one JSON line each
+#                            (and answers the Envelopes of CreateTopics for
+#                            topics kwire-relay-envelope-error-<CODE>-... with
+#                            error CODE, once per name);
 #                            and a second relay before the broker's
 #                            CONNECT_RELAYED listener, which advertises the
 #                            relay's address, so that clients bootstrapping
@@ -302,9 +305,12 @@ start() {
 
     if [ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ]; then
         (cd "$ROOT" && cargo build -q --example envelope_relay --features tokio,serde) || fail "building examples/envelope_relay"
+        # --inject-envelope-errors: the relay itself answers the Envelope of a
+        # CreateTopics for a topic kwire-relay-envelope-error-<CODE>-... with
+        # error CODE (once per name), for tests/cluster_envelope.rs.
         "$ROOT/target/debug/examples/envelope_relay" --listen "127.0.0.1:$RELAY_PORT" \
             --upstream "127.0.0.1:$CONTROLLER_PORT" --frames "$DIR/logs/relay-frames.jsonl" \
-            >"$DIR/logs/relay.log" 2>&1 &
+            --inject-envelope-errors >"$DIR/logs/relay.log" 2>&1 &
         echo "relay $!" >> "$DIR/pids"
         wait_for relay "$!" "$DIR/logs/relay.log" "listening" 30 || fail relay
     fi

@@ -13,6 +13,11 @@
 //!    `forward::wrap_request` and sends them straight to the controller's
 //!    listeners, as a broker would.
 //!
+//! 3. **When the Envelope fails.** The relay answers chosen Envelopes with
+//!    an error itself, and [`failed_envelopes_answered_to_the_client_as_kafka_answers`]
+//!    compares what Kafka's broker then tells the client with what
+//!    `forward::unwrap_response` decides.
+//!
 //! Every test uses `Cluster::find`, so it skips when no cluster runs (and
 //! fails in CI). Names carry a per-run suffix and everything created is
 //! removed, so the tests can share a cluster with others and run again.
@@ -511,6 +516,10 @@ fn kafka_forwards_admin_writes_in_envelopes() {
             assert!(frame.get("envelope").is_none(), "{frame}");
             continue;
         }
+        if frame["injected"] == true {
+            // The relay's own error answers: see failed_envelopes_answered_to_the_client_as_kafka_answers.
+            continue;
+        }
         let envelope = &frame["envelope"];
         assert_eq!(envelope["unwrapped"], true, "an Envelope did not unwrap: {frame}");
         assert_eq!(envelope["inner_decoded"], true, "{frame}");
@@ -544,4 +553,106 @@ fn kafka_forwards_admin_writes_in_envelopes() {
     // although validate_only) and DeleteTopics are all forwarded.
     assert_eq!(wire_keys, [19, 33, 33, 20], "kwire's requests forwarded by the broker");
     assert_eq!(inner_keys.into_iter().collect::<Vec<_>>(), FORWARDED);
+}
+
+// ---------------------------------------------------------------------------
+// Item 3: a failed Envelope, and what the client sees.
+// ---------------------------------------------------------------------------
+
+/// The relay's lines about the Envelopes whose embedded request named
+/// `topic` first: (request line, response line) per Envelope, in order.
+fn envelopes_for(cluster: &Cluster, topic: &str) -> Vec<(Value, Value)> {
+    let frames = relay_frames(cluster);
+    let mut pairs = Vec::new();
+    let mut open = std::collections::HashMap::new(); // (conn, correlation id) -> request line
+    for frame in frames {
+        if frame["api_key"] != 58 {
+            continue;
+        }
+        let key = (frame["conn"].as_i64(), frame["correlation_id"].as_i64());
+        if frame["dir"] == "request" {
+            open.insert(key, frame);
+        } else if let Some(request) = open.remove(&key) {
+            pairs.push((request, frame));
+        }
+    }
+    // This test's client ids are its topic names.
+    pairs.retain(|(request, _)| request["envelope"]["inner_client_id"] == topic);
+    pairs
+}
+
+/// Kafka's forwarding broker (`ForwardingManager`) never hands an
+/// EnvelopeResponse's error to the client, and kwire-broker's
+/// `unwrap_response` decides as it does. The relay between broker and
+/// controller (`--inject-envelope-errors`) answers the Envelope of a
+/// CreateTopics for `kwire-relay-envelope-error-<CODE>-...` itself, once,
+/// with error CODE; a kwire client sends that CreateTopics (v7) to the
+/// broker and records what Kafka answers, while the relay logs what
+/// `unwrap_response` made of the same EnvelopeResponse:
+///
+/// | envelope error | Kafka's broker, to the client | kwire-broker |
+/// |---|---|---|
+/// | 97 PRINCIPAL_DESERIALIZATION_FAILURE, 42 INVALID_REQUEST, 31 CLUSTER_AUTHORIZATION_FAILED | CreateTopics response, UNKNOWN_SERVER_ERROR (-1) on the topic | `ErrorToClient`, the same response |
+/// | 35 UNSUPPORTED_VERSION | no answer, connection closed | `CloseConnection` |
+/// | 41 NOT_CONTROLLER | forwards again; the retry reaches the controller and the topic is created | `RetryOnNewController` |
+#[test]
+fn failed_envelopes_answered_to_the_client_as_kafka_answers() {
+    let Some(cluster) = Cluster::find("failed Envelopes through the kwire relay") else { return };
+    assert!(
+        !cluster.var("KAFKA_CLUSTER_RELAY_FRAMES").is_empty(),
+        "the cluster runs without the relay: start it with KAFKA_CLUSTER_RELAY=1"
+    );
+    let run = suffix();
+    for code in [97i16, 42, 31, 35, 41] {
+        let topic = format!("kwire-relay-envelope-error-{code}-{run}");
+        // The client id names the topic, so that the relay's lines can be
+        // told apart from every other test's.
+        let mut conn = Conn::open(cluster.broker(), &topic);
+        let answer = conn.call_or_closed(create_topic(&topic, 1), 7);
+
+        let envelopes = envelopes_for(&cluster, &topic);
+        let injected: Vec<_> = envelopes.iter().filter(|(_, response)| response["injected"] == true).collect();
+        assert_eq!(
+            injected.len(),
+            1,
+            "error {code}: the relay answered no Envelope for {topic} (is it started with --inject-envelope-errors?): {envelopes:?}"
+        );
+        let (_, response) = injected[0];
+        let kwire = &response["envelope"];
+        assert_eq!((&kwire["error_code"], &kwire["unwrapped"]), (&code.into(), &true.into()), "{response}");
+        let outcome = kwire["outcome"].as_str().unwrap_or("");
+        match code {
+            35 => {
+                assert!(answer.is_none(), "Kafka answered the client after UNSUPPORTED_VERSION: {answer:?}");
+                assert_eq!(outcome, "close_connection", "{response}");
+                assert_eq!(envelopes.len(), 1, "{envelopes:?}");
+            }
+            41 => {
+                let created = answer.expect("Kafka answers after retrying on the controller");
+                let results: Vec<_> = created.topics.iter().map(|t| (&*t.name, t.error_code)).collect();
+                assert_eq!(results, [(topic.as_str(), 0)], "{created:?}");
+                assert_eq!(outcome, "retry_on_new_controller", "{response}");
+                // The same request, forwarded again, answered by the controller.
+                let retries: Vec<_> = envelopes.iter().filter(|(_, r)| r["injected"] != true).collect();
+                assert_eq!(retries.len(), 1, "{envelopes:?}");
+                assert_eq!(retries[0].1["envelope"]["outcome"], "response", "{envelopes:?}");
+                let deleted = conn.call_at(delete_topic(&topic), 6);
+                assert_eq!(deleted.responses.iter().map(|r| r.error_code).collect::<Vec<_>>(), [0], "{deleted:?}");
+            }
+            _ => {
+                let kafka = answer.unwrap_or_else(|| panic!("error {code}: Kafka closed the connection"));
+                let results: Vec<_> = kafka.topics.iter().map(|t| (&*t.name, t.error_code)).collect();
+                assert_eq!(results, [(topic.as_str(), ErrorCode::UnknownServerError.code())], "{kafka:?}");
+                assert_eq!(outcome, "error_to_client", "{response}");
+                assert_eq!(envelopes.len(), 1, "no retry: {envelopes:?}");
+                // kwire's answer for the client is Kafka's, field for field
+                // (error messages null in both).
+                let bytes = hex::decode(kwire["client_response"].as_str().expect("client_response")).expect("hex");
+                let ResponseFrame { body, .. } =
+                    frame::ResponseFrame::decode(bytes.into(), kwire::api::ApiKey::CreateTopics, 7).expect("decodes");
+                let ResponseBody::CreateTopics(ours) = body else { panic!("not CreateTopics: {body:?}") };
+                assert_eq!(ours, kafka, "error {code}");
+            }
+        }
+    }
 }

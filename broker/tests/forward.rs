@@ -502,16 +502,43 @@ fn cluster_authorization_failure_reaches_the_client_as_unknown_server_error() {
     assert_eq!(client_error_topics(&cluster_authorization_failed()), [("a".to_string(), -1), ("b".to_string(), -1)]);
 }
 
+/// Kafka's forwarding broker never passes an envelope's error to the
+/// client: every non-zero code but NOT_CONTROLLER (retried) and
+/// UNSUPPORTED_VERSION (connection closed) becomes UNKNOWN_SERVER_ERROR on
+/// the client's own response type.
 #[test]
-fn other_envelope_errors_reach_the_client_as_they_are() {
-    assert_eq!(
-        client_error_topics(&envelope_error(ErrorCode::InvalidRequest)),
-        [("a".to_string(), 42), ("b".to_string(), 42)]
-    );
+fn other_envelope_errors_reach_the_client_as_unknown_server_error() {
+    let unknown = [("a".to_string(), -1), ("b".to_string(), -1)];
+    for code in [
+        ErrorCode::PrincipalDeserializationFailure, // 97
+        ErrorCode::InvalidRequest,                  // 42
+        ErrorCode::UnknownServerError,
+        ErrorCode::PolicyViolation,
+    ] {
+        assert_eq!(client_error_topics(&envelope_error(code)), unknown, "{code:?}");
+    }
+    for code in [97, 42, 1, i16::MAX, i16::MIN] {
+        let envelope = EnvelopeResponse { error_code: code, ..Default::default() };
+        assert_eq!(client_error_topics(&envelope), unknown, "error code {code}");
+    }
     // Even with response data present, a non-zero envelope error wins.
     let mut envelope = wrap_response(&ResponseHeader::default(), &CreateTopicsResponse::default().into(), 4).unwrap();
-    envelope.error_code = ErrorCode::UnsupportedVersion.code();
-    assert_eq!(client_error_topics(&envelope), [("a".to_string(), 35), ("b".to_string(), 35)]);
+    envelope.error_code = ErrorCode::InvalidRequest.code();
+    assert_eq!(client_error_topics(&envelope), unknown);
+}
+
+/// UNSUPPORTED_VERSION: no answer, the client's connection is closed so that
+/// it negotiates api versions again.
+#[test]
+fn unsupported_version_closes_the_client_connection() {
+    let wrapped = wrapped_create_topics();
+    let envelope = envelope_error(ErrorCode::UnsupportedVersion);
+    assert_eq!(envelope.error_code, 35);
+    assert_eq!(unwrap_response(&envelope, &wrapped.forwarded), Ok(ForwardOutcome::CloseConnection));
+    // With response data too.
+    let mut envelope = wrap_response(&ResponseHeader::default(), &CreateTopicsResponse::default().into(), 4).unwrap();
+    envelope.error_code = 35;
+    assert_eq!(unwrap_response(&envelope, &wrapped.forwarded), Ok(ForwardOutcome::CloseConnection));
 }
 
 // ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ use kwire::Bytes;
 use tokio::net::TcpStream;
 use tokio_util::codec::Framed;
 
+use crate::controller::ForwardError;
 use crate::groups::Client;
 use crate::sasl::{Gate, Session};
 use crate::state::{now_ms, Stats};
@@ -327,8 +328,9 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
 }
 
 /// Sends an admin write to the controller in an Envelope (KIP-590) and
-/// returns the client's answer; `None` when not even an error answer can
-/// be built.
+/// returns the client's answer; `None` when the client's connection is to
+/// be closed instead (the controller refused the envelope's version, or not
+/// even an error answer can be built).
 async fn forward(cx: &Context, request: Bytes, body: &RequestBody, version: i16) -> Option<ResponseBody> {
     let broker = &cx.broker;
     let principal = cx.principal();
@@ -342,6 +344,10 @@ async fn forward(cx: &Context, request: Bytes, body: &RequestBody, version: i16)
     );
     match broker.controller.forward(request, &principal, cx.peer.ip()).await {
         Ok(answer) => Some(answer),
+        Err(ForwardError::CloseConnection) => {
+            log!("forward: the controller refused the envelope's version; closing the client's connection");
+            None
+        }
         Err(e) => {
             log!("forward: failed: {e}");
             kwire_broker::forward::error_response(body, version, e.error_code()).ok()

@@ -79,6 +79,10 @@ pub enum ForwardError {
     /// The controller task is gone or too slow.
     #[error("the controller is not available")]
     Unavailable,
+    /// The controller refused the envelope's version: close the client's
+    /// connection without an answer, so that it asks for api versions again.
+    #[error("the controller refused the envelope with UNSUPPORTED_VERSION")]
+    CloseConnection,
 }
 
 impl ForwardError {
@@ -146,6 +150,7 @@ impl Controller {
                 ForwardOutcome::Response(_, body) | ForwardOutcome::ErrorToClient(body) => return Ok(body),
                 // One controller here; try again as Kafka's broker would.
                 ForwardOutcome::RetryOnNewController => continue,
+                ForwardOutcome::CloseConnection => return Err(ForwardError::CloseConnection),
             }
         }
         Err(ForwardError::Unavailable)

@@ -18,10 +18,13 @@
 //!   with ([`UnwrapError::envelope_response`]). The answer goes back with
 //!   [`wrap_response`].
 //! - Broker, back: [`unwrap_response`] checks the embedded correlation id
-//!   and decides ([`ForwardOutcome`]): pass the response on, retry on the
-//!   new controller (NOT_CONTROLLER), or answer the client with its own
-//!   response type filled with the error ([`error_response`];
-//!   CLUSTER_AUTHORIZATION_FAILED becomes UNKNOWN_SERVER_ERROR).
+//!   and decides ([`ForwardOutcome`]) as Kafka's forwarding broker does:
+//!   pass the response on, retry on the new controller (NOT_CONTROLLER),
+//!   close the client's connection without an answer (UNSUPPORTED_VERSION,
+//!   so that the client asks for api versions again), or answer the client
+//!   with its own response type carrying UNKNOWN_SERVER_ERROR
+//!   ([`error_response`]) for any other envelope error, which is never
+//!   passed on as it is.
 //!
 //! Which apis may be forwarded is [`ApiInfo::forwardable`] of the api-key
 //! table ([`forwardable_apis`]).
@@ -49,10 +52,11 @@
 //! let RequestBody::DeleteTopics(body) = &unwrapped.body else { unreachable!() };
 //! assert_eq!(body.topic_names, ["t"]);
 //!
-//! // The controller refuses the envelope with INVALID_REQUEST; the broker answers the client.
+//! // The controller refuses the envelope with INVALID_REQUEST; the broker
+//! // answers the client with UNKNOWN_SERVER_ERROR for its topic.
 //! let outcome = unwrap_response(&envelope_error(ErrorCode::InvalidRequest), &wrapped.forwarded)?;
 //! let ForwardOutcome::ErrorToClient(ResponseBody::DeleteTopics(answer)) = outcome else { unreachable!() };
-//! assert_eq!((answer.responses[0].name.as_deref(), answer.responses[0].error_code), (Some("t"), 42));
+//! assert_eq!((answer.responses[0].name.as_deref(), answer.responses[0].error_code), (Some("t"), -1));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -47,12 +47,17 @@ pub fn wrap_response(
 }
 
 /// What the forwarding broker does with the controller's answer
-/// ([`unwrap_response`]).
+/// ([`unwrap_response`]), as Kafka's forwarding broker decides.
 ///
 /// ```
-/// use kwire_broker::forward::ForwardOutcome;
-/// let outcome = ForwardOutcome::RetryOnNewController;
-/// assert!(matches!(outcome, ForwardOutcome::RetryOnNewController));
+/// use kwire::error_code::ErrorCode;
+/// use kwire_broker::forward::{envelope_error, unwrap_response, ForwardOutcome, ForwardedRequest};
+/// use kwire::messages::{RequestHeader, UnregisterBrokerRequest};
+/// let header = RequestHeader { request_api_key: 64, correlation_id: 1, ..Default::default() };
+/// let forwarded = ForwardedRequest { header, body: UnregisterBrokerRequest::default().into() };
+/// let outcome = unwrap_response(&envelope_error(ErrorCode::UnsupportedVersion), &forwarded)?;
+/// assert_eq!(outcome, ForwardOutcome::CloseConnection);
+/// # Ok::<(), kwire_broker::forward::ResponseError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum ForwardOutcome {
@@ -63,10 +68,17 @@ pub enum ForwardOutcome {
     /// NOT_CONTROLLER (41): find the new active controller and forward the
     /// same request to it.
     RetryOnNewController,
-    /// The envelope failed: answer the client with this body, the client's
-    /// own response type with the error on every item it named
-    /// ([`super::error_response`]).
+    /// The envelope failed with any other error: answer the client with this
+    /// body, the client's own response type carrying UNKNOWN_SERVER_ERROR
+    /// (-1) on every item it named ([`super::error_response`]). The
+    /// envelope's own error is not for the client, which would not expect
+    /// it.
     ErrorToClient(ResponseBody),
+    /// The envelope failed with UNSUPPORTED_VERSION (35): send the client no
+    /// answer and close its connection, so that it reconnects and asks for
+    /// the api versions again (the controller may have changed since it
+    /// last asked).
+    CloseConnection,
 }
 
 /// Why the broker cannot make sense of an EnvelopeResponse
@@ -102,14 +114,13 @@ pub enum ResponseError {
 }
 
 /// Reads the controller's EnvelopeResponse to `forwarded` (the request
-/// [`super::wrap_request`] wrapped) and decides what to do:
+/// [`super::wrap_request`] wrapped) and decides what to do, as Kafka's
+/// forwarding broker (`ForwardingManager`) does:
 ///
 /// - `ErrorCode` NOT_CONTROLLER (41): [`ForwardOutcome::RetryOnNewController`];
-/// - CLUSTER_AUTHORIZATION_FAILED (31): [`ForwardOutcome::ErrorToClient`]
-///   with UNKNOWN_SERVER_ERROR (-1) (the client must not see the broker's
-///   own authorization failure);
-/// - any other non-zero code: [`ForwardOutcome::ErrorToClient`] with that
-///   code;
+/// - UNSUPPORTED_VERSION (35): [`ForwardOutcome::CloseConnection`];
+/// - any other non-zero code: [`ForwardOutcome::ErrorToClient`] with
+///   UNKNOWN_SERVER_ERROR (-1), whatever the envelope's code was;
 /// - 0: the embedded response, decoded at the forwarded api key and version,
 ///   its correlation id checked: [`ForwardOutcome::Response`].
 ///
@@ -122,11 +133,14 @@ pub enum ResponseError {
 /// ```
 /// use kwire::error_code::ErrorCode;
 /// use kwire_broker::forward::{envelope_error, unwrap_response, ForwardOutcome, ForwardedRequest};
-/// use kwire::messages::{RequestHeader, UnregisterBrokerRequest};
+/// use kwire::messages::{RequestHeader, ResponseBody, UnregisterBrokerRequest};
 /// let header = RequestHeader { request_api_key: 64, correlation_id: 1, ..Default::default() };
 /// let forwarded = ForwardedRequest { header, body: UnregisterBrokerRequest::default().into() };
 /// let outcome = unwrap_response(&envelope_error(ErrorCode::NotController), &forwarded)?;
 /// assert_eq!(outcome, ForwardOutcome::RetryOnNewController);
+/// let outcome = unwrap_response(&envelope_error(ErrorCode::PrincipalDeserializationFailure), &forwarded)?;
+/// let ForwardOutcome::ErrorToClient(ResponseBody::UnregisterBroker(answer)) = outcome else { unreachable!() };
+/// assert_eq!(answer.error_code, -1);
 /// # Ok::<(), kwire_broker::forward::ResponseError>(())
 /// ```
 pub fn unwrap_response(
@@ -137,11 +151,11 @@ pub fn unwrap_response(
     match ErrorCode::from_code(response.error_code) {
         ErrorCode::None => {}
         ErrorCode::NotController => return Ok(ForwardOutcome::RetryOnNewController),
-        ErrorCode::ClusterAuthorizationFailed => {
+        ErrorCode::UnsupportedVersion => return Ok(ForwardOutcome::CloseConnection),
+        _ => {
             let body = error_response(&forwarded.body, version, ErrorCode::UnknownServerError)?;
             return Ok(ForwardOutcome::ErrorToClient(body));
         }
-        code => return Ok(ForwardOutcome::ErrorToClient(error_response(&forwarded.body, version, code)?)),
     }
     let data = response.response_data.as_ref().ok_or(ResponseError::MissingResponseData)?;
     let answer = ResponseFrame::decode(data.as_bytes().clone(), forwarded.api_key(), version)
