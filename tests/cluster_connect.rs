@@ -26,7 +26,11 @@
 //! - a good signature passes on to the request itself (404 for an unknown
 //!   connector), a wrong key, a stale key or a changed body get 403, a request
 //!   without the signature headers or with an algorithm the worker does not
-//!   verify gets 400.
+//!   verify gets 400, and so does one whose algorithm name differs from a
+//!   permitted one in letter case only (`hmacsha256`);
+//! - a session-key record with an empty key is not taken (`SecretKeySpec`
+//!   throws, which also ends the thread reading the config topic): the
+//!   worker keeps its key, and a MAC made with the empty key is refused (403).
 
 mod common;
 
@@ -43,15 +47,17 @@ use common::cluster::{unique, Cluster};
 use common::conn::Conn;
 use kwire::messages::join_group_request::JoinGroupRequestProtocol;
 use kwire::messages::leave_group_request::MemberIdentity;
+use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use kwire::messages::ProduceRequest;
 use kwire::messages::{DescribeGroupsRequest, JoinGroupRequest, LeaveGroupRequest, SyncGroupRequest};
-use kwire::records::DecodeOptions;
+use kwire::records::{DecodeOptions, RecordBatchBuilder};
 use kwire_connect::messages::ConnectWorkerMetadata;
 use kwire_connect::protocol::{
     decode_allocation, decode_assignment, decode_worker_metadata, worker_metadata_to_bytes, ConnectProtocol,
 };
 use kwire_connect::session_key::SESSION_KEY_RECORD_KEY;
 use kwire_connect::signing::{AUTHORIZATION_HEADER, SIGNATURE_ALGORITHM_HEADER};
-use kwire_connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm, SignatureError};
+use kwire_connect::{verify, InterWorkerConfig, SessionKey, SessionKeyError, SignatureAlgorithm, SignatureError};
 
 /// One worker at a time: each is a JVM, and the machines are small.
 static ONE_WORKER: Mutex<()> = Mutex::new(());
@@ -59,6 +65,8 @@ static ONE_WORKER: Mutex<()> = Mutex::new(());
 /// Kafka's answers, as Connect 4.4.0 words them.
 const INVALID_SIGNATURE: &str = "Internal request contained invalid signature.";
 const MISSING_SIGNATURE: &str = "Internal request missing required signature";
+/// What Java's `SecretKeySpec` throws for an empty key, in the worker's log.
+const EMPTY_KEY_REFUSED: &str = "java.lang.IllegalArgumentException: Empty key";
 
 fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).expect("clock").as_millis() as i64
@@ -419,8 +427,23 @@ fn sessioned_worker_hmac_sha256_signatures_and_rotation() {
     assert!(message.contains("does not support the 'HmacSHA512' key signing algorithm"), "{message}");
     assert!(matches!(
         kwire_verdict(&config, &key, body, &headers.pairs()),
-        Err(SignatureError::AlgorithmNotPermitted { algorithm: SignatureAlgorithm::HmacSHA512, .. })
+        Err(SignatureError::AlgorithmNotPermitted { algorithm, .. }) if algorithm == "HmacSHA512"
     ));
+
+    // The right MAC under the right key, but the algorithm spelled
+    // `hmacsha256`: the worker compares the name as a string, 400.
+    let headers = SignatureAlgorithm::HmacSHA256.sign_headers(key.key(), body);
+    let lower = [(AUTHORIZATION_HEADER, headers.authorization.as_str()), (SIGNATURE_ALGORITHM_HEADER, "hmacsha256")];
+    let (status, message) = post_tasks(&worker, &connector, body, &lower);
+    assert_eq!(status, 400, "{message}");
+    assert!(message.contains("does not support the 'hmacsha256' key signing algorithm"), "{message}");
+    assert_eq!(
+        kwire_verdict(&config, &key, body, &lower),
+        Err(SignatureError::AlgorithmNotPermitted {
+            algorithm: "hmacsha256".into(),
+            permitted: vec![SignatureAlgorithm::HmacSHA256]
+        })
+    );
 
     // Rotation: the leader writes a new key once the TTL has passed.
     let seen = session_keys(&mut conn, &worker.config_topic).len();
@@ -493,12 +516,86 @@ fn sessioned_worker_hmac_sha512() {
     assert!(message.contains("does not support the 'HmacSHA256' key signing algorithm"), "{message}");
     assert!(matches!(
         kwire_verdict(&config, &key, body, &headers.pairs()),
-        Err(SignatureError::AlgorithmNotPermitted { algorithm: SignatureAlgorithm::HmacSHA256, .. })
+        Err(SignatureError::AlgorithmNotPermitted { algorithm, .. }) if algorithm == "HmacSHA256"
     ));
 
     // A wrong HmacSHA512 signature: 403.
     let headers = SignatureAlgorithm::HmacSHA512.sign_headers(b"not the session key", body);
     assert_eq!(post_tasks(&worker, &connector, body, &headers.pairs()), (403, INVALID_SIGNATURE.to_string()));
+}
+
+/// Writes a session-key record whose value is `value` into the config topic
+/// `topic` (one partition), as the leader writes its keys.
+fn write_session_key_record(conn: &mut Conn, topic: &str, value: &str) {
+    let (topic_id, _) = conn.partitions(topic);
+    let mut builder = RecordBatchBuilder::new(0);
+    builder.append(now_ms(), Some(SESSION_KEY_RECORD_KEY.into()), Some(value.to_string().into()), Vec::new());
+    let records = builder.to_bytes().expect("a batch");
+    let response = conn.call(ProduceRequest {
+        acks: -1,
+        timeout_ms: 30_000,
+        topic_data: vec![TopicProduceData {
+            name: topic.into(),
+            topic_id,
+            partition_data: vec![PartitionProduceData { index: 0, records: Some(records), ..Default::default() }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let partition = &response.responses[0].partition_responses[0];
+    assert_eq!(partition.error_code, 0, "producing the session key record: {response:?}");
+}
+
+/// A session key with no bytes, written into the config topic as the
+/// leader writes its keys: Java's `SecretKeySpec` refuses an empty key, so
+/// the worker does not take it (and stops reading its config topic: the
+/// exception ends that thread). The key it had still signs (404), and the
+/// MAC made with the empty key (what an HMAC library allowing it computes:
+/// the MAC under one zero byte, keys being zero-padded) gets 403. kwire
+/// refuses the record (`SessionKeyError::EmptyKey`), its `verify` takes an
+/// empty key for none, and under the worker's key finds the MAC bad.
+#[test]
+fn empty_session_key_not_taken_by_the_worker() {
+    let Some(cluster) = Cluster::find("KIP-507 against a real Connect worker") else { return };
+    let _one = ONE_WORKER.lock().unwrap_or_else(|e| e.into_inner());
+    let (worker, mut conn, _) = started(&cluster, "connect-empty-key", &[]);
+    let config = worker.inter_worker_config();
+    let connector = unique("kw-no-such-connector");
+    let not_found = format!("Connector {connector} not found");
+    let body = br#"[{"kwire":"kip-507-empty-key"}]"#;
+    let ((status, message), key) =
+        post_signed_current(&worker, &mut conn, &connector, body, SignatureAlgorithm::HmacSHA256);
+    assert_eq!((status, message.as_str()), (404, not_found.as_str()), "the worker's own key");
+
+    let empty = format!(r#"{{"key":"","algorithm":"HmacSHA256","creation-timestamp":{}}}"#, now_ms());
+    assert!(matches!(SessionKey::from_json(&empty), Err(SessionKeyError::EmptyKey)), "kwire refuses {empty}");
+    write_session_key_record(&mut conn, &worker.config_topic, &empty);
+    // The worker reads the record and refuses the key: SecretKeySpec's
+    // IllegalArgumentException, which also ends the thread that reads the
+    // config topic (Connect 4.4.0 logs "Unexpected exception in Thread
+    // [KafkaBasedLog Work Thread - <config topic>]").
+    let mut worker = worker;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !fs::read_to_string(worker.dir.join("worker.log")).unwrap_or_default().contains(EMPTY_KEY_REFUSED) {
+        worker.assert_running();
+        assert!(Instant::now() < deadline, "the worker did not refuse the empty key within 30 s");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let worker = worker;
+
+    let empty_key_mac = SignatureAlgorithm::HmacSHA256.sign_headers(&[0], body);
+    assert_eq!(post_tasks(&worker, &connector, body, &empty_key_mac.pairs()), (403, INVALID_SIGNATURE.to_string()));
+    let verdict = |key: &[u8]| {
+        let authorization = Some(empty_key_mac.authorization.as_str());
+        verify(body, authorization, Some("HmacSHA256"), Some(key), &config.verification_algorithms)
+    };
+    assert_eq!(verdict(key.key()), Err(SignatureError::BadSignature));
+    assert_eq!(verdict(b""), Err(SignatureError::NoSessionKey));
+    assert_eq!(SignatureAlgorithm::HmacSHA256.sign(b"", body), Vec::<u8>::new(), "kwire signs nothing with it");
+
+    // The worker kept its key.
+    let signed = SignatureAlgorithm::HmacSHA256.sign_headers(key.key(), body);
+    assert_eq!(post_tasks(&worker, &connector, body, &signed.pairs()), (404, not_found));
 }
 
 #[test]

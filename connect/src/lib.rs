@@ -20,7 +20,7 @@
 //! use kwire_connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm};
 //!
 //! let config = InterWorkerConfig::default();
-//! let key = SessionKey::new(vec![0x5a; config.key_size_bytes()], config.key_generation_algorithm, 0);
+//! let key = SessionKey::new(vec![0x5a; config.key_size_bytes()], config.key_generation_algorithm, 0)?;
 //!
 //! // Follower signs...
 //! let body = br#"[{"tasks.max":"1"}]"#;
@@ -36,7 +36,7 @@
 //!     &config.verification_algorithms,
 //! )?;
 //! assert_eq!(headers.signature_algorithm, SignatureAlgorithm::HmacSHA256.jca_name());
-//! # Ok::<(), kwire_connect::SignatureError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 #![warn(missing_docs)]

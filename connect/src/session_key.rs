@@ -57,6 +57,11 @@ pub enum SessionKeyError {
     /// `algorithm` names no known MAC algorithm.
     #[error("session key `algorithm` field is not known")]
     UnknownAlgorithm(#[from] UnknownAlgorithm),
+    /// The key has no bytes (`key` is `""`). Java's `SecretKeySpec`
+    /// refuses an empty key, so a Connect worker never takes it as its
+    /// session key.
+    #[error("session key `key` field is empty")]
+    EmptyKey,
 }
 
 /// The JSON record exactly as stored; field order is the order written.
@@ -80,9 +85,10 @@ struct SessionKeyRecord {
 /// use kwire_connect::session_key::SessionKey;
 /// use kwire_connect::signing::SignatureAlgorithm;
 ///
-/// let key = SessionKey::new(vec![1, 2, 3], SignatureAlgorithm::HmacSHA256, 42);
+/// let key = SessionKey::new(vec![1, 2, 3], SignatureAlgorithm::HmacSHA256, 42)?;
 /// assert_eq!(key.creation_timestamp_ms(), 42);
 /// assert!(!format!("{key:?}").contains("[1, 2, 3]"));
+/// # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "SessionKeyRecord", into = "SessionKeyRecord")]
@@ -96,15 +102,29 @@ impl SessionKey {
     /// A session key from its parts; `creation_timestamp_ms` is ms since the
     /// Unix epoch.
     ///
+    /// # Errors
+    ///
+    /// [`SessionKeyError::EmptyKey`] when `key` is empty, as Java's
+    /// `SecretKeySpec` refuses it.
+    ///
     /// ```
-    /// use kwire_connect::session_key::SessionKey;
+    /// use kwire_connect::session_key::{SessionKey, SessionKeyError};
     /// use kwire_connect::signing::SignatureAlgorithm;
     ///
-    /// let key = SessionKey::new(b"k".to_vec(), SignatureAlgorithm::HmacSHA512, 0);
+    /// let key = SessionKey::new(b"k".to_vec(), SignatureAlgorithm::HmacSHA512, 0)?;
     /// assert_eq!(key.algorithm(), SignatureAlgorithm::HmacSHA512);
+    /// assert!(matches!(SessionKey::new(vec![], SignatureAlgorithm::HmacSHA512, 0), Err(SessionKeyError::EmptyKey)));
+    /// # Ok::<(), SessionKeyError>(())
     /// ```
-    pub fn new(key: Vec<u8>, algorithm: SignatureAlgorithm, creation_timestamp_ms: i64) -> Self {
-        SessionKey { key, algorithm, creation_timestamp_ms }
+    pub fn new(
+        key: Vec<u8>,
+        algorithm: SignatureAlgorithm,
+        creation_timestamp_ms: i64,
+    ) -> Result<Self, SessionKeyError> {
+        if key.is_empty() {
+            return Err(SessionKeyError::EmptyKey);
+        }
+        Ok(SessionKey { key, algorithm, creation_timestamp_ms })
     }
 
     /// The raw key bytes (what signing and [`verify`](super::signing::verify)
@@ -114,7 +134,8 @@ impl SessionKey {
     /// use kwire_connect::session_key::SessionKey;
     /// use kwire_connect::signing::SignatureAlgorithm;
     ///
-    /// assert_eq!(SessionKey::new(vec![7; 4], SignatureAlgorithm::HmacSHA256, 0).key(), &[7; 4]);
+    /// assert_eq!(SessionKey::new(vec![7; 4], SignatureAlgorithm::HmacSHA256, 0)?.key(), &[7; 4]);
+    /// # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
     /// ```
     pub fn key(&self) -> &[u8] {
         &self.key
@@ -127,8 +148,9 @@ impl SessionKey {
     /// use kwire_connect::session_key::SessionKey;
     /// use kwire_connect::signing::SignatureAlgorithm;
     ///
-    /// let key = SessionKey::new(vec![], SignatureAlgorithm::HmacSHA1, 0);
+    /// let key = SessionKey::new(vec![1], SignatureAlgorithm::HmacSHA1, 0)?;
     /// assert_eq!(key.algorithm(), SignatureAlgorithm::HmacSHA1);
+    /// # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
     /// ```
     pub fn algorithm(&self) -> SignatureAlgorithm {
         self.algorithm
@@ -140,7 +162,8 @@ impl SessionKey {
     /// use kwire_connect::session_key::SessionKey;
     /// use kwire_connect::signing::SignatureAlgorithm;
     ///
-    /// assert_eq!(SessionKey::new(vec![], SignatureAlgorithm::HmacSHA256, 9).creation_timestamp_ms(), 9);
+    /// assert_eq!(SessionKey::new(vec![1], SignatureAlgorithm::HmacSHA256, 9)?.creation_timestamp_ms(), 9);
+    /// # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
     /// ```
     pub fn creation_timestamp_ms(&self) -> i64 {
         self.creation_timestamp_ms
@@ -153,8 +176,9 @@ impl SessionKey {
     ///
     /// # Errors
     ///
-    /// [`SessionKeyError::Json`], [`SessionKeyError::InvalidBase64`] or
-    /// [`SessionKeyError::UnknownAlgorithm`].
+    /// [`SessionKeyError::Json`], [`SessionKeyError::InvalidBase64`],
+    /// [`SessionKeyError::UnknownAlgorithm`] or [`SessionKeyError::EmptyKey`]
+    /// (`"key":""`, which a Connect worker refuses as its session key).
     ///
     /// ```
     /// use kwire_connect::session_key::{SessionKey, SessionKeyError};
@@ -194,8 +218,9 @@ impl SessionKey {
     /// use kwire_connect::session_key::SessionKey;
     /// use kwire_connect::signing::SignatureAlgorithm;
     ///
-    /// let key = SessionKey::new(vec![0, 1], SignatureAlgorithm::HmacSHA256, 5);
+    /// let key = SessionKey::new(vec![0, 1], SignatureAlgorithm::HmacSHA256, 5)?;
     /// assert_eq!(key.to_json(), r#"{"key":"AAE=","algorithm":"HmacSHA256","creation-timestamp":5}"#);
+    /// # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
     /// ```
     pub fn to_json(&self) -> String {
         // Written by hand rather than through serde_json, so that nothing
@@ -217,8 +242,9 @@ impl SessionKey {
     /// use kwire_connect::session_key::SessionKey;
     /// use kwire_connect::signing::SignatureAlgorithm;
     ///
-    /// let key = SessionKey::new(vec![], SignatureAlgorithm::HmacSHA256, 1_000);
+    /// let key = SessionKey::new(vec![1; 32], SignatureAlgorithm::HmacSHA256, 1_000)?;
     /// assert_eq!(key.rotation_due_at_ms(3_600_000), 3_601_000);
+    /// # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
     /// ```
     pub fn rotation_due_at_ms(&self, key_ttl_ms: u64) -> i64 {
         let ttl = i64::try_from(key_ttl_ms).unwrap_or(i64::MAX);
@@ -232,9 +258,10 @@ impl SessionKey {
     /// use kwire_connect::session_key::SessionKey;
     /// use kwire_connect::signing::SignatureAlgorithm;
     ///
-    /// let key = SessionKey::new(vec![], SignatureAlgorithm::HmacSHA256, 1_000);
+    /// let key = SessionKey::new(vec![1; 32], SignatureAlgorithm::HmacSHA256, 1_000)?;
     /// assert!(!key.needs_rotation(1_999, 1_000));
     /// assert!(key.needs_rotation(2_000, 1_000));
+    /// # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
     /// ```
     pub fn needs_rotation(&self, now_ms: i64, key_ttl_ms: u64) -> bool {
         now_ms >= self.rotation_due_at_ms(key_ttl_ms)
@@ -248,10 +275,11 @@ impl SessionKey {
     /// use kwire_connect::session_key::SessionKey;
     /// use kwire_connect::signing::SignatureAlgorithm;
     ///
-    /// let current = SessionKey::new(vec![1; 32], SignatureAlgorithm::HmacSHA256, 2_000);
-    /// let stale = SessionKey::new(vec![2; 32], SignatureAlgorithm::HmacSHA256, 1_000);
+    /// let current = SessionKey::new(vec![1; 32], SignatureAlgorithm::HmacSHA256, 2_000)?;
+    /// let stale = SessionKey::new(vec![2; 32], SignatureAlgorithm::HmacSHA256, 1_000)?;
     /// assert!(current.is_current(&current.clone()));
     /// assert!(!current.is_current(&stale));
+    /// # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
     /// ```
     pub fn is_current(&self, presented: &SessionKey) -> bool {
         let same_bytes: bool = self.key.as_slice().ct_eq(presented.key.as_slice()).into();
@@ -272,9 +300,10 @@ impl SessionKey {
 /// use kwire_connect::signing::SignatureAlgorithm;
 ///
 /// assert!(rotation_needed(None, 0, 3_600_000));
-/// let key = SessionKey::new(vec![1; 32], SignatureAlgorithm::HmacSHA256, 0);
+/// let key = SessionKey::new(vec![1; 32], SignatureAlgorithm::HmacSHA256, 0)?;
 /// assert!(!rotation_needed(Some(&key), 3_599_999, 3_600_000));
 /// assert!(rotation_needed(Some(&key), 3_600_000, 3_600_000));
+/// # Ok::<(), kwire_connect::session_key::SessionKeyError>(())
 /// ```
 pub fn rotation_needed(current: Option<&SessionKey>, now_ms: i64, key_ttl_ms: u64) -> bool {
     match current {
@@ -299,7 +328,7 @@ impl TryFrom<SessionKeyRecord> for SessionKey {
     fn try_from(record: SessionKeyRecord) -> Result<Self, Self::Error> {
         let key = BASE64.decode(&record.key).map_err(SessionKeyError::InvalidBase64)?;
         let algorithm = SignatureAlgorithm::from_jca_name(&record.algorithm)?;
-        Ok(SessionKey::new(key, algorithm, record.creation_timestamp))
+        SessionKey::new(key, algorithm, record.creation_timestamp)
     }
 }
 
@@ -318,7 +347,7 @@ mod tests {
     use super::*;
 
     fn sample() -> SessionKey {
-        SessionKey::new((0u8..32).collect(), SignatureAlgorithm::HmacSHA256, 1_700_000_000_123)
+        SessionKey::new((0u8..32).collect(), SignatureAlgorithm::HmacSHA256, 1_700_000_000_123).unwrap()
     }
 
     const SAMPLE_JSON: &str = r#"{"key":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=","algorithm":"HmacSHA256","creation-timestamp":1700000000123}"#;
@@ -333,7 +362,7 @@ mod tests {
         let back: SessionKey = serde_json::from_str(SAMPLE_JSON).unwrap();
         assert_eq!(back, key);
         for algorithm in SignatureAlgorithm::ALL {
-            let key = SessionKey::new(vec![0xff; 64], algorithm, -1);
+            let key = SessionKey::new(vec![0xff; 64], algorithm, -1).unwrap();
             assert_eq!(SessionKey::from_json(&key.to_json()).unwrap(), key);
         }
     }
@@ -377,6 +406,16 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
+        // An empty key, with or without its base64 padding: refused, as
+        // Java's SecretKeySpec refuses it.
+        for empty in [
+            r#"{"key":"","algorithm":"HmacSHA256","creation-timestamp":1}"#,
+            r#"{"key":"","algorithm":"HmacSHA512","creation-timestamp":1700000000123}"#,
+        ] {
+            assert!(matches!(SessionKey::from_json(empty), Err(SessionKeyError::EmptyKey)), "{empty}");
+            assert!(serde_json::from_str::<SessionKey>(empty).is_err(), "{empty}");
+        }
+        assert!(matches!(SessionKey::new(Vec::new(), SignatureAlgorithm::HmacSHA1, 0), Err(SessionKeyError::EmptyKey)));
         // Through serde, the typed error surfaces as a message.
         let err = serde_json::from_str::<SessionKey>(r#"{"key":"AAE=","algorithm":"AES","creation-timestamp":1}"#)
             .unwrap_err();
@@ -409,11 +448,12 @@ mod tests {
         let mut other_bytes = sample();
         other_bytes.key[31] ^= 1;
         assert!(!current.is_current(&other_bytes));
-        let shorter = SessionKey::new((0u8..31).collect(), SignatureAlgorithm::HmacSHA256, 1_700_000_000_123);
+        let shorter = SessionKey::new((0u8..31).collect(), SignatureAlgorithm::HmacSHA256, 1_700_000_000_123).unwrap();
         assert!(!current.is_current(&shorter));
-        let other_algorithm = SessionKey::new((0u8..32).collect(), SignatureAlgorithm::HmacSHA512, 1_700_000_000_123);
+        let other_algorithm =
+            SessionKey::new((0u8..32).collect(), SignatureAlgorithm::HmacSHA512, 1_700_000_000_123).unwrap();
         assert!(!current.is_current(&other_algorithm));
-        let older = SessionKey::new((0u8..32).collect(), SignatureAlgorithm::HmacSHA256, 1);
+        let older = SessionKey::new((0u8..32).collect(), SignatureAlgorithm::HmacSHA256, 1).unwrap();
         assert!(!current.is_current(&older));
     }
 

@@ -10,7 +10,10 @@
 //!   the MAC's JCA name, e.g. `HmacSHA256`.
 //!
 //! The receiver recomputes the MAC with its current session key and compares
-//! in constant time ([`verify`]).
+//! in constant time ([`verify`]). As a Kafka Connect worker, it accepts
+//! only an algorithm header spelled exactly as a permitted algorithm's JCA
+//! name (`hmacsha256` is refused), and an empty session key is no key
+//! (Java's `SecretKeySpec` refuses one).
 //!
 //! ```
 //! use kwire_connect::signing::{verify, SignatureAlgorithm};
@@ -134,8 +137,9 @@ impl SignatureAlgorithm {
         }
     }
 
-    /// The algorithm with this JCA name. Like JCA, letter case is ignored
-    /// (`hmacsha256` is `HmacSHA256`).
+    /// The algorithm with this JCA name. Like JCA's algorithm lookup, letter
+    /// case is ignored (`hmacsha256` is `HmacSHA256`); [`verify`] compares
+    /// the request's header exactly, as a Connect worker does.
     ///
     /// # Errors
     ///
@@ -194,8 +198,11 @@ impl SignatureAlgorithm {
         }
     }
 
-    /// The MAC of `body` under `key` (any length; [`output_bits`] / 8
-    /// bytes long).
+    /// The MAC of `body` under `key` ([`output_bits`] / 8 bytes long).
+    ///
+    /// `key` may have any length but 0: an empty key is no key (Java's
+    /// `SecretKeySpec` refuses one, so no Connect worker signs or verifies
+    /// with it), and the MAC is then empty, which [`verify`] never accepts.
     ///
     /// [`output_bits`]: SignatureAlgorithm::output_bits
     ///
@@ -243,11 +250,15 @@ impl SignatureAlgorithm {
     }
 }
 
-/// The MAC of `body` under `key`. HMAC accepts keys of every length (long
-/// keys are hashed, short ones padded), so `new_from_slice` never refuses
-/// one; were it ever to, both callers fail closed: signing yields an empty
-/// signature, which no verifier accepts, and verification says no.
+/// The MAC of `body` under `key`, `None` for an empty key (Java's
+/// `SecretKeySpec` refuses one). HMAC accepts keys of every other length
+/// (long keys are hashed, short ones padded), so `new_from_slice` never
+/// refuses one; were it ever to, both callers fail closed: signing yields
+/// an empty signature, which no verifier accepts, and verification says no.
 fn keyed<M: Mac + KeyInit>(key: &[u8], body: &[u8]) -> Option<M> {
+    if key.is_empty() {
+        return None;
+    }
     let mut mac = <M as KeyInit>::new_from_slice(key).ok()?;
     mac.update(body);
     Some(mac)
@@ -342,16 +353,18 @@ pub enum SignatureError {
     /// The `X-Connect-Request-Signature-Algorithm` value names no known MAC.
     #[error("request signature algorithm is not known")]
     UnknownAlgorithm(#[from] UnknownAlgorithm),
-    /// The algorithm is known but not in `inter.worker.verification.algorithms`.
-    #[error("request signature algorithm {algorithm} is not permitted (permitted: {permitted:?})")]
+    /// The algorithm is known but its name, exactly as sent, is not one of
+    /// `inter.worker.verification.algorithms` (a Connect worker compares the
+    /// names as strings: `hmacsha256` is not `HmacSHA256`).
+    #[error("request signature algorithm {algorithm:?} is not permitted (permitted: {permitted:?})")]
     AlgorithmNotPermitted {
-        /// The algorithm the request was signed with.
-        algorithm: SignatureAlgorithm,
+        /// The `X-Connect-Request-Signature-Algorithm` value as sent.
+        algorithm: String,
         /// The algorithms this worker accepts.
         permitted: Vec<SignatureAlgorithm>,
     },
-    /// This worker has not read a session key yet, so it cannot check
-    /// signatures.
+    /// This worker has not read a session key yet (or was given an empty
+    /// one, which is no key), so it cannot check signatures.
     #[error("no session key yet; the request signature cannot be checked")]
     NoSessionKey,
     /// The MAC does not match the body under the current session key (the
@@ -367,11 +380,17 @@ pub enum SignatureError {
 ///   [`AUTHORIZATION_HEADER`] and [`SIGNATURE_ALGORITHM_HEADER`], `None` when
 ///   absent.
 /// - `session_key`: the current session key's bytes, `None` if this worker
-///   has none yet. Only the current key is tried (KIP-507: a request signed
-///   with an older key is refused and the sender retries).
+///   has none yet; an empty key counts as none (Java's `SecretKeySpec`
+///   refuses one, so a worker never holds it). Only the current key is
+///   tried (KIP-507: a request signed with an older key is refused and the
+///   sender retries).
 /// - `permitted`: `inter.worker.verification.algorithms`.
 ///
-/// The MAC is compared in constant time.
+/// As Kafka's Connect worker: the algorithm name is looked up ignoring
+/// case, as JCA does (an unknown name is [`SignatureError::UnknownAlgorithm`]),
+/// then must equal a permitted algorithm's JCA name exactly
+/// ([`SignatureError::AlgorithmNotPermitted`] for `hmacsha256`). The MAC is
+/// compared in constant time.
 ///
 /// # Errors
 ///
@@ -405,10 +424,13 @@ pub fn verify(
     let signature_algorithm = signature_algorithm.ok_or(SignatureError::MissingHeader(SIGNATURE_ALGORITHM_HEADER))?;
     let algorithm = SignatureAlgorithm::from_jca_name(signature_algorithm)?;
     let signature = BASE64.decode(authorization).map_err(SignatureError::InvalidBase64)?;
-    if !permitted.contains(&algorithm) {
-        return Err(SignatureError::AlgorithmNotPermitted { algorithm, permitted: permitted.to_vec() });
+    if !permitted.iter().any(|p| p.jca_name() == signature_algorithm) {
+        return Err(SignatureError::AlgorithmNotPermitted {
+            algorithm: signature_algorithm.to_string(),
+            permitted: permitted.to_vec(),
+        });
     }
-    let key = session_key.ok_or(SignatureError::NoSessionKey)?;
+    let key = session_key.filter(|key| !key.is_empty()).ok_or(SignatureError::NoSessionKey)?;
     if algorithm.verify_mac(key, body, &signature) {
         Ok(())
     } else {
@@ -533,10 +555,7 @@ mod tests {
         let sha1 = SignatureAlgorithm::HmacSHA1.sign_headers(b"key", b"body");
         assert_eq!(
             refusal(Some(&sha1.authorization), Some("HmacSHA1"), Some(b"key"), &sha256),
-            SignatureError::AlgorithmNotPermitted {
-                algorithm: SignatureAlgorithm::HmacSHA1,
-                permitted: sha256.to_vec()
-            }
+            SignatureError::AlgorithmNotPermitted { algorithm: "HmacSHA1".into(), permitted: sha256.to_vec() }
         );
         assert_eq!(refusal(auth, Some("HmacSHA256"), None, &sha256), SignatureError::NoSessionKey);
         assert_eq!(refusal(auth, Some("HmacSHA256"), Some(b"other key"), &sha256), SignatureError::BadSignature);
@@ -553,6 +572,32 @@ mod tests {
             refusal(auth, Some("HmacSHA256"), Some(b"key"), &[]),
             SignatureError::AlgorithmNotPermitted { .. }
         ));
+    }
+
+    /// A Connect worker compares the algorithm header with its permitted
+    /// names as strings: a correct MAC labelled in another letter case is
+    /// refused (Kafka answers 400), while a name JCA does not know at all is
+    /// an unknown algorithm.
+    #[test]
+    fn algorithm_header_compared_exactly() {
+        let good = SignatureAlgorithm::HmacSHA256.sign_headers(b"key", b"body");
+        let auth = Some(good.authorization.as_str());
+        for label in ["hmacsha256", "HMACSHA256", "HmacSha256"] {
+            assert_eq!(
+                refusal(auth, Some(label), Some(b"key"), &SignatureAlgorithm::ALL),
+                SignatureError::AlgorithmNotPermitted {
+                    algorithm: label.into(),
+                    permitted: SignatureAlgorithm::ALL.to_vec()
+                },
+                "{label}"
+            );
+        }
+        assert_eq!(
+            refusal(auth, Some("HmacSHA256 "), Some(b"key"), &SignatureAlgorithm::ALL),
+            SignatureError::UnknownAlgorithm(UnknownAlgorithm { name: "HmacSHA256 ".into() })
+        );
+        let message = refusal(auth, Some("hmacsha256"), Some(b"key"), &[SignatureAlgorithm::HmacSHA256]).to_string();
+        assert_eq!(message, r#"request signature algorithm "hmacsha256" is not permitted (permitted: [HmacSHA256])"#);
     }
 
     #[test]
@@ -586,17 +631,25 @@ mod tests {
             hex(&SignatureAlgorithm::HmacSHA256.sign(&key, b"Test Using Larger Than Block-Size Key - Hash Key First")),
             "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
         );
-        // An empty key still signs and verifies.
-        let headers = SignatureAlgorithm::HmacSHA256.sign_headers(b"", b"body");
+        // An empty key is no key: no MAC, and nothing verifies under it,
+        // not even the HMAC a library that allows the empty key computes
+        // (keys are zero-padded to the block size, so it is the MAC under
+        // one zero byte).
+        for algorithm in SignatureAlgorithm::ALL {
+            assert_eq!(algorithm.sign(b"", b"body"), Vec::<u8>::new(), "{algorithm}");
+        }
+        let empty_key_mac = SignatureAlgorithm::HmacSHA256.sign(&[0], b"body");
+        assert_eq!(empty_key_mac, SignatureAlgorithm::HmacSHA256.sign(&[0; 64], b"body"));
+        let authorization = BASE64.encode(&empty_key_mac);
+        let permitted = [SignatureAlgorithm::HmacSHA256];
         assert_eq!(
-            verify(
-                b"body",
-                Some(&headers.authorization),
-                Some("HmacSHA256"),
-                Some(b""),
-                &[SignatureAlgorithm::HmacSHA256]
-            ),
-            Ok(())
+            verify(b"body", Some(&authorization), Some("HmacSHA256"), Some(b""), &permitted),
+            Err(SignatureError::NoSessionKey)
+        );
+        let empty = SignatureAlgorithm::HmacSHA256.sign_headers(b"", b"body");
+        assert_eq!(
+            verify(b"body", Some(&empty.authorization), Some("HmacSHA256"), Some(b"key"), &permitted),
+            Err(SignatureError::BadSignature)
         );
     }
 }
