@@ -410,6 +410,17 @@ fn bytes_after_the_embedded_body_or_the_principal_are_ignored() {
 // Item 1: Envelopes as Kafka sends them, seen by the relay.
 // ---------------------------------------------------------------------------
 
+/// The cluster ([`Cluster::find`]), which must run with the relay between
+/// broker and controller.
+fn relayed_cluster(what: &str) -> Option<Cluster> {
+    let cluster = Cluster::find(what)?;
+    assert!(
+        !cluster.var("KAFKA_CLUSTER_RELAY_FRAMES").is_empty(),
+        "the cluster runs without the relay: start it with KAFKA_CLUSTER_RELAY=1"
+    );
+    Some(cluster)
+}
+
 /// The relay's frame log, one JSON value per line.
 fn relay_frames(cluster: &Cluster) -> Vec<Value> {
     let path = cluster.var("KAFKA_CLUSTER_RELAY_FRAMES");
@@ -467,11 +478,7 @@ fn alter_configs(conn: &mut Conn, resource_type: i8, name: &str, key: &str, valu
 /// be [`FORWARDED`].
 #[test]
 fn kafka_forwards_admin_writes_in_envelopes() {
-    let Some(cluster) = Cluster::find("Kafka's Envelopes through the kwire relay") else { return };
-    assert!(
-        !cluster.var("KAFKA_CLUSTER_RELAY_FRAMES").is_empty(),
-        "the cluster runs without the relay: start it with KAFKA_CLUSTER_RELAY=1"
-    );
+    let Some(cluster) = relayed_cluster("Kafka's Envelopes through the kwire relay") else { return };
     let run = suffix();
     let admin_client = format!("kw-envelope-admin-{run}");
     let wire_client = format!("kw-envelope-wire-{run}");
@@ -597,11 +604,7 @@ fn envelopes_for(cluster: &Cluster, topic: &str) -> Vec<(Value, Value)> {
 /// | 41 NOT_CONTROLLER | forwards again; the retry reaches the controller and the topic is created | `RetryOnNewController` |
 #[test]
 fn failed_envelopes_answered_to_the_client_as_kafka_answers() {
-    let Some(cluster) = Cluster::find("failed Envelopes through the kwire relay") else { return };
-    assert!(
-        !cluster.var("KAFKA_CLUSTER_RELAY_FRAMES").is_empty(),
-        "the cluster runs without the relay: start it with KAFKA_CLUSTER_RELAY=1"
-    );
+    let Some(cluster) = relayed_cluster("failed Envelopes through the kwire relay") else { return };
     let run = suffix();
     for code in [97i16, 42, 31, 35, 41] {
         let topic = format!("kwire-relay-envelope-error-{code}-{run}");
