@@ -47,8 +47,6 @@ use common::cluster::{unique, Cluster};
 use common::conn::Conn;
 use kwire::messages::join_group_request::JoinGroupRequestProtocol;
 use kwire::messages::leave_group_request::MemberIdentity;
-use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use kwire::messages::ProduceRequest;
 use kwire::messages::{DescribeGroupsRequest, JoinGroupRequest, LeaveGroupRequest, SyncGroupRequest};
 use kwire::records::{DecodeOptions, RecordBatchBuilder};
 use kwire_connect::messages::ConnectWorkerMetadata;
@@ -531,19 +529,8 @@ fn write_session_key_record(conn: &mut Conn, topic: &str, value: &str) {
     let mut builder = RecordBatchBuilder::new(0);
     builder.append(now_ms(), Some(SESSION_KEY_RECORD_KEY.into()), Some(value.to_string().into()), Vec::new());
     let records = builder.to_bytes().expect("a batch");
-    let response = conn.call(ProduceRequest {
-        acks: -1,
-        timeout_ms: 30_000,
-        topic_data: vec![TopicProduceData {
-            name: topic.into(),
-            topic_id,
-            partition_data: vec![PartitionProduceData { index: 0, records: Some(records), ..Default::default() }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    });
-    let partition = &response.responses[0].partition_responses[0];
-    assert_eq!(partition.error_code, 0, "producing the session key record: {response:?}");
+    let (code, _) = conn.produce(topic, topic_id, 0, records);
+    assert_eq!(code, 0, "producing the session key record");
 }
 
 /// A session key with no bytes, written into the config topic as the

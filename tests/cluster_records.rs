@@ -31,8 +31,7 @@ use common::cluster::{unique, Cluster};
 use common::conn::Conn;
 use common::fetch::retriable;
 use kwire::messages::create_topics_request::CreatableTopic;
-use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use kwire::messages::{CreateTopicsRequest, InitProducerIdRequest, ProduceRequest};
+use kwire::messages::{CreateTopicsRequest, InitProducerIdRequest};
 use kwire::primitives::Uuid;
 use kwire::records::{
     increment_sequence, Compression, ControlRecordKey, ControlRecordType, DecodeOptions, EndTxnMarker, Header,
@@ -297,32 +296,12 @@ fn kwire_batch(
 fn produce(conn: &mut Conn, topic: &str, topic_id: Uuid, batch: &RecordBatch) -> (i16, i64) {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let (code, offset) = produce_once(conn, topic, topic_id, batch);
+        let (code, offset) = conn.produce(topic, topic_id, 0, batch.as_bytes().clone());
         if !retriable(code) || Instant::now() >= deadline {
             return (code, offset);
         }
         std::thread::sleep(Duration::from_millis(200));
     }
-}
-
-fn produce_once(conn: &mut Conn, topic: &str, topic_id: Uuid, batch: &RecordBatch) -> (i16, i64) {
-    let response = conn.call(ProduceRequest {
-        acks: -1,
-        timeout_ms: 30_000,
-        topic_data: vec![TopicProduceData {
-            name: topic.into(),
-            topic_id,
-            partition_data: vec![PartitionProduceData {
-                index: 0,
-                records: Some(batch.as_bytes().clone()),
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    });
-    let p = &response.responses[0].partition_responses[0];
-    (p.error_code, p.base_offset)
 }
 
 fn hex(b: &[u8]) -> String {

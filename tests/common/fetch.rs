@@ -1,8 +1,9 @@
 //! Reading partitions with the blocking connection of tests/common/conn.rs
 //! ([`Conn::connect`]), for the tests that read from the real cluster of
 //! `scripts/kafka-cluster.sh`: a topic's partitions, a log start offset,
-//! every batch of a partition. Only core api keys (Metadata, ListOffsets,
-//! Fetch), so that it builds with every feature set the tests are built with.
+//! every batch of a partition; and writing a batch. Only core api keys
+//! (Metadata, ListOffsets, Fetch, Produce), so that it builds with every
+//! feature set the tests are built with.
 #![allow(dead_code)]
 
 use std::time::{Duration, Instant};
@@ -10,7 +11,8 @@ use std::time::{Duration, Instant};
 use kwire::messages::fetch_request::{FetchPartition, FetchTopic};
 use kwire::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
 use kwire::messages::metadata_request::MetadataRequestTopic;
-use kwire::messages::{FetchRequest, ListOffsetsRequest, MetadataRequest};
+use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use kwire::messages::{FetchRequest, ListOffsetsRequest, MetadataRequest, ProduceRequest};
 use kwire::primitives::Uuid;
 use kwire::records::{Batch, Batches, RecordBatch};
 use kwire::{Bytes, BytesMut};
@@ -45,6 +47,28 @@ pub struct Fetched {
 }
 
 impl Conn {
+    /// Produces `records` (record batches, back to back) to `partition` of
+    /// `topic` with acks -1, once: the partition's error code and base offset.
+    pub fn produce(&mut self, topic: &str, topic_id: Uuid, partition: i32, records: Bytes) -> (i16, i64) {
+        let response = self.call(ProduceRequest {
+            acks: -1,
+            timeout_ms: 30_000,
+            topic_data: vec![TopicProduceData {
+                name: topic.into(),
+                topic_id,
+                partition_data: vec![PartitionProduceData {
+                    index: partition,
+                    records: Some(records),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let p = &response.responses[0].partition_responses[0];
+        (p.error_code, p.base_offset)
+    }
+
     /// The id and partition indexes of `topic` (internal topics included),
     /// waiting up to 30 s for it to exist and every partition to have a leader.
     pub fn partitions(&mut self, topic: &str) -> (Uuid, Vec<i32>) {
