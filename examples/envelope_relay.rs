@@ -10,10 +10,11 @@
 //! ```
 //!
 //! For each accepted connection it connects to `--upstream` and copies
-//! bytes both ways as they arrive. Beside the copy it cuts the byte stream
-//! into frames ([`FrameCodec`]), decodes requests by their own header and
-//! responses by the request they answer (a [`Correlator`] per connection),
-//! and writes one line per frame:
+//! bytes both ways. It cuts each byte stream into frames ([`FrameCodec`])
+//! and passes each frame on whole once it is complete (a stream that can no
+//! longer be cut is copied as it arrives); it decodes requests by their own
+//! header and responses by the request they answer (a [`Correlator`] per
+//! connection), and writes one line per frame:
 //!
 //! ```json
 //! {"conn":3,"dir":"request","api_key":58,"api_version":0,"correlation_id":17,"size":180,
@@ -67,15 +68,14 @@
 //! `kwire-relay-envelope-error-<CODE>-<anything>` (CODE a positive error
 //! code) is not passed on; the relay answers it with an EnvelopeResponse
 //! carrying CODE and no response data, logged like any response with
-//! `"injected":true`. Each topic name is answered so once (the relay
+//! `"injected":true`. Each topic name is answered so only once (the relay
 //! remembers the last 4096): a broker that forwards the same request again
 //! (after NOT_CONTROLLER, 41) reaches the controller the second time. The
 //! broker sends one request at a time to its controller, so the answer
 //! cannot overtake another.
 //!
-//! Frames are passed on whole, as they complete (bytes that cannot be cut
-//! into frames as they come). A bad frame never stops the relay: it is
-//! logged and passed on like any other. The relay does not follow SASL: after a SaslHandshake v0 the
+//! A bad frame never stops the relay: it is logged and passed on like any
+//! other. The relay does not follow SASL: after a SaslHandshake v0 the
 //! tokens travel without a request header and are logged as frames that do
 //! not decode.
 
@@ -340,8 +340,8 @@ impl Pump {
                             Ok(None) => break,
                             Err(e) => {
                                 // Out of step for good: stop decoding, keep copying.
-                                let error = e.to_string();
-                                log.write(json!({"conn": self.conn, "dir": "stream", "stream": self.dir.name(), "error": error}));
+                                let (conn, stream, error) = (self.conn, self.dir.name(), e.to_string());
+                                log.write(json!({"conn": conn, "dir": "stream", "stream": stream, "error": error}));
                                 codec = None;
                                 out.extend_from_slice(&pending.split());
                                 break;

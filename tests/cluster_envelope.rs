@@ -618,7 +618,8 @@ fn failed_envelopes_answered_to_the_client_as_kafka_answers() {
         assert_eq!(
             injected.len(),
             1,
-            "error {code}: the relay answered no Envelope for {topic} (is it started with --inject-envelope-errors?): {envelopes:?}"
+            "error {code}: the relay answered no Envelope for {topic} \
+             (is it started with --inject-envelope-errors?): {envelopes:?}"
         );
         let (_, response) = injected[0];
         let kwire = &response["envelope"];
