@@ -43,9 +43,10 @@ pub fn check<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> Checked<'a> 
         structs.push(StructDef { name: &c.name, fields: &c.fields, versions, is_message: false });
     }
     let mut inline: BTreeMap<&str, JsonPath> = BTreeMap::new();
-    let mut walk = Walk { spec, diags, commons: &commons, inline: &mut inline, structs: &mut structs };
+    let mut walk = Walk { spec, diags, commons: &commons, inline: &mut inline, structs: &mut structs, in_common: None };
     walk.fields(&spec.fields, spec.valid_versions, true);
     for c in &spec.common_structs {
+        walk.in_common = Some(&c.name);
         walk.fields(&c.fields, spec.valid_versions.intersect(c.versions), false);
     }
     struct_names_distinct(spec, &structs, diags);
@@ -204,6 +205,8 @@ struct Walk<'a, 'b> {
     commons: &'b BTreeMap<&'a str, Versions>,
     inline: &'b mut BTreeMap<&'a str, JsonPath>,
     structs: &'b mut Vec<StructDef<'a>>,
+    /// The common struct whose fields are being walked, if any.
+    in_common: Option<&'a str>,
 }
 
 impl<'a> Walk<'a, '_> {
@@ -268,6 +271,20 @@ impl<'a> Walk<'a, '_> {
             }
             return;
         }
+        if let Some(common) = self.in_common {
+            // Kafka's generator registers the inline structs of the message
+            // body only: a struct defined inside a common struct is one it
+            // cannot find.
+            self.err(
+                &f.path,
+                format!(
+                    "field {} of common struct {common} holds struct {name}, which is not a common struct; \
+                     structs used inside a common struct must be declared in commonStructs",
+                    f.name
+                ),
+            );
+            return;
+        }
         if let Some(first) = self.inline.get(name) {
             let message = format!("Struct {name} was specified twice (first at {first}).");
             self.err(&f.path, message);
@@ -301,10 +318,36 @@ fn messages_distinct(specs: &[MessageSpec], diags: &mut Diagnostics) {
     }
 }
 
+/// Across schemas: each metadata record has a record type (`apiKey`) and
+/// claims it alone, as Kafka's generator of the record-type table requires.
+fn metadata_keys_distinct(specs: &[MessageSpec], diags: &mut Diagnostics) {
+    let mut keys: BTreeMap<i16, &MessageSpec> = BTreeMap::new();
+    for spec in specs.iter().filter(|s| s.spec_type == SpecType::Metadata) {
+        let Some(key) = spec.api_key else {
+            // Kafka's table of record types is indexed by it.
+            diags.error(&spec.file, &JsonPath::root(), format!("metadata record {} needs an apiKey", spec.name));
+            continue;
+        };
+        if let Some(first) = keys.get(&key) {
+            diags.error(
+                &spec.file,
+                &JsonPath::root().key("apiKey"),
+                format!(
+                    "metadata record {} has the api key {key} of metadata record {} in {}",
+                    spec.name, first.name, first.file
+                ),
+            );
+        } else {
+            keys.insert(key, spec);
+        }
+    }
+}
+
 /// §6 #44-#47, across all schemas of a run: one request and one response
 /// per api key, each named with its suffix, each with an api key.
 pub fn check_api_pairs(specs: &[MessageSpec], diags: &mut Diagnostics) {
     messages_distinct(specs, diags);
+    metadata_keys_distinct(specs, diags);
     let mut requests: BTreeMap<i16, &MessageSpec> = BTreeMap::new();
     let mut responses: BTreeMap<i16, &MessageSpec> = BTreeMap::new();
     for spec in specs {
