@@ -303,9 +303,6 @@ bad! {
         "common_struct_not_covering.json: fields[0] (C).versions: field C uses common struct C in versions 0-1, but the struct only covers 1+",
     ];
     struct_named_like_message => ["struct_named_like_message.json: (root): struct Bad has the name of its message"];
-    struct_named_like_a_view => [
-        "struct_named_like_a_view.json: (root): struct ItemRef has the Rust name ItemRef of the borrowed view of struct Item",
-    ];
 }
 
 // §6 #38 and §5.1: every kind of invalid default.
