@@ -57,19 +57,8 @@ pub fn type_ident(kafka: &str) -> Ident {
 /// schema order, made distinct by suffixes `_2`, `_3`, … (see the module
 /// documentation).
 pub fn distinct_field_names<'k>(kafka: impl IntoIterator<Item = &'k str>) -> Vec<String> {
-    let mut taken = vec![UNKNOWN_TAGGED_FIELDS.to_string()];
-    kafka
-        .into_iter()
-        .map(|k| {
-            let plain = field_name(k);
-            let name = (1..)
-                .map(|n| if n == 1 { plain.clone() } else { format!("{plain}_{n}") })
-                .find(|c| !taken.contains(c))
-                .unwrap_or(plain);
-            taken.push(name.clone());
-            name
-        })
-        .collect()
+    let taken = vec![UNKNOWN_TAGGED_FIELDS.to_string()];
+    distinct(kafka.into_iter().map(field_name), "_", taken, |taken, c| taken.iter().any(|t| t == c))
 }
 
 /// The Rust field that holds the tagged fields a schema does not define.
@@ -80,15 +69,24 @@ pub const UNKNOWN_TAGGED_FIELDS: &str = "unknown_tagged_fields";
 /// borrowed views (`XRef`) by suffixes `2`, `3`, … (see the module
 /// documentation).
 pub fn distinct_type_names<'k>(kafka: impl IntoIterator<Item = &'k str>) -> Vec<String> {
-    let mut taken: Vec<String> = Vec::new();
-    let clashes =
-        |taken: &[String], c: &str| taken.iter().any(|t| t == c || format!("{t}Ref") == c || format!("{c}Ref") == *t);
-    kafka
-        .into_iter()
-        .map(|k| {
-            let plain = type_name(k);
+    distinct(kafka.into_iter().map(type_name), "", Vec::new(), |taken, c| {
+        taken.iter().any(|t| t == c || format!("{t}Ref") == c || format!("{c}Ref") == *t)
+    })
+}
+
+/// Each plain name in order, or the first of `{plain}{sep}2`,
+/// `{plain}{sep}3`, … that does not clash with the names before it (and
+/// `taken`).
+fn distinct(
+    plains: impl Iterator<Item = String>,
+    sep: &str,
+    mut taken: Vec<String>,
+    clashes: impl Fn(&[String], &str) -> bool,
+) -> Vec<String> {
+    plains
+        .map(|plain| {
             let name = (1..)
-                .map(|n| if n == 1 { plain.clone() } else { format!("{plain}{n}") })
+                .map(|n| if n == 1 { plain.clone() } else { format!("{plain}{sep}{n}") })
                 .find(|c| !clashes(&taken, c))
                 .unwrap_or(plain);
             taken.push(name.clone());

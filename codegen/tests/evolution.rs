@@ -329,6 +329,16 @@ fn with_commons(name: &str, fields: &str, commons: &str) -> (String, String) {
     (format!("{name}.json"), text)
 }
 
+/// `old` compares with itself without finding, and `new` with `old` with
+/// the one breaking finding `expected`.
+#[track_caller]
+fn assert_one_breaking_change(old: &[(String, String)], new: &[(String, String)], expected: &str) {
+    assert_eq!(report(old, old).findings, vec![]);
+    let r = report(old, new);
+    assert_eq!(lines(&r), [expected]);
+    assert!(r.is_breaking());
+}
+
 /// A common struct holding an array of itself: each of its fields is
 /// compared once per version, with itself and against a retyped copy.
 #[test]
@@ -342,14 +352,12 @@ fn a_struct_holding_an_array_of_itself_is_compared_once() {
     };
     let root = r#"{ "name": "Root", "type": "Node", "versions": "0+", "about": "r" }"#;
     let old = [with_commons("Tree", root, &node("int32"))];
-    assert_eq!(report(&old, &old).findings, vec![]);
     let new = [with_commons("Tree", root, &node("int64"))];
-    let r = report(&old, &new);
-    assert_eq!(
-        lines(&r),
-        ["Tree.json:5: commonStructs[0] (Node).fields[0] (Value): v0-1: layout-changed: type int32 became int64"]
+    assert_one_breaking_change(
+        &old,
+        &new,
+        "Tree.json:5: commonStructs[0] (Node).fields[0] (Value): v0-1: layout-changed: type int32 became int64",
     );
-    assert!(r.is_breaking());
     // The builder's check of a base set takes the same path.
     let dir = std::env::temp_dir().join(format!("kwire-codegen-evolution-recursive-{}", std::process::id()));
     let (base, now) = (dir.join("base"), dir.join("now"));
@@ -379,14 +387,12 @@ fn structs_holding_arrays_of_each_other_are_compared_once() {
     };
     let root = r#"{ "name": "Root", "type": "A", "versions": "0+", "about": "r" }"#;
     let old = [with_commons("Pair", root, &commons("int32"))];
-    assert_eq!(report(&old, &old).findings, vec![]);
     let new = [with_commons("Pair", root, &commons("string"))];
-    let r = report(&old, &new);
-    assert_eq!(
-        lines(&r),
-        ["Pair.json:7: commonStructs[1] (B).fields[0] (Value): v0-1: layout-changed: type int32 became string"]
+    assert_one_breaking_change(
+        &old,
+        &new,
+        "Pair.json:7: commonStructs[1] (B).fields[0] (Value): v0-1: layout-changed: type int32 became string",
     );
-    assert!(r.is_breaking());
 }
 
 /// Thirty levels of common structs, each holding two of the next: 2^30
@@ -412,16 +418,14 @@ fn shared_nested_structs_are_compared_once_each() {
     };
     let root = r#"{ "name": "Root", "type": "L0", "versions": "0+", "about": "r" }"#;
     let old = [with_commons("Deep", root, &commons("int32"))];
-    assert_eq!(report(&old, &old).findings, vec![]);
     let new = [with_commons("Deep", root, &commons("float64"))];
-    let r = report(&old, &new);
     // The body is on line 2, the common structs from line 4, two lines a level but the last.
-    let line = 4 + 2 * (LEVELS - 1);
-    assert_eq!(
-        lines(&r),
-        [format!(
-            "Deep.json:{line}: commonStructs[{last}] (L{last}).fields[0] (Value): v0-1: layout-changed: type int32 became float64",
-            last = LEVELS - 1
-        )]
+    let (line, last) = (4 + 2 * (LEVELS - 1), LEVELS - 1);
+    assert_one_breaking_change(
+        &old,
+        &new,
+        &format!(
+            "Deep.json:{line}: commonStructs[{last}] (L{last}).fields[0] (Value): v0-1: layout-changed: type int32 became float64"
+        ),
     );
 }
