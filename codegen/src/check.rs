@@ -20,6 +20,22 @@ pub struct StructDef<'a> {
     pub versions: Versions,
     /// True for the message body.
     pub is_message: bool,
+    /// Its Rust type name, distinct within the message
+    /// ([`naming::distinct_type_names`]).
+    pub rust_name: String,
+    /// The Rust names of its fields, in order
+    /// ([`naming::distinct_field_names`]).
+    pub rust_fields: Vec<String>,
+    /// For each field, the Rust type name of the struct it holds, if any.
+    pub field_structs: Vec<Option<String>>,
+}
+
+impl<'a> StructDef<'a> {
+    fn new(name: &'a str, fields: &'a [Field], versions: Versions, is_message: bool) -> Self {
+        let rust_fields = naming::distinct_field_names(fields.iter().map(|f| f.name.as_str()));
+        let (rust_name, field_structs) = (String::new(), Vec::new());
+        StructDef { name, fields, versions, is_message, rust_name, rust_fields, field_structs }
+    }
 }
 
 /// A message whose checks passed, with its structs in emission order.
@@ -33,25 +49,23 @@ pub struct Checked<'a> {
 
 /// Runs every cross-field rule on one message and builds its registry.
 pub fn check<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> Checked<'a> {
-    let mut structs =
-        vec![StructDef { name: &spec.name, fields: &spec.fields, versions: spec.valid_versions, is_message: true }];
+    let mut structs = vec![StructDef::new(&spec.name, &spec.fields, spec.valid_versions, true)];
     valid_versions_bounded(spec, diags);
     let commons = common_structs_unique(spec, diags);
     common_structs_acyclic(spec, diags);
     for c in &spec.common_structs {
         let versions = spec.valid_versions.intersect(c.versions);
-        structs.push(StructDef { name: &c.name, fields: &c.fields, versions, is_message: false });
+        structs.push(StructDef::new(&c.name, &c.fields, versions, false));
     }
     let mut inline: BTreeMap<&str, JsonPath> = BTreeMap::new();
-    let mut walk = Walk { spec, diags, commons: &commons, inline: &mut inline, structs: &mut structs };
+    let mut walk = Walk { spec, diags, commons: &commons, inline: &mut inline, structs: &mut structs, in_common: None };
     walk.fields(&spec.fields, spec.valid_versions, true);
     for c in &spec.common_structs {
+        walk.in_common = Some(&c.name);
         walk.fields(&c.fields, spec.valid_versions.intersect(c.versions), false);
     }
     struct_names_distinct(spec, &structs, diags);
-    for s in &structs {
-        rust_field_names_distinct(spec, s, diags);
-    }
+    name_structs(&mut structs);
     Checked { spec, structs }
 }
 
@@ -141,60 +155,32 @@ fn common_structs_unique<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> 
     names
 }
 
-/// §6 #43 and Rust's namespace: struct names are distinct from each other
-/// and from the message, after casing, and from the borrowed views'
-/// names (`XRef` for a struct `X`), so that a schema compiles the same with
-/// and without views.
+/// §6 #43: a nested struct does not take its message's name.
 fn struct_names_distinct(spec: &MessageSpec, structs: &[StructDef<'_>], diags: &mut Diagnostics) {
-    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
-    for s in structs {
-        let rust = naming::type_name(s.name);
-        if let Some(other) = seen.insert(rust.clone(), s.name) {
-            if other != s.name || s.is_message {
-                diags.error(
-                    &spec.file,
-                    &JsonPath::root(),
-                    format!("struct {} and {} both become the Rust type {rust}", other, s.name),
-                );
-            } else if !s.is_message && other == spec.name {
-                diags.error(&spec.file, &JsonPath::root(), format!("struct {} has the name of its message", s.name));
-            }
-        }
-    }
-    for (rust, name) in &seen {
-        if let Some(viewed) = rust.strip_suffix("Ref").and_then(|stem| seen.get(stem)) {
-            diags.error(
-                &spec.file,
-                &JsonPath::root(),
-                format!("struct {name} has the Rust name {rust} of the borrowed view of struct {viewed}"),
-            );
-        }
+    for s in structs.iter().filter(|s| !s.is_message && s.name == spec.name) {
+        diags.error(&spec.file, &JsonPath::root(), format!("struct {} has the name of its message", s.name));
     }
 }
 
-/// Rust's namespace: field names of one struct stay distinct in snake_case.
-fn rust_field_names_distinct(spec: &MessageSpec, s: &StructDef<'_>, diags: &mut Diagnostics) {
-    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
-    for f in s.fields {
-        let rust = naming::field_name(&f.name);
-        let reserved = rust == "unknown_tagged_fields";
-        if let Some(other) = seen.insert(rust.clone(), &f.name) {
-            if other == f.name {
-                // The same name twice was reported where the fields were read.
-                continue;
-            }
-            diags.error(
-                &spec.file,
-                &f.path,
-                format!("fields {other} and {} both become the Rust field {rust}", f.name),
-            );
-        } else if reserved {
-            diags.error(
-                &spec.file,
-                &f.path,
-                "the Rust field unknown_tagged_fields is reserved for unknown tagged fields",
-            );
-        }
+/// Gives each struct its Rust type name, distinct within the message, and
+/// each struct-typed field the Rust name of the struct it holds.
+fn name_structs(structs: &mut [StructDef<'_>]) {
+    let names = naming::distinct_type_names(structs.iter().map(|s| s.name));
+    let by_kafka: BTreeMap<&str, &String> = structs.iter().map(|s| s.name).zip(&names).rev().collect();
+    let field_structs: Vec<Vec<Option<String>>> = structs
+        .iter()
+        .map(|s| {
+            s.fields
+                .iter()
+                .map(|f| {
+                    f.ty.struct_name().map(|n| by_kafka.get(n).map_or_else(|| naming::type_name(n), |r| (*r).clone()))
+                })
+                .collect()
+        })
+        .collect();
+    for ((s, name), fields) in structs.iter_mut().zip(names.iter()).zip(field_structs) {
+        s.rust_name = name.clone();
+        s.field_structs = fields;
     }
 }
 
@@ -204,6 +190,8 @@ struct Walk<'a, 'b> {
     commons: &'b BTreeMap<&'a str, Versions>,
     inline: &'b mut BTreeMap<&'a str, JsonPath>,
     structs: &'b mut Vec<StructDef<'a>>,
+    /// The common struct whose fields are being walked, if any.
+    in_common: Option<&'a str>,
 }
 
 impl<'a> Walk<'a, '_> {
@@ -268,6 +256,20 @@ impl<'a> Walk<'a, '_> {
             }
             return;
         }
+        if let Some(common) = self.in_common {
+            // Kafka's generator registers the inline structs of the message
+            // body only: a struct defined inside a common struct is one it
+            // cannot find.
+            self.err(
+                &f.path,
+                format!(
+                    "field {} of common struct {common} holds struct {name}, which is not a common struct; \
+                     structs used inside a common struct must be declared in commonStructs",
+                    f.name
+                ),
+            );
+            return;
+        }
         if let Some(first) = self.inline.get(name) {
             let message = format!("Struct {name} was specified twice (first at {first}).");
             self.err(&f.path, message);
@@ -282,7 +284,7 @@ impl<'a> Walk<'a, '_> {
                 format!("Version ranges {within} and {} have no versions in common.", f.versions),
             );
         }
-        self.structs.push(StructDef { name, fields: &f.fields, versions: present, is_message: false });
+        self.structs.push(StructDef::new(name, &f.fields, present, false));
         self.fields(&f.fields, present, false);
     }
 }
@@ -301,10 +303,36 @@ fn messages_distinct(specs: &[MessageSpec], diags: &mut Diagnostics) {
     }
 }
 
+/// Across schemas: each metadata record has a record type (`apiKey`) and
+/// claims it alone, as Kafka's generator of the record-type table requires.
+fn metadata_keys_distinct(specs: &[MessageSpec], diags: &mut Diagnostics) {
+    let mut keys: BTreeMap<i16, &MessageSpec> = BTreeMap::new();
+    for spec in specs.iter().filter(|s| s.spec_type == SpecType::Metadata) {
+        let Some(key) = spec.api_key else {
+            // Kafka's table of record types is indexed by it.
+            diags.error(&spec.file, &JsonPath::root(), format!("metadata record {} needs an apiKey", spec.name));
+            continue;
+        };
+        if let Some(first) = keys.get(&key) {
+            diags.error(
+                &spec.file,
+                &JsonPath::root().key("apiKey"),
+                format!(
+                    "metadata record {} has the api key {key} of metadata record {} in {}",
+                    spec.name, first.name, first.file
+                ),
+            );
+        } else {
+            keys.insert(key, spec);
+        }
+    }
+}
+
 /// §6 #44-#47, across all schemas of a run: one request and one response
 /// per api key, each named with its suffix, each with an api key.
 pub fn check_api_pairs(specs: &[MessageSpec], diags: &mut Diagnostics) {
     messages_distinct(specs, diags);
+    metadata_keys_distinct(specs, diags);
     let mut requests: BTreeMap<i16, &MessageSpec> = BTreeMap::new();
     let mut responses: BTreeMap<i16, &MessageSpec> = BTreeMap::new();
     for spec in specs {

@@ -35,7 +35,7 @@
 //! );
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::diag::JsonPath;
@@ -359,7 +359,7 @@ fn compare_message(o: &MessageSpec, n: &MessageSpec, old_unstable: bool, new_set
             found.push((false, root.key("flexibleVersions"), Rule::LayoutChanged, detail));
         }
         let (os, ns) = (Side { spec: o, v: ov }, Side { spec: n, v: nv });
-        compare_fields(&os, &o.fields, &ns, &n.fields, &mut found);
+        compare_fields(&os, &o.fields, &ns, &n.fields, &mut Visited::new(), &mut found);
         for (in_old, path, mut rule, detail) in found {
             if unstable(ov) && rule.is_breaking() {
                 rule = Rule::UnstableChanged;
@@ -387,7 +387,7 @@ fn moved_key<'a>(o: &MessageSpec, w: i16, ov: i16, new_set: &'a [MessageSpec]) -
                 if o.flexible_versions.contains(ov) != m.flexible_versions.contains(mv) {
                     return false;
                 }
-                compare_fields(&os, &o.fields, &ms, &m.fields, &mut found);
+                compare_fields(&os, &o.fields, &ms, &m.fields, &mut Visited::new(), &mut found);
                 !found.iter().any(|(_, _, rule, _)| rule.is_breaking())
             })
     })
@@ -441,13 +441,13 @@ impl<'a> Side<'a> {
         }
     }
 
-    /// The fields of the struct a field holds (inline or common).
-    fn struct_fields(&self, f: &'a Field) -> Option<&'a [Field]> {
+    /// The name and fields of the struct a field holds (inline or common).
+    fn struct_fields(&self, f: &'a Field) -> Option<(&'a str, &'a [Field])> {
         let name = f.ty.struct_name()?;
         if !f.fields.is_empty() {
-            return Some(&f.fields);
+            return Some((name, &f.fields));
         }
-        self.spec.common_structs.iter().find(|c| c.name == name).map(|c| c.fields.as_slice())
+        self.spec.common_structs.iter().find(|c| c.name == name).map(|c| (name, c.fields.as_slice()))
     }
 }
 
@@ -493,8 +493,23 @@ fn effective_default(f: &Field) -> String {
 /// Findings at one version: (in the old set, path, rule, detail).
 type Found = Vec<(bool, JsonPath, Rule, String)>;
 
+/// The (old, new) struct pairs already compared at one version. A struct's
+/// findings name paths inside the struct, the same whichever field reached
+/// it, so each pair is compared once per version: a struct holding an array
+/// of itself (directly or through others) ends, and structs shared by
+/// several fields at each level cost their number, not the number of routes
+/// to them.
+type Visited<'a> = BTreeSet<(&'a str, &'a str)>;
+
 /// Compares the fields of one struct at one version.
-fn compare_fields(os: &Side<'_>, old: &[Field], ns: &Side<'_>, new: &[Field], out: &mut Found) {
+fn compare_fields<'a>(
+    os: &Side<'a>,
+    old: &'a [Field],
+    ns: &Side<'a>,
+    new: &'a [Field],
+    seen: &mut Visited<'a>,
+    out: &mut Found,
+) {
     let (old, new) = (os.present(old), ns.present(new));
     // Untagged fields, in order.
     let ou: Vec<&Field> = old.iter().copied().filter(|f| os.tag(f).is_none()).collect();
@@ -503,12 +518,12 @@ fn compare_fields(os: &Side<'_>, old: &[Field], ns: &Side<'_>, new: &[Field], ou
     let same_names = ou.len() == nu.len() && ou.iter().zip(&nu).all(|(o, n)| o.name == n.name);
     if same_names || same_shape {
         for (o, n) in ou.iter().zip(&nu) {
-            compare_field(os, o, ns, n, out);
+            compare_field(os, o, ns, n, seen, out);
         }
     } else {
         for o in &ou {
             match nu.iter().find(|n| n.name == o.name) {
-                Some(n) => compare_field(os, o, ns, n, out),
+                Some(n) => compare_field(os, o, ns, n, seen, out),
                 None => out.push((true, o.path.clone(), Rule::LayoutChanged, format!("field {} removed", o.name))),
             }
         }
@@ -530,7 +545,7 @@ fn compare_fields(os: &Side<'_>, old: &[Field], ns: &Side<'_>, new: &[Field], ou
     for o in old.iter().filter(|f| os.tag(f).is_some()) {
         let tag = os.tag(o);
         match new.iter().find(|n| ns.tag(n) == tag) {
-            Some(n) => compare_field(os, o, ns, n, out),
+            Some(n) => compare_field(os, o, ns, n, seen, out),
             None => {
                 let detail = format!("tagged field {} (tag {}) removed", o.name, tag.unwrap_or_default());
                 out.push((true, o.path.clone(), Rule::LayoutChanged, detail));
@@ -547,7 +562,14 @@ fn compare_fields(os: &Side<'_>, old: &[Field], ns: &Side<'_>, new: &[Field], ou
 }
 
 /// Compares one field present at this version in both sets.
-fn compare_field(os: &Side<'_>, o: &Field, ns: &Side<'_>, n: &Field, out: &mut Found) {
+fn compare_field<'a>(
+    os: &Side<'a>,
+    o: &'a Field,
+    ns: &Side<'a>,
+    n: &'a Field,
+    seen: &mut Visited<'a>,
+    out: &mut Found,
+) {
     let path = &n.path;
     let mut push = |rule, detail: String| out.push((false, path.clone(), rule, detail));
     if o.name != n.name {
@@ -574,8 +596,10 @@ fn compare_field(os: &Side<'_>, o: &Field, ns: &Side<'_>, n: &Field, out: &mut F
         let rule = if ns.tag(n).is_some() { Rule::LayoutChanged } else { Rule::NoWireEffect };
         push(rule, format!("default {od} became {nd}"));
     }
-    if let (Some(of), Some(nf)) = (os.struct_fields(o), ns.struct_fields(n)) {
-        compare_fields(os, of, ns, nf, out);
+    if let (Some((oname, of)), Some((nname, nf))) = (os.struct_fields(o), ns.struct_fields(n)) {
+        if seen.insert((oname, nname)) {
+            compare_fields(os, of, ns, nf, seen, out);
+        }
     }
 }
 

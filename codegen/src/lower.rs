@@ -641,6 +641,9 @@ pub fn parse_default(text: Option<&str>, ty: &FieldType, name: &str) -> Result<D
                 // As Java's parser: surrounding whitespace and a `d`/`f` suffix allowed.
                 let number = text.trim_matches(|c: char| c <= ' ');
                 let number = number.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(number);
+                if let Some(hex) = parse_hex_float(number) {
+                    return Ok(DefaultValue::Float(hex));
+                }
                 number
                     .parse::<f64>()
                     .ok()
@@ -707,6 +710,109 @@ fn parse_uuid_default(text: &str) -> Option<u128> {
     Some(bits)
 }
 
+/// A hexadecimal floating-point number as Java's `Double.parseDouble`
+/// reads it (what Kafka's generated code does with a float64 default): an
+/// optional sign, `0x` or `0X`, hex digits with an optional point, then a
+/// binary exponent `p` or `P` with an optional sign and decimal digits,
+/// mandatory. `0x1p3` is 8.0, `-0x1.8p1` is -3.0. The value is rounded to
+/// the nearest double, ties to even; too large is infinite, too small zero.
+/// `None` when the text is not in that form.
+fn parse_hex_float(text: &str) -> Option<f64> {
+    let (negative, rest) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let rest = rest.strip_prefix("0x").or_else(|| rest.strip_prefix("0X"))?;
+    let (mantissa, exponent) = rest.split_once(['p', 'P'])?;
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if (whole.is_empty() && fraction.is_empty())
+        || !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_hexdigit())
+    {
+        return None;
+    }
+    let (exponent_negative, digits) = match exponent.as_bytes().first() {
+        Some(b'-') => (true, &exponent[1..]),
+        Some(b'+') => (false, &exponent[1..]),
+        _ => (false, exponent),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // Far past the range of a double either way: saturate.
+    const FAR: i64 = 1 << 20;
+    let magnitude = digits.bytes().fold(0i64, |e, d| (e * 10 + i64::from(d - b'0')).min(FAR));
+    let mut exponent = if exponent_negative { -magnitude } else { magnitude };
+    // The significand's leading 124 bits, exactly; `inexact` when a
+    // nonzero digit beyond them was dropped.
+    let (mut significand, mut inexact) = (0u128, false);
+    let digits = whole.bytes().map(|d| (d, false)).chain(fraction.bytes().map(|d| (d, true)));
+    for (digit, in_fraction) in digits {
+        let value = u128::from(char::from(digit).to_digit(16).unwrap_or(0));
+        if significand >> 124 == 0 {
+            significand = significand << 4 | value;
+            if in_fraction {
+                exponent -= 4;
+            }
+        } else {
+            inexact |= value != 0;
+            if !in_fraction {
+                exponent += 4;
+            }
+        }
+    }
+    let magnitude = scale_binary(significand, inexact, exponent);
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+/// `significand · 2^exponent` rounded to the nearest double (ties to
+/// even); `inexact` says the significand was cut short of nonzero bits.
+fn scale_binary(significand: u128, inexact: bool, exponent: i64) -> f64 {
+    if significand == 0 {
+        return 0.0;
+    }
+    let bits = i64::from(128 - significand.leading_zeros());
+    let top = exponent + bits - 1;
+    if top > 1023 {
+        return f64::INFINITY;
+    }
+    if top < -1075 {
+        return 0.0;
+    }
+    // The weight of the last bit kept: 53 bits for a normal number, the
+    // smallest subnormal's for one below 2^-1022.
+    let quantum = (top - 52).max(-1074);
+    let drop = quantum - exponent;
+    let kept = if drop <= 0 {
+        // At most 53 bits once shifted: exact.
+        significand << (-drop)
+    } else if drop >= 128 {
+        // Only for a 128-bit significand just below the smallest
+        // subnormal: one quantum when above half of it, else zero.
+        u128::from(inexact || significand << 1 != 0)
+    } else {
+        let kept = significand >> drop;
+        let rest = significand & ((1u128 << drop) - 1);
+        let half = 1u128 << (drop - 1);
+        let up = rest > half || (rest == half && (inexact || kept & 1 == 1));
+        kept + u128::from(up)
+    };
+    // `kept` < 2^54 and `quantum` in -1074..=971: both factors and the
+    // product are exact doubles, or the product overflows to infinity.
+    #[allow(clippy::cast_precision_loss)]
+    let kept = kept as f64;
+    kept * power_of_two(quantum)
+}
+
+/// 2^k as a double, for k in -1074..=1023.
+fn power_of_two(k: i64) -> f64 {
+    if k >= -1022 {
+        f64::from_bits(((k + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (k + 1074))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -734,6 +840,27 @@ mod tests {
         assert_eq!(d("2.5d", FieldType::Float64), Ok(DefaultValue::Float(2.5)));
         assert_eq!(d("1e400f", FieldType::Float64), Ok(DefaultValue::Float(f64::INFINITY)));
         assert!(d("1.5dd", FieldType::Float64).is_err());
+        // Hexadecimal, as Java's Double.parseDouble reads it.
+        assert_eq!(d("0x1p3", FieldType::Float64), Ok(DefaultValue::Float(8.0)));
+        assert_eq!(d("-0X1.8P1", FieldType::Float64), Ok(DefaultValue::Float(-3.0)));
+        assert_eq!(d(" 0x.8p0d ", FieldType::Float64), Ok(DefaultValue::Float(0.5)));
+        assert_eq!(d("0x1.fp-3", FieldType::Float64), Ok(DefaultValue::Float(31.0 / 128.0)));
+        assert_eq!(d("0x0p0", FieldType::Float64), Ok(DefaultValue::Float(0.0)));
+        assert_eq!(d("0x1p-1074", FieldType::Float64), Ok(DefaultValue::Float(f64::from_bits(1))));
+        assert_eq!(d("0x1p-1075", FieldType::Float64), Ok(DefaultValue::Float(0.0)));
+        assert_eq!(d("0x1.8p-1074", FieldType::Float64), Ok(DefaultValue::Float(f64::from_bits(2))));
+        assert_eq!(d("0x1.fffffffffffffp1023", FieldType::Float64), Ok(DefaultValue::Float(f64::MAX)));
+        assert_eq!(d("0x1.fffffffffffff8p1023", FieldType::Float64), Ok(DefaultValue::Float(f64::INFINITY)));
+        assert_eq!(d("0x1p99999999999", FieldType::Float64), Ok(DefaultValue::Float(f64::INFINITY)));
+        // Ties to even: 1 + 2^-53 is halfway between 1 and its successor.
+        assert_eq!(d("0x1.00000000000008p0", FieldType::Float64), Ok(DefaultValue::Float(1.0)));
+        assert_eq!(
+            d("0x1.000000000000080000000000000000000001p0", FieldType::Float64),
+            Ok(DefaultValue::Float(1.0 + f64::EPSILON))
+        );
+        for bad in ["0x1", "0xp3", "0x1p", "0x1.p+", "0xgp1", "0x1p1.5", "1p3", "0x 1p3"] {
+            assert!(d(bad, FieldType::Float64).is_err(), "{bad}");
+        }
         assert_eq!(d("33000", FieldType::Uint16), Ok(DefaultValue::Int(33000)));
         assert!(d("65536", FieldType::Uint16).is_err());
         assert!(d("x", FieldType::Bytes).is_err());

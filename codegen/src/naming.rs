@@ -1,5 +1,20 @@
 //! Rust names for Kafka names, through heck: fields in snake_case, structs
 //! in UpperCamelCase, keywords escaped.
+//!
+//! Kafka's names are case-sensitive where Rust's cased forms are not:
+//! Kafka's generator accepts fields `myURL` and `myUrl` in one struct, and
+//! structs `TopicID` and `TopicId` in one message, which heck turns into one
+//! Rust name each. Such names are told apart by a numeric suffix, given in
+//! schema order: the first keeps its plain name, each later one takes the
+//! smallest suffix from 2 up that is still free. Fields take `_2`, `_3`, …
+//! (`my_url`, `my_url_2`), and `unknown_tagged_fields`, the field generated
+//! code keeps unknown tags in, counts as taken. Structs take `2`, `3`, …
+//! (`TopicId`, `TopicId2`), in the order the compiler emits them: the
+//! message body, the common structs, then the inline structs in file order.
+//! A struct's name also stays clear of the names of the borrowed views
+//! (`TopicRef` for `Topic`), with views asked for or not, so that a schema
+//! gets the same names either way: a struct `TopicRef` after a struct
+//! `Topic` becomes `TopicRef2`.
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, Spacing, Span, TokenStream, TokenTree};
@@ -23,11 +38,6 @@ pub fn field_name(kafka: &str) -> String {
     kafka.to_snake_case()
 }
 
-/// The identifier of a field, escaped where it is a keyword.
-pub fn field_ident(kafka: &str) -> Ident {
-    ident(&field_name(kafka))
-}
-
 /// The UpperCamelCase name of a struct, e.g. `CreatableTopic`.
 pub fn type_name(kafka: &str) -> String {
     let name = kafka.to_upper_camel_case();
@@ -41,6 +51,48 @@ pub fn type_name(kafka: &str) -> String {
 /// The identifier of a struct.
 pub fn type_ident(kafka: &str) -> Ident {
     ident(&type_name(kafka))
+}
+
+/// The Rust field names of a struct's fields, from their Kafka names in
+/// schema order, made distinct by suffixes `_2`, `_3`, … (see the module
+/// documentation).
+pub fn distinct_field_names<'k>(kafka: impl IntoIterator<Item = &'k str>) -> Vec<String> {
+    let taken = vec![UNKNOWN_TAGGED_FIELDS.to_string()];
+    distinct(kafka.into_iter().map(field_name), "_", taken, |taken, c| taken.iter().any(|t| t == c))
+}
+
+/// The Rust field that holds the tagged fields a schema does not define.
+pub const UNKNOWN_TAGGED_FIELDS: &str = "unknown_tagged_fields";
+
+/// The Rust type names of a message's structs, from their Kafka names in
+/// emission order, made distinct from each other and from each other's
+/// borrowed views (`XRef`) by suffixes `2`, `3`, … (see the module
+/// documentation).
+pub fn distinct_type_names<'k>(kafka: impl IntoIterator<Item = &'k str>) -> Vec<String> {
+    distinct(kafka.into_iter().map(type_name), "", Vec::new(), |taken, c| {
+        taken.iter().any(|t| t == c || format!("{t}Ref") == c || format!("{c}Ref") == *t)
+    })
+}
+
+/// Each plain name in order, or the first of `{plain}{sep}2`,
+/// `{plain}{sep}3`, … that does not clash with the names before it (and
+/// `taken`).
+fn distinct(
+    plains: impl Iterator<Item = String>,
+    sep: &str,
+    mut taken: Vec<String>,
+    clashes: impl Fn(&[String], &str) -> bool,
+) -> Vec<String> {
+    plains
+        .map(|plain| {
+            let name = (1..)
+                .map(|n| if n == 1 { plain.clone() } else { format!("{plain}{sep}{n}") })
+                .find(|c| !clashes(&taken, c))
+                .unwrap_or(plain);
+            taken.push(name.clone());
+            name
+        })
+        .collect()
 }
 
 /// The module (and file stem) of a schema's message, e.g. `create_topics_request`.
@@ -109,14 +161,31 @@ mod tests {
 
     #[test]
     fn escapes() {
-        assert_eq!(field_ident("Type").to_string(), "r#type");
-        assert_eq!(field_ident("Match").to_string(), "r#match");
-        assert_eq!(field_ident("Self").to_string(), "self_");
-        assert_eq!(field_ident("IsrIds").to_string(), "isr_ids");
+        let field_ident = |kafka: &str| ident(&field_name(kafka)).to_string();
+        assert_eq!(field_ident("Type"), "r#type");
+        assert_eq!(field_ident("Match"), "r#match");
+        assert_eq!(field_ident("Self"), "self_");
+        assert_eq!(field_ident("IsrIds"), "isr_ids");
         assert_eq!(type_ident("Vec").to_string(), "VecStruct");
         assert_eq!(module_name("AlterConfigsRequest"), "alter_configs_request");
         assert_eq!(field_name("ThrottleTimeMs"), "throttle_time_ms");
         assert_eq!(type_name("Result"), "ResultStruct");
+    }
+
+    #[test]
+    fn distinct_names() {
+        assert_eq!(
+            distinct_field_names(["myURL", "myUrl", "MyUrl2", "MyUrl"]),
+            ["my_url", "my_url_2", "my_url2", "my_url_3"]
+        );
+        assert_eq!(distinct_field_names(["UnknownTaggedFields", "Type"]), ["unknown_tagged_fields_2", "type"]);
+        assert_eq!(
+            distinct_type_names(["M", "TopicID", "TopicId", "TopicId2"]),
+            ["M", "TopicId", "TopicId2", "TopicId22"]
+        );
+        assert_eq!(distinct_type_names(["Topic", "TopicRef"]), ["Topic", "TopicRef2"]);
+        assert_eq!(distinct_type_names(["TopicRef", "Topic"]), ["TopicRef", "Topic2"]);
+        assert_eq!(distinct_type_names(["Vec", "VecStruct"]), ["VecStruct", "VecStruct2"]);
     }
 
     #[test]

@@ -271,6 +271,10 @@ bad! {
         "common_struct_inline.json: fields[0] (C): Can't re-specify the common struct C as an inline struct.",
     ];
     struct_twice => ["struct_twice.json: fields[1] (B): Struct S was specified twice (first at fields[0] (A))."];
+    common_struct_defines_inline => [
+        "common_struct_defines_inline.json: commonStructs[0] (C).fields[0] (Inner): field Inner of common struct C holds struct Inner, which is not a common struct; structs used inside a common struct must be declared in commonStructs",
+    ];
+    metadata_without_api_key => ["metadata_without_api_key.json: (root): metadata record BadRecord needs an apiKey"];
     open_valid_versions => ["open_valid_versions.json: validVersions: Message Bad does not specify a maximum version."];
     map_key_top_level => ["map_key_top_level.json: fields[0] (F).mapKey: Cannot set mapKey on top level fields."];
     tagged_outside_flexible => [
@@ -299,9 +303,6 @@ bad! {
         "common_struct_not_covering.json: fields[0] (C).versions: field C uses common struct C in versions 0-1, but the struct only covers 1+",
     ];
     struct_named_like_message => ["struct_named_like_message.json: (root): struct Bad has the name of its message"];
-    struct_named_like_a_view => [
-        "struct_named_like_a_view.json: (root): struct ItemRef has the Rust name ItemRef of the borrowed view of struct Item",
-    ];
 }
 
 // §6 #38 and §5.1: every kind of invalid default.
@@ -354,6 +355,9 @@ bad! {
     bad_response_suffix => ["FooReply.json: name: FooReply does not end with the expected suffix Response"];
     request_without_response => ["FooRequest.json: apiKey: failed to find response for API key 7"];
     response_without_request => ["FooResponse.json: apiKey: failed to find request for API key 7"];
+    duplicate_metadata_key => [
+        "SecondRecord.json: apiKey: metadata record SecondRecord has the api key 5 of metadata record FirstRecord in FirstRecord.json",
+    ];
 }
 
 /// Two schemas with one message name would both become `mod foo` in

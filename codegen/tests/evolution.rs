@@ -316,3 +316,116 @@ fn a_key_version_that_became_a_coordinator_key_moved() {
     );
     assert!(!r.is_breaking());
 }
+
+/// A data schema with the given body fields and common structs (JSON text).
+fn with_commons(name: &str, fields: &str, commons: &str) -> (String, String) {
+    let text = format!(
+        r#"{{ "type": "data", "name": "{name}", "validVersions": "0-1", "flexibleVersions": "1+",
+  "fields": [ {fields} ],
+  "commonStructs": [
+{commons}
+  ] }}"#
+    );
+    (format!("{name}.json"), text)
+}
+
+/// `old` compares with itself without finding, and `new` with `old` with
+/// the one breaking finding `expected`.
+#[track_caller]
+fn assert_one_breaking_change(old: &[(String, String)], new: &[(String, String)], expected: &str) {
+    assert_eq!(report(old, old).findings, vec![]);
+    let r = report(old, new);
+    assert_eq!(lines(&r), [expected]);
+    assert!(r.is_breaking());
+}
+
+/// A common struct holding an array of itself: each of its fields is
+/// compared once per version, with itself and against a retyped copy.
+#[test]
+fn a_struct_holding_an_array_of_itself_is_compared_once() {
+    let node = |value: &str| {
+        format!(
+            r#"    {{ "name": "Node", "versions": "0+", "fields": [
+      {{ "name": "Value", "type": "{value}", "versions": "0+", "about": "v" }},
+      {{ "name": "Children", "type": "[]Node", "versions": "0+", "about": "c" }} ] }}"#
+        )
+    };
+    let root = r#"{ "name": "Root", "type": "Node", "versions": "0+", "about": "r" }"#;
+    let old = [with_commons("Tree", root, &node("int32"))];
+    let new = [with_commons("Tree", root, &node("int64"))];
+    assert_one_breaking_change(
+        &old,
+        &new,
+        "Tree.json:5: commonStructs[0] (Node).fields[0] (Value): v0-1: layout-changed: type int32 became int64",
+    );
+    // The builder's check of a base set takes the same path.
+    let dir = std::env::temp_dir().join(format!("kwire-codegen-evolution-recursive-{}", std::process::id()));
+    let (base, now) = (dir.join("base"), dir.join("now"));
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::create_dir_all(&now).unwrap();
+    std::fs::write(base.join(&old[0].0), &old[0].1).unwrap();
+    std::fs::write(now.join(&old[0].0), &old[0].1).unwrap();
+    let mut builder = kwire_codegen::Builder::new();
+    builder.input_dir(&now).check_evolution(&base).rerun_if_changed(false);
+    assert!(builder.generate().is_ok());
+    std::fs::write(now.join(&new[0].0), &new[0].1).unwrap();
+    assert!(matches!(builder.generate(), Err(kwire_codegen::Error::Breaking { .. })));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two common structs holding arrays of each other.
+#[test]
+fn structs_holding_arrays_of_each_other_are_compared_once() {
+    let commons = |b_value: &str| {
+        format!(
+            r#"    {{ "name": "A", "versions": "0+", "fields": [
+      {{ "name": "Bs", "type": "[]B", "versions": "0+", "about": "b" }} ] }},
+    {{ "name": "B", "versions": "0+", "fields": [
+      {{ "name": "Value", "type": "{b_value}", "versions": "0+", "about": "v" }},
+      {{ "name": "As", "type": "[]A", "versions": "0+", "about": "a" }} ] }}"#
+        )
+    };
+    let root = r#"{ "name": "Root", "type": "A", "versions": "0+", "about": "r" }"#;
+    let old = [with_commons("Pair", root, &commons("int32"))];
+    let new = [with_commons("Pair", root, &commons("string"))];
+    assert_one_breaking_change(
+        &old,
+        &new,
+        "Pair.json:7: commonStructs[1] (B).fields[0] (Value): v0-1: layout-changed: type int32 became string",
+    );
+}
+
+/// Thirty levels of common structs, each holding two of the next: 2^30
+/// routes to the last level, thirty structs to compare.
+#[test]
+fn shared_nested_structs_are_compared_once_each() {
+    const LEVELS: usize = 30;
+    let commons = |last: &str| {
+        let mut out = Vec::new();
+        for i in 0..LEVELS {
+            let fields = if i + 1 == LEVELS {
+                format!(r#"{{ "name": "Value", "type": "{last}", "versions": "0+", "about": "v" }}"#)
+            } else {
+                let next = i + 1;
+                format!(
+                    r#"{{ "name": "X", "type": "L{next}", "versions": "0+", "about": "x" }},
+      {{ "name": "Y", "type": "L{next}", "versions": "0+", "about": "y" }}"#
+                )
+            };
+            out.push(format!(r#"    {{ "name": "L{i}", "versions": "0+", "fields": [ {fields} ] }}"#));
+        }
+        out.join(",\n")
+    };
+    let root = r#"{ "name": "Root", "type": "L0", "versions": "0+", "about": "r" }"#;
+    let old = [with_commons("Deep", root, &commons("int32"))];
+    let new = [with_commons("Deep", root, &commons("float64"))];
+    // The body is on line 2, the common structs from line 4, two lines a level but the last.
+    let (line, last) = (4 + 2 * (LEVELS - 1), LEVELS - 1);
+    assert_one_breaking_change(
+        &old,
+        &new,
+        &format!(
+            "Deep.json:{line}: commonStructs[{last}] (L{last}).fields[0] (Value): v0-1: layout-changed: type int32 became float64"
+        ),
+    );
+}

@@ -25,10 +25,15 @@ fn scratch_root() -> PathBuf {
 /// Generates `schema` into a crate named `case`, with `test` as its test
 /// module body, runs `cargo test` there and fails with its output unless it passes.
 fn round_trip(case: &str, schema: &str, test: &str) {
+    round_trip_with(case, schema, test, kwire_codegen::Extras::default());
+}
+
+/// As [`round_trip`], with the `extras` asked for.
+fn round_trip_with(case: &str, schema: &str, test: &str, extras: kwire_codegen::Extras) {
     // The cases share one target directory: one cargo at a time.
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let out = kwire_codegen::generate(&[(format!("{case}.json"), schema.to_string())], "::kwire")
+    let out = kwire_codegen::generate_with(&[(format!("{case}.json"), schema.to_string())], "::kwire", extras)
         .unwrap_or_else(|e| panic!("{case}: {e}"));
     let root = scratch_root();
     let dir = root.join(format!("names-{}", case.to_lowercase()));
@@ -347,5 +352,120 @@ fn runs_over_nested_version_ranges() {
         assert_eq!(err.path(), vec![kwire::error::PathSegment::Field("b")], "{err}");
         assert_eq!(err.offset(), 2, "{err}");
     }"#,
+    );
+}
+
+/// Names Kafka's generator accepts that heck folds together: fields
+/// `myURL` and `myUrl` (`my_url`, `my_url_2`), structs `TopicID` and
+/// `TopicId` (`TopicId`, `TopicId2`), and a struct `TopicRef` beside
+/// `Topic`, whose borrowed view is `TopicRef` (`TopicRef2`); each later
+/// name takes a numeric suffix, in schema order. And a float64 default
+/// written in hexadecimal, which Java's `Double.parseDouble` reads (`0x1p3`
+/// is 8.0).
+#[test]
+fn names_kafka_tells_apart_by_case_and_a_hexadecimal_default() {
+    round_trip_with(
+        "Names",
+        r#"{"type": "data", "name": "Names", "validVersions": "0", "flexibleVersions": "none",
+            "fields": [{"name": "myURL", "type": "int32", "versions": "0+"},
+                       {"name": "myUrl", "type": "int32", "versions": "0+"},
+                       {"name": "Ids", "type": "[]TopicID", "versions": "0+",
+                        "fields": [{"name": "A", "type": "int32", "versions": "0+"}]},
+                       {"name": "OtherIds", "type": "[]TopicId", "versions": "0+",
+                        "fields": [{"name": "B", "type": "int16", "versions": "0+"}]},
+                       {"name": "Topics", "type": "[]Topic", "versions": "0+",
+                        "fields": [{"name": "C", "type": "int8", "versions": "0+"}]},
+                       {"name": "Refs", "type": "[]TopicRef", "versions": "0+",
+                        "fields": [{"name": "D", "type": "int8", "versions": "0+"}]},
+                       {"name": "Scale", "type": "float64", "versions": "0+", "default": "0x1p3"}]}"#,
+        r#"
+    use super::messages::names::*;
+    use kwire::message::MessageView;
+    use kwire::primitives::IntoOwned;
+
+    #[test]
+    fn each_name_is_its_own_field_and_type() {
+        assert_eq!(Names::default().scale, 8.0);
+        let m = Names {
+            my_url: 1,
+            my_url_2: 2,
+            ids: vec![TopicId { a: 3 }],
+            other_ids: vec![TopicId2 { b: 4 }],
+            topics: vec![Topic { c: 5 }],
+            refs: vec![TopicRef2 { d: 6 }],
+            ..Default::default()
+        };
+        let bytes = m.to_bytes(0).unwrap();
+        assert_eq!(
+            &bytes[..],
+            [0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 1, 0, 4, 0, 0, 0, 1, 5, 0, 0, 0, 1, 6,
+             0x40, 0x20, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(Names::decode_exact(bytes.clone(), 0).unwrap(), m);
+        // The borrowed views: `TopicRef` is the view of `Topic`, `TopicRef2Ref` that of `TopicRef2`.
+        let view = NamesRef::decode_exact(&bytes, 0).unwrap();
+        let topic: &TopicRef<'_> = &view.topics[0];
+        let reference: &TopicRef2Ref<'_> = &view.refs[0];
+        assert_eq!((topic.c, reference.d), (5, 6));
+        assert_eq!(view.into_owned(), m);
+    }"#,
+        kwire_codegen::Extras { views: true, ..Default::default() },
+    );
+}
+
+/// Generates, with views, a data schema `case` of version 0 with the given
+/// fields (JSON text), and asserts that its file has each of `expected`.
+#[track_caller]
+fn assert_generated(case: &str, fields: &str, expected: &[&str]) {
+    let schema = format!(
+        r#"{{"type": "data", "name": "{case}", "validVersions": "0", "flexibleVersions": "0+", "fields": [{fields}]}}"#
+    );
+    let extras = kwire_codegen::Extras { views: true, ..Default::default() };
+    let out = kwire_codegen::generate_with(&[(format!("{case}.json"), schema)], "crate", extras)
+        .unwrap_or_else(|e| panic!("{case}: {e}"));
+    let text = out.files.into_iter().find(|f| f.name != "mod.rs").map(|f| f.text).expect("a message file");
+    for line in expected {
+        assert!(text.contains(line), "{case}: no {line:?} in\n{text}");
+    }
+}
+
+/// One case each of the names above, on the generated text alone.
+#[test]
+fn fields_differing_in_case_take_suffixes_in_schema_order() {
+    assert_generated(
+        "Fields",
+        r#"{"name": "myUrl", "type": "int32", "versions": "0+"},
+           {"name": "myURL", "type": "int64", "versions": "0+"},
+           {"name": "UnknownTaggedFields", "type": "int8", "versions": "0+"}"#,
+        &["pub my_url: i32,", "pub my_url_2: i64,", "pub unknown_tagged_fields_2: i8,"],
+    );
+}
+
+#[test]
+fn structs_differing_in_case_take_suffixes_in_schema_order() {
+    assert_generated(
+        "Structs",
+        r#"{"name": "A", "type": "TopicID", "versions": "0+", "fields": []},
+           {"name": "B", "type": "[]TopicId", "versions": "0+", "fields": []}"#,
+        &["pub a: TopicId,", "pub b: Vec<TopicId2>,", "pub struct TopicId2Ref<'a>"],
+    );
+}
+
+#[test]
+fn a_struct_named_like_a_view_takes_a_suffix() {
+    assert_generated(
+        "Views",
+        r#"{"name": "A", "type": "Topic", "versions": "0+", "fields": []},
+           {"name": "B", "type": "TopicRef", "versions": "0+", "fields": []}"#,
+        &["pub a: Topic,", "pub b: TopicRef2,", "pub a: TopicRef<'a>,", "pub b: TopicRef2Ref<'a>,"],
+    );
+}
+
+#[test]
+fn a_hexadecimal_float64_default_is_read_as_java_reads_it() {
+    assert_generated(
+        "Hex",
+        r#"{"name": "A", "type": "float64", "versions": "0+", "default": "-0x1.8p1"}"#,
+        &["a: -3.0,"],
     );
 }

@@ -582,7 +582,7 @@ fn body_entries(bodies: &[&MessageSpec], api_keys: &ApiKeyIdents, what: &str, fo
         .map(|s| {
             let variant = naming::type_ident(api_name(&s.name, suffix));
             let module = format_ident!("{}", naming::module_name(&s.name));
-            let ty = form.type_path(&s.name);
+            let ty = form.type_path(&naming::type_name(&s.name));
             let number = s.api_key.unwrap_or_default();
             let key = proc_macro2::Literal::i16_unsuffixed(number);
             let api_key = api_keys.get(&number).cloned().unwrap_or_else(|| variant.clone());

@@ -16,7 +16,7 @@ use crate::naming;
 /// impls make them `Encode` and `Decode`).
 pub fn emit_wire_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
-    let ident = naming::type_ident(plan.view.def.name);
+    let ident = naming::ident(&plan.view.def.rust_name);
     let encode = emit_encode(plan, rt);
     let size = emit_size(plan, rt);
     let (buf, encode_version) = (param(&encode, "buf"), param(&encode, "version"));
@@ -45,7 +45,7 @@ pub fn emit_wire_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStrea
 /// `MessageView`.
 pub fn emit_view_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
     let view = plan.view;
-    let (owned, path) = (Form::Owned.type_path(view.def.name), Form::Borrowed.type_path(view.def.name));
+    let (owned, path) = (Form::Owned.type_path(&view.def.rust_name), Form::Borrowed.type_path(&view.def.rust_name));
     let decode = emit_decode_impl(plan, cx, Form::Borrowed);
     let fields = view.fields.iter().map(|f| {
         let (ident, value) = (&f.ident, f.owned_value());
@@ -87,8 +87,8 @@ fn emit_decode_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext, form: Form) -> 
     // otherwise keep a call per partition.
     let inline = plan.leaf.then(|| quote!(#[inline(always)]));
     let (generics, input_ty, ty) = match form {
-        Form::Owned => (quote!(), quote!(#rt::Bytes), Form::Owned.type_path(view.def.name)),
-        Form::Borrowed => (quote!(<'a>), quote!(&'a [u8]), Form::Borrowed.type_path(view.def.name)),
+        Form::Owned => (quote!(), quote!(#rt::Bytes), Form::Owned.type_path(&view.def.rust_name)),
+        Form::Borrowed => (quote!(<'a>), quote!(&'a [u8]), Form::Borrowed.type_path(&view.def.rust_name)),
     };
     quote! {
         impl #generics enc::Struct for #ty {

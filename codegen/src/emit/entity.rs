@@ -63,7 +63,7 @@ fn entity_helpers(entity: EntityType) -> Option<(Ident, Ident)> {
 /// request or response body without entities, nothing otherwise.
 pub fn emit_entities_impl(plan: &StructPlan<'_, '_>, spec: &MessageSpec, with: &BTreeSet<&str>) -> TokenStream {
     let view = plan.view;
-    let ident = naming::type_ident(view.def.name);
+    let ident = naming::ident(&view.def.rust_name);
     if !with.contains(view.def.name) {
         let api = matches!(spec.spec_type, SpecType::Request | SpecType::Response);
         return if view.def.is_message && api { quote!(impl enc::Entities for #ident {}) } else { TokenStream::new() };

@@ -20,18 +20,19 @@ pub enum Form {
 }
 
 impl Form {
-    /// The struct's Rust name: `X`, or `XRef` for its view.
-    pub fn type_ident(self, name: &str) -> Ident {
-        let ident = naming::type_ident(name);
+    /// The Rust name of the struct whose owned type is named `rust`: `X`,
+    /// or `XRef` for its view.
+    pub fn type_ident(self, rust: &str) -> Ident {
+        let ident = naming::ident(rust);
         match self {
             Form::Owned => ident,
             Form::Borrowed => format_ident!("{ident}Ref"),
         }
     }
 
-    /// The struct's type: `X`, or `XRef<'a>`.
-    pub fn type_path(self, name: &str) -> TokenStream {
-        let ident = self.type_ident(name);
+    /// The type of the struct whose owned type is named `rust`: `X`, or `XRef<'a>`.
+    pub fn type_path(self, rust: &str) -> TokenStream {
+        let ident = self.type_ident(rust);
         match self {
             Form::Owned => quote!(#ident),
             Form::Borrowed => quote!(#ident<'a>),
@@ -45,6 +46,8 @@ pub struct FieldView<'a> {
     pub field: &'a Field,
     /// Its Rust identifier.
     pub ident: Ident,
+    /// The Rust type name of the struct it holds, for a field of struct type.
+    pub held: Option<String>,
     /// Its Rust name as text, for error paths.
     pub name: String,
     /// Versions of the struct in which the field exists.
@@ -63,9 +66,10 @@ pub struct FieldView<'a> {
 }
 
 impl<'a> FieldView<'a> {
-    /// The view of `field` inside a struct that exists in `within`, in a
-    /// message whose flexible versions are `message_flexible`.
-    pub fn new(field: &'a Field, within: Versions, message_flexible: Versions) -> Self {
+    /// The view of `field`, named `name` in Rust and holding the struct
+    /// named `held` in Rust if any, inside a struct that exists in `within`,
+    /// in a message whose flexible versions are `message_flexible`.
+    pub fn new(field: &'a Field, name: &str, held: Option<&str>, within: Versions, message_flexible: Versions) -> Self {
         let present = field.versions.intersect(within);
         let tagged = field.tagged_versions.intersect(present);
         let positional = present.subtract(tagged).unwrap_or(present);
@@ -73,8 +77,9 @@ impl<'a> FieldView<'a> {
             || (field.default == DefaultValue::Null && field.ty != FieldType::Records);
         FieldView {
             field,
-            ident: naming::field_ident(&field.name),
-            name: naming::field_name(&field.name),
+            ident: naming::ident(name),
+            held: held.map(str::to_owned),
+            name: name.to_owned(),
             present,
             tagged,
             positional,
@@ -86,7 +91,7 @@ impl<'a> FieldView<'a> {
 
     /// The Rust type of the field.
     pub fn rust_type(&self, rt: &TokenStream, form: Form) -> TokenStream {
-        let base = base_type(&self.field.ty, rt, form);
+        let base = self.base_type(&self.field.ty, rt, form);
         if self.option {
             quote!(Option<#base>)
         } else {
@@ -189,7 +194,7 @@ impl<'a> FieldView<'a> {
     /// The default as a value of the type without `Option`.
     fn value_default(&self, rt: &TokenStream, form: Form) -> TokenStream {
         match &self.field.default {
-            DefaultValue::Natural | DefaultValue::Null => natural(&self.field.ty, rt, form),
+            DefaultValue::Natural | DefaultValue::Null => natural(&self.field.ty, self.held(), rt, form),
             DefaultValue::Bool(b) => quote!(#b),
             DefaultValue::Int(i) => int_literal(*i),
             DefaultValue::Float(f) => float_literal(*f),
@@ -237,7 +242,7 @@ impl<'a> FieldView<'a> {
             (DefaultValue::Natural | DefaultValue::Bool(false), FieldType::Bool) => quote!(#deref #value),
             (DefaultValue::Bool(true), FieldType::Bool) => quote!(!#deref #value),
             (_, FieldType::Struct(_)) => {
-                let t = base_type(ty, rt, Form::Owned);
+                let t = self.base_type(ty, rt, Form::Owned);
                 if by_ref {
                     quote!(*#value != #t::default())
                 } else {
@@ -249,6 +254,17 @@ impl<'a> FieldView<'a> {
                 quote!(#deref #value != #d)
             }
         }
+    }
+
+    /// The Rust type name of the struct the field holds (for a field of
+    /// struct type; its Kafka name through heck otherwise, never used).
+    fn held(&self) -> &str {
+        self.held.as_deref().unwrap_or_default()
+    }
+
+    /// The Rust type of a schema type of this field, in `form`.
+    fn base_type(&self, ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
+        base_type(ty, self.held(), rt, form)
     }
 
     /// Doc lines: the `about` text, then where the field is on the wire.
@@ -289,8 +305,9 @@ impl<'a> FieldView<'a> {
     }
 }
 
-/// The Rust type of a schema type, in `form`.
-pub fn base_type(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
+/// The Rust type of a schema type, in `form`; `held` is the Rust type name
+/// of the struct it names, if it names one.
+fn base_type(ty: &FieldType, held: &str, rt: &TokenStream, form: Form) -> TokenStream {
     if form == Form::Borrowed {
         match ty {
             FieldType::String => return quote!(&'a str),
@@ -298,10 +315,10 @@ pub fn base_type(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
                 return quote!(&'a [u8])
             }
             FieldType::Array(inner) if is_fixed(inner) => {
-                let inner = base_type(inner, rt, Form::Owned);
+                let inner = base_type(inner, held, rt, Form::Owned);
                 return quote!(enc::FixedArray<'a, #inner>);
             }
-            FieldType::Struct(name) => return form.type_path(name),
+            FieldType::Struct(_) => return form.type_path(held),
             _ => {}
         }
     }
@@ -320,18 +337,18 @@ pub fn base_type(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
         FieldType::ApiMessage => quote!(#rt::embedded::EmbeddedMessage),
         FieldType::Header => quote!(#rt::embedded::EmbeddedHeader),
         FieldType::Array(inner) => {
-            let inner = base_type(inner, rt, form);
+            let inner = base_type(inner, held, rt, form);
             quote!(Vec<#inner>)
         }
-        FieldType::Struct(name) => {
-            let ident = naming::type_ident(name);
+        FieldType::Struct(_) => {
+            let ident = naming::ident(held);
             quote!(#ident)
         }
     }
 }
 
-/// The natural default of a schema type.
-fn natural(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
+/// The natural default of a schema type (`held` as for [`base_type`]).
+fn natural(ty: &FieldType, held: &str, rt: &TokenStream, form: Form) -> TokenStream {
     match ty {
         FieldType::Bool => quote!(false),
         FieldType::Float64 => quote!(0.0),
@@ -343,7 +360,7 @@ fn natural(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
         FieldType::Bytes | FieldType::Records => quote!(#rt::Bytes::new()),
         FieldType::Array(_) => quote!(Vec::new()),
         other => {
-            let t = base_type(other, rt, form);
+            let t = base_type(other, held, rt, form);
             quote!(#t::default())
         }
     }

@@ -44,7 +44,7 @@ fn value_to_json(f: &FieldView<'_>, owner: &str, key: &str) -> TokenStream {
 pub fn emit_json_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     let view = plan.view;
-    let ident = naming::type_ident(view.def.name);
+    let ident = naming::ident(&view.def.rust_name);
     let owner = view.def.name;
     let mut checks = TokenStream::new();
     let mut writes = TokenStream::new();

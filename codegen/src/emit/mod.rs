@@ -57,7 +57,13 @@ pub struct StructView<'a> {
 impl<'a> StructView<'a> {
     /// The view of `def` in a message whose flexible versions are `message_flexible`.
     pub fn new(def: &'a StructDef<'a>, message_flexible: Versions) -> Self {
-        let fields = def.fields.iter().map(|f| FieldView::new(f, def.versions, message_flexible)).collect();
+        let fields = def
+            .fields
+            .iter()
+            .zip(&def.rust_fields)
+            .zip(&def.field_structs)
+            .map(|((f, name), held)| FieldView::new(f, name, held.as_deref(), def.versions, message_flexible))
+            .collect();
         StructView { def, fields, flexible: message_flexible.intersect(def.versions) }
     }
 

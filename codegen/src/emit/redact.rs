@@ -57,7 +57,7 @@ pub fn has_sensitive(view: &StructView<'_>) -> bool {
 /// field as the derive would show it, the sensitive ones redacted.
 pub fn emit_debug(view: &StructView<'_>, cx: &EmitContext, form: Form) -> TokenStream {
     let rt = &cx.runtime;
-    let ident = form.type_ident(view.def.name);
+    let ident = form.type_ident(&view.def.rust_name);
     let name = ident.to_string();
     let generics = match form {
         Form::Owned => quote!(),

@@ -15,7 +15,7 @@ use crate::naming;
 pub fn emit_sample_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     let view = plan.view;
-    let ident = naming::type_ident(view.def.name);
+    let ident = naming::ident(&view.def.rust_name);
     let fields = plan.fields().map(|p| {
         let f = p.view;
         let name = &f.ident;

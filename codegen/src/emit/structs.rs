@@ -12,13 +12,13 @@ use crate::naming;
 /// docs, derives and a `Default` that honours the schema's defaults.
 pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext, form: Form) -> TokenStream {
     let rt = &cx.runtime;
-    let (ident, path) = (form.type_ident(view.def.name), form.type_path(view.def.name));
+    let (ident, path) = (form.type_ident(&view.def.rust_name), form.type_path(&view.def.rust_name));
     let mut docs = match form {
         Form::Owned if view.def.is_message => about_lines(&message_about(spec)),
         Form::Owned => Vec::new(),
         Form::Borrowed => vec![format!(
             " A borrowed view of [`{}`]: strings, bytes and arrays of fixed-width values borrow the input.",
-            naming::type_ident(view.def.name)
+            naming::ident(&view.def.rust_name)
         )],
     };
     if !docs.is_empty() {
