@@ -20,10 +20,17 @@
 //! request's frame and takes its typed response out of a [`ResponseFrame`].
 //!
 //! [`FrameCodec`] checks the announced size against a configurable maximum,
-//! and reserves room for a frame as its bytes arrive (at most as much again
-//! as has arrived, at least 64 KiB), never by the announced size alone, so
-//! a peer cannot make it allocate by announcing; a half-read frame resumes
-//! where it stopped without reparsing the size. After an error the connection is out of step: drop it.
+//! and reserves room for a frame only as its bytes arrive (at most as much
+//! again as has arrived), never by the announced size, so a peer cannot make
+//! it allocate by announcing; a half-read frame resumes where it stopped
+//! without reparsing the size. After an error the connection is out of step: drop it.
+//!
+//! [`ServerCodec`] holds a connection to a smaller maximum until it
+//! authenticates ([`DEFAULT_MAX_UNAUTHENTICATED_FRAME_SIZE`], 512 KiB, as
+//! Kafka's `sasl.server.max.receive.size`), and gives each request as a
+//! [`RawRequest`] whose head (api key, version, correlation id) is read and
+//! whose body stays bytes until asked for: a server decides on the head
+//! (the SASL gate, the versions it serves) before it decodes anything.
 //!
 //! # Example
 //! ```
@@ -61,6 +68,13 @@ use crate::primitives::Reader;
 /// The default largest frame a codec accepts: 104,857,600 bytes (100 MiB),
 /// the default of Kafka's broker setting `socket.request.max.bytes`.
 pub const DEFAULT_MAX_FRAME_SIZE: usize = 100 * 1024 * 1024;
+
+/// The default largest frame a [`ServerCodec`] accepts from a connection
+/// that has not authenticated: 524,288 bytes (512 KiB), the default of
+/// Kafka's broker setting `sasl.server.max.receive.size`. Kafka's SASL
+/// authenticator reads the frames of an unauthenticated connection with
+/// this limit and closes the connection on a larger size prefix.
+pub const DEFAULT_MAX_UNAUTHENTICATED_FRAME_SIZE: usize = 512 * 1024;
 
 /// Why a codec could not read or write a frame.
 ///
@@ -239,31 +253,61 @@ impl FrameCodec {
     }
 
     /// Reads the size prefix from `src` (consuming it) once 4 bytes are
-    /// there, after checking it.
-    fn decode_head(&mut self, src: &mut BytesMut) -> Result<Option<usize>, CodecError> {
+    /// there, after checking it against `max`.
+    fn decode_head(&mut self, src: &mut BytesMut, max: usize) -> Result<Option<usize>, CodecError> {
         let Some(size) = size_prefix::parse(src) else {
             return Ok(None);
         };
         let size = usize::try_from(size).map_err(|_| CodecError::NegativeSize(size))?;
-        if size > self.max_frame_size {
-            return Err(CodecError::FrameTooLarge { size, max: self.max_frame_size });
+        if size > max {
+            return Err(CodecError::FrameTooLarge { size, max });
         }
         src.advance(size_prefix::LEN);
         Ok(Some(size))
     }
+
+    /// [`FrameCodec::decode`] with `max` in place of the codec's maximum
+    /// for a size prefix read now.
+    fn decode_up_to(&mut self, src: &mut BytesMut, max: usize) -> Result<Option<Bytes>, CodecError> {
+        let size = match self.state {
+            DecodeState::Head => match self.decode_head(src, max)? {
+                Some(size) => {
+                    self.state = DecodeState::Data(size);
+                    size
+                }
+                None => return Ok(None),
+            },
+            DecodeState::Data(size) => size,
+        };
+        if src.len() < size {
+            reserve_as_bytes_arrive(src, size);
+            return Ok(None);
+        }
+        self.state = DecodeState::Head;
+        let frame = src.split_to(size).freeze();
+        Ok(Some(frame))
+    }
+
+    /// [`FrameCodec::decode_eof`] with `max` as in [`FrameCodec::decode_up_to`].
+    fn decode_eof_up_to(&mut self, src: &mut BytesMut, max: usize) -> Result<Option<Bytes>, CodecError> {
+        if let Some(frame) = self.decode_up_to(src, max)? {
+            return Ok(Some(frame));
+        }
+        match self.state {
+            DecodeState::Head if src.is_empty() => Ok(None),
+            DecodeState::Head => Err(CodecError::Truncated { expected: size_prefix::LEN, received: src.len() }),
+            DecodeState::Data(size) => Err(CodecError::Truncated { expected: size, received: src.len() }),
+        }
+    }
 }
 
-/// What [`FrameCodec`] reserves ahead of a frame's bytes before they have
-/// arrived, at least: 64 KiB.
-const RESERVE_AHEAD: usize = 64 << 10;
-
 /// Reserves room for more of a frame of `size` bytes of which `src` holds
-/// the start: the rest, but no more than what has arrived (or
-/// [`RESERVE_AHEAD`]), so that the size prefix alone, which the peer
-/// chose, never sizes an allocation; the buffer doubles as bytes come.
-fn reserve_ahead(src: &mut BytesMut, size: usize) {
+/// the start: the rest, but no more than what has arrived, so that the size
+/// prefix, which the peer chose, never sizes an allocation (a prefix alone
+/// reserves nothing); the buffer doubles as bytes come.
+fn reserve_as_bytes_arrive(src: &mut BytesMut, size: usize) {
     let rest = size.saturating_sub(src.len());
-    src.reserve(rest.min(src.len().max(RESERVE_AHEAD)));
+    src.reserve(rest.min(src.len()));
 }
 
 impl Default for FrameCodec {
@@ -289,23 +333,7 @@ impl Decoder for FrameCodec {
     /// [`CodecError::NegativeSize`] and [`CodecError::FrameTooLarge`] for a
     /// bad size prefix; nothing is reserved for such a frame.
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Bytes>, CodecError> {
-        let size = match self.state {
-            DecodeState::Head => match self.decode_head(src)? {
-                Some(size) => {
-                    self.state = DecodeState::Data(size);
-                    size
-                }
-                None => return Ok(None),
-            },
-            DecodeState::Data(size) => size,
-        };
-        if src.len() < size {
-            reserve_ahead(src, size);
-            return Ok(None);
-        }
-        self.state = DecodeState::Head;
-        let frame = src.split_to(size).freeze();
-        Ok(Some(frame))
+        self.decode_up_to(src, self.max_frame_size)
     }
 
     /// As [`FrameCodec::decode`], but at the end of the stream a partial
@@ -315,14 +343,7 @@ impl Decoder for FrameCodec {
     /// As [`FrameCodec::decode`], and [`CodecError::Truncated`] when the
     /// stream ends inside a frame.
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Bytes>, CodecError> {
-        if let Some(frame) = self.decode(src)? {
-            return Ok(Some(frame));
-        }
-        match self.state {
-            DecodeState::Head if src.is_empty() => Ok(None),
-            DecodeState::Head => Err(CodecError::Truncated { expected: size_prefix::LEN, received: src.len() }),
-            DecodeState::Data(size) => Err(CodecError::Truncated { expected: size, received: src.len() }),
-        }
+        self.decode_eof_up_to(src, self.max_frame_size)
     }
 }
 
@@ -489,6 +510,18 @@ impl RawRequest {
 /// [`ResponseFrame`]s (header at the version the api key and version call
 /// for, body at [`ResponseFrame::version`]).
 ///
+/// Until [`ServerCodec::set_authenticated`] says the connection has
+/// authenticated, a request frame may be at most
+/// [`ServerCodec::max_unauthenticated_frame_size`] bytes
+/// ([`DEFAULT_MAX_UNAUTHENTICATED_FRAME_SIZE`], 512 KiB, as Kafka's
+/// `sasl.server.max.receive.size`); after, [`FrameCodec::max_frame_size`] of
+/// [`ServerCodec::frames`] ([`DEFAULT_MAX_FRAME_SIZE`], as Kafka's
+/// `socket.request.max.bytes`). A larger size prefix is
+/// [`CodecError::FrameTooLarge`], before any of the frame is read: close
+/// the connection, as Kafka does. A server without authentication (Kafka's
+/// PLAINTEXT listener) marks every connection authenticated when it accepts
+/// it. Responses are held to the frame codec's maximum alone.
+///
 /// ```
 /// use kwire::codec::ServerCodec;
 /// use kwire::frame::ResponseFrame;
@@ -508,34 +541,67 @@ impl RawRequest {
 /// assert_eq!(&tx[..], b"\x00\x00\x00\x11\x00\x00\x00\x07\x00\x21\x00\x00\x00\x01\x00\x05PLAIN");
 /// # Ok::<(), kwire::codec::CodecError>(())
 /// ```
-#[derive(Debug, Clone, Default)]
+///
+/// A 1 MiB frame before authentication, and after:
+///
+/// ```
+/// use kwire::codec::{CodecError, ServerCodec};
+/// use kwire::BytesMut;
+/// use tokio_util::codec::Decoder;
+///
+/// let mut codec = ServerCodec::new();
+/// let mut rx = BytesMut::from(&(1u32 << 20).to_be_bytes()[..]);
+/// assert!(matches!(codec.decode(&mut rx), Err(CodecError::FrameTooLarge { size: 1048576, max: 524288 })));
+///
+/// let mut codec = ServerCodec::new();
+/// codec.set_authenticated(true);
+/// assert_eq!(codec.decode(&mut rx)?, None); // waits for the rest
+/// # Ok::<(), kwire::codec::CodecError>(())
+/// ```
+#[derive(Debug, Clone)]
 pub struct ServerCodec {
     frames: FrameCodec,
+    max_unauthenticated_frame_size: usize,
+    authenticated: bool,
+}
+
+impl Default for ServerCodec {
+    /// Same as [`ServerCodec::new`].
+    fn default() -> Self {
+        Self::with_frames(FrameCodec::new())
+    }
 }
 
 impl ServerCodec {
-    /// A server codec with the default maximum frame size.
+    /// A server codec with the default maximum frame sizes, for a
+    /// connection that has not authenticated.
     ///
     /// ```
     /// let codec = kwire::codec::ServerCodec::new();
     /// assert_eq!(codec.frames().max_frame_size(), kwire::codec::DEFAULT_MAX_FRAME_SIZE);
+    /// assert_eq!(codec.max_frame_size(), kwire::codec::DEFAULT_MAX_UNAUTHENTICATED_FRAME_SIZE);
     /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// A server codec over a configured [`FrameCodec`].
+    /// A server codec over a configured [`FrameCodec`], whose maximum holds
+    /// once the connection has authenticated; before, the default
+    /// [`DEFAULT_MAX_UNAUTHENTICATED_FRAME_SIZE`] (or the frame codec's
+    /// maximum, when smaller).
     ///
     /// ```
     /// use kwire::codec::{FrameCodec, ServerCodec};
     /// let codec = ServerCodec::with_frames(FrameCodec::with_max_frame_size(1 << 20));
     /// assert_eq!(codec.frames().max_frame_size(), 1 << 20);
+    /// assert_eq!(codec.max_unauthenticated_frame_size(), 512 << 10);
     /// ```
     pub fn with_frames(frames: FrameCodec) -> Self {
-        Self { frames }
+        Self { frames, max_unauthenticated_frame_size: DEFAULT_MAX_UNAUTHENTICATED_FRAME_SIZE, authenticated: false }
     }
 
-    /// The frame codec underneath.
+    /// The frame codec underneath; its maximum is the one after
+    /// authentication, and for responses.
     ///
     /// ```
     /// let codec = kwire::codec::ServerCodec::new();
@@ -555,18 +621,87 @@ impl ServerCodec {
     pub fn frames_mut(&mut self) -> &mut FrameCodec {
         &mut self.frames
     }
+
+    /// The largest request frame accepted before authentication, in bytes,
+    /// size prefix not counted (Kafka's `sasl.server.max.receive.size`).
+    ///
+    /// ```
+    /// assert_eq!(kwire::codec::ServerCodec::new().max_unauthenticated_frame_size(), 524_288);
+    /// ```
+    pub fn max_unauthenticated_frame_size(&self) -> usize {
+        self.max_unauthenticated_frame_size
+    }
+
+    /// Changes the largest request frame accepted before authentication; a
+    /// frame whose size was already read keeps the size it was accepted with.
+    ///
+    /// ```
+    /// let mut codec = kwire::codec::ServerCodec::new();
+    /// codec.set_max_unauthenticated_frame_size(64 << 10);
+    /// assert_eq!(codec.max_frame_size(), 64 << 10);
+    /// ```
+    pub fn set_max_unauthenticated_frame_size(&mut self, max_frame_size: usize) {
+        self.max_unauthenticated_frame_size = max_frame_size;
+    }
+
+    /// Whether the connection has authenticated (as last set by
+    /// [`ServerCodec::set_authenticated`]; `false` for a new codec).
+    ///
+    /// ```
+    /// assert!(!kwire::codec::ServerCodec::new().is_authenticated());
+    /// ```
+    pub fn is_authenticated(&self) -> bool {
+        self.authenticated
+    }
+
+    /// Says whether the connection has authenticated (a successful
+    /// SaslAuthenticate, or a listener without authentication): from the
+    /// next size prefix on, the request frame limit is
+    /// [`FrameCodec::max_frame_size`] rather than
+    /// [`ServerCodec::max_unauthenticated_frame_size`].
+    ///
+    /// ```
+    /// let mut codec = kwire::codec::ServerCodec::new();
+    /// codec.set_authenticated(true);
+    /// assert_eq!(codec.max_frame_size(), kwire::codec::DEFAULT_MAX_FRAME_SIZE);
+    /// ```
+    pub fn set_authenticated(&mut self, authenticated: bool) {
+        self.authenticated = authenticated;
+    }
+
+    /// The largest request frame accepted now, in bytes, size prefix not
+    /// counted: [`FrameCodec::max_frame_size`] once authenticated, before
+    /// that the smaller of it and
+    /// [`ServerCodec::max_unauthenticated_frame_size`].
+    ///
+    /// ```
+    /// let codec = kwire::codec::ServerCodec::new();
+    /// assert_eq!(codec.max_frame_size(), 512 << 10);
+    /// ```
+    pub fn max_frame_size(&self) -> usize {
+        let max = self.frames.max_frame_size();
+        if self.authenticated {
+            max
+        } else {
+            max.min(self.max_unauthenticated_frame_size)
+        }
+    }
 }
 
 impl Decoder for ServerCodec {
     type Item = RawRequest;
     type Error = CodecError;
 
-    /// The next request, or `Ok(None)` when more bytes are needed.
+    /// The next request, or `Ok(None)` when more bytes are needed. Only
+    /// the head is read ([`RawRequest::head`]); the body stays bytes.
     ///
     /// # Errors
-    /// As [`FrameCodec::decode`], and [`CodecError::ShortRequest`].
+    /// As [`FrameCodec::decode`] with [`ServerCodec::max_frame_size`] as the
+    /// maximum, and [`CodecError::ShortRequest`] (the short frame is
+    /// consumed: the codec is at the next frame).
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<RawRequest>, CodecError> {
-        self.frames.decode(src)?.map(RawRequest::parse).transpose()
+        let max = self.max_frame_size();
+        self.frames.decode_up_to(src, max)?.map(RawRequest::parse).transpose()
     }
 
     /// As [`ServerCodec::decode`] at the end of the stream.
@@ -574,7 +709,8 @@ impl Decoder for ServerCodec {
     /// # Errors
     /// As [`FrameCodec::decode_eof`], and [`CodecError::ShortRequest`].
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<RawRequest>, CodecError> {
-        self.frames.decode_eof(src)?.map(RawRequest::parse).transpose()
+        let max = self.max_frame_size();
+        self.frames.decode_eof_up_to(src, max)?.map(RawRequest::parse).transpose()
     }
 }
 
@@ -1120,20 +1256,12 @@ mod tests {
     }
 
     #[test]
-    fn reserves_what_the_frame_needs() {
-        let mut codec = FrameCodec::new();
-        let mut rx = BytesMut::from(&b"\x00\x00\x10\x00"[..]);
-        assert_eq!(codec.decode(&mut rx).unwrap(), None);
-        assert!(rx.capacity() >= 4096);
-    }
-
-    #[test]
-    fn a_size_prefix_alone_does_not_size_the_buffer() -> Result<(), CodecError> {
-        // 100 MiB - 1 announced, nothing sent: 64 KiB reserved, not 100 MiB.
+    fn a_size_prefix_alone_reserves_nothing() -> Result<(), CodecError> {
+        // 100 MiB - 1 announced, nothing sent: nothing reserved.
         let mut codec = FrameCodec::new();
         let mut rx = BytesMut::from(&b"\x06\x3f\xff\xff"[..]);
         assert_eq!(codec.decode(&mut rx)?, None);
-        assert!(rx.capacity() >= RESERVE_AHEAD && rx.capacity() < 2 * RESERVE_AHEAD, "{}", rx.capacity());
+        assert_eq!(rx.capacity(), 0);
         // As bytes arrive the room ahead grows with them (the buffer at most
         // doubling on top), not with the 10 MiB announced.
         let mut codec = FrameCodec::new();
@@ -1142,7 +1270,7 @@ mod tests {
         for _ in 0..20 {
             rx.extend_from_slice(&[7u8; 20_000]);
             assert_eq!(codec.decode(&mut rx)?, None);
-            assert!(rx.capacity() <= 4 * rx.len().max(RESERVE_AHEAD), "{} for {}", rx.capacity(), rx.len());
+            assert!(rx.capacity() <= 4 * rx.len(), "{} for {}", rx.capacity(), rx.len());
         }
         rx.extend_from_slice(&vec![7u8; size - rx.len()]);
         assert_eq!(codec.decode(&mut rx)?.map(|f| f.len()), Some(size));
@@ -1201,6 +1329,44 @@ mod tests {
             }
         }
         assert_eq!(out, frames);
+    }
+
+    #[test]
+    fn server_codec_limits_frames_until_authenticated() -> Result<(), CodecError> {
+        let limit = DEFAULT_MAX_UNAUTHENTICATED_FRAME_SIZE;
+        assert_eq!(limit, 524_288);
+        // Exactly the limit is read before authentication; one byte more is refused
+        // at the size prefix, nothing reserved.
+        let mut request = vec![0u8; limit];
+        request[..8].copy_from_slice(b"\x00\x12\x00\x03\x00\x00\x00\x01");
+        let mut codec = ServerCodec::new();
+        assert_eq!(codec.decode(&mut frame(&request))?.map(|r| r.as_bytes().len()), Some(limit));
+        let mut rx = BytesMut::from(&((limit + 1) as u32).to_be_bytes()[..]);
+        let err = codec.decode(&mut rx).unwrap_err();
+        assert!(matches!(err, CodecError::FrameTooLarge { size, max } if size == limit + 1 && max == limit), "{err}");
+        assert_eq!((rx.len(), rx.capacity()), (4, 4));
+        // Authenticated: the frame codec's maximum.
+        codec.set_authenticated(true);
+        assert!(codec.is_authenticated());
+        request.push(0);
+        assert_eq!(codec.decode(&mut frame(&request))?.map(|r| r.as_bytes().len()), Some(limit + 1));
+        let mut rx = BytesMut::from(&((DEFAULT_MAX_FRAME_SIZE + 1) as u32).to_be_bytes()[..]);
+        assert!(matches!(codec.decode(&mut rx), Err(CodecError::FrameTooLarge { max: DEFAULT_MAX_FRAME_SIZE, .. })));
+        // A smaller limit of one's own, and a frame codec smaller than it.
+        let mut codec = ServerCodec::with_frames(FrameCodec::with_max_frame_size(100));
+        assert_eq!(codec.max_frame_size(), 100);
+        codec.set_max_unauthenticated_frame_size(10);
+        assert!(matches!(
+            codec.decode(&mut frame(&request[..11])),
+            Err(CodecError::FrameTooLarge { size: 11, max: 10 })
+        ));
+        // Responses are held to the frame codec's maximum alone.
+        let mut codec = ServerCodec::with_frames(FrameCodec::with_max_frame_size(1 << 20));
+        codec.set_max_unauthenticated_frame_size(8);
+        let response = ApiVersionsResponse { api_keys: vec![Default::default(); 4], ..Default::default() };
+        let answer = ResponseFrame { header: ResponseHeader::default(), body: response.into(), version: 3 };
+        codec.encode(answer, &mut BytesMut::new())?;
+        Ok(())
     }
 
     #[test]
