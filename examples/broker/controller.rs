@@ -1,8 +1,8 @@
-//! The controller: an in-process task that owns topic creation and
+//! The controller: an in-process thread that owns topic creation and
 //! deletion and topic configs, reached the way a KRaft broker reaches its controller.
 //!
 //! ```text
-//! connection task                                   controller task
+//! connection task                                   controller thread
 //!   client's CreateTopics bytes
 //!   └─ forward::wrap_request ─▶ EnvelopeRequest bytes ──channel──▶ RequestFrame::decode
 //!                                                                 CLUSTER_ACTION check (sender)
@@ -16,6 +16,7 @@
 //! and topic auto-creation (Metadata) takes this path, so the Envelope code
 //! runs on each of them.
 
+use std::collections::{BTreeMap, HashSet};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
@@ -76,7 +77,7 @@ pub enum ForwardError {
     /// The answer is not an EnvelopeResponse to our correlation id.
     #[error("the controller answered another request")]
     Mismatch,
-    /// The controller task is gone or too slow.
+    /// The controller thread is gone or too slow.
     #[error("the controller is not available")]
     Unavailable,
     /// The controller refused the envelope's version: close the client's
@@ -105,18 +106,24 @@ pub struct Controller {
     next_correlation_id: AtomicI32,
 }
 
-/// Starts the controller task.
+/// Starts the controller thread.
 pub fn spawn(cluster: Arc<Cluster>, config: Arc<Config>) -> Controller {
     let (calls, mut rx) = mpsc::channel::<Call>(64);
     let sender_id = format!("broker-{}", config.node_id);
     let trusted = sender_id.clone();
-    tokio::spawn(async move {
-        // Ends when the broker drops its sender.
-        while let Some(call) = rx.recv().await {
+    // A thread of its own, as a controller is a process of its own: a large
+    // request keeps it busy without taking a thread of the connections'
+    // runtime. Ends when the broker drops its sender.
+    let spawned = std::thread::Builder::new().name("controller".into()).spawn(move || {
+        while let Some(call) = rx.blocking_recv() {
             let answer = handle_envelope(&cluster, &config, &trusted, call.request);
             let _ = call.reply.send(answer);
         }
     });
+    if let Err(e) = spawned {
+        // Every forward then fails with REQUEST_TIMED_OUT (the channel is closed).
+        log!("controller: cannot start its thread: {e}");
+    }
     Controller { calls, sender_id: sender_id.into(), next_correlation_id: AtomicI32::new(1) }
 }
 
@@ -238,6 +245,30 @@ fn answer(cluster: &Cluster, config: &Config, request: UnwrappedRequest) -> Enve
     })
 }
 
+/// The most records one user operation may write to Kafka's metadata log
+/// (`QuorumController.MAX_RECORDS_PER_USER_OP`); a new partition is one
+/// record, so a CreateTopics asking for more partitions than this in all is
+/// refused whole.
+const MAX_RECORDS_PER_USER_OP: i64 = 10_000;
+
+/// The partitions a CreateTopics asks for in all, counted as Kafka's
+/// controller counts them: `num_partitions` (the default for -1, nothing
+/// when 0 or below -1), or the number of manual assignments.
+fn total_partitions(topics: &[CreatableTopic], default_partitions: i32) -> i64 {
+    topics
+        .iter()
+        .map(|topic| {
+            if !topic.assignments.is_empty() {
+                i64::try_from(topic.assignments.len()).unwrap_or(i64::MAX)
+            } else if topic.num_partitions == -1 {
+                i64::from(default_partitions)
+            } else {
+                i64::from(topic.num_partitions.max(0))
+            }
+        })
+        .fold(0, i64::saturating_add)
+}
+
 fn create_topics(
     cluster: &Cluster,
     config: &Config,
@@ -245,70 +276,119 @@ fn create_topics(
     version: i16,
     who: &str,
 ) -> CreateTopicsResponse {
-    let mut topics = cluster.topics();
-    let mut results = Vec::with_capacity(request.topics.len());
-    for (i, topic) in request.topics.iter().enumerate() {
-        let mut result = CreatableTopicResult { name: topic.name.clone(), ..Default::default() };
-        let duplicate = request.topics[..i].iter().any(|t| t.name == topic.name);
-        let partitions = if topic.assignments.is_empty() {
-            if topic.num_partitions == -1 {
-                config.default_partitions
-            } else {
-                topic.num_partitions
-            }
-        } else {
-            i32::try_from(topic.assignments.len()).unwrap_or(i32::MAX)
-        };
-        let replication = if topic.replication_factor == -1 { 1 } else { topic.replication_factor };
-        let error = if duplicate {
-            Some((ErrorCode::InvalidRequest, format!("Topic '{}' is named twice.", topic.name)))
-        } else if !valid_topic_name(&topic.name) {
-            Some((ErrorCode::InvalidTopicException, format!("Topic name '{}' is illegal.", topic.name)))
-        } else if topics.get(&topic.name).is_some() {
-            Some((ErrorCode::TopicAlreadyExists, format!("Topic '{}' already exists.", topic.name)))
-        } else if !topic.assignments.is_empty() && topic.num_partitions != -1 {
-            Some((ErrorCode::InvalidRequest, "Both num_partitions and assignments were given.".to_string()))
-        } else if !(1..=10_000).contains(&partitions) {
-            Some((ErrorCode::InvalidPartitions, format!("Number of partitions must be 1 to 10000, not {partitions}.")))
-        } else if replication != 1 {
-            let message = format!("Replication factor: {replication} larger than available brokers: 1.");
-            Some((ErrorCode::InvalidReplicationFactor, message))
-        } else if topic.assignments.iter().any(|a| a.broker_ids != [config.node_id]) {
-            Some((ErrorCode::InvalidReplicaAssignment, format!("Only broker {} exists.", config.node_id)))
-        } else {
-            None
-        };
-        // Unknown names and bad values are INVALID_CONFIG, as in Kafka.
-        let overrides = configs::check_topic_configs(topic.configs.iter().map(|c| (&*c.name, c.value.as_deref())));
-        let (error, overrides) = match (error, overrides) {
-            (Some(error), _) => (Some(error), Default::default()),
-            (None, Err(refusal)) => (Some((refusal.code, refusal.message)), Default::default()),
-            (None, Ok(overrides)) => (None, overrides),
-        };
-        match error {
-            Some((code, message)) => {
-                result.error_code = code.code();
-                result.error_message = Some(message.into());
-            }
-            None => {
-                result.num_partitions = partitions;
-                result.replication_factor = 1;
-                // Every config of the new topic, with its source (v5+).
-                result.configs = (version >= 5).then(|| configs::created_topic_configs(&overrides));
-                if !request.validate_only {
-                    result.topic_id = topics.create(&topic.name, partitions, overrides);
-                    log!("controller: created topic {} ({partitions} partitions) for {who}", topic.name);
-                }
-            }
-        }
-        if version < 1 {
-            result.error_message = None;
-        }
-        results.push(result);
+    if total_partitions(&request.topics, config.default_partitions) > MAX_RECORDS_PER_USER_OP {
+        // Kafka's controller refuses the whole operation with POLICY_VIOLATION,
+        // which its broker answers for every topic of the request.
+        log!("controller: refusing a CreateTopics of more than {MAX_RECORDS_PER_USER_OP} partitions from {who}");
+        let topics = request
+            .topics
+            .iter()
+            .map(|topic| CreatableTopicResult {
+                name: topic.name.clone(),
+                error_code: ErrorCode::PolicyViolation.code(),
+                error_message: (version >= 1).then(|| "Excessively large number of partitions per request.".into()),
+                ..Default::default()
+            })
+            .collect();
+        return CreateTopicsResponse { topics, ..Default::default() };
     }
+    // Every check but whether a topic exists first, without the topics lock;
+    // the lock only for that check and the creations (10,000 partitions at most).
+    let mut seen = HashSet::with_capacity(request.topics.len());
+    let checked: Vec<(CreatableTopicResult, Checked)> =
+        request.topics.iter().map(|topic| check_topic(config, topic, !seen.insert(&topic.name))).collect();
+    let mut topics = cluster.topics();
+    let mut created = Vec::new();
+    let results = checked
+        .into_iter()
+        .map(|(mut result, checked)| {
+            let error = match checked {
+                Checked::Refused(error) => Some(error),
+                _ if topics.get(&result.name).is_some() => {
+                    Some((ErrorCode::TopicAlreadyExists, format!("Topic '{}' already exists.", result.name)))
+                }
+                Checked::RefusedUnlessExists(error) => Some(error),
+                Checked::Valid { partitions, overrides } => {
+                    result.num_partitions = partitions;
+                    result.replication_factor = 1;
+                    // Every config of the new topic, with its source (v5+).
+                    result.configs = (version >= 5).then(|| configs::created_topic_configs(&overrides));
+                    if !request.validate_only {
+                        result.topic_id = topics.create(&result.name, partitions, overrides);
+                        created.push((result.name.clone(), partitions));
+                    }
+                    None
+                }
+            };
+            if let Some((code, message)) = error {
+                result.error_code = code.code();
+                result.error_message = (version >= 1).then(|| message.into());
+            }
+            result
+        })
+        .collect();
     drop(topics);
+    for (name, partitions) in created {
+        log!("controller: created topic {name} ({partitions} partitions) for {who}");
+    }
     cluster.data_changed();
     CreateTopicsResponse { topics: results, ..Default::default() }
+}
+
+/// What [`check_topic`] found out about one topic of a CreateTopics.
+enum Checked {
+    /// Refused whether or not the topic exists.
+    Refused((ErrorCode, String)),
+    /// Refused, but TOPIC_ALREADY_EXISTS comes first when the topic exists.
+    RefusedUnlessExists((ErrorCode, String)),
+    /// To be created unless it exists.
+    Valid { partitions: i32, overrides: BTreeMap<ByteString, ByteString> },
+}
+
+/// Checks one topic of a CreateTopics, all but whether it exists, in the
+/// order Kafka's errors take precedence.
+fn check_topic(config: &Config, topic: &CreatableTopic, duplicate: bool) -> (CreatableTopicResult, Checked) {
+    let result = CreatableTopicResult { name: topic.name.clone(), ..Default::default() };
+    if duplicate {
+        return (
+            result,
+            Checked::Refused((ErrorCode::InvalidRequest, format!("Topic '{}' is named twice.", topic.name))),
+        );
+    }
+    if !valid_topic_name(&topic.name) {
+        let error = (ErrorCode::InvalidTopicException, format!("Topic name '{}' is illegal.", topic.name));
+        return (result, Checked::Refused(error));
+    }
+    let partitions = if topic.assignments.is_empty() {
+        if topic.num_partitions == -1 {
+            config.default_partitions
+        } else {
+            topic.num_partitions
+        }
+    } else {
+        i32::try_from(topic.assignments.len()).unwrap_or(i32::MAX)
+    };
+    let replication = if topic.replication_factor == -1 { 1 } else { topic.replication_factor };
+    let error = if !topic.assignments.is_empty() && topic.num_partitions != -1 {
+        Some((ErrorCode::InvalidRequest, "Both num_partitions and assignments were given.".to_string()))
+    } else if !(1..=10_000).contains(&partitions) {
+        Some((ErrorCode::InvalidPartitions, format!("Number of partitions must be 1 to 10000, not {partitions}.")))
+    } else if replication != 1 {
+        let message = format!("Replication factor: {replication} larger than available brokers: 1.");
+        Some((ErrorCode::InvalidReplicationFactor, message))
+    } else if topic.assignments.iter().any(|a| a.broker_ids != [config.node_id]) {
+        Some((ErrorCode::InvalidReplicaAssignment, format!("Only broker {} exists.", config.node_id)))
+    } else {
+        None
+    };
+    if let Some(error) = error {
+        return (result, Checked::RefusedUnlessExists(error));
+    }
+    // Unknown names and bad values are INVALID_CONFIG, as in Kafka.
+    match configs::check_topic_configs(topic.configs.iter().map(|c| (&*c.name, c.value.as_deref()))) {
+        Err(refusal) => (result, Checked::RefusedUnlessExists((refusal.code, refusal.message))),
+        Ok(overrides) => (result, Checked::Valid { partitions, overrides }),
+    }
 }
 
 fn delete_topics(cluster: &Cluster, request: &DeleteTopicsRequest, version: i16, who: &str) -> DeleteTopicsResponse {
@@ -343,4 +423,68 @@ fn delete_topics(cluster: &Cluster, request: &DeleteTopicsRequest, version: i16,
     drop(topics);
     cluster.data_changed();
     DeleteTopicsResponse { responses, ..Default::default() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kwire::messages::create_topics_request::CreatableReplicaAssignment;
+
+    fn topic(name: &str, num_partitions: i32) -> CreatableTopic {
+        CreatableTopic { name: name.into(), num_partitions, replication_factor: -1, ..Default::default() }
+    }
+
+    fn create(cluster: &Cluster, topics: Vec<CreatableTopic>, version: i16) -> Vec<(String, i16, Option<String>)> {
+        let config = Config::parse(Vec::new(), None).unwrap();
+        let request = CreateTopicsRequest { topics, ..Default::default() };
+        let response = create_topics(cluster, &config, &request, version, "test");
+        response
+            .topics
+            .into_iter()
+            .map(|t| (t.name.to_string(), t.error_code, t.error_message.map(|m| m.to_string())))
+            .collect()
+    }
+
+    #[test]
+    fn more_than_ten_thousand_partitions_in_one_request_are_refused_whole() {
+        let cluster = Cluster::new();
+        // 10,000 in all (manual assignments, num_partitions, the default for -1) is fine.
+        let mut at_limit = topic("a", -1);
+        at_limit.assignments = (0..2)
+            .map(|partition_index| CreatableReplicaAssignment {
+                partition_index,
+                broker_ids: vec![1],
+                ..Default::default()
+            })
+            .collect();
+        let results = create(&cluster, vec![at_limit, topic("b", 9_997), topic("c", -1), topic("d", 0)], 7);
+        let codes: Vec<i16> = results.iter().map(|r| r.1).collect();
+        assert_eq!(codes, [0, 0, 0, ErrorCode::InvalidPartitions.code()]);
+        assert_eq!(cluster.topics().get("b").map(|t| t.partitions.len()), Some(9_997));
+        // One more: every topic gets POLICY_VIOLATION (44), nothing is created.
+        let results = create(&cluster, vec![topic("e", 5_000), topic("f", 5_001), topic("e", 1)], 7);
+        let message = Some("Excessively large number of partitions per request.".to_string());
+        assert_eq!(
+            results,
+            [("e".into(), 44, message.clone()), ("f".into(), 44, message.clone()), ("e".into(), 44, message)]
+        );
+        assert!(cluster.topics().get("e").is_none() && cluster.topics().get("f").is_none());
+        // Version 0 has no error message.
+        let results = create(&cluster, vec![topic("g", i32::MAX), topic("h", i32::MAX)], 0);
+        assert_eq!(results, [("g".into(), 44, None), ("h".into(), 44, None)]);
+    }
+
+    #[test]
+    fn many_topics_are_checked_for_names_given_twice_in_linear_time() {
+        // 50,000 names, each given twice, every topic refused: the duplicate
+        // check is a set, not a scan of the topics before each one.
+        let cluster = Cluster::new();
+        let topics: Vec<CreatableTopic> = (0..100_000).map(|i| topic(&format!("t{}", i % 50_000), 0)).collect();
+        let started = std::time::Instant::now();
+        let results = create(&cluster, topics, 7);
+        assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+        assert_eq!(results[0].1, ErrorCode::InvalidPartitions.code());
+        assert_eq!(results[50_000].1, ErrorCode::InvalidRequest.code());
+        assert_eq!(results[50_000].2.as_deref(), Some("Topic 't0' is named twice."));
+    }
 }
