@@ -73,7 +73,11 @@ enum Reply {
 pub async fn serve(broker: Arc<Broker>, stream: TcpStream, peer: SocketAddr) {
     let connection = Stats::bump(&broker.cluster.stats.connections);
     let _ = stream.set_nodelay(true);
-    let codec = ServerCodec::with_frames(FrameCodec::with_max_frame_size(broker.config.max_frame_size));
+    // Until SASL authentication succeeds a frame may be at most 512 KiB (Kafka's
+    // `sasl.server.max.receive.size`); without SASL every connection is
+    // authenticated from the start, as on Kafka's PLAINTEXT listener.
+    let mut codec = ServerCodec::with_frames(FrameCodec::with_max_frame_size(broker.config.max_frame_size));
+    codec.set_authenticated(!broker.config.sasl());
     let mut framed = Framed::new(stream, codec);
     let mut session = broker.config.sasl().then(Session::new);
     let verbose = broker.config.verbose;
@@ -99,7 +103,11 @@ pub async fn serve(broker: Arc<Broker>, stream: TcpStream, peer: SocketAddr) {
             }
             Ok(Some(Ok(request))) => request,
         };
-        match handle(&mut cx, &mut session, request).await {
+        let reply = handle(&mut cx, &mut session, request).await;
+        if cx.user.is_some() && !framed.codec().is_authenticated() {
+            framed.codec_mut().set_authenticated(true);
+        }
+        match reply {
             Reply::Send(response) => match framed.send(response).await {
                 Ok(()) => {}
                 Err(CodecError::Io(e)) if !verbose && quiet_close(&e) => break,
@@ -183,6 +191,30 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
         );
         return Reply::Close;
     }
+    // The SASL gate goes by the head alone: before authentication only
+    // ApiVersions, SaslHandshake and SaslAuthenticate are decoded at all.
+    if let Some(session) = session.as_ref() {
+        let now = now_ms();
+        match session.gate(api_key, now) {
+            Gate::Allow => {}
+            Gate::Close(reason) => {
+                log!("connection {}: {} v{version}: {reason}; closing", cx.connection, api_name(api_key));
+                return Reply::Close;
+            }
+            Gate::Expired => {
+                let n = Stats::bump(&broker.cluster.stats.expired_sessions);
+                log!(
+                    "sasl: session of {} on connection {} (client {:?}) expired {} ms ago; closing it on {} (expired sessions: {n})",
+                    session.user().unwrap_or("?"),
+                    cx.connection,
+                    cx.client(),
+                    session.expired_for_ms(now),
+                    api_name(api_key)
+                );
+                return Reply::Close;
+            }
+        }
+    }
     // Bytes after the body are ignored, as Kafka does (librdkafka 2.16
     // sends three in its Metadata v12 for all topics).
     let frame = match raw.decode_lenient() {
@@ -211,28 +243,6 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
     cx.client_id = frame.header.client_id.clone();
     if broker.config.verbose {
         log!("connection {}: {} v{version} #{correlation_id} from {:?}", cx.connection, api_name(api_key), cx.client());
-    }
-    if let Some(session) = session.as_ref() {
-        let now = now_ms();
-        match session.gate(api_key, now) {
-            Gate::Allow => {}
-            Gate::Close(reason) => {
-                log!("connection {}: {} v{version}: {reason}; closing", cx.connection, api_name(api_key));
-                return Reply::Close;
-            }
-            Gate::Expired => {
-                let n = Stats::bump(&broker.cluster.stats.expired_sessions);
-                log!(
-                    "sasl: session of {} on connection {} (client {:?}) expired {} ms ago; closing it on {} (expired sessions: {n})",
-                    session.user().unwrap_or("?"),
-                    cx.connection,
-                    cx.client(),
-                    session.expired_for_ms(now),
-                    api_name(api_key)
-                );
-                return Reply::Close;
-            }
-        }
     }
     let reply = |body: ResponseBody| Reply::Send(respond(correlation_id, body, version));
     match frame.body {
@@ -301,12 +311,12 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
             Some(answer) => reply(answer),
             None => Reply::Close,
         },
-        RequestBody::Produce(request) => match partitions::produce(cx, &request) {
+        RequestBody::Produce(request) => match partitions::produce(cx, &request).await {
             Some(body) => reply(body.into()),
             None => Reply::Nothing,
         },
         RequestBody::Fetch(request) => reply(partitions::fetch(cx, &request, version).await.into()),
-        RequestBody::ListOffsets(request) => reply(partitions::list_offsets(cx, &request, version).into()),
+        RequestBody::ListOffsets(request) => reply(partitions::list_offsets(cx, &request, version).await.into()),
         RequestBody::InitProducerId(request) => reply(partitions::init_producer_id(cx, &request).into()),
         RequestBody::FindCoordinator(request) => reply(broker.groups.find_coordinator(&request, version).into()),
         RequestBody::JoinGroup(request) => {

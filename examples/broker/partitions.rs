@@ -15,13 +15,17 @@ use kwire::Bytes;
 use tokio::time::Instant;
 
 use crate::connection::Context;
-use crate::state::{Cluster, Topics, LEADER_EPOCH};
+use crate::state::{check_records, first_at_or_after, CheckedRecords, Cluster, Topics, LEADER_EPOCH};
 
 /// The longest a Fetch waits for data, whatever it asks.
 const MAX_FETCH_WAIT: Duration = Duration::from_secs(10);
 
 /// Answers Produce; `None` for `acks = 0`, which gets no response.
-pub fn produce(cx: &Context, request: &ProduceRequest) -> Option<ProduceResponse> {
+///
+/// The records are checked (every record read) on a blocking thread before
+/// the topics are locked, so a large or compressed Produce holds up neither
+/// the other connections nor the runtime.
+pub async fn produce(cx: &Context, request: &ProduceRequest) -> Option<ProduceResponse> {
     let refuse = if !matches!(request.acks, -1..=1) {
         Some(ErrorCode::InvalidRequiredAcks)
     } else if request.transactional_id.is_some() {
@@ -30,6 +34,16 @@ pub fn produce(cx: &Context, request: &ProduceRequest) -> Option<ProduceResponse
     } else {
         None
     };
+    let records: Vec<Option<Bytes>> = match refuse {
+        Some(_) => Vec::new(),
+        None => request.topic_data.iter().flat_map(|t| t.partition_data.iter().map(|p| p.records.clone())).collect(),
+    };
+    let mut checked = tokio::task::spawn_blocking(move || {
+        records.into_iter().map(|r| check_records(r.ok_or(ErrorCode::InvalidRecord)?)).collect::<Vec<_>>()
+    })
+    .await
+    .unwrap_or_default()
+    .into_iter();
     let cluster = &cx.broker.cluster;
     let mut appended = 0;
     let responses = {
@@ -45,7 +59,10 @@ pub fn produce(cx: &Context, request: &ProduceRequest) -> Option<ProduceResponse
                     .map(|p| {
                         let result = match refuse {
                             Some(code) => Err(code),
-                            None => append(&mut topics, &topic.name, p.index, p.records.clone()),
+                            None => checked
+                                .next()
+                                .unwrap_or(Err(ErrorCode::UnknownServerError))
+                                .and_then(|records| append(&mut topics, &topic.name, p.index, records)),
                         };
                         let mut out = PartitionProduceResponse { index: p.index, ..Default::default() };
                         match result {
@@ -72,10 +89,10 @@ pub fn produce(cx: &Context, request: &ProduceRequest) -> Option<ProduceResponse
     (request.acks != 0).then(|| ProduceResponse { responses, ..Default::default() })
 }
 
-fn append(topics: &mut Topics, name: &str, partition: i32, records: Option<Bytes>) -> Result<i64, ErrorCode> {
+fn append(topics: &mut Topics, name: &str, partition: i32, records: CheckedRecords) -> Result<i64, ErrorCode> {
     let log =
         topics.get_mut(name).and_then(|t| t.partition_mut(partition)).ok_or(ErrorCode::UnknownTopicOrPartition)?;
-    log.append(records.ok_or(ErrorCode::InvalidRecord)?)
+    Ok(log.append(records))
 }
 
 /// Answers Fetch at `version`: whatever the partitions hold from the
@@ -171,46 +188,76 @@ fn read(cluster: &Cluster, request: &FetchRequest, version: i16) -> (FetchRespon
 
 /// Answers ListOffsets: earliest (-2), latest (-1), max timestamp (-3),
 /// earliest local (-4) or the first offset at or after a timestamp.
-pub fn list_offsets(cx: &Context, request: &ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
-    let topics = cx.broker.cluster.topics();
-    let topics_out = request
-        .topics
-        .iter()
-        .map(|wanted| ListOffsetsTopicResponse {
-            name: wanted.name.clone(),
-            partitions: wanted
-                .partitions
-                .iter()
-                .map(|p| {
-                    let mut out = ListOffsetsPartitionResponse {
-                        partition_index: p.partition_index,
-                        timestamp: -1,
-                        offset: -1,
-                        // Not in v1-3 (and not ignorable there).
-                        leader_epoch: if version >= 4 { LEADER_EPOCH } else { -1 },
-                        ..Default::default()
-                    };
-                    let Some(log) = topics.get(&wanted.name).and_then(|t| t.partition(p.partition_index)) else {
-                        out.error_code = ErrorCode::UnknownTopicOrPartition.code();
-                        return out;
-                    };
-                    let found = match p.timestamp {
-                        -1 => Some((log.log_end_offset(), -1)),
-                        -2 | -4 => Some((log.log_start_offset(), -1)),
-                        -3 => log.max_timestamp(),
-                        t if t >= 0 => log.offset_for_timestamp(t),
-                        _ => None,
-                    };
-                    if let Some((offset, timestamp)) = found {
-                        out.offset = offset;
-                        out.timestamp = timestamp;
-                    }
-                    out
-                })
-                .collect(),
-            ..Default::default()
+///
+/// Under the topics lock each partition is answered from its index; a
+/// timestamp lookup takes out the one batch that holds the answer, which is
+/// decoded after the lock is released, on a blocking thread.
+pub async fn list_offsets(cx: &Context, request: &ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
+    let mut lookups = Vec::new();
+    let mut topics_out: Vec<ListOffsetsTopicResponse> = {
+        let topics = cx.broker.cluster.topics();
+        request
+            .topics
+            .iter()
+            .enumerate()
+            .map(|(t, wanted)| ListOffsetsTopicResponse {
+                name: wanted.name.clone(),
+                partitions: wanted
+                    .partitions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        let mut out = ListOffsetsPartitionResponse {
+                            partition_index: p.partition_index,
+                            timestamp: -1,
+                            offset: -1,
+                            // Not in v1-3 (and not ignorable there).
+                            leader_epoch: if version >= 4 { LEADER_EPOCH } else { -1 },
+                            ..Default::default()
+                        };
+                        let Some(log) = topics.get(&wanted.name).and_then(|t| t.partition(p.partition_index)) else {
+                            out.error_code = ErrorCode::UnknownTopicOrPartition.code();
+                            return out;
+                        };
+                        let found = match p.timestamp {
+                            -1 => Some((log.log_end_offset(), -1)),
+                            -2 | -4 => Some((log.log_start_offset(), -1)),
+                            -3 => log.max_timestamp(),
+                            timestamp if timestamp >= 0 => {
+                                if let Some(batch) = log.batch_for_timestamp(timestamp) {
+                                    lookups.push((t, i, batch, timestamp));
+                                }
+                                None
+                            }
+                            _ => None,
+                        };
+                        if let Some((offset, timestamp)) = found {
+                            out.offset = offset;
+                            out.timestamp = timestamp;
+                        }
+                        out
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+            .collect()
+    };
+    if !lookups.is_empty() {
+        let found = tokio::task::spawn_blocking(move || {
+            lookups
+                .into_iter()
+                .filter_map(|(t, i, batch, timestamp)| Some((t, i, first_at_or_after(batch, timestamp)?)))
+                .collect::<Vec<_>>()
         })
-        .collect();
+        .await
+        .unwrap_or_default();
+        for (t, i, (offset, timestamp)) in found {
+            if let Some(out) = topics_out.get_mut(t).and_then(|topic| topic.partitions.get_mut(i)) {
+                out.offset = offset;
+                out.timestamp = timestamp;
+            }
+        }
+    }
     ListOffsetsResponse { topics: topics_out, ..Default::default() }
 }
 

@@ -179,10 +179,63 @@ pub struct PartitionLog {
 
 /// A batch as stored: its bytes, base offset rewritten.
 struct StoredBatch {
-    base_offset: i64,
     last_offset: i64,
-    max_timestamp: i64,
+    /// The largest record timestamp in this batch and every batch before
+    /// it, and the offset of the first record with it: the index that
+    /// ListOffsets searches, so that it decodes one batch at most.
+    max_so_far: (i64, i64),
     bytes: Bytes,
+}
+
+/// The record batches of one partition of a Produce request, checked and
+/// indexed by [`check_records`] before the topics are locked to append them.
+pub struct CheckedRecords {
+    batches: Vec<CheckedBatch>,
+}
+
+struct CheckedBatch {
+    bytes: BytesMut,
+    last_offset_delta: i32,
+    /// The largest record timestamp and the offset delta of the first
+    /// record with it.
+    max_timestamp: (i64, i64),
+}
+
+/// Checks the record batches of a Produce request: every batch must be a
+/// whole v2 batch with a good CRC and records that decode (as Kafka's log
+/// validator reads them), and finds each batch's largest record timestamp.
+/// It reads every record, so it runs before the topics are locked.
+pub fn check_records(records: Bytes) -> Result<CheckedRecords, ErrorCode> {
+    let mut options = DecodeOptions::default();
+    options.reject_partial_batch = true;
+    let mut batches = Vec::new();
+    for batch in Batches::with_options(records, options) {
+        let batch = match batch {
+            Ok(Batch::V2(batch)) => batch,
+            Ok(Batch::Legacy(_)) => return Err(ErrorCode::UnsupportedForMessageFormat),
+            Err(_) => return Err(ErrorCode::CorruptMessage),
+        };
+        let header = *batch.header();
+        if header.last_offset_delta < 0 || header.record_count <= 0 {
+            return Err(ErrorCode::InvalidRecord);
+        }
+        let records = batch.records(&options).map_err(|_| ErrorCode::CorruptMessage)?;
+        let mut max_timestamp: Option<(i64, i64)> = None;
+        for record in records {
+            let record = record.map_err(|_| ErrorCode::CorruptMessage)?;
+            let timestamp = header.timestamp_of(&record);
+            if max_timestamp.is_none_or(|(max, _)| timestamp > max) {
+                max_timestamp = Some((timestamp, i64::from(record.offset_delta)));
+            }
+        }
+        let max_timestamp = max_timestamp.ok_or(ErrorCode::InvalidRecord)?;
+        let bytes = BytesMut::from(&batch.as_bytes()[..]);
+        batches.push(CheckedBatch { bytes, last_offset_delta: header.last_offset_delta, max_timestamp });
+    }
+    if batches.is_empty() {
+        return Err(ErrorCode::InvalidRecord);
+    }
+    Ok(CheckedRecords { batches })
 }
 
 impl PartitionLog {
@@ -197,47 +250,26 @@ impl PartitionLog {
         self.log_end_offset
     }
 
-    /// Appends the record batches of a Produce request and returns the
-    /// offset of the first record.
-    ///
-    /// Every batch must be a whole v2 batch with a good CRC. Each one's
-    /// base offset is rewritten to the next offset of the log and its
-    /// partition leader epoch stamped; neither is covered by the CRC, so
-    /// the bytes stay valid. Nothing is appended unless every batch is good.
-    pub fn append(&mut self, records: Bytes) -> Result<i64, ErrorCode> {
-        let mut options = DecodeOptions::default();
-        options.reject_partial_batch = true;
-        let mut next = self.log_end_offset;
-        let mut new = Vec::new();
-        for batch in Batches::with_options(records, options) {
-            let batch = match batch {
-                Ok(Batch::V2(batch)) => batch,
-                Ok(Batch::Legacy(_)) => return Err(ErrorCode::UnsupportedForMessageFormat),
-                Err(_) => return Err(ErrorCode::CorruptMessage),
-            };
-            let header = batch.header();
-            if header.last_offset_delta < 0 || header.record_count <= 0 {
-                return Err(ErrorCode::InvalidRecord);
-            }
-            let mut bytes = BytesMut::from(&batch.as_bytes()[..]);
+    /// Appends checked record batches and returns the offset of the first
+    /// record. Each batch's base offset is rewritten to the next offset of
+    /// the log and its partition leader epoch stamped; neither is covered by
+    /// the CRC, so the bytes stay valid.
+    pub fn append(&mut self, records: CheckedRecords) -> i64 {
+        let base_offset = self.log_end_offset;
+        let mut next = base_offset;
+        let mut max_so_far = self.batches.last().map_or((i64::MIN, -1), |b| b.max_so_far);
+        for CheckedBatch { mut bytes, last_offset_delta, max_timestamp: (timestamp, delta) } in records.batches {
             bytes[0..8].copy_from_slice(&next.to_be_bytes());
             bytes[12..16].copy_from_slice(&LEADER_EPOCH.to_be_bytes());
-            let last_offset = next + i64::from(header.last_offset_delta);
-            new.push(StoredBatch {
-                base_offset: next,
-                last_offset,
-                max_timestamp: header.max_timestamp,
-                bytes: bytes.freeze(),
-            });
+            let last_offset = next + i64::from(last_offset_delta);
+            if timestamp > max_so_far.0 {
+                max_so_far = (timestamp, next + delta);
+            }
+            self.batches.push(StoredBatch { last_offset, max_so_far, bytes: bytes.freeze() });
             next = last_offset + 1;
         }
-        if new.is_empty() {
-            return Err(ErrorCode::InvalidRecord);
-        }
-        let base_offset = self.log_end_offset;
-        self.batches.extend(new);
         self.log_end_offset = next;
-        Ok(base_offset)
+        base_offset
     }
 
     /// Whole batches from the one holding `offset` on, at least one batch
@@ -258,43 +290,31 @@ impl PartitionLog {
         out.freeze()
     }
 
-    /// The first record whose timestamp is at least `timestamp`: its offset
-    /// and timestamp (ListOffsets with a timestamp).
-    pub fn offset_for_timestamp(&self, timestamp: i64) -> Option<(i64, i64)> {
-        for batch in self.batches.iter().filter(|b| b.max_timestamp >= timestamp) {
-            if let Some(found) = records_of(batch).into_iter().find(|(_, ts)| *ts >= timestamp) {
-                return Some(found);
-            }
-        }
-        None
+    /// The batch holding the first record whose timestamp is at least
+    /// `timestamp` (ListOffsets with a timestamp), found by binary search
+    /// without decoding; [`first_at_or_after`] finds the record in it.
+    pub fn batch_for_timestamp(&self, timestamp: i64) -> Option<Bytes> {
+        let first = self.batches.partition_point(|b| b.max_so_far.0 < timestamp);
+        self.batches.get(first).map(|b| b.bytes.clone())
     }
 
     /// The record with the largest timestamp, the first of equals: its
     /// offset and timestamp (ListOffsets MAX_TIMESTAMP, -3).
     pub fn max_timestamp(&self) -> Option<(i64, i64)> {
-        let mut best: Option<(i64, i64)> = None;
-        for batch in &self.batches {
-            if best.is_some_and(|(_, ts)| batch.max_timestamp <= ts) {
-                continue;
-            }
-            for (offset, ts) in records_of(batch) {
-                if best.is_none_or(|(_, best_ts)| ts > best_ts) {
-                    best = Some((offset, ts));
-                }
-            }
-        }
-        best
+        self.batches.last().map(|b| (b.max_so_far.1, b.max_so_far.0))
     }
 }
 
-/// Offsets and timestamps of a stored batch's records.
-fn records_of(batch: &StoredBatch) -> Vec<(i64, i64)> {
-    let Ok(parsed) = RecordBatch::parse(batch.bytes.clone()) else { return Vec::new() };
+/// The first record of a stored batch whose timestamp is at least
+/// `timestamp`: its offset and timestamp.
+pub fn first_at_or_after(batch: Bytes, timestamp: i64) -> Option<(i64, i64)> {
+    let parsed = RecordBatch::parse(batch).ok()?;
     let header = *parsed.header();
-    let Ok(records) = parsed.records(&DecodeOptions::default()) else {
-        return vec![(batch.base_offset, batch.max_timestamp)];
-    };
-    records.filter_map(Result::ok).map(|r| (header.offset_of(&r), header.timestamp_of(&r))).collect()
+    let records = parsed.records(&DecodeOptions::default()).ok()?;
+    records
+        .map_while(Result::ok)
+        .map(|r| (header.offset_of(&r), header.timestamp_of(&r)))
+        .find(|(_, ts)| *ts >= timestamp)
 }
 
 /// Kafka's rule for topic names: 1 to 249 of `[a-zA-Z0-9._-]`, not `.` or `..`.
@@ -339,11 +359,19 @@ mod tests {
         b.to_bytes().unwrap()
     }
 
+    fn append(log: &mut PartitionLog, records: Bytes) -> Result<i64, ErrorCode> {
+        Ok(log.append(check_records(records)?))
+    }
+
+    fn offset_for_timestamp(log: &PartitionLog, timestamp: i64) -> Option<(i64, i64)> {
+        first_at_or_after(log.batch_for_timestamp(timestamp)?, timestamp)
+    }
+
     #[test]
     fn append_assigns_offsets_and_keeps_crcs() {
         let mut log = PartitionLog::default();
-        assert_eq!(log.append(batch(3, 100)), Ok(0));
-        assert_eq!(log.append(batch(2, 200)), Ok(3));
+        assert_eq!(append(&mut log, batch(3, 100)), Ok(0));
+        assert_eq!(append(&mut log, batch(2, 200)), Ok(3));
         assert_eq!(log.log_end_offset(), 5);
         let all = log.read(0, 1 << 20);
         let offsets: Vec<i64> = Batches::new(all)
@@ -367,20 +395,41 @@ mod tests {
         let mut corrupt = BytesMut::from(&good[..]);
         let last = corrupt.len() - 1;
         corrupt[last] ^= 0xff;
-        assert_eq!(log.append(corrupt.freeze()), Err(ErrorCode::CorruptMessage));
-        assert_eq!(log.append(good.slice(..good.len() - 3)), Err(ErrorCode::CorruptMessage));
-        assert_eq!(log.append(Bytes::new()), Err(ErrorCode::InvalidRecord));
+        assert_eq!(append(&mut log, corrupt.freeze()), Err(ErrorCode::CorruptMessage));
+        assert_eq!(append(&mut log, good.slice(..good.len() - 3)), Err(ErrorCode::CorruptMessage));
+        assert_eq!(append(&mut log, Bytes::new()), Err(ErrorCode::InvalidRecord));
         assert_eq!(log.log_end_offset(), 0);
     }
 
     #[test]
     fn timestamps() {
         let mut log = PartitionLog::default();
-        log.append(batch(3, 100)).unwrap();
-        log.append(batch(3, 50)).unwrap();
-        assert_eq!(log.offset_for_timestamp(101), Some((1, 101)));
-        assert_eq!(log.offset_for_timestamp(103), None);
+        append(&mut log, batch(3, 100)).unwrap();
+        append(&mut log, batch(3, 50)).unwrap();
+        assert_eq!(offset_for_timestamp(&log, 101), Some((1, 101)));
+        assert_eq!(offset_for_timestamp(&log, 103), None);
         assert_eq!(log.max_timestamp(), Some((2, 102)));
+        assert_eq!(offset_for_timestamp(&log, 51), Some((0, 100)));
+    }
+
+    #[test]
+    fn timestamps_are_found_by_the_index_not_by_the_batch_headers() {
+        // Batch headers that claim a max timestamp none of their records has:
+        // the index goes by the records, read once at append, so a lookup
+        // decodes at most the one batch that holds the answer.
+        let mut log = PartitionLog::default();
+        for i in 0..1000 {
+            let mut b = RecordBatchBuilder::new(0);
+            b.max_timestamp(i64::MAX).append(i, None, Some(Bytes::from_static(b"v")), vec![]);
+            append(&mut log, b.to_bytes().unwrap()).unwrap();
+        }
+        assert!(log.batch_for_timestamp(1000).is_none());
+        assert_eq!(log.max_timestamp(), Some((999, 999)));
+        assert_eq!(offset_for_timestamp(&log, 500), Some((500, 500)));
+        // A later batch with an earlier timestamp: the first record at or after it.
+        append(&mut log, batch(1, 10)).unwrap();
+        assert_eq!(offset_for_timestamp(&log, 10), Some((10, 10)));
+        assert_eq!(log.max_timestamp(), Some((999, 999)));
     }
 
     #[test]
