@@ -75,9 +75,21 @@
 //! cannot overtake another.
 //!
 //! A bad frame never stops the relay: it is logged and passed on like any
-//! other. The relay does not follow SASL: after a SaslHandshake v0 the
-//! tokens travel without a request header and are logged as frames that do
-//! not decode.
+//! other.
+//!
+//! Before a client has authenticated, the relay holds it to request frames
+//! of 512 KiB ([`DEFAULT_MAX_UNAUTHENTICATED_FRAME_SIZE`], Kafka's
+//! `sasl.server.max.receive.size`) and reads only the head of its requests
+//! ([`RawRequest`]), save for ApiVersions, SaslHandshake and
+//! SaslAuthenticate, the requests Kafka reads before authentication. A
+//! connection counts as authenticated once a SaslAuthenticate response with
+//! error code 0 passes, or from the start with `--plaintext` (the upstream
+//! listener authenticates nobody, as Kafka's PLAINTEXT listener); then frames
+//! of up to 100 MiB are read whole. A larger frame ends the cutting of that
+//! direction (a `"stream"` line): its bytes are copied as they arrive.
+//! After a SaslHandshake v0 the tokens travel without a request header and
+//! are logged as frames that do not decode; such a connection stays
+//! unauthenticated for the relay.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -85,7 +97,10 @@ use std::io::{LineWriter, Write};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use kwire::codec::{Correlated, Correlator, FrameCodec};
+use kwire::api::ApiKey;
+use kwire::codec::{
+    Correlated, Correlator, FrameCodec, RawRequest, DEFAULT_MAX_FRAME_SIZE, DEFAULT_MAX_UNAUTHENTICATED_FRAME_SIZE,
+};
 use kwire::frame::{self, RequestFrame, ResponseFrame};
 use kwire::messages::{EnvelopeRequest, EnvelopeResponse, RequestBody, ResponseBody, ResponseHeader};
 use kwire::{Bytes, BytesMut};
@@ -99,11 +114,14 @@ use tokio_util::codec::Decoder;
 const USAGE: &str = "\
 kwire envelope relay: passes Kafka connections through unchanged and logs every frame.
 
-usage: envelope_relay --listen HOST:PORT --upstream HOST:PORT [--frames FILE] [--inject-envelope-errors]
+usage: envelope_relay --listen HOST:PORT --upstream HOST:PORT [--frames FILE] [--plaintext]
+                      [--inject-envelope-errors]
 
   --listen HOST:PORT          address to accept connections on
   --upstream HOST:PORT        the broker or controller to connect each of them to
   --frames FILE               where to write one JSON line per frame (default: stdout)
+  --plaintext                 the upstream listener does not authenticate: every
+                              connection counts as authenticated from the start
   --inject-envelope-errors    answer the Envelope of a CreateTopics for a topic
                               kwire-relay-envelope-error-<CODE>-... with error CODE, once
 ";
@@ -113,6 +131,7 @@ struct Args {
     listen: String,
     upstream: String,
     frames: Option<String>,
+    plaintext: bool,
     inject_envelope_errors: bool,
 }
 
@@ -121,6 +140,7 @@ fn parse_args() -> Result<Args, String> {
     let mut upstream = None;
     let mut frames = None;
     let mut inject_envelope_errors = false;
+    let mut plaintext = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
@@ -129,6 +149,7 @@ fn parse_args() -> Result<Args, String> {
             "--upstream" => upstream = Some(value()?),
             "--frames" => frames = Some(value()?),
             "--inject-envelope-errors" => inject_envelope_errors = true,
+            "--plaintext" => plaintext = true,
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown argument {other}")),
         }
@@ -137,6 +158,7 @@ fn parse_args() -> Result<Args, String> {
         listen: listen.ok_or("--listen is required")?,
         upstream: upstream.ok_or("--upstream is required")?,
         frames,
+        plaintext,
         inject_envelope_errors,
     })
 }
@@ -168,6 +190,9 @@ struct Pending {
     group_types: HashMap<kwire::ByteString, kwire::ByteString>,
     /// Which Envelopes to answer with an error (`--inject-envelope-errors`).
     injector: Injector,
+    /// Whether the client has authenticated (a SaslAuthenticate response
+    /// with error code 0 went by, or `--plaintext`).
+    authenticated: bool,
 }
 
 type Shared = Arc<Mutex<Pending>>;
@@ -268,6 +293,7 @@ async fn main() -> ExitCode {
         let upstream = args.upstream.clone();
         let log = log.clone();
         let injector = injector.clone();
+        let authenticated = args.plaintext;
         tokio::spawn(async move {
             let server = match TcpStream::connect(&upstream).await {
                 Ok(server) => server,
@@ -283,7 +309,7 @@ async fn main() -> ExitCode {
             let (server_rx, server_tx) = server.into_split();
             let client_tx: Writer = Arc::new(tokio::sync::Mutex::new(client_tx));
             let server_tx: Writer = Arc::new(tokio::sync::Mutex::new(server_tx));
-            let shared = Shared::new(Mutex::new(Pending { injector, ..Pending::default() }));
+            let shared = Shared::new(Mutex::new(Pending { injector, authenticated, ..Pending::default() }));
             let up = Pump { conn, dir: Direction::Request, to: server_tx, back: Some(client_tx.clone()) };
             let down = Pump { conn, dir: Direction::Response, to: client_tx, back: None };
             let up = up.run(client_rx, shared.clone(), log.clone());
@@ -314,7 +340,7 @@ impl Pump {
     async fn run(self, mut from: OwnedReadHalf, shared: Shared, log: FrameLog) -> String {
         let mut codec = Some(FrameCodec::new());
         let mut pending = BytesMut::new();
-        let mut chunk = vec![0u8; 64 * 1024];
+        let mut chunk = vec![0u8; 16 * 1024];
         let ended = loop {
             let n = match from.read(&mut chunk).await {
                 Ok(0) => break "end of stream".to_string(),
@@ -328,6 +354,9 @@ impl Pump {
                 Some(frames) => {
                     pending.extend_from_slice(&chunk[..n]);
                     loop {
+                        if self.dir == Direction::Request {
+                            frames.set_max_frame_size(request_limit(&shared));
+                        }
                         match frames.decode(&mut pending) {
                             Ok(Some(frame)) => {
                                 let (line, injected) = describe(self.conn, self.dir, frame.clone(), &shared);
@@ -391,6 +420,22 @@ impl Pump {
     }
 }
 
+/// The largest request frame the relay reads whole now: 512 KiB until the
+/// client has authenticated, as Kafka's `sasl.server.max.receive.size`, then
+/// 100 MiB, as its `socket.request.max.bytes`.
+fn request_limit(shared: &Shared) -> usize {
+    if lock(shared).authenticated {
+        DEFAULT_MAX_FRAME_SIZE
+    } else {
+        DEFAULT_MAX_UNAUTHENTICATED_FRAME_SIZE
+    }
+}
+
+/// The requests Kafka reads before a client has authenticated.
+fn read_before_authentication(api_key: i16) -> bool {
+    matches!(ApiKey::try_from(api_key), Ok(ApiKey::ApiVersions | ApiKey::SaslHandshake | ApiKey::SaslAuthenticate))
+}
+
 /// Appends `frame` with its int32 size prefix (a frame the codec cut is
 /// below its maximum size, so the size fits).
 fn put_frame(out: &mut BytesMut, frame: &[u8]) {
@@ -428,16 +473,32 @@ fn describe(conn: u64, dir: Direction, frame: Bytes, shared: &Shared) -> (Value,
 
 fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared) -> Option<(i32, i16)> {
     // Record first: even a request that does not decode gets a response.
-    let recorded = lock(shared).correlator.track_request(&frame);
-    if let Err(e) = &recorded {
-        line.insert("correlator_error".into(), e.to_string().into());
+    let authenticated = {
+        let mut pending = lock(shared);
+        if let Err(e) = pending.correlator.track_request(&frame) {
+            line.insert("correlator_error".into(), e.to_string().into());
+        }
+        pending.authenticated
+    };
+    // The head first; the body only when it is to be read.
+    let raw = match RawRequest::parse(frame.clone()) {
+        Ok(raw) => raw,
+        Err(e) => {
+            line.insert("decoded".into(), false.into());
+            line.insert("error".into(), format!("request: {e}").into());
+            return None;
+        }
+    };
+    let head = raw.head();
+    line.insert("api_key".into(), head.api_key.into());
+    line.insert("api_version".into(), head.api_version.into());
+    line.insert("correlation_id".into(), head.correlation_id.into());
+    if !authenticated && !read_before_authentication(head.api_key) {
+        line.insert("decoded".into(), false.into());
+        line.insert("error".into(), "request before authentication: body not read".into());
+        return None;
     }
-    if let Ok(head) = frame::RequestHead::parse(&frame) {
-        line.insert("api_key".into(), head.api_key.into());
-        line.insert("api_version".into(), head.api_version.into());
-        line.insert("correlation_id".into(), head.correlation_id.into());
-    }
-    let request = match frame::RequestFrame::decode(frame.clone()) {
+    let request = match raw.decode() {
         Ok(request) => request,
         Err(e) => {
             line.insert("decoded".into(), false.into());
@@ -488,6 +549,11 @@ fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Share
     };
     line.insert("decoded".into(), true.into());
     line.insert("reencoded_same".into(), response_reencodes(&response, &frame).into());
+    if let ResponseBody::SaslAuthenticate(answer) = &response.body {
+        if answer.error_code == 0 {
+            lock(shared).authenticated = true;
+        }
+    }
     if let ResponseBody::Envelope(envelope) = &response.body {
         let forwarded = lock(shared).envelopes.remove(&answered.correlation_id);
         let summary = match forwarded {

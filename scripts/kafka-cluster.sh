@@ -310,7 +310,7 @@ start() {
         # error CODE (once per name), for tests/cluster_envelope.rs.
         "$ROOT/target/debug/examples/envelope_relay" --listen "127.0.0.1:$RELAY_PORT" \
             --upstream "127.0.0.1:$CONTROLLER_PORT" --frames "$DIR/logs/relay-frames.jsonl" \
-            --inject-envelope-errors >"$DIR/logs/relay.log" 2>&1 &
+            --inject-envelope-errors --plaintext >"$DIR/logs/relay.log" 2>&1 &
         echo "relay $!" >> "$DIR/pids"
         wait_for relay "$!" "$DIR/logs/relay.log" "listening" 30 || fail relay
     fi
@@ -324,7 +324,7 @@ start() {
         # Started after the broker, so stopped before it (pids, newest first).
         "$ROOT/target/debug/examples/envelope_relay" --listen "127.0.0.1:$CLIENT_RELAY_PORT" \
             --upstream "127.0.0.1:$RELAYED_PORT" --frames "$DIR/logs/relay-clients-frames.jsonl" \
-            >"$DIR/logs/relay-clients.log" 2>&1 &
+            --plaintext >"$DIR/logs/relay-clients.log" 2>&1 &
         echo "relay-clients $!" >> "$DIR/pids"
         wait_for relay-clients "$!" "$DIR/logs/relay-clients.log" "listening" 30 || fail relay-clients
     fi
