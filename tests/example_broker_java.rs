@@ -13,13 +13,14 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
+
+use common::examples::Running;
 
 const KAFKA: &str = "4.4.0";
 const DRIVER: &str = "ExampleBrokerClients";
@@ -58,7 +59,7 @@ fn java() -> Option<Java> {
 impl Java {
     /// Runs the driver against `bootstrap` and returns its stdout lines;
     /// panics with everything it printed when it fails.
-    fn run(&self, bootstrap: &str, args: &[&str], broker: &Broker) -> Vec<String> {
+    fn run(&self, bootstrap: &str, args: &[&str], broker: &Running) -> Vec<String> {
         let out = Command::new("java")
             .arg("-XX:TieredStopAtLevel=1")
             .arg(format!("-Dlog4j2.configurationFile={}", log4j2().display()))
@@ -103,68 +104,10 @@ rootLogger.appenderRef.err.ref = err
     .clone()
 }
 
-/// A running example broker, killed when dropped.
-struct Broker {
-    child: Child,
-    port: u16,
-    log: Arc<Mutex<String>>,
-}
-
-impl Broker {
-    /// Starts the broker on a free port with `args` and waits until it
-    /// listens.
-    fn start(args: &[&str]) -> Broker {
-        let mut child = Command::new(common::examples::example("broker"))
-            .args(["--port", "0"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the broker starts");
-        let log = Arc::new(Mutex::new(String::new()));
-        let (tx, rx) = std::sync::mpsc::channel();
-        let stderr = child.stderr.take().expect("piped stderr");
-        let sink = Arc::clone(&log);
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(port) = listening_port(&line) {
-                    let _ = tx.send(port);
-                }
-                let mut log = sink.lock().unwrap_or_else(|e| e.into_inner());
-                log.push_str(&line);
-                log.push('\n');
-            }
-        });
-        let mut broker = Broker { child, port: 0, log };
-        match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(port) => broker.port = port,
-            Err(_) => panic!("the broker did not start listening:\n{}", broker.log()),
-        }
-        broker
-    }
-
-    fn bootstrap(&self) -> String {
-        format!("127.0.0.1:{}", self.port)
-    }
-
-    fn log(&self) -> String {
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-}
-
-impl Drop for Broker {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The port of the broker's `listening on 127.0.0.1:PORT...` line.
-fn listening_port(line: &str) -> Option<u16> {
-    let rest = &line[line.find("listening on ")? + "listening on ".len()..];
-    let address = rest.split([' ', ':']).nth(1)?;
-    address.parse().ok()
+/// Starts the example broker on a free port with `args` and waits until it
+/// listens.
+fn start_broker(args: &[&str]) -> Running {
+    Running::start("broker", &[&["--port", "0"], args].concat(), common::examples::broker_port)
 }
 
 /// A TCP forwarder on 127.0.0.1: every connection is passed to the target
@@ -225,8 +168,8 @@ fn lines(text: &str) -> Vec<String> {
 #[test]
 fn producer_consumer_group_and_admin() {
     let Some(java) = java() else { return };
-    let broker = Broker::start(&["--node-id", "2", "--no-auto-create-topics"]);
-    let b = broker.bootstrap();
+    let broker = start_broker(&["--node-id", "2", "--no-auto-create-topics"]);
+    let b = broker.addr();
     let port = broker.port;
 
     let topic = java.run(&b, &["topic", "t1", "2"], &broker);
@@ -302,8 +245,8 @@ fn describe_and_alter_topic_configs() {
     let Some(java) = java() else { return };
     // As scripts/kafka-cluster.sh starts Kafka's broker: node 2, one
     // partition by default, no auto-creation.
-    let broker = Broker::start(&["--node-id", "2", "--default-partitions", "1", "--no-auto-create-topics"]);
-    let got = java.run(&broker.bootstrap(), &["configs", "cfg"], &broker);
+    let broker = start_broker(&["--node-id", "2", "--default-partitions", "1", "--no-auto-create-topics"]);
+    let got = java.run(&broker.addr(), &["configs", "cfg"], &broker);
 
     let shown = |label: &str, overrides: &[(&str, &str, &str)]| -> Vec<String> {
         // name, default value, type, in the driver's order.
@@ -417,10 +360,10 @@ fn clients_follow_the_advertised_address() {
     let Some(java) = java() else { return };
     let forwarder = Forwarder::start();
     let advertised = format!("127.0.0.1:{}", forwarder.port);
-    let broker = Broker::start(&["--advertise", &advertised, "--no-auto-create-topics"]);
+    let broker = start_broker(&["--advertise", &advertised, "--no-auto-create-topics"]);
     forwarder.target.set(broker.port).expect("set once");
     // Bootstrap at the broker's own address.
-    let b = broker.bootstrap();
+    let b = broker.addr();
     let fp = forwarder.port;
     assert_eq!(
         java.run(&b, &["cluster"], &broker),

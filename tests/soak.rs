@@ -19,17 +19,17 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use common::conn::Conn;
+use common::examples::{broker_port, Running};
 use kwire::frame::RequestFrame;
 use kwire::messages::create_topics_request::CreatableTopic;
 use kwire::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
@@ -55,83 +55,18 @@ const USER: &str = "alice";
 const PASSWORD: &str = "s3cret";
 const TOPIC: &str = "soak";
 
-/// A process started for the soak, killed by pid when dropped.
-struct Process {
-    child: Child,
-    port: u16,
-    log: Arc<Mutex<String>>,
-}
-
-impl Process {
-    /// Starts `exe` with `args` and waits for the stderr line from which
-    /// `port_of` reads the port it listens on.
-    fn start(exe: &Path, args: &[&str], port_of: fn(&str) -> Option<u16>) -> Process {
-        let mut child = Command::new(exe)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{} starts: {e}", exe.display()));
-        let log = Arc::new(Mutex::new(String::new()));
-        let (tx, rx) = std::sync::mpsc::channel();
-        let stderr = child.stderr.take().expect("piped stderr");
-        let sink = Arc::clone(&log);
-        thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(port) = port_of(&line) {
-                    let _ = tx.send(port);
-                }
-                let mut log = sink.lock().unwrap_or_else(|e| e.into_inner());
-                // Keep the log bounded: the relay logs one line per connection.
-                if log.len() < 1 << 20 {
-                    log.push_str(&line);
-                    log.push('\n');
-                }
-            }
-        });
-        let mut process = Process { child, port: 0, log };
-        match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(port) => process.port = port,
-            Err(_) => panic!("{} did not start listening:\n{}", exe.display(), process.log()),
-        }
-        process
-    }
-
-    fn addr(&self) -> String {
-        format!("127.0.0.1:{}", self.port)
-    }
-
-    fn log(&self) -> String {
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    /// `VmRSS` and `VmHWM` of the process, in KiB.
-    fn memory_kib(&self) -> (u64, u64) {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).expect("/proc/PID/status");
-        let field = |name: &str| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix(name))
-                .and_then(|rest| rest.split_whitespace().next())
-                .and_then(|kib| kib.parse::<u64>().ok())
-                .unwrap_or_else(|| panic!("{name} in /proc/PID/status"))
-        };
-        (field("VmRSS:"), field("VmHWM:"))
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The port of the broker's `listening on 127.0.0.1:PORT...` line.
-fn broker_port(line: &str) -> Option<u16> {
-    let rest = &line[line.find("listening on ")? + "listening on ".len()..];
-    rest.split([' ', ':', ',']).nth(1)?.parse().ok()
+/// `VmRSS` and `VmHWM` of a process, in KiB.
+fn memory_kib(process: &Running) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", process.pid())).expect("/proc/PID/status");
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|kib| kib.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{name} in /proc/PID/status"))
+    };
+    (field("VmRSS:"), field("VmHWM:"))
 }
 
 /// The port of the relay's `envelope_relay: listening on 127.0.0.1:PORT, ...` line.
@@ -360,28 +295,12 @@ fn authenticated_attacks(addr: &str, topic: &str) -> Vec<String> {
     }
     // 2,000 topics × 10,000 partitions: refused whole, as Kafka's controller does.
     let mut conn = authenticated(addr);
-    let topics = (0..2_000)
-        .map(|i| CreatableTopic {
-            name: format!("{topic}-wide-{i}").into(),
-            num_partitions: 10_000,
-            replication_factor: -1,
-            ..Default::default()
-        })
-        .collect();
-    let answer = conn.call_at(CreateTopicsRequest { topics, timeout_ms: 30_000, ..Default::default() }, 7);
+    let answer = conn.call_at(create_topics((0..2_000).map(|i| format!("{topic}-wide-{i}")), 10_000), 7);
     if let Some(t) = answer.topics.iter().find(|t| t.error_code != 44) {
         wrong.push(format!("{addr}: CreateTopics of 20 M partitions: topic {} got error {}", t.name, t.error_code));
     }
     // 50,000 topics of no partitions: each refused, the names checked in linear time.
-    let topics = (0..50_000)
-        .map(|i| CreatableTopic {
-            name: format!("{topic}-many-{i}").into(),
-            num_partitions: 0,
-            replication_factor: -1,
-            ..Default::default()
-        })
-        .collect();
-    let answer = conn.call_at(CreateTopicsRequest { topics, timeout_ms: 30_000, ..Default::default() }, 7);
+    let answer = conn.call_at(create_topics((0..50_000).map(|i| format!("{topic}-many-{i}")), 0), 7);
     if answer.topics.len() != 50_000 || answer.topics.iter().any(|t| t.error_code != 37) {
         wrong.push(format!("{addr}: CreateTopics of 50,000 topics of no partitions not refused one by one"));
     }
@@ -420,6 +339,20 @@ fn authenticated_attacks(addr: &str, topic: &str) -> Vec<String> {
         }
     }
     wrong
+}
+
+/// CreateTopics of `names`, each with `partitions` partitions.
+fn create_topics(names: impl IntoIterator<Item = String>, partitions: i32) -> CreateTopicsRequest {
+    let topics = names
+        .into_iter()
+        .map(|name| CreatableTopic {
+            name: name.into(),
+            num_partitions: partitions,
+            replication_factor: -1,
+            ..Default::default()
+        })
+        .collect();
+    CreateTopicsRequest { topics, timeout_ms: 30_000, ..Default::default() }
 }
 
 fn list_offsets(topic: &str, timestamp: i64) -> ListOffsetsRequest {
@@ -479,26 +412,20 @@ fn panic_message(panic: Box<dyn std::any::Any + Send>) -> String {
 
 #[test]
 fn hostile_clients_neither_stall_nor_bloat_the_broker_and_the_relay() {
-    let broker = Process::start(
-        &common::examples::example("broker"),
-        &["--port", "0", "--host", "127.0.0.1", "--sasl-plain", &format!("{USER}:{PASSWORD}")],
-        broker_port,
-    );
+    let credentials = format!("{USER}:{PASSWORD}");
+    let broker = Running::start("broker", &["--port", "0", "--sasl-plain", &credentials], broker_port);
     let frames = Path::new(env!("CARGO_TARGET_TMPDIR")).join("soak-relay-frames.jsonl");
-    let relay = Process::start(
-        &common::examples::example("envelope_relay"),
-        &["--listen", "127.0.0.1:0", "--upstream", &broker.addr(), "--frames", frames.to_str().expect("a UTF-8 path")],
-        relay_port,
-    );
+    let frames = frames.to_str().expect("a UTF-8 path");
+    let upstream = broker.addr();
+    let relay_args = ["--listen", "127.0.0.1:0", "--upstream", &upstream, "--frames", frames];
+    let relay = Running::start("envelope_relay", &relay_args, relay_port);
     let started = Instant::now();
-    let (broker_at_start, _) = broker.memory_kib();
-    let (relay_at_start, _) = relay.memory_kib();
+    let (broker_at_start, _) = memory_kib(&broker);
+    let (relay_at_start, _) = memory_kib(&relay);
 
     // The topic the well-behaved clients ask about.
     let mut conn = authenticated(&broker.addr());
-    let topic = CreatableTopic { name: TOPIC.into(), num_partitions: 1, replication_factor: -1, ..Default::default() };
-    let created =
-        conn.call_at(CreateTopicsRequest { topics: vec![topic], timeout_ms: 30_000, ..Default::default() }, 7);
+    let created = conn.call_at(create_topics([TOPIC.to_string()], 1), 7);
     assert_eq!(created.topics[0].error_code, 0, "{created:?}");
     drop(conn);
 
@@ -525,16 +452,16 @@ fn hostile_clients_neither_stall_nor_bloat_the_broker_and_the_relay() {
         .collect();
     // The well-behaved clients go on a second after the last attack.
     thread::sleep(Duration::from_secs(1));
-    let (broker_rss, _) = broker.memory_kib();
-    let (relay_rss, _) = relay.memory_kib();
+    let (broker_rss, _) = memory_kib(&broker);
+    let (relay_rss, _) = memory_kib(&relay);
     stop.store(true, Ordering::Relaxed);
     for handle in held {
         handle.join().expect("held connections");
     }
     let mut latencies: Vec<Duration> =
         clients.into_iter().flat_map(|h| h.join().expect("the well-behaved clients ran")).collect();
-    let (_, broker_peak) = broker.memory_kib();
-    let (_, relay_peak) = relay.memory_kib();
+    let (_, broker_peak) = memory_kib(&broker);
+    let (_, relay_peak) = memory_kib(&relay);
     latencies.sort();
     let p99 = latencies[latencies.len() * 99 / 100];
     let max = *latencies.last().expect("requests were sent");
