@@ -246,10 +246,28 @@ fn answer(cluster: &Cluster, config: &Config, request: UnwrappedRequest) -> Enve
 }
 
 /// The most records one user operation may write to Kafka's metadata log
-/// (`QuorumController.MAX_RECORDS_PER_USER_OP`); a new partition is one
-/// record, so a CreateTopics asking for more partitions than this in all is
-/// refused whole.
+/// (`QuorumController.MAX_RECORDS_PER_USER_OP`). A CreateTopics asking for
+/// more partitions than this in all is refused whole; so is one whose new
+/// topics would take more records (one a topic, one a partition, one a
+/// config override), even when only validated.
 const MAX_RECORDS_PER_USER_OP: i64 = 10_000;
+
+/// The answer to a CreateTopics refused whole: every topic POLICY_VIOLATION
+/// with `message`, as Kafka's broker answers when its controller refuses
+/// the operation.
+fn refuse_whole(request: &CreateTopicsRequest, version: i16, message: &str) -> CreateTopicsResponse {
+    let topics = request
+        .topics
+        .iter()
+        .map(|topic| CreatableTopicResult {
+            name: topic.name.clone(),
+            error_code: ErrorCode::PolicyViolation.code(),
+            error_message: (version >= 1).then(|| message.into()),
+            ..Default::default()
+        })
+        .collect();
+    CreateTopicsResponse { topics, ..Default::default() }
+}
 
 /// The partitions a CreateTopics asks for in all, counted as Kafka's
 /// controller counts them: `num_partitions` (the default for -1, nothing
@@ -280,17 +298,7 @@ fn create_topics(
         // Kafka's controller refuses the whole operation with POLICY_VIOLATION,
         // which its broker answers for every topic of the request.
         log!("controller: refusing a CreateTopics of more than {MAX_RECORDS_PER_USER_OP} partitions from {who}");
-        let topics = request
-            .topics
-            .iter()
-            .map(|topic| CreatableTopicResult {
-                name: topic.name.clone(),
-                error_code: ErrorCode::PolicyViolation.code(),
-                error_message: (version >= 1).then(|| "Excessively large number of partitions per request.".into()),
-                ..Default::default()
-            })
-            .collect();
-        return CreateTopicsResponse { topics, ..Default::default() };
+        return refuse_whole(request, version, "Excessively large number of partitions per request.");
     }
     // Every check but whether a topic exists first, without the topics lock;
     // the lock only for that check and the creations (10,000 partitions at most).
@@ -298,17 +306,40 @@ fn create_topics(
     let checked: Vec<(CreatableTopicResult, Checked)> =
         request.topics.iter().map(|topic| check_topic(config, topic, !seen.insert(&topic.name))).collect();
     let mut topics = cluster.topics();
+    let decided: Vec<(CreatableTopicResult, Checked)> = checked
+        .into_iter()
+        .map(|(result, checked)| match checked {
+            Checked::Refused(_) => (result, checked),
+            _ if topics.get(&result.name).is_some() => {
+                let error = (ErrorCode::TopicAlreadyExists, format!("Topic '{}' already exists.", result.name));
+                (result, Checked::Refused(error))
+            }
+            _ => (result, checked),
+        })
+        .collect();
+    let records = decided
+        .iter()
+        .map(|(_, checked)| match checked {
+            Checked::Valid { partitions, overrides } => {
+                1 + i64::from(*partitions) + i64::try_from(overrides.len()).unwrap_or(i64::MAX)
+            }
+            _ => 0,
+        })
+        .fold(0, i64::saturating_add);
+    if records > MAX_RECORDS_PER_USER_OP {
+        drop(topics);
+        log!("controller: refusing a CreateTopics of {records} metadata records from {who}");
+        return refuse_whole(request, version, "Unable to perform excessively large batch operation.");
+    }
     let mut created = Vec::new();
-    let results = checked
+    let results = decided
         .into_iter()
         .map(|(mut result, checked)| {
             let error = match checked {
-                Checked::Refused(error) => Some(error),
-                _ if topics.get(&result.name).is_some() => {
-                    Some((ErrorCode::TopicAlreadyExists, format!("Topic '{}' already exists.", result.name)))
-                }
-                Checked::RefusedUnlessExists(error) => Some(error),
+                Checked::Refused(error) | Checked::RefusedUnlessExists(error) => Some(error),
                 Checked::Valid { partitions, overrides } => {
+                    // A topic created (or validated) has no error message, as in Kafka.
+                    result.error_message = None;
                     result.num_partitions = partitions;
                     result.replication_factor = 1;
                     // Every config of the new topic, with its source (v5+).
@@ -448,7 +479,8 @@ mod tests {
     #[test]
     fn more_than_ten_thousand_partitions_in_one_request_are_refused_whole() {
         let cluster = Cluster::new();
-        // 10,000 in all (manual assignments, num_partitions, the default for -1) is fine.
+        // 10,000 records in all (a topic and each of its partitions one:
+        // manual assignments, num_partitions, the default for -1) is fine.
         let mut at_limit = topic("a", -1);
         at_limit.assignments = (0..2)
             .map(|partition_index| CreatableReplicaAssignment {
@@ -457,10 +489,19 @@ mod tests {
                 ..Default::default()
             })
             .collect();
-        let results = create(&cluster, vec![at_limit, topic("b", 9_997), topic("c", -1), topic("d", 0)], 7);
+        let topics = || vec![at_limit.clone(), topic("b", 9_994), topic("c", -1), topic("d", 0)];
+        let results = create(&cluster, topics(), 7);
         let codes: Vec<i16> = results.iter().map(|r| r.1).collect();
         assert_eq!(codes, [0, 0, 0, ErrorCode::InvalidPartitions.code()]);
-        assert_eq!(cluster.topics().get("b").map(|t| t.partitions.len()), Some(9_997));
+        assert_eq!(cluster.topics().get("b").map(|t| t.partitions.len()), Some(9_994));
+        // The same again: every topic exists, no records, nothing refused whole.
+        let codes: Vec<i16> = create(&cluster, topics(), 7).iter().map(|r| r.1).collect();
+        assert_eq!(codes, [36, 36, 36, ErrorCode::InvalidPartitions.code()]);
+        // 9,999 partitions in two topics: 10,001 records, refused whole.
+        let results = create(&cluster, vec![topic("x", 5_000), topic("y", 4_999)], 7);
+        let message = Some("Unable to perform excessively large batch operation.".to_string());
+        assert_eq!(results, [("x".into(), 44, message.clone()), ("y".into(), 44, message)]);
+        assert!(cluster.topics().get("x").is_none());
         // One more: every topic gets POLICY_VIOLATION (44), nothing is created.
         let results = create(&cluster, vec![topic("e", 5_000), topic("f", 5_001), topic("e", 1)], 7);
         let message = Some("Excessively large number of partitions per request.".to_string());
