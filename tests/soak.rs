@@ -504,3 +504,48 @@ fn the_metadata_v9_of_empty_names_decodes() {
     let RequestBody::Metadata(metadata) = request.body else { panic!("a Metadata request") };
     assert_eq!((request.header.request_api_version, metadata.topics.map(|t| t.len())), (9, Some(1000)));
 }
+
+/// What a CreateTopics answered for each topic: error code and message.
+fn outcomes(conn: &mut Conn, request: CreateTopicsRequest) -> Vec<(i16, Option<String>)> {
+    let answer = conn.call_at(request, 7);
+    answer.topics.into_iter().map(|t| (t.error_code, t.error_message.map(|m| m.to_string()))).collect()
+}
+
+/// The example broker limits the work of one CreateTopics as Kafka 4.4.0's
+/// controller does (10,000 metadata records): over 10,000 partitions in all,
+/// or over 10,000 records (a topic and each of its partitions one), every
+/// topic gets POLICY_VIOLATION with Kafka's message; exactly 10,000 records
+/// are taken. All validate-only, so nothing is created in the shared cluster.
+#[test]
+fn the_work_of_one_create_topics_is_limited_as_kafka_limits_it() {
+    let Some(cluster) = common::cluster::Cluster::find("the CreateTopics limits against Kafka") else {
+        return;
+    };
+    let broker = Running::start("broker", &["--port", "0"], broker_port);
+    let suffix = common::cluster::suffix();
+    let requests = || {
+        let names =
+            |case: &str, n: u32| (0..n).map(|i| format!("kw-soak-limit-{suffix}-{case}-{i}")).collect::<Vec<_>>();
+        // 2 topics and 9,998 partitions: 10,000 records.
+        let at_limit = create_topics(names("at", 2), 4_999);
+        // 2 topics and 10,000 partitions: 10,002 records.
+        let over_records = create_topics(names("records", 2), 5_000);
+        // 10,001 partitions, the last topic's one the default (1 on both brokers).
+        let mut over_partitions = create_topics(names("partitions", 3), 4_000);
+        over_partitions.topics[0].num_partitions = 6_000;
+        over_partitions.topics[2].num_partitions = -1;
+        [at_limit, over_records, over_partitions].map(|mut request| {
+            request.validate_only = true;
+            request
+        })
+    };
+    let mut kafka = Conn::connect(cluster.broker(), "kw-soak");
+    let mut example = Conn::connect(&broker.addr(), "kw-soak");
+    let from_kafka: Vec<_> = requests().into_iter().map(|request| outcomes(&mut kafka, request)).collect();
+    let from_example: Vec<_> = requests().into_iter().map(|request| outcomes(&mut example, request)).collect();
+    assert_eq!(from_example, from_kafka);
+    let refused = |message: &str| vec![(44, Some(message.to_string())); 2];
+    assert_eq!(from_kafka[0], [(0, None), (0, None)]);
+    assert_eq!(from_kafka[1], refused("Unable to perform excessively large batch operation."));
+    assert_eq!(from_kafka[2][..2], refused("Excessively large number of partitions per request."));
+}
