@@ -36,8 +36,8 @@ use kwire::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTop
 use kwire::messages::metadata_request::MetadataRequestTopic;
 use kwire::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use kwire::messages::{
-    CreateTopicsRequest, ListOffsetsRequest, MetadataRequest, ProduceRequest, RequestBody, RequestHeader,
-    SaslHandshakeRequest,
+    ApiVersionsRequest, CreateTopicsRequest, ListOffsetsRequest, MetadataRequest, ProduceRequest, RequestBody,
+    RequestHeader, SaslHandshakeRequest,
 };
 use kwire::records::RecordBatchBuilder;
 use kwire::{Bytes, BytesMut};
@@ -548,4 +548,44 @@ fn the_work_of_one_create_topics_is_limited_as_kafka_limits_it() {
     assert_eq!(from_kafka[0], [(0, None), (0, None)]);
     assert_eq!(from_kafka[1], refused("Unable to perform excessively large batch operation."));
     assert_eq!(from_kafka[2][..2], refused("Excessively large number of partitions per request."));
+}
+
+/// An ApiVersions v3 request frame (size prefix included) of exactly `size`
+/// bytes after the prefix, padded with an unknown tagged field (which Kafka
+/// skips).
+fn api_versions_of(size: usize) -> Vec<u8> {
+    let with_padding = |length: usize| {
+        let body = ApiVersionsRequest {
+            client_software_name: "kw-soak".into(),
+            client_software_version: "1".into(),
+            unknown_tagged_fields: vec![kwire::encoding::RawTaggedField::new(100, Bytes::from(vec![0u8; length]))],
+            ..Default::default()
+        };
+        request(18, 3, 1, body.into())
+    };
+    let guess = with_padding(size - 100);
+    let frame = with_padding(size - 100 + size - (guess.len() - 4));
+    assert_eq!(frame.len() - 4, size);
+    frame
+}
+
+/// Before authentication a frame of 512 KiB is read, and a larger size
+/// prefix closes the connection, on Kafka 4.4.0's SASL listener
+/// (`sasl.server.max.receive.size`) as on the example broker with SASL.
+#[test]
+fn the_frame_limit_before_authentication_is_kafkas() {
+    let Some(cluster) = common::cluster::Cluster::find("the frame limit before authentication") else {
+        return;
+    };
+    let credentials = format!("{USER}:{PASSWORD}");
+    let broker = Running::start("broker", &["--port", "0", "--sasl-plain", &credentials], broker_port);
+    for addr in [cluster.var("KAFKA_CLUSTER_BROKER_SASL").to_string(), broker.addr()] {
+        let mut stream = connect(&addr);
+        write_some(&mut stream, &api_versions_of(512 << 10));
+        let answer = read_frame(&mut stream);
+        assert_eq!((&answer[..4], &answer[4..6]), (&[0, 0, 0, 1][..], &[0, 0][..]), "{addr}: ApiVersions of 512 KiB");
+        let mut stream = connect(&addr);
+        write_some(&mut stream, &api_versions_of((512 << 10) + 1)[..64]);
+        assert!(closed(stream), "{addr}: a frame of 512 KiB + 1 before authentication");
+    }
 }
