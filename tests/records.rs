@@ -489,10 +489,23 @@ fn legacy_compressed_wrappers() {
             ],
             "{codec}"
         );
-        // Log-append time on the wrapper: inner messages take its timestamp.
+        assert!(messages.iter().all(|m| m.timestamp_type() == TimestampType::CreateTime), "{codec}");
+        // Log-append time on the wrapper: inner messages take its timestamp
+        // and report its timestamp type (their own attributes say create time).
         let wrapper = legacy(102, 1, codec.id() as i8 | 0x08, 999, None, Some(&inner));
         let messages = legacy_messages(Bytes::from(wrapper), &options()).unwrap();
-        assert!(messages.iter().all(|m| m.timestamp == Some(999)), "{codec}");
+        let got: Vec<_> = messages.iter().map(|m| (m.timestamp, m.timestamp_type(), m.attributes)).collect();
+        assert_eq!(got, [(Some(999), TimestampType::LogAppendTime, 0); 3], "{codec}");
+        // Inner messages that say log-append time in a create-time wrapper
+        // report create time and keep their own timestamps.
+        let inner_lat: Vec<u8> = (0..2).flat_map(|i| legacy(i, 1, 0x08, 7 + i, None, Some(b"v"))).collect();
+        let wrapper = legacy(1, 1, codec.id() as i8, 999, None, Some(&compress(codec, &inner_lat).unwrap()));
+        let got: Vec<_> = legacy_messages(Bytes::from(wrapper), &options())
+            .unwrap()
+            .iter()
+            .map(|m| (m.timestamp, m.timestamp_type()))
+            .collect();
+        assert_eq!(got, [(Some(7), TimestampType::CreateTime), (Some(8), TimestampType::CreateTime)], "{codec}");
         // Magic 0: inner offsets are absolute already.
         let inner0 = compress(codec, &legacy_inner(0, 50)).unwrap();
         let wrapper = legacy(52, 0, codec.id() as i8, 0, None, Some(&inner0));
@@ -528,6 +541,17 @@ fn legacy_wrapper_errors() {
             Location::batch(3).field("value")
         )
     );
+    // A wrapper whose value decompresses to no message at all.
+    let empty = compress(Compression::Gzip, &[]).unwrap();
+    let err = legacy_messages(Bytes::from(legacy(9, 1, gzip, 0, None, Some(&empty))), &options()).unwrap_err();
+    assert_eq!(
+        err,
+        RecordError::new(
+            RecordErrorKind::Invalid { what: "compressed wrapper message holds no inner message" },
+            Location::batch(9).field("value")
+        )
+    );
+    assert_eq!(err.to_string(), "batch at offset 9, value: compressed wrapper message holds no inner message");
     // Nested compression.
     let nested = compress(Compression::Gzip, &legacy(0, 1, gzip, 0, None, Some(b"x"))).unwrap();
     let err = legacy_messages(Bytes::from(legacy(0, 1, gzip, 0, None, Some(&nested))), &options()).unwrap_err();

@@ -66,6 +66,10 @@ pub struct LegacyMessage {
     /// Value; `None` is null. A wrapper's value is the compressed inner set.
     pub value: Option<Bytes>,
     bytes: Bytes,
+    /// For a magic-1 message read out of a wrapper: the wrapper's timestamp
+    /// type, which [`LegacyMessage::timestamp_type`] reports instead of this
+    /// message's own attributes bit 3.
+    wrapper_timestamp_type: Option<TimestampType>,
 }
 
 impl LegacyMessage {
@@ -106,7 +110,7 @@ impl LegacyMessage {
         let key = read_nullable(&mut r).at(at.field("key"))?;
         let value = read_nullable(&mut r).at(at.field("value"))?;
         r.finish().at(at.field("value"))?;
-        Ok(Self { offset, crc, magic, attributes, timestamp, key, value, bytes })
+        Ok(Self { offset, crc, magic, attributes, timestamp, key, value, bytes, wrapper_timestamp_type: None })
     }
 
     /// The message as received.
@@ -129,8 +133,14 @@ impl LegacyMessage {
         }
     }
 
-    /// Attributes bit 3 for magic 1; always create time for magic 0.
+    /// Attributes bit 3 for magic 1; always create time for magic 0. A
+    /// magic-1 message read out of a wrapper by [`LegacyMessage::messages`]
+    /// reports the wrapper's type instead, as Kafka's legacy batch iterator
+    /// does.
     pub fn timestamp_type(&self) -> TimestampType {
+        if let (1.., Some(wrapper)) = (self.magic, self.wrapper_timestamp_type) {
+            return wrapper;
+        }
         if self.magic >= 1 && self.attributes & 0x08 != 0 {
             TimestampType::LogAppendTime
         } else {
@@ -160,12 +170,13 @@ impl LegacyMessage {
 
     /// The messages this one stands for: itself when uncompressed; for a
     /// wrapper, its inner messages, decompressed into one buffer that they
-    /// share, with absolute offsets (and the wrapper's timestamp when it
-    /// uses log-append time).
+    /// share, with absolute offsets. Each magic-1 inner message reports the
+    /// wrapper's timestamp type and, when that is log-append time, the
+    /// wrapper's timestamp (its own stays in [`LegacyMessage::as_bytes`]).
     ///
     /// # Errors
-    /// [`RecordErrorKind::Invalid`] for a wrapper with a null value or with
-    /// compressed inner messages; codec errors as in
+    /// [`RecordErrorKind::Invalid`] for a wrapper with a null value, with
+    /// no inner message, or with compressed inner messages; codec errors as in
     /// [`decompress`](super::decompress), with the limit from `options`;
     /// each inner message's parse errors (and CRC errors when
     /// `options.verify_crc`), located by the wrapper's offset and the inner index.
@@ -204,10 +215,19 @@ impl LegacyMessage {
                     at.field("attributes"),
                 ));
             }
-            if self.timestamp_type() == TimestampType::LogAppendTime {
-                message.timestamp = self.timestamp;
+            if message.magic >= 1 {
+                message.wrapper_timestamp_type = Some(self.timestamp_type());
+                if self.timestamp_type() == TimestampType::LogAppendTime {
+                    message.timestamp = self.timestamp;
+                }
             }
             inner.push(message);
+        }
+        if inner.is_empty() {
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "compressed wrapper message holds no inner message" },
+                at.field("value"),
+            ));
         }
         if self.magic >= 1 {
             // Inner offsets are relative; the wrapper carries the last one's absolute offset.
