@@ -310,6 +310,79 @@ fn compression_bomb_is_stopped() {
     }
 }
 
+#[test]
+fn many_small_bombs_pass_the_total_limit() {
+    // Sixteen batches, each 1 MiB of zeros (far under the 64 MiB per batch)
+    // and at most 64 KB compressed, against a total of a little over 4 MiB
+    // for the field (each batch's records are 1 MiB and a few bytes).
+    let mut options = options();
+    options.max_total_decompressed_size = 4_200_000;
+    for codec in available_codecs().into_iter().filter(|c| *c != Compression::None) {
+        let set: Vec<u8> = (0..16)
+            .flat_map(|i| {
+                let mut b = RecordBatchBuilder::new(i * 10);
+                b.compression(codec);
+                b.append(0, None, Some(vec![0u8; 1 << 20].into()), vec![]);
+                b.to_bytes().unwrap().to_vec()
+            })
+            .collect();
+        assert!(set.len() < 16 * 64_000, "{codec}: {}", set.len());
+        let set = Bytes::from(set);
+        let mut read = Vec::new();
+        let mut failed = None;
+        for batch in Batches::with_options(set.clone(), options) {
+            let Batch::V2(batch) = batch.unwrap() else { panic!("v2 expected") };
+            // The budget goes with the batch: a clone read with other
+            // options draws from it too.
+            match records_of(&batch.clone(), &DecodeOptions::default()) {
+                Ok(records) => read.push((batch.header().base_offset, records[0].value.as_ref().map(Bytes::len))),
+                Err(err) => {
+                    failed = Some(err);
+                    break;
+                }
+            }
+        }
+        assert_eq!(
+            read,
+            [(0, Some(1 << 20)), (10, Some(1 << 20)), (20, Some(1 << 20)), (30, Some(1 << 20))],
+            "{codec}"
+        );
+        let err = failed.unwrap();
+        assert_eq!(
+            err,
+            RecordError::new(
+                RecordErrorKind::TotalDecompressedTooLarge { limit: 4_200_000 },
+                Location::batch(40).field("records")
+            ),
+            "{codec}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "batch at offset 40, records: decompressed data of the records field exceeds its limit of 4200000 bytes in all"
+        );
+        // Each Batches has its own budget, and a batch parsed alone has none.
+        let mut fresh = Batches::with_options(set.clone(), options);
+        let Some(Ok(Batch::V2(first))) = fresh.next() else { panic!("v2 expected") };
+        assert!(records_of(&first, &options).is_ok(), "{codec}");
+        let alone = RecordBatch::parse(set.slice(..first.as_bytes().len())).unwrap();
+        for _ in 0..8 {
+            assert!(records_of(&alone, &options).is_ok(), "{codec}");
+        }
+        // The per-batch limit still applies, and wins when it is the lower.
+        let mut per_batch = options;
+        per_batch.max_decompressed_size = 1 << 19;
+        let err = Batches::with_options(set, per_batch)
+            .next()
+            .map(|b| match b.unwrap() {
+                Batch::V2(b) => b.records(&per_batch).map(|_| ()),
+                Batch::Legacy(_) => panic!("v2 expected"),
+            })
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(*err.kind(), RecordErrorKind::DecompressedTooLarge { limit: 1 << 19 }, "{codec}");
+    }
+}
+
 #[cfg(feature = "snappy")]
 #[test]
 fn declared_snappy_size_is_checked_before_allocating() {
@@ -526,6 +599,24 @@ fn legacy_compressed_wrappers() {
             )
         );
     }
+}
+
+#[cfg(feature = "gzip")]
+#[test]
+fn legacy_wrappers_share_the_total_limit() {
+    let gzip = Compression::Gzip.id() as i8;
+    let inner = compress(Compression::Gzip, &legacy(0, 1, 0, 0, None, Some(&vec![0u8; 1 << 20]))).unwrap();
+    let set: Vec<u8> = (0..4).flat_map(|i| legacy(i, 1, gzip, 0, None, Some(&inner))).collect();
+    let mut options = options();
+    options.max_total_decompressed_size = (5 << 20) / 2;
+    let err = legacy_messages(Bytes::from(set), &options).unwrap_err();
+    assert_eq!(
+        err,
+        RecordError::new(
+            RecordErrorKind::TotalDecompressedTooLarge { limit: (5 << 20) / 2 },
+            Location::batch(2).field("value")
+        )
+    );
 }
 
 #[cfg(feature = "gzip")]

@@ -21,6 +21,7 @@
 use bytes::Bytes;
 
 use super::batch::{TimestampType, LOG_OVERHEAD};
+use super::batches::Budget;
 use super::compression::decompress_legacy;
 use super::compression_type::Compression;
 use super::error::{At, Location, RecordError, RecordErrorKind};
@@ -70,6 +71,7 @@ pub struct LegacyMessage {
     /// type, which [`LegacyMessage::timestamp_type`] reports instead of this
     /// message's own attributes bit 3.
     wrapper_timestamp_type: Option<TimestampType>,
+    budget: Budget,
 }
 
 impl LegacyMessage {
@@ -110,7 +112,23 @@ impl LegacyMessage {
         let key = read_nullable(&mut r).at(at.field("key"))?;
         let value = read_nullable(&mut r).at(at.field("value"))?;
         r.finish().at(at.field("value"))?;
-        Ok(Self { offset, crc, magic, attributes, timestamp, key, value, bytes, wrapper_timestamp_type: None })
+        Ok(Self {
+            offset,
+            crc,
+            magic,
+            attributes,
+            timestamp,
+            key,
+            value,
+            bytes,
+            wrapper_timestamp_type: None,
+            budget: Budget::default(),
+        })
+    }
+
+    /// The message, drawing on `budget` when decompressed.
+    pub(crate) fn with_budget(self, budget: Budget) -> Self {
+        Self { budget, ..self }
     }
 
     /// The message as received.
@@ -178,6 +196,8 @@ impl LegacyMessage {
     /// [`RecordErrorKind::Invalid`] for a wrapper with a null value, with
     /// no inner message, or with compressed inner messages; codec errors as in
     /// [`decompress`](super::decompress), with the limit from `options`;
+    /// [`RecordErrorKind::TotalDecompressedTooLarge`] when the wrapper came
+    /// from [`Batches`](super::Batches) and passes its budget;
     /// each inner message's parse errors (and CRC errors when
     /// `options.verify_crc`), located by the wrapper's offset and the inner index.
     pub fn messages(&self, options: &DecodeOptions) -> Result<Vec<LegacyMessage>, RecordError> {
@@ -192,7 +212,9 @@ impl LegacyMessage {
                 at.field("value"),
             ));
         };
-        let data = decompress_legacy(compression, self.magic, value, options.max_decompressed_size)
+        let data = self
+            .budget
+            .decompress(options.max_decompressed_size, |limit| decompress_legacy(compression, self.magic, value, limit))
             .map_err(|e| e.within(at.field("value")))?;
         let mut r = Reader::new(Bytes::from(data));
         let mut inner: Vec<LegacyMessage> = Vec::new();
