@@ -25,8 +25,12 @@
 //! (SASL auth bytes, SCRAM salts and salted passwords, delegation-token
 //! HMACs: the schema compiler's sensitive fields, see [`crate::redact`]) are
 //! written as the string `"<redacted N bytes>"`, so that JSON printed to a
-//! log holds no secret. [`ToJson::to_json_with`] with
-//! [`JsonOptions::unredacted`] writes them as Kafka does.
+//! log holds no secret. The same goes for the KIP-590 `ApiMessage` fields
+//! of EnvelopeRequest and EnvelopeResponse, which may carry another
+//! message's secrets: written as the forwarded request they hold, decoded
+//! and redacted, or as `"<redacted N bytes>"` (see [`crate::embedded`]).
+//! [`ToJson::to_json_with`] with [`JsonOptions::unredacted`] writes them
+//! all as Kafka does.
 //!
 //! Reading follows Kafka's reader: a field mandatory at the version (present
 //! and not tagged) must be there; a field given at a version that lacks it
@@ -474,9 +478,27 @@ impl FromJson for Bytes {
     }
 }
 
+/// Unredacted ([`JsonOptions::unredacted`]): base64 of the bytes, as Kafka
+/// writes an `ApiMessage` field. Redacted (the default): the forwardable
+/// request the bytes hold as `{"header": …, "body": …}` (each in its JSON
+/// form at its version, sensitive fields redacted), or
+/// `"<redacted N bytes>"` for anything else; never the bytes (see
+/// [`crate::embedded`]).
 impl ToJson for EmbeddedMessage {
     fn to_json_with(&self, version: i16, options: JsonOptions) -> Result<Value, JsonError> {
-        self.0.to_json_with(version, options)
+        if !options.redact_sensitive {
+            return self.0.to_json_with(version, options);
+        }
+        let Some(frame) = self.forwarded_request() else {
+            return Ok(Value::String(redacted_text(self.0.len())));
+        };
+        let api_version = frame.header.request_api_version;
+        let header_version = crate::api::api_info(frame.header.request_api_key)
+            .map_or(2, |info| info.request_header_version(api_version));
+        let mut out = Map::new();
+        out.insert("header".into(), frame.header.to_json_with(header_version, options)?);
+        out.insert("body".into(), frame.body.to_json_with(api_version, options)?);
+        Ok(Value::Object(out))
     }
 }
 
