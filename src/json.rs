@@ -7,13 +7,20 @@
 //! (and the same on `ResponseBody`). The form, as Kafka writes it:
 //!
 //! - keys are the schema's field names with the first letter lower-cased
-//!   (`ThrottleTimeMs` → `throttleTimeMs`, `KRaftVersion` → `kRaftVersion`);
+//!   (`ThrottleTimeMs` → `throttleTimeMs`, `KRaftVersion` → `kRaftVersion`),
+//!   in the schema's field order, as Kafka writes them: the `json` feature
+//!   turns on serde_json's `preserve_order`, so a [`Map`] keeps its keys in
+//!   insertion order and `Value::to_string` writes Kafka's text (comparing
+//!   two [`Value`]s with `==` still ignores key order);
 //! - a field absent at the version is left out; a tagged field is written
 //!   only when it differs from its default; unknown tagged fields are left
 //!   out (Kafka's converters drop them);
 //! - integers are JSON integers, `float64` a JSON number, except NaN and the
 //!   infinities, which Jackson writes as the strings `"NaN"`, `"Infinity"`
-//!   and `"-Infinity"`;
+//!   and `"-Infinity"`; in the text, a float64 is serde_json's shortest
+//!   form (`0.00001`, `5e-324`) where Jackson writes Java's
+//!   `Double.toString` (`1.0E-5`, `4.9E-324`): the same number, the one
+//!   place where the text differs from Kafka's;
 //! - `bytes` (and the KIP-590 `ApiMessage` and `Header` fields, bytes in
 //!   Kafka's schemas) are standard base64 with padding; a `records` field
 //!   is written as `""` whatever it holds (Kafka's `write(data, version)`
@@ -62,11 +69,15 @@
 //! use kwire::json::{FromJson, ToJson};
 //! use kwire::messages::ApiVersionsRequest;
 //!
-//! let request = ApiVersionsRequest { client_software_name: "kw".into(), ..Default::default() };
+//! let request = ApiVersionsRequest::with_default_client_software();
 //! let json = request.to_json(3)?;
-//! assert_eq!(json.to_string(), r#"{"clientSoftwareName":"kw","clientSoftwareVersion":""}"#);
+//! assert_eq!(json.to_string(), format!(r#"{{"clientSoftwareName":"kwire","clientSoftwareVersion":"{}"}}"#, env!("CARGO_PKG_VERSION")));
 //! assert_eq!(ApiVersionsRequest::from_json(&json, 3)?, request);
 //! assert_eq!(request.to_json(0)?.to_string(), "{}"); // v0 has no fields
+//!
+//! // Keys in the schema's field order, not sorted.
+//! let produce = kwire::messages::ProduceRequest { acks: -1, timeout_ms: 5000, ..Default::default() };
+//! assert_eq!(produce.to_json(9)?.to_string(), r#"{"transactionalId":null,"acks":-1,"timeoutMs":5000,"topicData":[]}"#);
 //! # }
 //! # Ok::<(), kwire::json::JsonError>(())
 //! ```
