@@ -56,13 +56,12 @@ fn sasl_authenticate_response_debug_hides_the_server_message() {
     );
 }
 
+/// An AlterUserScramCredentials request for alice: an 11-byte salt and a
+/// 32-byte salted password, both containing "secret".
 #[cfg(feature = "admin")]
-#[test]
-fn scram_salted_password_and_salt_are_redacted() {
+fn scram_upsertion() -> kwire::messages::AlterUserScramCredentialsRequest {
     use kwire::messages::alter_user_scram_credentials_request::ScramCredentialUpsertion;
-    use kwire::messages::AlterUserScramCredentialsRequest;
-
-    let request = AlterUserScramCredentialsRequest {
+    kwire::messages::AlterUserScramCredentialsRequest {
         upsertions: vec![ScramCredentialUpsertion {
             name: "alice".into(),
             mechanism: 2,
@@ -72,8 +71,13 @@ fn scram_salted_password_and_salt_are_redacted() {
             ..Default::default()
         }],
         ..Default::default()
-    };
-    let shown = format!("{:?}", decoded(&request, 0));
+    }
+}
+
+#[cfg(feature = "admin")]
+#[test]
+fn scram_salted_password_and_salt_are_redacted() {
+    let shown = format!("{:?}", decoded(&scram_upsertion(), 0));
     assert!(!shown.contains("secret"), "{shown}");
     assert!(shown.contains("salt: <redacted 11 bytes>"), "{shown}");
     assert!(shown.contains("salted_password: <redacted 32 bytes>"), "{shown}");
@@ -87,22 +91,10 @@ fn scram_salted_password_and_salt_are_redacted() {
 #[cfg(feature = "admin")]
 fn envelopes() -> (kwire::messages::EnvelopeRequest, kwire::messages::EnvelopeResponse) {
     use kwire::embedded::EmbeddedMessage;
-    use kwire::messages::alter_user_scram_credentials_request::ScramCredentialUpsertion;
     use kwire::messages::{
-        AlterUserScramCredentialsRequest, CreateDelegationTokenResponse, EnvelopeRequest, EnvelopeResponse,
-        RequestHeader, ResponseHeader,
+        CreateDelegationTokenResponse, EnvelopeRequest, EnvelopeResponse, RequestHeader, ResponseHeader,
     };
-    let scram = AlterUserScramCredentialsRequest {
-        upsertions: vec![ScramCredentialUpsertion {
-            name: "alice".into(),
-            mechanism: 2,
-            iterations: 8192,
-            salt: Bytes::from_static(b"salt-secret"),
-            salted_password: Bytes::from_static(b"salted-password-secret-32-bytes!"),
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
+    let scram = scram_upsertion();
     let header = RequestHeader {
         request_api_key: 51,
         request_api_version: 0,
