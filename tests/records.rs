@@ -667,6 +667,49 @@ fn legacy_wrapper_errors() {
     );
 }
 
+/// Legacy message sets read by kwire and by Kafka 4.4's own record iterator
+/// (the oracle's `records`): the same offsets, timestamps and timestamp
+/// types, and both refuse a wrapper with no inner message.
+#[cfg(feature = "gzip")]
+#[test]
+fn legacy_sets_as_kafka_reads_them() {
+    let Some(launcher) = common::kafka_oracle("4.4.0") else { return };
+    let mut oracle = common::oracle::Oracle::start(&launcher);
+    let gzip = Compression::Gzip.id() as i8;
+    let packed = compress(Compression::Gzip, &legacy_inner(1, 0)).unwrap();
+    let lat: Vec<u8> = (0..2).flat_map(|i| legacy(i, 1, 0x08, 7 + i, None, Some(b"v"))).collect();
+    let sets: Vec<(&str, Vec<u8>)> = vec![
+        ("create-time wrapper", legacy(102, 1, gzip, 1_600_000_000_002, None, Some(&packed))),
+        ("log-append-time wrapper", legacy(102, 1, gzip | 0x08, 999, None, Some(&packed))),
+        (
+            "log-append-time inner, create-time wrapper",
+            legacy(1, 1, gzip, 999, None, Some(&compress(Compression::Gzip, &lat).unwrap())),
+        ),
+        ("uncompressed magic 1", legacy_inner(1, 10)),
+    ];
+    let questions: Vec<String> = sets.iter().map(|(_, set)| format!("records {}", hex::encode(set))).collect();
+    let answers = oracle.ask_all(&questions);
+    for ((what, set), answer) in sets.iter().zip(&answers) {
+        let ours: Vec<String> = legacy_messages(Bytes::from(set.clone()), &options())
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let kind = match m.timestamp_type() {
+                    TimestampType::CreateTime => "CreateTime",
+                    TimestampType::LogAppendTime => "LogAppendTime",
+                };
+                format!("{}:{}:{kind}", m.offset, m.timestamp.unwrap_or(-1))
+            })
+            .collect();
+        assert_eq!(format!("ok {}", ours.join(" ")), *answer, "{what}");
+    }
+    // A wrapper whose value holds no message: an error on both sides.
+    let empty = legacy(9, 1, gzip, 0, None, Some(&compress(Compression::Gzip, &[]).unwrap()));
+    let answer = oracle.ask_all(&[format!("records {}", hex::encode(&empty))]).remove(0);
+    assert!(answer.starts_with("error") && answer.contains("no inner records"), "{answer}");
+    assert!(legacy_messages(Bytes::from(empty), &options()).is_err());
+}
+
 #[test]
 fn mixed_legacy_and_v2_set() {
     let mut set = legacy_inner(1, 0);
