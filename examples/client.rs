@@ -27,7 +27,7 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::{SinkExt, StreamExt};
-use kwire::api::{negotiate, ApiKey, Negotiated};
+use kwire::api::{negotiate, ApiKey, ApiVersionsRefused, Negotiated};
 use kwire::codec::{Call, ClientCodec, CodecError};
 use kwire::error_code::ErrorCode;
 use kwire::message::VersionRange;
@@ -263,25 +263,16 @@ impl Connection {
     /// version both have.
     async fn negotiate(&mut self) -> Result<(), ClientError> {
         let ours = ApiKey::ApiVersions.info().valid_versions.max;
-        let request = || ApiVersionsRequest {
-            client_software_name: "kwire-example".into(),
-            client_software_version: env!("CARGO_PKG_VERSION").into(),
-            ..Default::default()
-        };
+        let request = ApiVersionsRequest::with_default_client_software;
         let mut version = ours;
         let mut body = self.send_now(request(), version).await?;
-        if body.error_code == ErrorCode::UnsupportedVersion.code() {
-            // The refusal lists the broker's ApiVersions versions (KIP-511).
-            version = negotiate(&body)
-                .version(ApiKey::ApiVersions)
-                .ok_or(ClientError::NoCommonVersion { api: "ApiVersions", floor: 0 })?;
+        if let Err(ApiVersionsRefused { retry_version: Some(retry), .. }) = negotiate(&body) {
+            // UNSUPPORTED_VERSION, listing the broker's ApiVersions versions (KIP-511).
+            version = retry;
             println!("  ApiVersions v{ours}: broker answered UNSUPPORTED_VERSION; retrying at v{version}");
             body = self.send_now(request(), version).await?;
         }
-        if body.error_code != 0 {
-            return Err(kafka_error("ApiVersions", body.error_code));
-        }
-        self.negotiated = negotiate(&body);
+        self.negotiated = negotiate(&body).map_err(|e| kafka_error("ApiVersions", e.error_code))?;
         println!("  ApiVersions v{version}: broker at {} lists {} apis", self.addr, body.api_keys.len());
         Ok(())
     }

@@ -30,7 +30,7 @@ use kwire::internal::{
     RecordData,
 };
 use kwire::json::Value;
-use kwire::records::PartialBatch;
+use kwire::records::{DecodeOptions, PartialBatch};
 use kwire::Bytes;
 use serde_json::json;
 
@@ -89,7 +89,11 @@ fn dump<R: Dump>(bytes: Bytes) -> Result<Dumped, String> {
     let mut count = 0;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut entries = LogEntries::<R>::new(bytes);
+    // A segment file is local and may hold up to 1 GiB of batches, read one
+    // at a time: only the per-batch decompression limit applies.
+    let mut options = DecodeOptions::default();
+    options.max_total_decompressed_size = usize::MAX;
+    let mut entries = LogEntries::<R>::with_options(bytes, options);
     for entry in entries.by_ref() {
         let entry = entry.map_err(|e| e.to_string())?;
         let json = line(&entry).map_err(|e| format!("record at offset {}: {e}", entry.offset))?;

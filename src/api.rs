@@ -6,6 +6,7 @@
 //! schemas; the rules that are not in the schemas live here.
 
 use crate::message::VersionRange;
+use crate::messages::ApiVersionsRequest;
 
 pub use crate::messages::{api_info, ApiKey, API_INFO};
 
@@ -185,7 +186,7 @@ impl<K: Copy + Into<i16>> ApiInfo<K> {
 ///     api_keys: vec![listed(0, 3, 99), listed(3, 0, 12), listed(18, 0, 3), listed(1000, 0, 1)],
 ///     ..Default::default()
 /// };
-/// let negotiated = negotiate(&response);
+/// let negotiated = negotiate(&response).unwrap();
 /// assert_eq!(negotiated.version(ApiKey::Produce), Some(13)); // ours 0-13, the broker's 3-99
 /// assert_eq!(negotiated.range(ApiKey::Produce), Some(VersionRange::new(3, 13)));
 /// assert_eq!(negotiated.version(ApiKey::Metadata), Some(12)); // the broker's highest
@@ -237,11 +238,15 @@ impl Negotiated {
 /// told to (`highestSupportedVersion(false)`, spec §8.1). If the broker
 /// lists an api key twice, the first entry counts.
 ///
-/// The response's `ErrorCode` is not looked at. A broker that does not know
-/// the ApiVersions version asked for answers UNSUPPORTED_VERSION (35) with a
-/// v0 body listing its own ApiVersions versions only (KIP-511): the
-/// negotiated ApiVersions version is then the one to ask again at, and
-/// nothing else is negotiated.
+/// # Errors
+/// [`ApiVersionsRefused`] when the response's `ErrorCode` is not 0, as
+/// Kafka's client gives up on such a broker: INVALID_REQUEST (42) for a
+/// request whose `ClientSoftwareName` or `ClientSoftwareVersion` the broker
+/// rejects (v3 and later; [`ApiVersionsRequest::is_valid`]), or
+/// UNSUPPORTED_VERSION (35) for an ApiVersions version the broker does not
+/// know. The latter answer is a v0 body listing the broker's own
+/// ApiVersions versions only (KIP-511):
+/// [`ApiVersionsRefused::retry_version`] is then the version to ask again at.
 ///
 /// ```
 /// use kwire::api::{negotiate, ApiKey};
@@ -254,10 +259,28 @@ impl Negotiated {
 ///     api_keys: vec![ApiVersion { api_key: 18, min_version: 0, max_version: 3, ..Default::default() }],
 ///     ..Default::default()
 /// };
-/// let negotiated = negotiate(&refused);
-/// assert_eq!((negotiated.version(ApiKey::ApiVersions), negotiated.version(ApiKey::Metadata)), (Some(3), None));
+/// let err = negotiate(&refused).unwrap_err();
+/// assert_eq!((err.error_code, err.retry_version), (35, Some(3)));
+/// // A broker refusing the request itself: no version helps.
+/// let invalid = ApiVersionsResponse { error_code: 42, ..Default::default() };
+/// let err = negotiate(&invalid).unwrap_err();
+/// assert_eq!(err.retry_version, None);
+/// assert_eq!(err.to_string(), "the broker refused ApiVersions: INVALID_REQUEST (42): the request is malformed or breaks a protocol rule");
 /// ```
-pub fn negotiate(response: &crate::messages::ApiVersionsResponse) -> Negotiated {
+pub fn negotiate(response: &crate::messages::ApiVersionsResponse) -> Result<Negotiated, ApiVersionsRefused> {
+    let negotiated = negotiated(response);
+    if response.error_code != 0 {
+        let retry_version = match crate::error_code::ErrorCode::from_code(response.error_code) {
+            crate::error_code::ErrorCode::UnsupportedVersion => negotiated.version(ApiKey::ApiVersions),
+            _ => None,
+        };
+        return Err(ApiVersionsRefused { error_code: response.error_code, retry_version });
+    }
+    Ok(negotiated)
+}
+
+/// The common versions of every api key `response` lists, whatever its error code.
+fn negotiated(response: &crate::messages::ApiVersionsResponse) -> Negotiated {
     let ranges = API_INFO
         .iter()
         .filter(|info| info.compiled)
@@ -272,4 +295,92 @@ pub fn negotiate(response: &crate::messages::ApiVersionsResponse) -> Negotiated 
         })
         .collect();
     Negotiated { ranges }
+}
+
+/// An ApiVersions response with a non-zero `ErrorCode`, from [`negotiate`]:
+/// the broker negotiated nothing.
+///
+/// Displayed as `the broker refused ApiVersions: ` and the error code as
+/// [`ErrorCode`](crate::error_code::ErrorCode) displays it (name, code,
+/// description).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the broker refused ApiVersions: {}", crate::error_code::ErrorCode::from_code(*.error_code))]
+pub struct ApiVersionsRefused {
+    /// The response's `ErrorCode`.
+    pub error_code: i16,
+    /// For UNSUPPORTED_VERSION (35): the highest ApiVersions version that
+    /// both the broker (its answer lists its ApiVersions range, KIP-511) and
+    /// this build support, to send the request again at; `None` for any
+    /// other error, or when there is no common version.
+    pub retry_version: Option<i16>,
+}
+
+/// Kafka's rule for `ClientSoftwareName` and `ClientSoftwareVersion`
+/// (KIP-511): not empty, ASCII letters, digits, `-` and `.` only, and a
+/// letter or digit first and last.
+fn is_valid_client_software(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let edge = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
+    edge(bytes.first())
+        && edge(bytes.last())
+        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'.')
+}
+
+impl ApiVersionsRequest {
+    /// `ClientSoftwareName` of [`ApiVersionsRequest::with_default_client_software`]: `kwire`.
+    pub const DEFAULT_CLIENT_SOFTWARE_NAME: &'static str = "kwire";
+
+    /// `ClientSoftwareVersion` of [`ApiVersionsRequest::with_default_client_software`]:
+    /// this crate's version.
+    pub const DEFAULT_CLIENT_SOFTWARE_VERSION: &'static str = env!("CARGO_PKG_VERSION");
+
+    /// A request that a broker accepts at every version: `ClientSoftwareName`
+    /// [`DEFAULT_CLIENT_SOFTWARE_NAME`](Self::DEFAULT_CLIENT_SOFTWARE_NAME)
+    /// and `ClientSoftwareVersion`
+    /// [`DEFAULT_CLIENT_SOFTWARE_VERSION`](Self::DEFAULT_CLIENT_SOFTWARE_VERSION),
+    /// as Kafka's Java client fills them in with its own name and version.
+    /// [`ApiVersionsRequest::default`] leaves them empty, which Kafka's
+    /// brokers answer with INVALID_REQUEST (42) at v3 and later. To name
+    /// your own software, set the two fields and check
+    /// [`ApiVersionsRequest::is_valid`].
+    ///
+    /// ```
+    /// use kwire::messages::ApiVersionsRequest;
+    /// let request = ApiVersionsRequest::with_default_client_software();
+    /// assert_eq!(request.client_software_name, "kwire");
+    /// assert!(request.is_valid(4));
+    /// assert!(!ApiVersionsRequest::default().is_valid(4));
+    /// ```
+    pub fn with_default_client_software() -> Self {
+        Self {
+            client_software_name: Self::DEFAULT_CLIENT_SOFTWARE_NAME.into(),
+            client_software_version: Self::DEFAULT_CLIENT_SOFTWARE_VERSION.into(),
+            ..Default::default()
+        }
+    }
+
+    /// Whether a Kafka broker accepts this request at `version`: below v3
+    /// always (the fields are not sent); from v3 (KIP-511) only when both
+    /// `ClientSoftwareName` and `ClientSoftwareVersion` are non-empty,
+    /// made of ASCII letters, digits, `-` and `.`, and begin and end with a
+    /// letter or digit. A broker answers a request that is not with
+    /// INVALID_REQUEST (42), at the request's version, listing no api keys.
+    ///
+    /// ```
+    /// use kwire::messages::ApiVersionsRequest;
+    /// let named = |name: &str, version: &str| ApiVersionsRequest {
+    ///     client_software_name: name.into(),
+    ///     client_software_version: version.into(),
+    ///     ..Default::default()
+    /// };
+    /// assert!(named("librdkafka", "2.3.0").is_valid(3));
+    /// assert!(!named("my app", "1").is_valid(3));
+    /// assert!(!named("app", "1.0-").is_valid(3));
+    /// assert!(named("", "").is_valid(2));
+    /// ```
+    pub fn is_valid(&self, version: i16) -> bool {
+        version < 3
+            || (is_valid_client_software(&self.client_software_name)
+                && is_valid_client_software(&self.client_software_version))
+    }
 }

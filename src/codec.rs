@@ -773,7 +773,7 @@ impl Encoder<Bytes> for ServerCodec {
 /// let mut codec = ClientCodec::new();
 /// let header = RequestHeader { request_api_key: 18, request_api_version: 4, correlation_id: 1, ..Default::default() };
 /// let mut tx = BytesMut::new();
-/// codec.encode(RequestFrame { header, body: ApiVersionsRequest::default().into() }, &mut tx)?;
+/// codec.encode(RequestFrame { header, body: ApiVersionsRequest::with_default_client_software().into() }, &mut tx)?;
 /// assert_eq!(codec.in_flight(), 1);
 ///
 /// // A broker that only knows ApiVersions v0-3 answers with a v0 body and error 35.
@@ -1144,7 +1144,7 @@ pub trait Call:
     /// ```
     /// use kwire::codec::Call;
     /// use kwire::messages::{ApiVersionsRequest, RequestBody};
-    /// let frame = ApiVersionsRequest::default().into_frame(3, 7, None);
+    /// let frame = ApiVersionsRequest::with_default_client_software().into_frame(3, 7, None);
     /// assert_eq!((frame.header.request_api_key, frame.header.request_api_version, frame.header.correlation_id), (18, 3, 7));
     /// assert!(matches!(frame.body, RequestBody::ApiVersions(_)));
     /// ```

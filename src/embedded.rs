@@ -4,6 +4,23 @@
 //! in flexible versions), so schemas that use them stay byte-compatible
 //! with Kafka. In Rust they keep the raw bytes, so a forwarded request
 //! travels unchanged, and offer typed encode and decode of what they hold.
+//!
+//! # Secrets
+//! An embedded message can carry secrets (an AlterUserScramCredentials
+//! request forwarded in an EnvelopeRequest holds salts and salted
+//! passwords), so its `Debug` and its redacted JSON form (the default,
+//! [`crate::json`]) never show its bytes. When the bytes are one whole
+//! request of an api key that a broker may forward
+//! ([`ApiInfo::forwardable`](crate::api::ApiInfo::forwardable)) and this
+//! build compiles, both show that request decoded, its sensitive fields
+//! redacted as in any other message ([`crate::redact`]); anything else (an
+//! embedded response, whose api key its bytes do not say, or bytes that do
+//! not decode) shows as its length only. The one way to the raw bytes is
+//! explicit: [`EmbeddedMessage::as_bytes`] (or the field `.0`), and in
+//! JSON [`JsonOptions::unredacted`](crate::json::JsonOptions::unredacted),
+//! which writes base64 as Kafka's converters do.
+
+use std::fmt;
 
 use bytes::{Bytes, BytesMut};
 
@@ -16,6 +33,10 @@ use crate::primitives::{Decode, Encode, Reader, Writer};
 /// An embedded request or response with its header, e.g. the
 /// `RequestData` of an EnvelopeRequest: `header ‖ body` as raw bytes.
 ///
+/// `Debug` shows the forwardable request it holds with its secrets
+/// redacted, or its length only, never its bytes (see the
+/// [module](self#secrets)).
+///
 /// # Example
 /// ```
 /// use kwire::embedded::EmbeddedMessage;
@@ -27,7 +48,7 @@ use crate::primitives::{Decode, Encode, Reader, Writer};
 /// assert_eq!(h.correlation_id, 5);
 /// assert_eq!(&rest[..], b"\x00\x05PLAIN");
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct EmbeddedMessage(pub Bytes);
 
 /// An embedded request header as raw bytes (the `Header` schema type).
@@ -198,6 +219,38 @@ impl EmbeddedMessage {
         let body = R::decode_from(&mut r, api_version)?;
         r.finish().map_err(|e| e.in_message(R::NAME, api_version))?;
         Ok((header, body))
+    }
+}
+
+impl EmbeddedMessage {
+    /// The request these bytes hold, decoded, when they are exactly one
+    /// request (header and body) of a forwardable api key this build
+    /// compiles: what `Debug` and the redacted JSON form show.
+    pub(crate) fn forwarded_request(&self) -> Option<crate::frame::RequestFrame> {
+        let frame = crate::frame::RequestFrame::decode(self.0.clone()).ok()?;
+        crate::api::api_info(frame.header.request_api_key).filter(|info| info.forwardable)?;
+        Some(frame)
+    }
+}
+
+/// `EmbeddedMessage { header: …, body: … }` for a forwardable request,
+/// sensitive fields redacted; else `EmbeddedMessage(<N bytes>)`.
+///
+/// ```
+/// use kwire::embedded::EmbeddedMessage;
+/// use kwire::messages::{ResponseHeader, SaslAuthenticateResponse};
+/// let response = SaslAuthenticateResponse { auth_bytes: kwire::Bytes::from_static(b"secret"), ..Default::default() };
+/// let embedded = EmbeddedMessage::from_response(&ResponseHeader::default(), &response, 2).unwrap();
+/// assert_eq!(format!("{embedded:?}"), format!("EmbeddedMessage(<{} bytes>)", embedded.as_bytes().len()));
+/// ```
+impl fmt::Debug for EmbeddedMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.forwarded_request() {
+            Some(frame) => {
+                f.debug_struct("EmbeddedMessage").field("header", &frame.header).field("body", &frame.body).finish()
+            }
+            None => write!(f, "EmbeddedMessage(<{} bytes>)", self.0.len()),
+        }
     }
 }
 

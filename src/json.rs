@@ -7,13 +7,20 @@
 //! (and the same on `ResponseBody`). The form, as Kafka writes it:
 //!
 //! - keys are the schema's field names with the first letter lower-cased
-//!   (`ThrottleTimeMs` → `throttleTimeMs`, `KRaftVersion` → `kRaftVersion`);
+//!   (`ThrottleTimeMs` → `throttleTimeMs`, `KRaftVersion` → `kRaftVersion`),
+//!   in the schema's field order, as Kafka writes them: the `json` feature
+//!   turns on serde_json's `preserve_order`, so a [`Map`] keeps its keys in
+//!   insertion order and `Value::to_string` writes Kafka's text (comparing
+//!   two [`Value`]s with `==` still ignores key order);
 //! - a field absent at the version is left out; a tagged field is written
 //!   only when it differs from its default; unknown tagged fields are left
 //!   out (Kafka's converters drop them);
 //! - integers are JSON integers, `float64` a JSON number, except NaN and the
 //!   infinities, which Jackson writes as the strings `"NaN"`, `"Infinity"`
-//!   and `"-Infinity"`;
+//!   and `"-Infinity"`; in the text, a float64 is serde_json's shortest
+//!   form (`0.00001`, `5e-324`) where Jackson writes Java's
+//!   `Double.toString` (`1.0E-5`, `4.9E-324`): the same number, the one
+//!   place where the text differs from Kafka's;
 //! - `bytes` (and the KIP-590 `ApiMessage` and `Header` fields, bytes in
 //!   Kafka's schemas) are standard base64 with padding; a `records` field
 //!   is written as `""` whatever it holds (Kafka's `write(data, version)`
@@ -25,8 +32,12 @@
 //! (SASL auth bytes, SCRAM salts and salted passwords, delegation-token
 //! HMACs: the schema compiler's sensitive fields, see [`crate::redact`]) are
 //! written as the string `"<redacted N bytes>"`, so that JSON printed to a
-//! log holds no secret. [`ToJson::to_json_with`] with
-//! [`JsonOptions::unredacted`] writes them as Kafka does.
+//! log holds no secret. The same goes for the KIP-590 `ApiMessage` fields
+//! of EnvelopeRequest and EnvelopeResponse, which may carry another
+//! message's secrets: written as the forwarded request they hold, decoded
+//! and redacted, or as `"<redacted N bytes>"` (see [`crate::embedded`]).
+//! [`ToJson::to_json_with`] with [`JsonOptions::unredacted`] writes them
+//! all as Kafka does.
 //!
 //! Reading follows Kafka's reader: a field mandatory at the version (present
 //! and not tagged) must be there; a field given at a version that lacks it
@@ -58,11 +69,15 @@
 //! use kwire::json::{FromJson, ToJson};
 //! use kwire::messages::ApiVersionsRequest;
 //!
-//! let request = ApiVersionsRequest { client_software_name: "kw".into(), ..Default::default() };
+//! let request = ApiVersionsRequest::with_default_client_software();
 //! let json = request.to_json(3)?;
-//! assert_eq!(json.to_string(), r#"{"clientSoftwareName":"kw","clientSoftwareVersion":""}"#);
+//! assert_eq!(json.to_string(), format!(r#"{{"clientSoftwareName":"kwire","clientSoftwareVersion":"{}"}}"#, env!("CARGO_PKG_VERSION")));
 //! assert_eq!(ApiVersionsRequest::from_json(&json, 3)?, request);
 //! assert_eq!(request.to_json(0)?.to_string(), "{}"); // v0 has no fields
+//!
+//! // Keys in the schema's field order, not sorted.
+//! let produce = kwire::messages::ProduceRequest { acks: -1, timeout_ms: 5000, ..Default::default() };
+//! assert_eq!(produce.to_json(9)?.to_string(), r#"{"transactionalId":null,"acks":-1,"timeoutMs":5000,"topicData":[]}"#);
 //! # }
 //! # Ok::<(), kwire::json::JsonError>(())
 //! ```
@@ -474,9 +489,27 @@ impl FromJson for Bytes {
     }
 }
 
+/// Unredacted ([`JsonOptions::unredacted`]): base64 of the bytes, as Kafka
+/// writes an `ApiMessage` field. Redacted (the default): the forwardable
+/// request the bytes hold as `{"header": …, "body": …}` (each in its JSON
+/// form at its version, sensitive fields redacted), or
+/// `"<redacted N bytes>"` for anything else; never the bytes (see
+/// [`crate::embedded`]).
 impl ToJson for EmbeddedMessage {
     fn to_json_with(&self, version: i16, options: JsonOptions) -> Result<Value, JsonError> {
-        self.0.to_json_with(version, options)
+        if !options.redact_sensitive {
+            return self.0.to_json_with(version, options);
+        }
+        let Some(frame) = self.forwarded_request() else {
+            return Ok(Value::String(redacted_text(self.0.len())));
+        };
+        let api_version = frame.header.request_api_version;
+        let header_version = crate::api::api_info(frame.header.request_api_key)
+            .map_or(2, |info| info.request_header_version(api_version));
+        let mut out = Map::new();
+        out.insert("header".into(), frame.header.to_json_with(header_version, options)?);
+        out.insert("body".into(), frame.body.to_json_with(api_version, options)?);
+        Ok(Value::Object(out))
     }
 }
 

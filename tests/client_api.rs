@@ -8,7 +8,7 @@ mod common;
 
 use common::captures::{captures, Capture};
 
-use kwire::api::{api_info, negotiate, ApiKey, Negotiated};
+use kwire::api::{api_info, negotiate, ApiKey, ApiVersionsRefused, Negotiated};
 use kwire::error::UnexpectedBody;
 use kwire::frame;
 use kwire::message::VersionRange;
@@ -30,7 +30,7 @@ fn negotiates_with_tansu() {
     let Some(captures) = captures() else { return };
     let response = api_versions(&captures, "tansu/kcat-ApiVersions-v3-resp.hex", 3);
     assert_eq!((response.error_code, response.api_keys.len()), (0, 36));
-    let negotiated = negotiate(&response);
+    let negotiated = negotiate(&response).unwrap();
     // Core api keys, always compiled: the lower of tansu's and ours.
     assert_eq!(negotiated.version(ApiKey::Produce), Some(11)); // tansu 0-11, ours 0-13
     assert_eq!(negotiated.range(ApiKey::Produce), Some(VersionRange::new(0, 11)));
@@ -58,11 +58,25 @@ fn negotiates_after_unsupported_version() {
     // and its ApiVersions range 0-3 alone (KIP-511).
     let response = api_versions(&captures, "noida/kafka-python-ApiVersions-v4-resp-err35.hex", 4);
     assert_eq!(response.error_code, 35);
-    let negotiated = negotiate(&response);
-    assert_eq!(negotiated.version(ApiKey::ApiVersions), Some(3), "ask again at v3");
-    assert!(kwire::api::API_INFO
-        .iter()
-        .all(|i| i.api_key == ApiKey::ApiVersions || negotiated.version(i.api_key).is_none()));
+    let refused = negotiate(&response).unwrap_err();
+    assert_eq!(refused, ApiVersionsRefused { error_code: 35, retry_version: Some(3) }, "ask again at v3");
+}
+
+#[test]
+fn a_refused_api_versions_is_an_error() {
+    // Kafka's answer to ApiVersions v3+ without a valid client software
+    // name: INVALID_REQUEST, no api keys. Listed api keys do not make it
+    // a success either.
+    let listed = ApiVersion { api_key: 19, min_version: 0, max_version: 7, ..Default::default() };
+    for api_keys in [vec![], vec![listed]] {
+        let response = ApiVersionsResponse { error_code: 42, api_keys, ..Default::default() };
+        let refused = negotiate(&response).unwrap_err();
+        assert_eq!(refused, ApiVersionsRefused { error_code: 42, retry_version: None });
+        assert!(refused.to_string().contains("INVALID_REQUEST (42)"), "{refused}");
+    }
+    // UNSUPPORTED_VERSION without a common ApiVersions version.
+    let response = ApiVersionsResponse { error_code: 35, ..Default::default() };
+    assert_eq!(negotiate(&response), Err(ApiVersionsRefused { error_code: 35, retry_version: None }));
 }
 
 #[test]
@@ -81,7 +95,7 @@ fn negotiation_edges() {
         ],
         ..Default::default()
     };
-    let negotiated = negotiate(&response);
+    let negotiated = negotiate(&response).unwrap();
     assert_eq!(negotiated.version(ApiKey::Produce), None);
     assert_eq!(negotiated.version(ApiKey::Metadata), None);
     assert_eq!(negotiated.range(ApiKey::Fetch), Some(VersionRange::new(4, 4)));
@@ -91,7 +105,7 @@ fn negotiation_edges() {
     let negotiated_keys: Vec<ApiKey> =
         ApiKey::ALL.iter().copied().filter(|k| negotiated.version(*k).is_some()).collect();
     assert_eq!(negotiated_keys, [ApiKey::Fetch, ApiKey::InitProducerId]);
-    assert_eq!(negotiate(&ApiVersionsResponse::default()), Negotiated::default());
+    assert_eq!(negotiate(&ApiVersionsResponse::default()), Ok(Negotiated::default()));
 }
 
 #[test]

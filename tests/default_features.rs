@@ -37,3 +37,20 @@ fn default_features_pull_no_hmac_sha_base64_or_serde() {
     let json = dependencies("json");
     assert!(json.contains("serde_json") && json.contains("base64"), "{json:?}");
 }
+
+/// The `json` feature keeps object keys in insertion order (Kafka's field
+/// order) by turning on serde_json's `preserve_order` itself, through kwire's
+/// normal dependency edges, not by relying on another crate of the build
+/// (kwire-codegen turns it on too, but only as a build and dev dependency).
+#[test]
+fn json_keeps_kafkas_field_order_on_its_own() {
+    let out = Command::new(env!("CARGO"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["tree", "-p", "kwire", "--features", "json", "-e", "normal,features", "-i", "serde_json"])
+        .args(["--prefix", "none", "--format", "{p}"])
+        .output()
+        .expect("cargo tree runs");
+    assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8_lossy(&out.stdout);
+    assert!(tree.lines().any(|l| l.trim() == r#"serde_json feature "preserve_order""#), "{tree}");
+}

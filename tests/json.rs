@@ -9,7 +9,9 @@
 //! read by Kafka, which answers with its JSON form (`XxxDataJsonConverter.write`):
 //!
 //! 1. kwire's `to_json` at the version must equal Kafka's JSON (as
-//!    `serde_json::Value`: same keys, same values; numbers compared as numbers).
+//!    `serde_json::Value`: same keys, same values; numbers compared as
+//!    numbers), and its text (`Value::to_string`) Kafka's text: the same
+//!    keys in the same order, numbers and strings written alike.
 //! 2. kwire's `from_json` of Kafka's JSON must equal the value, except
 //!    where Kafka's JSON loses information ([`Loss`]): then kwire's
 //!    value read from Kafka's JSON must encode to the bytes that Kafka
@@ -319,6 +321,8 @@ struct Outcome {
     same_value: usize,
     same_bytes_as_kafka: usize,
     same_json_again: usize,
+    /// Cases whose text is Kafka's but for how float64 numbers are written.
+    float_text: usize,
     cases: usize,
     /// Targets whose highest version the release marks unstable.
     unstable: BTreeMap<Target, i16>,
@@ -398,6 +402,21 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
             fail(format!("JSON differs:\n      kwire {ours}\n      Kafka      {kafka}"));
             continue;
         }
+        // 1b. And so is its text: keys in Kafka's field order, strings and
+        // integers written alike (Jackson's compact form). Only float64
+        // numbers may be written otherwise (Jackson writes Java's
+        // `Double.toString`, 1.0E-5; serde_json the shortest form, 0.00001):
+        // then the text must equal Kafka's as serde_json writes it again,
+        // which keeps Kafka's key order and rewrites only numbers.
+        let ours_text = ours.to_string();
+        if ours_text != text {
+            let kafka_again = serde_json::from_str::<Json>(&text).expect("Kafka writes JSON").to_string();
+            if !has_float(&kafka) || ours_text != kafka_again {
+                fail(format!("JSON text differs:\n      kwire {ours_text}\n      Kafka {text}"));
+                continue;
+            }
+            out.float_text += 1;
+        }
         // 2. kwire reads Kafka's JSON.
         let read = match case.target.read_json(&kafka, case.version) {
             Ok(v) => v,
@@ -458,6 +477,16 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
     out
 }
 
+/// Whether `json` holds a number that is not an integer (a float64 field).
+fn has_float(json: &Json) -> bool {
+    match json {
+        Json::Number(n) => n.is_f64(),
+        Json::Array(items) => items.iter().any(has_float),
+        Json::Object(fields) => fields.values().any(has_float),
+        _ => false,
+    }
+}
+
 fn ours_round_trip(value: &Value, version: i16) -> Result<(), String> {
     let json = value.to_json(version)?;
     let target = match value {
@@ -498,6 +527,11 @@ fn kafka_json_form_is_kafkas() {
              {} read back as the very value (and round-tripped through kwire's own JSON), {} as the bytes \
              Kafka writes from the same JSON, {} (NaN, infinities) as the same JSON again",
             out.cases, out.same_value, out.same_bytes_as_kafka, out.same_json_again
+        );
+        println!(
+            "  JSON text equal to Kafka's (keys in Kafka's order) in every case; {} of them write float64 \
+             numbers in serde_json's shortest form where Jackson writes Java's Double.toString",
+            out.float_text
         );
         println!("  cases where Kafka's JSON loses information:");
         for (loss, n) in &out.lossy {

@@ -310,6 +310,79 @@ fn compression_bomb_is_stopped() {
     }
 }
 
+#[test]
+fn many_small_bombs_pass_the_total_limit() {
+    // Sixteen batches, each 1 MiB of zeros (far under the 64 MiB per batch)
+    // and at most 64 KB compressed, against a total of a little over 4 MiB
+    // for the field (each batch's records are 1 MiB and a few bytes).
+    let mut options = options();
+    options.max_total_decompressed_size = 4_200_000;
+    for codec in available_codecs().into_iter().filter(|c| *c != Compression::None) {
+        let set: Vec<u8> = (0..16)
+            .flat_map(|i| {
+                let mut b = RecordBatchBuilder::new(i * 10);
+                b.compression(codec);
+                b.append(0, None, Some(vec![0u8; 1 << 20].into()), vec![]);
+                b.to_bytes().unwrap().to_vec()
+            })
+            .collect();
+        assert!(set.len() < 16 * 64_000, "{codec}: {}", set.len());
+        let set = Bytes::from(set);
+        let mut read = Vec::new();
+        let mut failed = None;
+        for batch in Batches::with_options(set.clone(), options) {
+            let Batch::V2(batch) = batch.unwrap() else { panic!("v2 expected") };
+            // The budget goes with the batch: a clone read with other
+            // options draws from it too.
+            match records_of(&batch.clone(), &DecodeOptions::default()) {
+                Ok(records) => read.push((batch.header().base_offset, records[0].value.as_ref().map(Bytes::len))),
+                Err(err) => {
+                    failed = Some(err);
+                    break;
+                }
+            }
+        }
+        assert_eq!(
+            read,
+            [(0, Some(1 << 20)), (10, Some(1 << 20)), (20, Some(1 << 20)), (30, Some(1 << 20))],
+            "{codec}"
+        );
+        let err = failed.unwrap();
+        assert_eq!(
+            err,
+            RecordError::new(
+                RecordErrorKind::TotalDecompressedTooLarge { limit: 4_200_000 },
+                Location::batch(40).field("records")
+            ),
+            "{codec}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "batch at offset 40, records: decompressed data of the records field exceeds its limit of 4200000 bytes in all"
+        );
+        // Each Batches has its own budget, and a batch parsed alone has none.
+        let mut fresh = Batches::with_options(set.clone(), options);
+        let Some(Ok(Batch::V2(first))) = fresh.next() else { panic!("v2 expected") };
+        assert!(records_of(&first, &options).is_ok(), "{codec}");
+        let alone = RecordBatch::parse(set.slice(..first.as_bytes().len())).unwrap();
+        for _ in 0..8 {
+            assert!(records_of(&alone, &options).is_ok(), "{codec}");
+        }
+        // The per-batch limit still applies, and wins when it is the lower.
+        let mut per_batch = options;
+        per_batch.max_decompressed_size = 1 << 19;
+        let err = Batches::with_options(set, per_batch)
+            .next()
+            .map(|b| match b.unwrap() {
+                Batch::V2(b) => b.records(&per_batch).map(|_| ()),
+                Batch::Legacy(_) => panic!("v2 expected"),
+            })
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(*err.kind(), RecordErrorKind::DecompressedTooLarge { limit: 1 << 19 }, "{codec}");
+    }
+}
+
 #[cfg(feature = "snappy")]
 #[test]
 fn declared_snappy_size_is_checked_before_allocating() {
@@ -489,10 +562,23 @@ fn legacy_compressed_wrappers() {
             ],
             "{codec}"
         );
-        // Log-append time on the wrapper: inner messages take its timestamp.
+        assert!(messages.iter().all(|m| m.timestamp_type() == TimestampType::CreateTime), "{codec}");
+        // Log-append time on the wrapper: inner messages take its timestamp
+        // and report its timestamp type (their own attributes say create time).
         let wrapper = legacy(102, 1, codec.id() as i8 | 0x08, 999, None, Some(&inner));
         let messages = legacy_messages(Bytes::from(wrapper), &options()).unwrap();
-        assert!(messages.iter().all(|m| m.timestamp == Some(999)), "{codec}");
+        let got: Vec<_> = messages.iter().map(|m| (m.timestamp, m.timestamp_type(), m.attributes)).collect();
+        assert_eq!(got, [(Some(999), TimestampType::LogAppendTime, 0); 3], "{codec}");
+        // Inner messages that say log-append time in a create-time wrapper
+        // report create time and keep their own timestamps.
+        let inner_lat: Vec<u8> = (0..2).flat_map(|i| legacy(i, 1, 0x08, 7 + i, None, Some(b"v"))).collect();
+        let wrapper = legacy(1, 1, codec.id() as i8, 999, None, Some(&compress(codec, &inner_lat).unwrap()));
+        let got: Vec<_> = legacy_messages(Bytes::from(wrapper), &options())
+            .unwrap()
+            .iter()
+            .map(|m| (m.timestamp, m.timestamp_type()))
+            .collect();
+        assert_eq!(got, [(Some(7), TimestampType::CreateTime), (Some(8), TimestampType::CreateTime)], "{codec}");
         // Magic 0: inner offsets are absolute already.
         let inner0 = compress(codec, &legacy_inner(0, 50)).unwrap();
         let wrapper = legacy(52, 0, codec.id() as i8, 0, None, Some(&inner0));
@@ -517,6 +603,24 @@ fn legacy_compressed_wrappers() {
 
 #[cfg(feature = "gzip")]
 #[test]
+fn legacy_wrappers_share_the_total_limit() {
+    let gzip = Compression::Gzip.id() as i8;
+    let inner = compress(Compression::Gzip, &legacy(0, 1, 0, 0, None, Some(&vec![0u8; 1 << 20]))).unwrap();
+    let set: Vec<u8> = (0..4).flat_map(|i| legacy(i, 1, gzip, 0, None, Some(&inner))).collect();
+    let mut options = options();
+    options.max_total_decompressed_size = (5 << 20) / 2;
+    let err = legacy_messages(Bytes::from(set), &options).unwrap_err();
+    assert_eq!(
+        err,
+        RecordError::new(
+            RecordErrorKind::TotalDecompressedTooLarge { limit: (5 << 20) / 2 },
+            Location::batch(2).field("value")
+        )
+    );
+}
+
+#[cfg(feature = "gzip")]
+#[test]
 fn legacy_wrapper_errors() {
     let gzip = Compression::Gzip.id() as i8;
     // Null value.
@@ -528,6 +632,17 @@ fn legacy_wrapper_errors() {
             Location::batch(3).field("value")
         )
     );
+    // A wrapper whose value decompresses to no message at all.
+    let empty = compress(Compression::Gzip, &[]).unwrap();
+    let err = legacy_messages(Bytes::from(legacy(9, 1, gzip, 0, None, Some(&empty))), &options()).unwrap_err();
+    assert_eq!(
+        err,
+        RecordError::new(
+            RecordErrorKind::Invalid { what: "compressed wrapper message holds no inner message" },
+            Location::batch(9).field("value")
+        )
+    );
+    assert_eq!(err.to_string(), "batch at offset 9, value: compressed wrapper message holds no inner message");
     // Nested compression.
     let nested = compress(Compression::Gzip, &legacy(0, 1, gzip, 0, None, Some(b"x"))).unwrap();
     let err = legacy_messages(Bytes::from(legacy(0, 1, gzip, 0, None, Some(&nested))), &options()).unwrap_err();
@@ -550,6 +665,49 @@ fn legacy_wrapper_errors() {
         err,
         RecordError::new(RecordErrorKind::UnknownCompression { codec: 4 }, Location::batch(4).field("attributes"))
     );
+}
+
+/// Legacy message sets read by kwire and by Kafka 4.4's own record iterator
+/// (the oracle's `records`): the same offsets, timestamps and timestamp
+/// types, and both refuse a wrapper with no inner message.
+#[cfg(feature = "gzip")]
+#[test]
+fn legacy_sets_as_kafka_reads_them() {
+    let Some(launcher) = common::kafka_oracle("4.4.0") else { return };
+    let mut oracle = common::oracle::Oracle::start(&launcher);
+    let gzip = Compression::Gzip.id() as i8;
+    let packed = compress(Compression::Gzip, &legacy_inner(1, 0)).unwrap();
+    let lat: Vec<u8> = (0..2).flat_map(|i| legacy(i, 1, 0x08, 7 + i, None, Some(b"v"))).collect();
+    let sets: Vec<(&str, Vec<u8>)> = vec![
+        ("create-time wrapper", legacy(102, 1, gzip, 1_600_000_000_002, None, Some(&packed))),
+        ("log-append-time wrapper", legacy(102, 1, gzip | 0x08, 999, None, Some(&packed))),
+        (
+            "log-append-time inner, create-time wrapper",
+            legacy(1, 1, gzip, 999, None, Some(&compress(Compression::Gzip, &lat).unwrap())),
+        ),
+        ("uncompressed magic 1", legacy_inner(1, 10)),
+    ];
+    let questions: Vec<String> = sets.iter().map(|(_, set)| format!("records {}", hex::encode(set))).collect();
+    let answers = oracle.ask_all(&questions);
+    for ((what, set), answer) in sets.iter().zip(&answers) {
+        let ours: Vec<String> = legacy_messages(Bytes::from(set.clone()), &options())
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let kind = match m.timestamp_type() {
+                    TimestampType::CreateTime => "CreateTime",
+                    TimestampType::LogAppendTime => "LogAppendTime",
+                };
+                format!("{}:{}:{kind}", m.offset, m.timestamp.unwrap_or(-1))
+            })
+            .collect();
+        assert_eq!(format!("ok {}", ours.join(" ")), *answer, "{what}");
+    }
+    // A wrapper whose value holds no message: an error on both sides.
+    let empty = legacy(9, 1, gzip, 0, None, Some(&compress(Compression::Gzip, &[]).unwrap()));
+    let answer = oracle.ask_all(&[format!("records {}", hex::encode(&empty))]).remove(0);
+    assert!(answer.starts_with("error") && answer.contains("no inner records"), "{answer}");
+    assert!(legacy_messages(Bytes::from(empty), &options()).is_err());
 }
 
 #[test]

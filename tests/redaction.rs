@@ -56,13 +56,12 @@ fn sasl_authenticate_response_debug_hides_the_server_message() {
     );
 }
 
+/// An AlterUserScramCredentials request for alice: an 11-byte salt and a
+/// 32-byte salted password, both containing "secret".
 #[cfg(feature = "admin")]
-#[test]
-fn scram_salted_password_and_salt_are_redacted() {
+fn scram_upsertion() -> kwire::messages::AlterUserScramCredentialsRequest {
     use kwire::messages::alter_user_scram_credentials_request::ScramCredentialUpsertion;
-    use kwire::messages::AlterUserScramCredentialsRequest;
-
-    let request = AlterUserScramCredentialsRequest {
+    kwire::messages::AlterUserScramCredentialsRequest {
         upsertions: vec![ScramCredentialUpsertion {
             name: "alice".into(),
             mechanism: 2,
@@ -72,13 +71,106 @@ fn scram_salted_password_and_salt_are_redacted() {
             ..Default::default()
         }],
         ..Default::default()
-    };
-    let shown = format!("{:?}", decoded(&request, 0));
+    }
+}
+
+#[cfg(feature = "admin")]
+#[test]
+fn scram_salted_password_and_salt_are_redacted() {
+    let shown = format!("{:?}", decoded(&scram_upsertion(), 0));
     assert!(!shown.contains("secret"), "{shown}");
     assert!(shown.contains("salt: <redacted 11 bytes>"), "{shown}");
     assert!(shown.contains("salted_password: <redacted 32 bytes>"), "{shown}");
     // The user name and iterations are not secrets.
     assert!(shown.contains("name: \"alice\"") && shown.contains("iterations: 8192"), "{shown}");
+}
+
+/// An EnvelopeRequest forwarding AlterUserScramCredentials (KIP-590), as a
+/// broker sends it to the controller, and the EnvelopeResponse carrying a
+/// CreateDelegationToken answer.
+#[cfg(feature = "admin")]
+fn envelopes() -> (kwire::messages::EnvelopeRequest, kwire::messages::EnvelopeResponse) {
+    use kwire::embedded::EmbeddedMessage;
+    use kwire::messages::{
+        CreateDelegationTokenResponse, EnvelopeRequest, EnvelopeResponse, RequestHeader, ResponseHeader,
+    };
+    let scram = scram_upsertion();
+    let header = RequestHeader {
+        request_api_key: 51,
+        request_api_version: 0,
+        correlation_id: 4,
+        client_id: Some("admin".into()),
+        ..Default::default()
+    };
+    let request = EnvelopeRequest {
+        request_data: EmbeddedMessage::from_request(&header, &scram).expect("encodes"),
+        request_principal: None,
+        client_host_address: Bytes::from_static(&[127, 0, 0, 1]),
+        ..Default::default()
+    };
+    let token = CreateDelegationTokenResponse {
+        token_id: "tok".into(),
+        hmac: Bytes::from_static(b"hmac-secret"),
+        ..Default::default()
+    };
+    let response = EnvelopeResponse {
+        response_data: Some(
+            EmbeddedMessage::from_response(&ResponseHeader { correlation_id: 4, ..Default::default() }, &token, 3)
+                .expect("encodes"),
+        ),
+        ..Default::default()
+    };
+    (request, response)
+}
+
+#[cfg(feature = "admin")]
+#[test]
+fn envelopes_redact_what_they_carry() {
+    let (request, response) = envelopes();
+    let shown = format!("{:?}", decoded(&request, 0));
+    assert!(!shown.contains("secret"), "{shown}");
+    assert!(shown.contains("salt: <redacted 11 bytes>"), "{shown}");
+    assert!(shown.contains("salted_password: <redacted 32 bytes>"), "{shown}");
+    assert!(shown.contains("request_api_key: 51") && shown.contains("name: \"alice\""), "{shown}");
+    assert!(shown.contains("client_host_address: b\"\\x7f\\0\\0\\x01\""), "{shown}");
+    // Through the dispatch enum and pretty-printed.
+    let body = RequestBody::Envelope(request.clone());
+    let pretty = format!("{body:#?}");
+    assert!(!pretty.contains("secret") && pretty.contains("<redacted 32 bytes>"), "{pretty}");
+    // A response names no api key: shown by its length alone.
+    let len = response.response_data.as_ref().map(|m| m.as_bytes().len()).unwrap();
+    let shown = format!("{:?}", decoded(&response, 0));
+    assert!(!shown.contains("secret") && !shown.contains("tok"), "{shown}");
+    assert!(shown.contains(&format!("response_data: Some(EmbeddedMessage(<{len} bytes>))")), "{shown}");
+    // The raw bytes, asked for explicitly, are intact.
+    let raw = format!("{:?}", request.request_data.as_bytes());
+    assert!(raw.contains("salted-password-secret-32-bytes!"), "{raw}");
+}
+
+#[cfg(all(feature = "admin", feature = "json"))]
+#[test]
+fn envelope_json_redacts_what_it_carries() {
+    use kwire::json::{FromJson, JsonOptions, ToJson};
+    use kwire::messages::{EnvelopeRequest, EnvelopeResponse};
+    let (request, response) = envelopes();
+    let redacted = request.to_json(0).expect("json");
+    let text = redacted.to_string();
+    assert!(!text.contains("c2FsdC1zZWNyZXQ") && !text.contains("secret"), "{text}");
+    let upsertion = &redacted["requestData"]["body"]["upsertions"][0];
+    assert_eq!(upsertion["salt"], "<redacted 11 bytes>");
+    assert_eq!(upsertion["saltedPassword"], "<redacted 32 bytes>");
+    assert_eq!(upsertion["name"], "alice");
+    assert_eq!(redacted["requestData"]["header"]["requestApiKey"], 51);
+    assert_eq!(redacted["requestData"]["header"]["clientId"], "admin");
+    let len = response.response_data.as_ref().map(|m| m.as_bytes().len()).unwrap();
+    let redacted = response.to_json(0).expect("json");
+    assert_eq!(redacted["responseData"], format!("<redacted {len} bytes>"));
+    // Unredacted: Kafka's form (base64 of the embedded bytes), which reads back.
+    let kafkas = request.to_json_with(0, JsonOptions::unredacted()).expect("json");
+    assert!(kafkas["requestData"].as_str().is_some_and(|b64| b64.len() > 40), "{kafkas}");
+    assert_eq!(EnvelopeRequest::from_json(&kafkas, 0).expect("reads"), request);
+    let kafkas = response.to_json_with(0, JsonOptions::unredacted()).expect("json");
+    assert_eq!(EnvelopeResponse::from_json(&kafkas, 0).expect("reads"), response);
 }
 
 #[cfg(feature = "admin")]

@@ -34,6 +34,11 @@
 //   mframe HEX
 //     ok TYPE VERSION HEX2       Kafka's metadata log serde (MetadataRecordSerde)
 //     reads the framed record HEX and writes it again (needs kafka-server-common).
+//   records HEX
+//     ok OFFSET:TIMESTAMP:TYPE ...   Kafka's record iterator over the records
+//     field HEX (MemoryRecords, record batches v2 and legacy messages, each
+//     compressed wrapper unpacked): every record's offset, timestamp and
+//     timestamp type (CreateTime, LogAppendTime, NoTimestampType).
 //
 // The internal records' classes come from the release's other jars (kafka-metadata,
 // kafka-group-coordinator, ...), found beside kafka-clients and loaded when first
@@ -128,6 +133,9 @@ public final class Oracle {
             case "mframe":
                 need(w, 2, line);
                 return metadataFrame(unhex(w[1]));
+            case "records":
+                need(w, 2, line);
+                return records(unhex(w[1]));
             default:
                 throw new IllegalArgumentException("unknown command: " + w[0]);
         }
@@ -191,6 +199,46 @@ public final class Oracle {
                 .append(key.clusterAction ? '1' : '0').append(key.requiresDelayedAllocation ? '1' : '0');
         }
         return out.toString();
+    }
+
+    // The record classes moved to org.apache.kafka.common.record.internal in
+    // Kafka 4.2; read through reflection so that one source compiles
+    // against every release.
+    private static String records(byte[] input) throws Exception {
+        Class<?> memoryRecords;
+        try {
+            memoryRecords = Class.forName("org.apache.kafka.common.record.internal.MemoryRecords");
+        } catch (ClassNotFoundException e) {
+            memoryRecords = Class.forName("org.apache.kafka.common.record.MemoryRecords");
+        }
+        Object records = memoryRecords.getMethod("readableRecords", ByteBuffer.class)
+            .invoke(null, ByteBuffer.wrap(input));
+        StringBuilder out = new StringBuilder("ok");
+        for (Object batch : (Iterable<?>) call(records, "batches")) {
+            for (Object record : (Iterable<?>) batch) {
+                // A legacy record is its own batch and knows its type; a v2
+                // record takes its batch's.
+                Object type;
+                try {
+                    type = call(record, "timestampType");
+                } catch (NoSuchMethodException e) {
+                    type = call(batch, "timestampType");
+                }
+                out.append(' ').append(call(record, "offset")).append(':').append(call(record, "timestamp"))
+                    .append(':').append(type);
+            }
+        }
+        return out.toString();
+    }
+
+    private static Object call(Object target, String method) throws Exception {
+        Method m = target.getClass().getMethod(method);
+        m.setAccessible(true);
+        try {
+            return m.invoke(target);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+        }
     }
 
     private static String decode(Message message, short version, byte[] input) {

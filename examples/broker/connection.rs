@@ -246,7 +246,18 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
     }
     let reply = |body: ResponseBody| Reply::Send(respond(correlation_id, body, version));
     match frame.body {
-        RequestBody::ApiVersions(_) => reply(broker.versions.response().into()),
+        RequestBody::ApiVersions(request) => {
+            let body = broker.versions.response(&request, version);
+            if body.error_code != 0 {
+                log!(
+                    "connection {}: ApiVersions v{version} with client software {:?} {:?}: INVALID_REQUEST (42)",
+                    cx.connection,
+                    request.client_software_name,
+                    request.client_software_version
+                );
+            }
+            reply(body.into())
+        }
         RequestBody::SaslHandshake(request) => {
             let Some(session) = session.as_mut() else { return Reply::Close };
             let (body, close) = session.handshake(&request, version);

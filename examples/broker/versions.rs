@@ -3,7 +3,7 @@
 use kwire::error_code::ErrorCode;
 use kwire::message::VersionRange;
 use kwire::messages::api_versions_response::ApiVersion;
-use kwire::messages::ApiVersionsResponse;
+use kwire::messages::{ApiVersionsRequest, ApiVersionsResponse};
 
 use crate::config::Config;
 
@@ -88,8 +88,14 @@ impl Versions {
         self.apis.iter().find(|a| a.api_key == api_key).map(|a| VersionRange::new(a.min_version, a.max_version))
     }
 
-    /// The answer to an ApiVersions request this broker can read.
-    pub fn response(&self) -> ApiVersionsResponse {
+    /// The answer to an ApiVersions request of a served `version`: the
+    /// table, or, as Kafka answers a v3+ request whose client software name
+    /// or version breaks KIP-511's rule ([`ApiVersionsRequest::is_valid`]),
+    /// error INVALID_REQUEST and no api keys, at the request's version.
+    pub fn response(&self, request: &ApiVersionsRequest, version: i16) -> ApiVersionsResponse {
+        if !request.is_valid(version) {
+            return ApiVersionsResponse { error_code: ErrorCode::InvalidRequest.code(), ..Default::default() };
+        }
         ApiVersionsResponse { api_keys: self.apis.clone(), ..Default::default() }
     }
 
@@ -106,6 +112,7 @@ impl Versions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kwire::message::Message;
 
     #[test]
     fn caps_and_sasl() {
@@ -119,5 +126,34 @@ mod tests {
         assert_eq!(v.range(17), Some(VersionRange::new(0, 1)));
         let err = v.unsupported_response();
         assert_eq!((err.error_code, err.api_keys.len(), err.api_keys[0].max_version), (35, 1, 3));
+    }
+
+    #[test]
+    fn invalid_client_software_is_refused_from_v3() {
+        let v = Versions::new(&Config::parse(Vec::new(), None).unwrap());
+        let named = |name: &str, version: &str| ApiVersionsRequest {
+            client_software_name: name.into(),
+            client_software_version: version.into(),
+            ..Default::default()
+        };
+        let full = v.response(&ApiVersionsRequest::with_default_client_software(), 3);
+        assert_eq!((full.error_code, full.api_keys.len()), (0, SERVED.len()));
+        // Before v3 the fields are not on the wire: always answered.
+        assert_eq!(v.response(&ApiVersionsRequest::default(), 2), full);
+        for (name, software_version) in [("", ""), ("kcat", ""), ("my app", "1.0"), ("-x", "1"), ("x", "1.")] {
+            for version in [3, 4] {
+                let refused = v.response(&named(name, software_version), version);
+                // Kafka's answer: INVALID_REQUEST, no api keys, throttle 0.
+                let expected = ApiVersionsResponse { error_code: 42, ..Default::default() };
+                assert_eq!(refused, expected, "{name:?} {software_version:?} v{version}");
+                // Encoded as Kafka encodes it at v3: error, empty compact
+                // array, throttle, no tagged fields (the tests/cluster_api_versions.rs
+                // bytes from a Kafka 4.4 broker).
+                if version == 3 {
+                    assert_eq!(&refused.to_bytes(3).unwrap()[..], b"\x00\x2a\x01\x00\x00\x00\x00\x00");
+                }
+            }
+        }
+        assert_eq!(v.response(&named("librdkafka", "2.3.0"), 4), full);
     }
 }

@@ -376,7 +376,10 @@ pub struct LogEntries<R> {
 impl<R: LogRecord> LogEntries<R> {
     /// The entries of `bytes`: a log segment file, a snapshot file, or the
     /// records of a Fetch response partition, read with default
-    /// [`DecodeOptions`] (CRCs checked, a partial batch at the end skipped).
+    /// [`DecodeOptions`] (CRCs checked, a partial batch at the end skipped,
+    /// 256 MiB decompressed in all: a large segment file of compressed
+    /// batches needs [`LogEntries::with_options`] with a higher
+    /// [`DecodeOptions::max_total_decompressed_size`]).
     pub fn new(bytes: Bytes) -> Self {
         Self::with_options(bytes, DecodeOptions::default())
     }

@@ -24,6 +24,7 @@
 
 use bytes::Bytes;
 
+use super::batches::Budget;
 use super::compression::decompress;
 use super::compression_type::Compression;
 use super::error::{At, Location, RecordError, RecordErrorKind};
@@ -383,6 +384,7 @@ impl BatchHeader {
 pub struct RecordBatch {
     header: BatchHeader,
     bytes: Bytes,
+    budget: Budget,
 }
 
 impl RecordBatch {
@@ -401,7 +403,12 @@ impl RecordBatch {
                 Location::batch(header.base_offset).field("batch_length"),
             ));
         }
-        Ok(Self { header, bytes })
+        Ok(Self { header, bytes, budget: Budget::default() })
+    }
+
+    /// The batch, drawing on `budget` when decompressed.
+    pub(crate) fn with_budget(self, budget: Budget) -> Self {
+        Self { budget, ..self }
     }
 
     /// The header.
@@ -455,6 +462,8 @@ impl RecordBatch {
     /// [`RecordErrorKind::UnknownCompression`], [`RecordErrorKind::CompressionUnavailable`],
     /// [`RecordErrorKind::Decompress`] and [`RecordErrorKind::DecompressedTooLarge`]
     /// (limit from `options`) for the records' compression;
+    /// [`RecordErrorKind::TotalDecompressedTooLarge`] when the batch came from
+    /// [`Batches`](super::Batches) and passes its budget (see [`DecodeOptions`]);
     /// [`RecordErrorKind::Decode`] when `record_count` records of at least 7
     /// bytes cannot fit in the (decompressed) bytes. Each record's own
     /// errors come from the iterator.
@@ -481,7 +490,11 @@ impl RecordBatch {
                 r
             }
             _ => {
-                let data = decompress(compression, &self.bytes[BatchHeader::SIZE..], options.max_decompressed_size)
+                let data = self
+                    .budget
+                    .decompress(options.max_decompressed_size, |limit| {
+                        decompress(compression, &self.bytes[BatchHeader::SIZE..], limit)
+                    })
                     .map_err(|e| e.within(at.field("records")))?;
                 Reader::new(Bytes::from(data))
             }

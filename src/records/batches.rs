@@ -14,6 +14,9 @@
 //! with [`DecodeOptions::reject_partial_batch`] it yields
 //! [`RecordErrorKind::PartialBatch`] instead.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
 use bytes::Bytes;
 
 use super::batch::{RecordBatch, LOG_OVERHEAD, MAGIC_OFFSET, MAGIC_V2};
@@ -57,6 +60,68 @@ impl Batch {
     }
 }
 
+/// What the entries of one [`Batches`] may still decompress to, together
+/// ([`DecodeOptions::max_total_decompressed_size`]), shared by every entry
+/// it yields and their clones. Entries parsed on their own have none.
+///
+/// Not part of an entry's value: two entries with the same bytes are equal
+/// whatever their budgets.
+#[derive(Clone, Default)]
+pub(crate) struct Budget(Option<Arc<BudgetState>>);
+
+struct BudgetState {
+    limit: usize,
+    left: AtomicUsize,
+}
+
+impl Budget {
+    fn new(limit: usize) -> Self {
+        Self(Some(Arc::new(BudgetState { limit, left: AtomicUsize::new(limit) })))
+    }
+
+    /// Runs `decompress` with the smaller of `max_size` (the per-batch
+    /// limit) and what is left of the budget, and charges its output to
+    /// the budget. An output stopped by the budget rather than by
+    /// `max_size` becomes [`RecordErrorKind::TotalDecompressedTooLarge`].
+    pub(crate) fn decompress(
+        &self,
+        max_size: usize,
+        decompress: impl FnOnce(usize) -> Result<Vec<u8>, RecordError>,
+    ) -> Result<Vec<u8>, RecordError> {
+        let Some(state) = &self.0 else {
+            return decompress(max_size);
+        };
+        let left = state.left.load(Ordering::Relaxed);
+        let data = decompress(max_size.min(left)).map_err(|e| match e.kind() {
+            RecordErrorKind::DecompressedTooLarge { .. } if left < max_size => {
+                RecordError::new(RecordErrorKind::TotalDecompressedTooLarge { limit: state.limit }, Location::default())
+            }
+            _ => e,
+        })?;
+        // Saturating: entries decompressed at once on several threads may
+        // together pass the budget by at most one batch each.
+        let _ = state.left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| Some(n.saturating_sub(data.len())));
+        Ok(data)
+    }
+}
+
+impl std::fmt::Debug for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            None => f.write_str("none"),
+            Some(state) => write!(f, "{} of {} bytes left", state.left.load(Ordering::Relaxed), state.limit),
+        }
+    }
+}
+
+impl PartialEq for Budget {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Budget {}
+
 /// A batch cut short at the end of a record set, which [`Batches`] skipped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PartialBatch {
@@ -75,7 +140,10 @@ pub struct PartialBatch {
 /// Each entry's size is checked (at least 14 bytes after the length field,
 /// as for the smallest legacy message) before it is sliced off, without
 /// copying. V2 batches get their header parsed; legacy messages are parsed
-/// whole. CRCs are checked when [`DecodeOptions::verify_crc`] is set (the
+/// whole. The records of the compressed entries it yields, however they
+/// are read, share one decompression limit
+/// ([`DecodeOptions::max_total_decompressed_size`], beside each batch's
+/// own). CRCs are checked when [`DecodeOptions::verify_crc`] is set (the
 /// default). After an error the iterator ends: a bad length leaves no way
 /// to find the next entry.
 ///
@@ -102,6 +170,7 @@ pub struct Batches {
     options: DecodeOptions,
     partial: Option<PartialBatch>,
     done: bool,
+    budget: Budget,
 }
 
 impl Batches {
@@ -112,7 +181,8 @@ impl Batches {
 
     /// The entries of `records`, read with `options`.
     pub fn with_options(records: Bytes, options: DecodeOptions) -> Self {
-        Self { buf: records, pos: 0, options, partial: None, done: false }
+        let budget = Budget::new(options.max_total_decompressed_size);
+        Self { buf: records, pos: 0, options, partial: None, done: false, budget }
     }
 
     /// The partial batch at the end of the input, once the iterator has
@@ -152,14 +222,14 @@ impl Batches {
         self.pos += total;
         match magic {
             MAGIC_V2 => {
-                let batch = RecordBatch::parse(bytes)?;
+                let batch = RecordBatch::parse(bytes)?.with_budget(self.budget.clone());
                 if self.options.verify_crc {
                     batch.verify_crc()?;
                 }
                 Ok(Some(Batch::V2(batch)))
             }
             0 | 1 => {
-                let message = LegacyMessage::parse(bytes)?;
+                let message = LegacyMessage::parse(bytes)?.with_budget(self.budget.clone());
                 if self.options.verify_crc {
                     message.verify_crc()?;
                 }

@@ -130,6 +130,13 @@ pub enum RecordErrorKind {
         /// The limit in force, in bytes.
         limit: usize,
     },
+    /// Decompressed data that, with what the other entries of the same
+    /// [`Batches`](super::Batches) decompressed to before, is larger than
+    /// [`DecodeOptions::max_total_decompressed_size`](super::DecodeOptions::max_total_decompressed_size).
+    TotalDecompressedTooLarge {
+        /// The limit in force for the whole `records` field, in bytes.
+        limit: usize,
+    },
     /// A batch cut off at the end of the input, as a broker sends when a
     /// Fetch response reaches its size limit. Only reported when
     /// [`DecodeOptions::reject_partial_batch`](super::DecodeOptions::reject_partial_batch) is set.
@@ -173,6 +180,9 @@ impl fmt::Display for RecordErrorKind {
             Self::Decompress { compression, message } => write!(f, "corrupt {compression} data: {message}"),
             Self::DecompressedTooLarge { limit } => {
                 write!(f, "decompressed data exceeds the limit of {limit} bytes")
+            }
+            Self::TotalDecompressedTooLarge { limit } => {
+                write!(f, "decompressed data of the records field exceeds its limit of {limit} bytes in all")
             }
             Self::PartialBatch { needed, available } => {
                 write!(f, "partial batch: {needed} bytes declared, {available} present")

@@ -21,6 +21,7 @@
 use bytes::Bytes;
 
 use super::batch::{TimestampType, LOG_OVERHEAD};
+use super::batches::Budget;
 use super::compression::decompress_legacy;
 use super::compression_type::Compression;
 use super::error::{At, Location, RecordError, RecordErrorKind};
@@ -66,6 +67,11 @@ pub struct LegacyMessage {
     /// Value; `None` is null. A wrapper's value is the compressed inner set.
     pub value: Option<Bytes>,
     bytes: Bytes,
+    /// For a magic-1 message read out of a wrapper: the wrapper's timestamp
+    /// type, which [`LegacyMessage::timestamp_type`] reports instead of this
+    /// message's own attributes bit 3.
+    wrapper_timestamp_type: Option<TimestampType>,
+    budget: Budget,
 }
 
 impl LegacyMessage {
@@ -106,7 +112,23 @@ impl LegacyMessage {
         let key = read_nullable(&mut r).at(at.field("key"))?;
         let value = read_nullable(&mut r).at(at.field("value"))?;
         r.finish().at(at.field("value"))?;
-        Ok(Self { offset, crc, magic, attributes, timestamp, key, value, bytes })
+        Ok(Self {
+            offset,
+            crc,
+            magic,
+            attributes,
+            timestamp,
+            key,
+            value,
+            bytes,
+            wrapper_timestamp_type: None,
+            budget: Budget::default(),
+        })
+    }
+
+    /// The message, drawing on `budget` when decompressed.
+    pub(crate) fn with_budget(self, budget: Budget) -> Self {
+        Self { budget, ..self }
     }
 
     /// The message as received.
@@ -129,8 +151,14 @@ impl LegacyMessage {
         }
     }
 
-    /// Attributes bit 3 for magic 1; always create time for magic 0.
+    /// Attributes bit 3 for magic 1; always create time for magic 0. A
+    /// magic-1 message read out of a wrapper by [`LegacyMessage::messages`]
+    /// reports the wrapper's type instead, as Kafka's legacy batch iterator
+    /// does.
     pub fn timestamp_type(&self) -> TimestampType {
+        if let (1.., Some(wrapper)) = (self.magic, self.wrapper_timestamp_type) {
+            return wrapper;
+        }
         if self.magic >= 1 && self.attributes & 0x08 != 0 {
             TimestampType::LogAppendTime
         } else {
@@ -160,13 +188,16 @@ impl LegacyMessage {
 
     /// The messages this one stands for: itself when uncompressed; for a
     /// wrapper, its inner messages, decompressed into one buffer that they
-    /// share, with absolute offsets (and the wrapper's timestamp when it
-    /// uses log-append time).
+    /// share, with absolute offsets. Each magic-1 inner message reports the
+    /// wrapper's timestamp type and, when that is log-append time, the
+    /// wrapper's timestamp (its own stays in [`LegacyMessage::as_bytes`]).
     ///
     /// # Errors
-    /// [`RecordErrorKind::Invalid`] for a wrapper with a null value or with
-    /// compressed inner messages; codec errors as in
+    /// [`RecordErrorKind::Invalid`] for a wrapper with a null value, with
+    /// no inner message, or with compressed inner messages; codec errors as in
     /// [`decompress`](super::decompress), with the limit from `options`;
+    /// [`RecordErrorKind::TotalDecompressedTooLarge`] when the wrapper came
+    /// from [`Batches`](super::Batches) and passes its budget;
     /// each inner message's parse errors (and CRC errors when
     /// `options.verify_crc`), located by the wrapper's offset and the inner index.
     pub fn messages(&self, options: &DecodeOptions) -> Result<Vec<LegacyMessage>, RecordError> {
@@ -181,7 +212,9 @@ impl LegacyMessage {
                 at.field("value"),
             ));
         };
-        let data = decompress_legacy(compression, self.magic, value, options.max_decompressed_size)
+        let data = self
+            .budget
+            .decompress(options.max_decompressed_size, |limit| decompress_legacy(compression, self.magic, value, limit))
             .map_err(|e| e.within(at.field("value")))?;
         let mut r = Reader::new(Bytes::from(data));
         let mut inner: Vec<LegacyMessage> = Vec::new();
@@ -204,10 +237,19 @@ impl LegacyMessage {
                     at.field("attributes"),
                 ));
             }
-            if self.timestamp_type() == TimestampType::LogAppendTime {
-                message.timestamp = self.timestamp;
+            if message.magic >= 1 {
+                message.wrapper_timestamp_type = Some(self.timestamp_type());
+                if self.timestamp_type() == TimestampType::LogAppendTime {
+                    message.timestamp = self.timestamp;
+                }
             }
             inner.push(message);
+        }
+        if inner.is_empty() {
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "compressed wrapper message holds no inner message" },
+                at.field("value"),
+            ));
         }
         if self.magic >= 1 {
             // Inner offsets are relative; the wrapper carries the last one's absolute offset.

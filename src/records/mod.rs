@@ -28,7 +28,7 @@
 //! | [`BatchHeader::last_sequence`], [`increment_sequence`], [`NO_SEQUENCE`] | the producer's sequence rule: wraps to 0 after `i32::MAX` |
 //! | [`Compression`], [`compress`], [`decompress`] | gzip, snappy (xerial/raw), lz4 frame, zstd, each behind its cargo feature |
 //! | [`LegacyMessage`] | magic 0/1 messages, compressed wrappers unpacked |
-//! | [`DecodeOptions`] | CRC checks, decompression limit, partial-batch policy |
+//! | [`DecodeOptions`] | CRC checks, decompression limits (per batch and per `records` field), partial-batch policy |
 //! | [`RecordError`], [`RecordErrorKind`], [`Location`] | typed errors: what went wrong, and where (batch base offset, record index, field) |
 //!
 //! # Example
@@ -86,11 +86,32 @@ pub use self::record::{Header, Record, MIN_RECORD_SIZE};
 /// Construct with [`DecodeOptions::default`] (or [`DecodeOptions::new`])
 /// and change fields as needed.
 ///
+/// # Decompression limits
+/// Two limits bound what compressed batches may inflate to, each stopping
+/// a decompressor as soon as its output would pass the limit:
+///
+/// | limit | applies to | default | error |
+/// |---|---|---|---|
+/// | [`max_decompressed_size`](DecodeOptions::max_decompressed_size) | one v2 batch's records, or one legacy wrapper's inner messages | 64 MiB | [`RecordErrorKind::DecompressedTooLarge`] |
+/// | [`max_total_decompressed_size`](DecodeOptions::max_total_decompressed_size) | everything the entries of one [`Batches`] decompress to, together | 256 MiB | [`RecordErrorKind::TotalDecompressedTooLarge`] |
+///
+/// The first stops one compression bomb; the second stops many small
+/// ones in the same `records` field (sixteen batches of 2 KiB of zstd can
+/// each inflate to 64 MiB). The total is counted by the [`Batches`] that
+/// yielded the entries, whose own options set it: every
+/// [`RecordBatch::records`] and [`LegacyMessage::messages`] call on its
+/// entries (and their clones) draws from it, whatever options that call
+/// passes. An entry parsed on its own ([`RecordBatch::parse`],
+/// [`LegacyMessage::parse`]) has only the per-batch limit. Both errors
+/// name the entry's offset and the field `records` (`value` for a legacy
+/// wrapper).
+///
 /// # Example
 /// ```
 /// use kwire::records::DecodeOptions;
 /// let mut options = DecodeOptions::default();
 /// assert_eq!(options.max_decompressed_size, 64 << 20);
+/// assert_eq!(options.max_total_decompressed_size, 256 << 20);
 /// options.max_decompressed_size = 1 << 20;
 /// assert!(options.verify_crc && !options.reject_partial_batch);
 /// ```
@@ -101,6 +122,12 @@ pub struct DecodeOptions {
     /// decompress to: a compression bomb stops here with
     /// [`RecordErrorKind::DecompressedTooLarge`]. Default 64 MiB.
     pub max_decompressed_size: usize,
+    /// Most bytes all the compressed entries of one `records` field, read
+    /// through one [`Batches`], may decompress to together: many small
+    /// bombs stop here with [`RecordErrorKind::TotalDecompressedTooLarge`].
+    /// Default 256 MiB. A log segment file read whole (up to 1 GiB by
+    /// Kafka's default `segment.bytes`) may need more.
+    pub max_total_decompressed_size: usize,
     /// Check each entry's CRC as [`Batches`] reads it (and each inner
     /// legacy message's). Default true.
     pub verify_crc: bool,
@@ -114,10 +141,15 @@ impl DecodeOptions {
     /// The default for [`DecodeOptions::max_decompressed_size`]: 64 MiB.
     pub const DEFAULT_MAX_DECOMPRESSED_SIZE: usize = 64 << 20;
 
-    /// The defaults: 64 MiB, CRCs checked, partial tail skipped.
+    /// The default for [`DecodeOptions::max_total_decompressed_size`]: 256 MiB.
+    pub const DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE: usize = 256 << 20;
+
+    /// The defaults: 64 MiB per batch, 256 MiB per `records` field, CRCs
+    /// checked, partial tail skipped.
     pub const fn new() -> Self {
         Self {
             max_decompressed_size: Self::DEFAULT_MAX_DECOMPRESSED_SIZE,
+            max_total_decompressed_size: Self::DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE,
             verify_crc: true,
             reject_partial_batch: false,
         }
