@@ -205,7 +205,8 @@ pub enum DecodeErrorKind {
     /// refuses: it holds tags as signed 32-bit numbers and keeps 2^31 - 1 as
     /// a marker.
     TagTooLarge(u32),
-    /// Tags of one tagged-field section not strictly ascending.
+    /// Unknown tags of one tagged-field section not strictly ascending
+    /// (known tags may come in any order, as Kafka reads them).
     TagsNotAscending {
         /// The previous tag.
         previous: u32,

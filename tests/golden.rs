@@ -12,7 +12,9 @@
 //!
 //! Where this crate deliberately differs from Kafka's Java code, the test
 //! says so: unknown tags that are not strictly ascending are refused at
-//! decode time with a typed error, where Java accepts them.
+//! decode time with a typed error, where Java reads them and refuses only
+//! to write them back. Known tags are read as Java reads them: in any
+//! order, the last value of a repeated tag winning.
 
 use kwire::api::api_info;
 use kwire::encoding::{put_uvarint, put_varint, put_varlong};
@@ -1492,6 +1494,42 @@ fn unknown_only_tagged_sections_keep_entries_and_refuse_bad_ones() {
         &["MetadataResponse v12: topics[0].partitions[0].tagged_fields: tag 3 follows tag 3"],
     );
     assert_eq!(err.offset(), 58, "{err}");
+}
+
+#[test]
+fn known_tags_repeated_or_out_of_order_read_as_kafka_reads_them() {
+    // ApiVersionsResponse v3 (no api keys): tag 1 is FinalizedFeaturesEpoch
+    // (int64), tag 2 FinalizedFeatures. Kafka reads known tags in any order
+    // and keeps the last value of a repeated one; kwire writes them back
+    // once each, ascending (checked against Kafka by tests/oracle.rs).
+    let epoch = |e: i64| ApiVersionsResponse { finalized_features_epoch: e, ..Default::default() };
+    let written = "0000 01 00000000 01 01 08 0000000000000007";
+    both_ways(&epoch(7), 3, written);
+    decodes_to("0000 01 00000000 02 01 08 0000000000000005 01 08 0000000000000007", 3, &epoch(7));
+    decodes_to(
+        "0000 01 00000000 03 01 08 0000000000000005 01 08 0000000000000009 01 08 0000000000000007",
+        3,
+        &epoch(7),
+    );
+    // Tag 2 (an empty compact array) before tag 1: both read.
+    decodes_to("0000 01 00000000 02 02 01 01 01 08 0000000000000005", 3, &epoch(5));
+    // A known tag after an unknown one, and again the unknown order rule.
+    let with_unknown = ApiVersionsResponse { unknown_tagged_fields: vec![raw(9, "aa")], ..epoch(5) };
+    decodes_to("0000 01 00000000 02 09 01 aa 01 08 0000000000000005", 3, &with_unknown);
+    encodes_to(&with_unknown, 3, "0000 01 00000000 02 01 08 0000000000000005 09 01 aa");
+    decode_fails::<ApiVersionsResponse>(
+        3,
+        "0000 01 00000000 03 09 01 aa 01 08 0000000000000005 08 01 bb",
+        DecodeErrorKind::TagsNotAscending { previous: 9, tag: 8 },
+        &["tag 8 follows tag 9"],
+    );
+    // The last value of a repeated tag must still fill its declared size.
+    decode_fails::<ApiVersionsResponse>(
+        3,
+        "0000 01 00000000 02 01 08 0000000000000005 01 09 0000000000000007 00",
+        DecodeErrorKind::TagSizeMismatch { declared: 9, used: 8 },
+        &["tagged_fields<tag 1>"],
+    );
 }
 
 // ---------------------------------------------------------------------------

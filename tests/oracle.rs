@@ -181,15 +181,6 @@ const KNOWN: &[Known] = &[
     },
     Known {
         releases: &[],
-        target: Some(Target::Api(18, Side::Response)),
-        versions: (3, 3),
-        containing: "[malformed] known tag",
-        reason: "a known tagged field repeated, or known tags out of order: Kafka reads them (the last value \
-                 of a repeated tag wins) and writes one field per tag, in order; kwire refuses them. \
-                 kwire is right (KIP-482: tags strictly ascending, each at most once), Kafka is lenient",
-    },
-    Known {
-        releases: &[],
         target: Some(Target::Header(Side::Request)),
         versions: (2, 2),
         containing: "[malformed] tag 0 not a string",
@@ -1135,6 +1126,7 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
         (Target::Api(19, Side::Request), 5, "non-nullable topic name as compact null (00)", h("02 00")),
         (versions, 3, "known tag 1 twice", h("0000 01 00000000 02 01 08 0000000000000005 01 08 0000000000000007")),
         (versions, 3, "known tags out of order (2 then 1)", h("0000 01 00000000 02 02 01 01 01 08 0000000000000005")),
+        (versions, 3, "unknown tag 9 then known tag 1", h("0000 01 00000000 02 09 01 aa 01 08 0000000000000005")),
         (versions, 3, "known tag 1 sent with its default (-1)", h("0000 01 00000000 01 01 08 ffffffffffffffff")),
     ];
     let cases: Vec<_> = cases
