@@ -39,7 +39,9 @@
 //!   32,768-byte string is refused by both encoders; for bytes that break
 //!   a rule, both sides must reach the same verdict (refuse, or accept and
 //!   write the same bytes), except the differences listed in [`KNOWN`],
-//!   each with its reason.
+//!   each with its reason. kwire reads with Kafka 4.4's limits on array
+//!   lengths and tagged-field counts (its defaults) against a release that
+//!   has them, and without (`ReadLimits::NONE`) against one that has not.
 //!
 //! - **The Envelope with its embedded header and body** (KIP-590,
 //!   [`envelopes`]): kwire embeds client requests (CreateTopics v7
@@ -98,7 +100,7 @@ use kwire::messages::{
     EnvelopeResponse, MetadataRequest, ProduceRequest, RequestBody, RequestHeader, ResponseBody, ResponseHeader,
     SaslAuthenticateRequest,
 };
-use kwire::primitives::{Reader, Uuid};
+use kwire::primitives::{ReadLimits, Reader, Uuid};
 use kwire::sample::{Sample, SampleGen};
 use kwire::tagged::RawTaggedField;
 use kwire::{Bytes, BytesMut};
@@ -160,24 +162,6 @@ const KNOWN: &[Known] = &[
         reason: "a string that is not UTF-8: Kafka reads it lossily (each bad sequence becomes U+FFFD) and \
                  writes different bytes; kwire refuses it. kwire is right (the protocol's strings \
                  are UTF-8), Kafka is lenient",
-    },
-    Known {
-        releases: &["4.4.0"],
-        target: Some(Target::Header(Side::Response)),
-        versions: (1, 1),
-        containing: "[malformed] 10001 unknown tags",
-        reason: "more than 10,000 tagged fields in one struct: Kafka 4.4.0 (and 4.2.2; not 3.9.2, 4.0.2, 4.1.2, \
-                 4.3.1) refuses to read them (MessageUtil.MAX_TAGGED_FIELD_COUNT); kwire reads them, as \
-                 Kafka 3.9.2 does. Not a wire-format error on either side: a reading limit kwire lacks",
-    },
-    Known {
-        releases: &["4.4.0"],
-        target: Some(Target::Api(71, Side::Response)),
-        versions: (0, 0),
-        containing: "[malformed] array of 1000001 int8",
-        reason: "an array of more than 1,000,000 elements: Kafka 4.4.0 (and 4.2.2; not 3.9.2, 4.0.2, 4.1.2, \
-                 4.3.1) refuses to read it (MessageUtil.MAX_ARRAY_LENGTH); kwire reads it, as Kafka 3.9.2 \
-                 does. A reading limit kwire lacks, as above",
     },
     Known {
         releases: &[],
@@ -270,7 +254,11 @@ impl Target {
 
     /// kwire's decode: the value and the bytes left unread.
     fn decode(self, bytes: &Bytes, version: i16) -> Result<(Value, usize), String> {
-        let mut r = Reader::new(bytes.clone());
+        self.decode_with(bytes, version, ReadLimits::default())
+    }
+
+    fn decode_with(self, bytes: &Bytes, version: i16, limits: ReadLimits) -> Result<(Value, usize), String> {
+        let mut r = Reader::new(bytes.clone()).with_limits(limits);
         let value = match self {
             Target::Header(Side::Request) => RequestHeader::decode_from(&mut r, version).map(Value::RequestHeader),
             Target::Header(Side::Response) => ResponseHeader::decode_from(&mut r, version).map(Value::ResponseHeader),
@@ -1082,9 +1070,14 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
     let mut long_name = hex::decode("02 8180 02".replace(' ', "")).expect("hex");
     long_name.extend(std::iter::repeat_n(b'a', 32_768));
     long_name.extend(hex::decode("ffffffff ffff 01 01 00 00000000 00 00".replace(' ', "")).expect("hex"));
-    // Kafka 4.x's limits on reading: at most 10,000 tagged fields in a
+    // Kafka 4.4's limits on reading: at most 10,000 tagged fields in a
     // struct and 1,000,000 elements in an array; kwire's own encoder
-    // writes the bytes.
+    // writes the bytes. kwire reads with them by default, and without them
+    // (ReadLimits::NONE) as the releases that lack them do.
+    let limits = match release_has_read_limits(release) {
+        true => ReadLimits::default(),
+        false => ReadLimits::NONE,
+    };
     let many_tags = |n: u32| {
         let tags = (0..n).map(|t| RawTaggedField::new(t, Bytes::new())).collect();
         Value::ResponseHeader(ResponseHeader { correlation_id: 1, unknown_tagged_fields: tags })
@@ -1142,7 +1135,7 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
             Ok(d) => Verdict::Accepted { written: d.bytes, left: d.left },
             Err(_) => Verdict::Refused,
         };
-        let ours = match target.decode(bytes, *version) {
+        let ours = match target.decode_with(bytes, *version, limits) {
             Ok((value, left)) => match value.encode(*version) {
                 Ok(written) => Verdict::Accepted { written, left },
                 Err(_) => Verdict::Refused,
@@ -1177,6 +1170,14 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
         }
     }
     lines
+}
+
+/// Whether `release` refuses arrays of more than 1,000,000 elements and
+/// tagged-field sections of more than 10,000 entries (its
+/// `MessageUtil.MAX_ARRAY_LENGTH` and `MAX_TAGGED_FIELD_COUNT`): 4.2.2 and
+/// 4.4.0 do; 3.9.2, 4.0.2, 4.1.2 and 4.3.1 read them.
+fn release_has_read_limits(release: &str) -> bool {
+    matches!(release, "4.2.2" | "4.4.0")
 }
 
 /// The header versions of every api key and version both have.

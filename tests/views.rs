@@ -150,6 +150,24 @@ fn views_read_repeated_and_unordered_known_tags_as_owned_values_do() -> Result<(
 }
 
 #[test]
+fn views_keep_the_reading_limits_of_owned_values() -> Result<(), Box<dyn std::error::Error>> {
+    use kwire::error::DecodeErrorKind;
+    use kwire::messages::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponseRef;
+    use kwire::messages::GetTelemetrySubscriptionsResponse;
+    use kwire::primitives::ReadLimits;
+    // A compact []int8 of 1,000,001 elements, one more than Kafka 4.4 reads.
+    let sent =
+        GetTelemetrySubscriptionsResponse { accepted_compression_types: vec![1; 1_000_001], ..Default::default() };
+    let bytes = sent.to_bytes(0)?;
+    let err = GetTelemetrySubscriptionsResponseRef::decode_exact(&bytes, 0).expect_err("over the limit");
+    assert_eq!(err.kind(), &DecodeErrorKind::ArrayTooLong { count: 1_000_001, max: 1_000_000 });
+    let mut r = Reader::new(&bytes[..]).with_limits(ReadLimits::NONE);
+    let view = GetTelemetrySubscriptionsResponseRef::decode_from(&mut r, 0)?;
+    assert_eq!(view.into_owned(), sent);
+    Ok(())
+}
+
+#[test]
 fn fixed_width_arrays_are_read_in_place() -> Result<(), Box<dyn std::error::Error>> {
     use kwire::messages::metadata_response::MetadataResponseRef;
     use kwire::messages::MetadataResponse;

@@ -214,7 +214,7 @@ fn decode_entries<B: Input>(
     let section = |e: DecodeError| e.in_field(SECTION);
     let count = r.read_uvarint().map_err(section)? as usize;
     // Each entry takes at least two bytes (tag and size).
-    r.check_count(count, 2).map_err(section)?;
+    r.check_tagged_fields(count).map_err(section)?;
     // Unknown entries of this section are those past `first`.
     let first = unknown.len();
     for _ in 0..count {
