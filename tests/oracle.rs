@@ -151,17 +151,21 @@ const KNOWN: &[Known] = &[
         versions: ANY,
         containing: "Kafka's JSON cannot carry float64",
         reason: "Kafka's JSON converters write NaN and the infinities as the strings \"NaN\", \"Infinity\" and \
-                 \"-Infinity\", and its own readers refuse them (\"expected a floating point type, but got \
-                 STRING\"): Kafka's JSON form only, the bytes agree",
+                 \"-Infinity\", and its own readers refuse them (MessageUtil.jsonNodeToDouble wants a floating \
+                 point node: \"expected a floating point type, but got STRING\"): Kafka cannot read its own \
+                 JSON, so no reader can agree with it; kwire reads those strings back. Kafka's JSON form only, \
+                 the bytes agree",
     },
     Known {
         releases: &[],
-        target: Some(Target::Header(Side::Request)),
-        versions: (1, 2),
-        containing: "[malformed] client id with invalid UTF-8",
-        reason: "a string that is not UTF-8: Kafka reads it lossily (each bad sequence becomes U+FFFD) and \
-                 writes different bytes; kwire refuses it. kwire is right (the protocol's strings \
-                 are UTF-8), Kafka is lenient",
+        target: None,
+        versions: ANY,
+        containing: "with invalid UTF-8",
+        reason: "a string that is not UTF-8, in the request header's client id or any other string field: \
+                 Kafka reads every string lossily (Readable.readString decodes with Java's UTF-8 charset, each \
+                 bad sequence becoming U+FFFD) and writes different bytes back; kwire refuses it \
+                 (DecodeErrorKind::InvalidUtf8). Agreeing would need lossy strings in owned values and an \
+                 owned copy in borrowed views, whose strings are slices of the input",
     },
     Known {
         releases: &[],
@@ -1100,6 +1104,7 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
         (telemetry, 0, "array of 1000001 int8", long_array(1_000_001)),
         (req, 1, "client id with invalid UTF-8 (c3 ff)", h("0012 0000 00000001 0002 c3ff")),
         (req, 2, "client id with invalid UTF-8 (c3 ff)", h("0012 0003 00000001 0002 c3ff 00")),
+        (Target::Api(17, Side::Request), 1, "mechanism with invalid UTF-8 (c3 ff)", h("0002 c3ff")),
         (req, 1, "client id length -2", h("0012 0000 00000001 fffe")),
         (req, 2, "tag 0 not a string (ff)", h("0012 0003 00000001 ffff 01 00 01 ff")),
         (resp, 1, "unknown tags out of order (5 then 3)", h("00000001 02 05 00 03 00")),
