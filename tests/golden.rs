@@ -1532,31 +1532,41 @@ fn known_tags_repeated_or_out_of_order_read_as_kafka_reads_them() {
     );
 }
 
+/// `bytes` read at `version` with no reading limits, to the end.
+fn lifted<M: Message>(bytes: &Bytes, version: i16) -> M {
+    let mut r = Reader::new(bytes.clone()).with_limits(kwire::primitives::ReadLimits::NONE);
+    let value = M::decode_from(&mut r, version).expect("reads without limits");
+    assert_eq!(r.remaining(), 0);
+    value
+}
+
+/// `at` (a count at a reading limit) reads back with the default limits;
+/// `over` (one more) is refused with `kind` and the error `text`, and
+/// reads back with the limits lifted.
+#[track_caller]
+fn limit_holds<M: Message>(at: &M, over: &M, version: i16, kind: DecodeErrorKind, text: &str) {
+    assert_eq!(&M::decode_exact(at.to_bytes(version).unwrap(), version).unwrap(), at);
+    let bytes = over.to_bytes(version).unwrap();
+    let err = M::decode_exact(bytes.clone(), version).unwrap_err();
+    assert_eq!((err.kind(), err.to_string().as_str()), (&kind, text));
+    assert_eq!(&lifted::<M>(&bytes, version), over);
+}
+
 #[test]
 fn kafka_reading_limits_apply_by_default_and_lift() {
     use kwire::messages::{GetTelemetrySubscriptionsResponse, MetadataRequest};
-    use kwire::primitives::ReadLimits;
-    fn lifted<M: Message>(bytes: &Bytes, version: i16) -> M {
-        let mut r = Reader::new(bytes.clone()).with_limits(ReadLimits::NONE);
-        let value = M::decode_from(&mut r, version).expect("reads without limits");
-        assert_eq!(r.remaining(), 0);
-        value
-    }
     // Kafka 4.4 refuses arrays of more than 1,000,000 elements (checked
     // against Kafka by tests/oracle.rs): a compact []int8, read in one piece.
     let telemetry =
         |n: usize| GetTelemetrySubscriptionsResponse { accepted_compression_types: vec![3; n], ..Default::default() };
-    let at_limit = telemetry(1_000_000).to_bytes(0).unwrap();
-    assert_eq!(GetTelemetrySubscriptionsResponse::decode_exact(at_limit, 0).unwrap(), telemetry(1_000_000));
-    let over = telemetry(1_000_001).to_bytes(0).unwrap();
-    let err = GetTelemetrySubscriptionsResponse::decode_exact(over.clone(), 0).unwrap_err();
-    assert_eq!(err.kind(), &DecodeErrorKind::ArrayTooLong { count: 1_000_001, max: 1_000_000 });
-    assert_eq!(
-        err.to_string(),
+    limit_holds(
+        &telemetry(1_000_000),
+        &telemetry(1_000_001),
+        0,
+        DecodeErrorKind::ArrayTooLong { count: 1_000_001, max: 1_000_000 },
         "GetTelemetrySubscriptionsResponse v0: accepted_compression_types: array of 1000001 elements, more than the \
-         limit of 1000000 (offset 29)"
+         limit of 1000000 (offset 29)",
     );
-    assert_eq!(lifted::<GetTelemetrySubscriptionsResponse>(&over, 0), telemetry(1_000_001));
     // A classic array of structs: MetadataRequest v0, 1,000,001 empty topic names.
     let mut bytes = BytesMut::new();
     bytes.extend_from_slice(&1_000_001i32.to_be_bytes());
@@ -1571,16 +1581,13 @@ fn kafka_reading_limits_apply_by_default_and_lift() {
         correlation_id: 1,
         unknown_tagged_fields: (0..n).map(|t| RawTaggedField::new(t, Bytes::new())).collect(),
     };
-    let at_limit = tags(10_000).to_bytes(1).unwrap();
-    assert_eq!(ResponseHeader::decode_exact(at_limit, 1).unwrap(), tags(10_000));
-    let over = tags(10_001).to_bytes(1).unwrap();
-    let err = ResponseHeader::decode_exact(over.clone(), 1).unwrap_err();
-    assert_eq!(err.kind(), &DecodeErrorKind::TooManyTaggedFields { count: 10_001, max: 10_000 });
-    assert_eq!(
-        err.to_string(),
-        "ResponseHeader v1: tagged_fields: 10001 tagged fields, more than the limit of 10000 (offset 6)"
+    limit_holds(
+        &tags(10_000),
+        &tags(10_001),
+        1,
+        DecodeErrorKind::TooManyTaggedFields { count: 10_001, max: 10_000 },
+        "ResponseHeader v1: tagged_fields: 10001 tagged fields, more than the limit of 10000 (offset 6)",
     );
-    assert_eq!(lifted::<ResponseHeader>(&over, 1), tags(10_001));
 }
 
 // ---------------------------------------------------------------------------
