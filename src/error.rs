@@ -193,6 +193,24 @@ pub enum DecodeErrorKind {
         /// Bytes left in the input.
         remaining: usize,
     },
+    /// An array of more elements than the reader's
+    /// [`ReadLimits::max_array_length`](crate::primitives::ReadLimits::max_array_length)
+    /// (Kafka 4.4's `MAX_ARRAY_LENGTH`, 1,000,000, by default).
+    ArrayTooLong {
+        /// The element count read from the wire.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A tagged-field section of more entries than the reader's
+    /// [`ReadLimits::max_tagged_fields`](crate::primitives::ReadLimits::max_tagged_fields)
+    /// (Kafka 4.4's `MAX_TAGGED_FIELD_COUNT`, 10,000, by default).
+    TooManyTaggedFields {
+        /// The entry count read from the wire.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
     /// A length prefix that is negative but not the null marker, or larger than allowed.
     InvalidLength(i64),
     /// Null in a field that is not nullable at this version.
@@ -205,7 +223,8 @@ pub enum DecodeErrorKind {
     /// refuses: it holds tags as signed 32-bit numbers and keeps 2^31 - 1 as
     /// a marker.
     TagTooLarge(u32),
-    /// Tags of one tagged-field section not strictly ascending.
+    /// Unknown tags of one tagged-field section not strictly ascending
+    /// (known tags may come in any order, as Kafka reads them).
     TagsNotAscending {
         /// The previous tag.
         previous: u32,
@@ -245,6 +264,10 @@ impl fmt::Display for DecodeErrorKind {
             Self::VarintTooLong => f.write_str("varint is too long"),
             Self::CountTooLarge { count, remaining } => {
                 write!(f, "count {count} but {remaining} bytes remain")
+            }
+            Self::ArrayTooLong { count, max } => write!(f, "array of {count} elements, more than the limit of {max}"),
+            Self::TooManyTaggedFields { count, max } => {
+                write!(f, "{count} tagged fields, more than the limit of {max}")
             }
             Self::InvalidLength(len) => write!(f, "invalid length {len}"),
             Self::NullNotAllowed => f.write_str("null is not allowed at this version"),

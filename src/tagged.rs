@@ -7,7 +7,10 @@
 //! ```
 //!
 //! Known tags of a struct are `0..n`; anything else is kept as a
-//! [`RawTaggedField`] and written back unchanged, in tag order.
+//! [`RawTaggedField`] and written back unchanged, in tag order. As Kafka
+//! does, a decoder reads known tags in any order and keeps the last value
+//! of a repeated one; unknown tags must ascend, since they are written back
+//! as read.
 
 //!
 //! Generated code reads and writes the section through the crate's hidden

@@ -12,7 +12,9 @@
 //!
 //! Where this crate deliberately differs from Kafka's Java code, the test
 //! says so: unknown tags that are not strictly ascending are refused at
-//! decode time with a typed error, where Java accepts them.
+//! decode time with a typed error, where Java reads them and refuses only
+//! to write them back. Known tags are read as Java reads them: in any
+//! order, the last value of a repeated tag winning.
 
 use kwire::api::api_info;
 use kwire::encoding::{put_uvarint, put_varint, put_varlong};
@@ -1492,6 +1494,100 @@ fn unknown_only_tagged_sections_keep_entries_and_refuse_bad_ones() {
         &["MetadataResponse v12: topics[0].partitions[0].tagged_fields: tag 3 follows tag 3"],
     );
     assert_eq!(err.offset(), 58, "{err}");
+}
+
+#[test]
+fn known_tags_repeated_or_out_of_order_read_as_kafka_reads_them() {
+    // ApiVersionsResponse v3 (no api keys): tag 1 is FinalizedFeaturesEpoch
+    // (int64), tag 2 FinalizedFeatures. Kafka reads known tags in any order
+    // and keeps the last value of a repeated one; kwire writes them back
+    // once each, ascending (checked against Kafka by tests/oracle.rs).
+    let epoch = |e: i64| ApiVersionsResponse { finalized_features_epoch: e, ..Default::default() };
+    let written = "0000 01 00000000 01 01 08 0000000000000007";
+    both_ways(&epoch(7), 3, written);
+    decodes_to("0000 01 00000000 02 01 08 0000000000000005 01 08 0000000000000007", 3, &epoch(7));
+    decodes_to(
+        "0000 01 00000000 03 01 08 0000000000000005 01 08 0000000000000009 01 08 0000000000000007",
+        3,
+        &epoch(7),
+    );
+    // Tag 2 (an empty compact array) before tag 1: both read.
+    decodes_to("0000 01 00000000 02 02 01 01 01 08 0000000000000005", 3, &epoch(5));
+    // A known tag after an unknown one, and again the unknown order rule.
+    let with_unknown = ApiVersionsResponse { unknown_tagged_fields: vec![raw(9, "aa")], ..epoch(5) };
+    decodes_to("0000 01 00000000 02 09 01 aa 01 08 0000000000000005", 3, &with_unknown);
+    encodes_to(&with_unknown, 3, "0000 01 00000000 02 01 08 0000000000000005 09 01 aa");
+    decode_fails::<ApiVersionsResponse>(
+        3,
+        "0000 01 00000000 03 09 01 aa 01 08 0000000000000005 08 01 bb",
+        DecodeErrorKind::TagsNotAscending { previous: 9, tag: 8 },
+        &["tag 8 follows tag 9"],
+    );
+    // The last value of a repeated tag must still fill its declared size.
+    decode_fails::<ApiVersionsResponse>(
+        3,
+        "0000 01 00000000 02 01 08 0000000000000005 01 09 0000000000000007 00",
+        DecodeErrorKind::TagSizeMismatch { declared: 9, used: 8 },
+        &["tagged_fields<tag 1>"],
+    );
+}
+
+/// `bytes` read at `version` with no reading limits, to the end.
+fn lifted<M: Message>(bytes: &Bytes, version: i16) -> M {
+    let mut r = Reader::new(bytes.clone()).with_limits(kwire::primitives::ReadLimits::NONE);
+    let value = M::decode_from(&mut r, version).expect("reads without limits");
+    assert_eq!(r.remaining(), 0);
+    value
+}
+
+/// `at` (a count at a reading limit) reads back with the default limits;
+/// `over` (one more) is refused with `kind` and the error `text`, and
+/// reads back with the limits lifted.
+#[track_caller]
+fn limit_holds<M: Message>(at: &M, over: &M, version: i16, kind: DecodeErrorKind, text: &str) {
+    assert_eq!(&M::decode_exact(at.to_bytes(version).unwrap(), version).unwrap(), at);
+    let bytes = over.to_bytes(version).unwrap();
+    let err = M::decode_exact(bytes.clone(), version).unwrap_err();
+    assert_eq!((err.kind(), err.to_string().as_str()), (&kind, text));
+    assert_eq!(&lifted::<M>(&bytes, version), over);
+}
+
+#[test]
+fn kafka_reading_limits_apply_by_default_and_lift() {
+    use kwire::messages::{GetTelemetrySubscriptionsResponse, MetadataRequest};
+    // Kafka 4.4 refuses arrays of more than 1,000,000 elements (checked
+    // against Kafka by tests/oracle.rs): a compact []int8, read in one piece.
+    let telemetry =
+        |n: usize| GetTelemetrySubscriptionsResponse { accepted_compression_types: vec![3; n], ..Default::default() };
+    limit_holds(
+        &telemetry(1_000_000),
+        &telemetry(1_000_001),
+        0,
+        DecodeErrorKind::ArrayTooLong { count: 1_000_001, max: 1_000_000 },
+        "GetTelemetrySubscriptionsResponse v0: accepted_compression_types: array of 1000001 elements, more than the \
+         limit of 1000000 (offset 29)",
+    );
+    // A classic array of structs: MetadataRequest v0, 1,000,001 empty topic names.
+    let mut bytes = BytesMut::new();
+    bytes.extend_from_slice(&1_000_001i32.to_be_bytes());
+    bytes.extend_from_slice(&[0; 2_000_002]);
+    let bytes = bytes.freeze();
+    let err = MetadataRequest::decode_exact(bytes.clone(), 0).unwrap_err();
+    assert_eq!(err.kind(), &DecodeErrorKind::ArrayTooLong { count: 1_000_001, max: 1_000_000 });
+    assert_eq!(err.path(), [PathSegment::Field("topics")]);
+    assert_eq!(lifted::<MetadataRequest>(&bytes, 0).topics.map(|t| t.len()), Some(1_000_001));
+    // More than 10,000 tagged fields in one section.
+    let tags = |n: u32| ResponseHeader {
+        correlation_id: 1,
+        unknown_tagged_fields: (0..n).map(|t| RawTaggedField::new(t, Bytes::new())).collect(),
+    };
+    limit_holds(
+        &tags(10_000),
+        &tags(10_001),
+        1,
+        DecodeErrorKind::TooManyTaggedFields { count: 10_001, max: 10_000 },
+        "ResponseHeader v1: tagged_fields: 10001 tagged fields, more than the limit of 10000 (offset 6)",
+    );
 }
 
 // ---------------------------------------------------------------------------

@@ -39,7 +39,9 @@
 //!   32,768-byte string is refused by both encoders; for bytes that break
 //!   a rule, both sides must reach the same verdict (refuse, or accept and
 //!   write the same bytes), except the differences listed in [`KNOWN`],
-//!   each with its reason.
+//!   each with its reason. kwire reads with Kafka 4.4's limits on array
+//!   lengths and tagged-field counts (its defaults) against a release that
+//!   has them, and without (`ReadLimits::NONE`) against one that has not.
 //!
 //! - **The Envelope with its embedded header and body** (KIP-590,
 //!   [`envelopes`]): kwire embeds client requests (CreateTopics v7
@@ -98,7 +100,7 @@ use kwire::messages::{
     EnvelopeResponse, MetadataRequest, ProduceRequest, RequestBody, RequestHeader, ResponseBody, ResponseHeader,
     SaslAuthenticateRequest,
 };
-use kwire::primitives::{Reader, Uuid};
+use kwire::primitives::{ReadLimits, Reader, Uuid};
 use kwire::sample::{Sample, SampleGen};
 use kwire::tagged::RawTaggedField;
 use kwire::{Bytes, BytesMut};
@@ -149,44 +151,21 @@ const KNOWN: &[Known] = &[
         versions: ANY,
         containing: "Kafka's JSON cannot carry float64",
         reason: "Kafka's JSON converters write NaN and the infinities as the strings \"NaN\", \"Infinity\" and \
-                 \"-Infinity\", and its own readers refuse them (\"expected a floating point type, but got \
-                 STRING\"): Kafka's JSON form only, the bytes agree",
+                 \"-Infinity\", and its own readers refuse them (MessageUtil.jsonNodeToDouble wants a floating \
+                 point node: \"expected a floating point type, but got STRING\"): Kafka cannot read its own \
+                 JSON, so no reader can agree with it; kwire reads those strings back. Kafka's JSON form only, \
+                 the bytes agree",
     },
     Known {
         releases: &[],
-        target: Some(Target::Header(Side::Request)),
-        versions: (1, 2),
-        containing: "[malformed] client id with invalid UTF-8",
-        reason: "a string that is not UTF-8: Kafka reads it lossily (each bad sequence becomes U+FFFD) and \
-                 writes different bytes; kwire refuses it. kwire is right (the protocol's strings \
-                 are UTF-8), Kafka is lenient",
-    },
-    Known {
-        releases: &["4.4.0"],
-        target: Some(Target::Header(Side::Response)),
-        versions: (1, 1),
-        containing: "[malformed] 10001 unknown tags",
-        reason: "more than 10,000 tagged fields in one struct: Kafka 4.4.0 (and 4.2.2; not 3.9.2, 4.0.2, 4.1.2, \
-                 4.3.1) refuses to read them (MessageUtil.MAX_TAGGED_FIELD_COUNT); kwire reads them, as \
-                 Kafka 3.9.2 does. Not a wire-format error on either side: a reading limit kwire lacks",
-    },
-    Known {
-        releases: &["4.4.0"],
-        target: Some(Target::Api(71, Side::Response)),
-        versions: (0, 0),
-        containing: "[malformed] array of 1000001 int8",
-        reason: "an array of more than 1,000,000 elements: Kafka 4.4.0 (and 4.2.2; not 3.9.2, 4.0.2, 4.1.2, \
-                 4.3.1) refuses to read it (MessageUtil.MAX_ARRAY_LENGTH); kwire reads it, as Kafka 3.9.2 \
-                 does. A reading limit kwire lacks, as above",
-    },
-    Known {
-        releases: &[],
-        target: Some(Target::Api(18, Side::Response)),
-        versions: (3, 3),
-        containing: "[malformed] known tag",
-        reason: "a known tagged field repeated, or known tags out of order: Kafka reads them (the last value \
-                 of a repeated tag wins) and writes one field per tag, in order; kwire refuses them. \
-                 kwire is right (KIP-482: tags strictly ascending, each at most once), Kafka is lenient",
+        target: None,
+        versions: ANY,
+        containing: "with invalid UTF-8",
+        reason: "a string that is not UTF-8, in the request header's client id or any other string field: \
+                 Kafka reads every string lossily (Readable.readString decodes with Java's UTF-8 charset, each \
+                 bad sequence becoming U+FFFD) and writes different bytes back; kwire refuses it \
+                 (DecodeErrorKind::InvalidUtf8). Agreeing would need lossy strings in owned values and an \
+                 owned copy in borrowed views, whose strings are slices of the input",
     },
     Known {
         releases: &[],
@@ -279,7 +258,11 @@ impl Target {
 
     /// kwire's decode: the value and the bytes left unread.
     fn decode(self, bytes: &Bytes, version: i16) -> Result<(Value, usize), String> {
-        let mut r = Reader::new(bytes.clone());
+        self.decode_with(bytes, version, ReadLimits::default())
+    }
+
+    fn decode_with(self, bytes: &Bytes, version: i16, limits: ReadLimits) -> Result<(Value, usize), String> {
+        let mut r = Reader::new(bytes.clone()).with_limits(limits);
         let value = match self {
             Target::Header(Side::Request) => RequestHeader::decode_from(&mut r, version).map(Value::RequestHeader),
             Target::Header(Side::Response) => ResponseHeader::decode_from(&mut r, version).map(Value::ResponseHeader),
@@ -1091,9 +1074,14 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
     let mut long_name = hex::decode("02 8180 02".replace(' ', "")).expect("hex");
     long_name.extend(std::iter::repeat_n(b'a', 32_768));
     long_name.extend(hex::decode("ffffffff ffff 01 01 00 00000000 00 00".replace(' ', "")).expect("hex"));
-    // Kafka 4.x's limits on reading: at most 10,000 tagged fields in a
+    // Kafka 4.4's limits on reading: at most 10,000 tagged fields in a
     // struct and 1,000,000 elements in an array; kwire's own encoder
-    // writes the bytes.
+    // writes the bytes. kwire reads with them by default, and without them
+    // (ReadLimits::NONE) as the releases that lack them do.
+    let limits = match release_has_read_limits(release) {
+        true => ReadLimits::default(),
+        false => ReadLimits::NONE,
+    };
     let many_tags = |n: u32| {
         let tags = (0..n).map(|t| RawTaggedField::new(t, Bytes::new())).collect();
         Value::ResponseHeader(ResponseHeader { correlation_id: 1, unknown_tagged_fields: tags })
@@ -1116,6 +1104,7 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
         (telemetry, 0, "array of 1000001 int8", long_array(1_000_001)),
         (req, 1, "client id with invalid UTF-8 (c3 ff)", h("0012 0000 00000001 0002 c3ff")),
         (req, 2, "client id with invalid UTF-8 (c3 ff)", h("0012 0003 00000001 0002 c3ff 00")),
+        (Target::Api(17, Side::Request), 1, "mechanism with invalid UTF-8 (c3 ff)", h("0002 c3ff")),
         (req, 1, "client id length -2", h("0012 0000 00000001 fffe")),
         (req, 2, "tag 0 not a string (ff)", h("0012 0003 00000001 ffff 01 00 01 ff")),
         (resp, 1, "unknown tags out of order (5 then 3)", h("00000001 02 05 00 03 00")),
@@ -1135,6 +1124,7 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
         (Target::Api(19, Side::Request), 5, "non-nullable topic name as compact null (00)", h("02 00")),
         (versions, 3, "known tag 1 twice", h("0000 01 00000000 02 01 08 0000000000000005 01 08 0000000000000007")),
         (versions, 3, "known tags out of order (2 then 1)", h("0000 01 00000000 02 02 01 01 01 08 0000000000000005")),
+        (versions, 3, "unknown tag 9 then known tag 1", h("0000 01 00000000 02 09 01 aa 01 08 0000000000000005")),
         (versions, 3, "known tag 1 sent with its default (-1)", h("0000 01 00000000 01 01 08 ffffffffffffffff")),
     ];
     let cases: Vec<_> = cases
@@ -1150,7 +1140,7 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
             Ok(d) => Verdict::Accepted { written: d.bytes, left: d.left },
             Err(_) => Verdict::Refused,
         };
-        let ours = match target.decode(bytes, *version) {
+        let ours = match target.decode_with(bytes, *version, limits) {
             Ok((value, left)) => match value.encode(*version) {
                 Ok(written) => Verdict::Accepted { written, left },
                 Err(_) => Verdict::Refused,
@@ -1185,6 +1175,14 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
         }
     }
     lines
+}
+
+/// Whether `release` refuses arrays of more than 1,000,000 elements and
+/// tagged-field sections of more than 10,000 entries (its
+/// `MessageUtil.MAX_ARRAY_LENGTH` and `MAX_TAGGED_FIELD_COUNT`): 4.2.2 and
+/// 4.4.0 do; 3.9.2, 4.0.2, 4.1.2 and 4.3.1 read them.
+fn release_has_read_limits(release: &str) -> bool {
+    matches!(release, "4.2.2" | "4.4.0")
 }
 
 /// The header versions of every api key and version both have.

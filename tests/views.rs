@@ -129,6 +129,45 @@ fn a_header_view_borrows_its_client_id() -> Result<(), Box<dyn std::error::Error
 }
 
 #[test]
+fn views_read_repeated_and_unordered_known_tags_as_owned_values_do() -> Result<(), Box<dyn std::error::Error>> {
+    use kwire::messages::api_versions_response::ApiVersionsResponseRef;
+    use kwire::messages::ApiVersionsResponse;
+    // ApiVersionsResponse v3: tag 1 (FinalizedFeaturesEpoch, int64) twice,
+    // the last value winning; tag 2 (FinalizedFeatures, empty) before tag 1;
+    // unknown tag 9 before known tag 1.
+    for (hex_input, epoch) in [
+        ("0000 01 00000000 02 01 08 0000000000000005 01 08 0000000000000007", 7),
+        ("0000 01 00000000 02 02 01 01 01 08 0000000000000005", 5),
+        ("0000 01 00000000 02 09 01 aa 01 08 0000000000000005", 5),
+    ] {
+        let input = hex::decode(hex_input.replace(' ', ""))?;
+        let view = ApiVersionsResponseRef::decode_exact(&input, 3)?;
+        assert_eq!(view.finalized_features_epoch, epoch, "{hex_input}");
+        let owned = ApiVersionsResponse::decode_exact(Bytes::from(input.clone()), 3)?;
+        assert_eq!(view.into_owned(), owned, "{hex_input}");
+    }
+    Ok(())
+}
+
+#[test]
+fn views_keep_the_reading_limits_of_owned_values() -> Result<(), Box<dyn std::error::Error>> {
+    use kwire::error::DecodeErrorKind;
+    use kwire::messages::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponseRef;
+    use kwire::messages::GetTelemetrySubscriptionsResponse;
+    use kwire::primitives::ReadLimits;
+    // A compact []int8 of 1,000,001 elements, one more than Kafka 4.4 reads.
+    let sent =
+        GetTelemetrySubscriptionsResponse { accepted_compression_types: vec![1; 1_000_001], ..Default::default() };
+    let bytes = sent.to_bytes(0)?;
+    let err = GetTelemetrySubscriptionsResponseRef::decode_exact(&bytes, 0).expect_err("over the limit");
+    assert_eq!(err.kind(), &DecodeErrorKind::ArrayTooLong { count: 1_000_001, max: 1_000_000 });
+    let mut r = Reader::new(&bytes[..]).with_limits(ReadLimits::NONE);
+    let view = GetTelemetrySubscriptionsResponseRef::decode_from(&mut r, 0)?;
+    assert_eq!(view.into_owned(), sent);
+    Ok(())
+}
+
+#[test]
 fn fixed_width_arrays_are_read_in_place() -> Result<(), Box<dyn std::error::Error>> {
     use kwire::messages::metadata_response::MetadataResponseRef;
     use kwire::messages::MetadataResponse;

@@ -165,7 +165,7 @@ fn read_fixed_array<B: Input, T: Fixed>(
     let Some(count) = crate::primitives::bytes::read_len(r, flexible)? else {
         return Err(crate::primitives::nullable::null_not_allowed(offset));
     };
-    r.check_count(count, T::SIZE)?;
+    r.check_array(count, T::SIZE)?;
     let bytes = r.read_slice(count * T::SIZE)?;
     place.clear();
     // Most such arrays (replica lists, ISRs) hold a few values: read

@@ -141,9 +141,14 @@ pub fn clear<B: Input>(unknown: &mut Vec<RawTaggedField<B>>) {
 /// returns `false` when the tag is not valid at this version; other tags are
 /// kept in `unknown`.
 ///
+/// Known tags are read as Kafka reads them: in any order, and a tag that
+/// comes again replaces the value read before (the last one wins); the
+/// encoder writes them back once each, ascending.
+///
 /// # Errors
-/// Short input, tags not strictly ascending, a known tag not valid at this
-/// version, or a known value that does not use exactly its declared size.
+/// Short input, unknown tags not strictly ascending among themselves, a
+/// known tag not valid at this version, or a known value that does not use
+/// exactly its declared size.
 #[inline(always)]
 pub fn decode_section<B: Input>(
     r: &mut Reader<B>,
@@ -209,24 +214,28 @@ fn decode_entries<B: Input>(
     let section = |e: DecodeError| e.in_field(SECTION);
     let count = r.read_uvarint().map_err(section)? as usize;
     // Each entry takes at least two bytes (tag and size).
-    r.check_count(count, 2).map_err(section)?;
-    let mut previous: Option<u32> = None;
+    r.check_tagged_fields(count).map_err(section)?;
+    // Unknown entries of this section are those past `first`.
+    let first = unknown.len();
     for _ in 0..count {
         let offset = r.offset();
         let tag = r.read_uvarint().map_err(section)?;
         if tag > MAX_TAG {
             return Err(section(DecodeError::new(DecodeErrorKind::TagTooLarge(tag), offset)));
         }
-        if let Some(previous) = previous {
-            if previous >= tag {
-                return Err(section(DecodeError::new(DecodeErrorKind::TagsNotAscending { previous, tag }, offset)));
-            }
-        }
-        previous = Some(tag);
         let entry = |e: DecodeError| section(e.at_tag(tag));
         let size = r.read_uvarint().map_err(entry)? as usize;
         let mut value = r.sub_reader(size).map_err(entry)?;
         if tag >= known_tags {
+            // Kept fields are written back as they came, so they must
+            // ascend among themselves (Kafka keeps them in the order read
+            // and refuses to write them otherwise).
+            if let Some(previous) = unknown.get(first..).and_then(<[_]>::last).map(|f| f.tag) {
+                if previous >= tag {
+                    let kind = DecodeErrorKind::TagsNotAscending { previous, tag };
+                    return Err(section(DecodeError::new(kind, offset)));
+                }
+            }
             unknown.push(RawTaggedField { tag, data: value.into_remaining() });
         } else if !known(tag, &mut value)? {
             return Err(section(DecodeError::new(DecodeErrorKind::TagNotValid(tag), offset)));

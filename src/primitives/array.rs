@@ -83,7 +83,7 @@ pub(crate) fn encode_items<T: Encode>(
 fn read_count<B: Input>(r: &mut Reader<B>, flexible: bool, min_size: usize) -> Result<Option<usize>, DecodeError> {
     let count = read_len(r, flexible)?;
     if let Some(count) = count {
-        r.check_count(count, min_size)?;
+        r.check_array(count, min_size)?;
     }
     Ok(count)
 }

@@ -171,7 +171,7 @@ impl<'a, T: Fixed> DecodeNullable<&'a [u8]> for FixedArray<'a, T> {
         let Some(count) = read_len(r, flexible)? else {
             return Ok(None);
         };
-        r.check_count(count, T::SIZE)?;
+        r.check_array(count, T::SIZE)?;
         let bytes = r.read_bytes(count * T::SIZE)?;
         Ok(Some(FixedArray { bytes, values: PhantomData }))
     }

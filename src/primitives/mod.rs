@@ -35,7 +35,7 @@ pub use self::borrowed::{FixedArray, IntoOwned};
 pub(crate) use self::codec::{Decode, Encode};
 pub(crate) use self::fixed::Fixed;
 pub(crate) use self::nullable::{DecodeNullable, Nullable};
-pub use self::reader::{Input, Reader};
+pub use self::reader::{Input, ReadLimits, Reader};
 pub(crate) use self::structs::Struct;
 pub use self::uuid::{ParseUuidError, Uuid};
 pub use self::writer::Writer;

@@ -33,6 +33,67 @@ pub struct Reader<B = Bytes> {
     pos: usize,
     /// Offset of `buf[0]` from the start of the outermost input.
     base: usize,
+    /// The limits on counts this reader enforces; sub-readers inherit them.
+    limits: ReadLimits,
+}
+
+/// Limits on the element counts a [`Reader`] accepts while decoding
+/// messages, beyond the check that every count fits in the bytes left.
+///
+/// The defaults are Kafka 4.4's (its `MessageUtil.MAX_ARRAY_LENGTH` and
+/// `MAX_TAGGED_FIELD_COUNT`): an array of messages (classic or compact,
+/// nullable or not, tagged or not; not the records of a `records` field)
+/// of more than 1,000,000 elements is refused with
+/// [`DecodeErrorKind::ArrayTooLong`], a tagged-field section of more than
+/// 10,000 entries with [`DecodeErrorKind::TooManyTaggedFields`]. Kafka
+/// 4.2.2 has them too; 3.9, 4.0, 4.1 and 4.3.1 have neither:
+/// [`ReadLimits::NONE`] reads as they do. [`Message::decode`](crate::message::Message::decode) and the
+/// frame decoders use the defaults; to change them, decode from a reader
+/// made with [`Reader::with_limits`].
+///
+/// # Example
+/// ```
+/// use kwire::message::Message;
+/// use kwire::messages::ResponseHeader;
+/// use kwire::primitives::{ReadLimits, Reader};
+/// assert_eq!(ReadLimits::default().max_array_length, 1_000_000);
+/// // ResponseHeader v1: correlation id 1, then 10,001 empty unknown tagged
+/// // fields, tags 0 to 10,000 (the count 10,001 is the uvarint 91 4e).
+/// let mut bytes = vec![0, 0, 0, 1, 0x91, 0x4e];
+/// for tag in 0u32..10_001 {
+///     match tag {
+///         0..=127 => bytes.extend([tag as u8, 0]),
+///         _ => bytes.extend([tag as u8 | 0x80, (tag >> 7) as u8, 0]),
+///     }
+/// }
+/// let bytes = bytes::Bytes::from(bytes);
+/// assert!(ResponseHeader::decode_exact(bytes.clone(), 1).is_err());
+/// let mut lifted = Reader::new(bytes).with_limits(ReadLimits::NONE);
+/// let header = ResponseHeader::decode_from(&mut lifted, 1)?;
+/// assert_eq!(header.unknown_tagged_fields.len(), 10_001);
+/// # Ok::<(), kwire::error::DecodeError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReadLimits {
+    /// Most elements an array may hold. Default 1,000,000.
+    pub max_array_length: usize,
+    /// Most entries a tagged-field section may hold. Default 10,000.
+    pub max_tagged_fields: usize,
+}
+
+impl ReadLimits {
+    /// Kafka 4.4's limits: 1,000,000 elements, 10,000 tagged fields.
+    pub const KAFKA: ReadLimits = ReadLimits { max_array_length: 1_000_000, max_tagged_fields: 10_000 };
+
+    /// No limit but the bytes left, as Kafka 3.9 reads.
+    pub const NONE: ReadLimits = ReadLimits { max_array_length: usize::MAX, max_tagged_fields: usize::MAX };
+}
+
+impl Default for ReadLimits {
+    fn default() -> Self {
+        Self::KAFKA
+    }
 }
 
 macro_rules! read_fixed {
@@ -112,7 +173,14 @@ mod sealed {
 impl<B: Input> Reader<B> {
     /// A reader over `buf`, at offset 0.
     pub fn new(buf: B) -> Self {
-        Self { buf, pos: 0, base: 0 }
+        Self { buf, pos: 0, base: 0, limits: ReadLimits::KAFKA }
+    }
+
+    /// This reader with `limits` in place of the defaults.
+    #[must_use]
+    pub fn with_limits(mut self, limits: ReadLimits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// Bytes not yet read.
@@ -400,7 +468,8 @@ impl<B: Input> Reader<B> {
     #[inline]
     pub fn sub_reader(&mut self, n: usize) -> Result<Reader<B>, DecodeError> {
         let base = self.offset();
-        Ok(Reader { buf: self.read_bytes(n)?, pos: 0, base })
+        let limits = self.limits;
+        Ok(Reader { buf: self.read_bytes(n)?, pos: 0, base, limits })
     }
 
     /// Checks that a count of elements, each at least `min_size` bytes, can
@@ -414,6 +483,45 @@ impl<B: Input> Reader<B> {
             return Err(self.error(DecodeErrorKind::CountTooLarge { count: count as u64, remaining: self.remaining() }));
         }
         Ok(())
+    }
+
+    /// [`Reader::check_count`] for the element count of an array of a
+    /// message, then the [`ReadLimits::max_array_length`] limit.
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::CountTooLarge`], then
+    /// [`DecodeErrorKind::ArrayTooLong`].
+    #[inline]
+    pub(crate) fn check_array(&self, count: usize, min_size: usize) -> Result<(), DecodeError> {
+        self.check_count(count, min_size)?;
+        if count > self.limits.max_array_length {
+            return Err(self.over_limit(count, false));
+        }
+        Ok(())
+    }
+
+    /// [`Reader::check_count`] for the entry count of a tagged-field
+    /// section (each at least 2 bytes), then the
+    /// [`ReadLimits::max_tagged_fields`] limit.
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::CountTooLarge`], then
+    /// [`DecodeErrorKind::TooManyTaggedFields`].
+    #[inline]
+    pub(crate) fn check_tagged_fields(&self, count: usize) -> Result<(), DecodeError> {
+        self.check_count(count, 2)?;
+        if count > self.limits.max_tagged_fields {
+            return Err(self.over_limit(count, true));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn over_limit(&self, count: usize, tagged: bool) -> DecodeError {
+        self.error(match tagged {
+            false => DecodeErrorKind::ArrayTooLong { count, max: self.limits.max_array_length },
+            true => DecodeErrorKind::TooManyTaggedFields { count, max: self.limits.max_tagged_fields },
+        })
     }
 
     /// The bytes not yet read, consuming the reader.
