@@ -1,10 +1,12 @@
 //! Apache Kafka's own history through the schema compiler's evolution check
 //! (`kwire_codegen::diff`): every consecutive pair of releases of
-//! `scripts/kafka-history`, 2.4 to 4.4, in two schema sets per release:
-//! the messages (requests, responses, headers) and the records (every other
-//! family: metadata log, coordinators, raft, storage, and the coordinator
-//! records of the broker's own jar before they had jars of their own, so
-//! that a record moving between jars is not a removal).
+//! `scripts/kafka-history`, 2.4 to 4.4, in three schema sets per release:
+//! the messages (requests, responses, headers), the storage records
+//! (tiered storage's remote-log metadata, which Kafka compiles apart from
+//! the metadata log: their api keys overlap), and the records (every other
+//! family: metadata log, coordinators, raft, and the coordinator records of
+//! the broker's own jar before they had jars of their own, so that a record
+//! moving between jars is not a removal).
 //!
 //! What the test expects is what Kafka's history holds:
 //! * the versions Kafka 4.0 removed (KIP-896) are reported as removals of
@@ -169,21 +171,21 @@ const BREAKS: &[Break] = &[
     },
     Break {
         pair: ("3.5.2", "3.6.2"),
-        set: "records",
+        set: "storage",
         file: "RemoteLogSegmentMetadataRecord.json",
         findings: 1,
         why: "KIP-405/KIP-917: tiered storage before its early access (3.6) gained CustomMetadata in v0",
     },
     Break {
         pair: ("3.5.2", "3.6.2"),
-        set: "records",
+        set: "storage",
         file: "RemoteLogSegmentMetadataSnapshotRecord.json",
         findings: 1,
         why: "KIP-405/KIP-917: tiered storage before its early access (3.6) gained CustomMetadata in v0",
     },
     Break {
         pair: ("3.5.2", "3.6.2"),
-        set: "records",
+        set: "storage",
         file: "RemoteLogSegmentMetadataUpdateRecord.json",
         findings: 1,
         why: "KIP-405/KIP-917: tiered storage before its early access (3.6) gained CustomMetadata in v0",
@@ -284,14 +286,18 @@ fn show(f: &Finding) -> String {
     format!("{}: {}: v{}: {}: {}", file_name(f), f.path, f.versions, f.rule, f.detail)
 }
 
-/// A release's records: every family but the messages, in one folder.
-fn records_dir(release: &str, root: &Path, scratch: &Path) -> PathBuf {
+/// A release's records of one set (`records` or `storage`), in one folder.
+fn records_dir(release: &str, set: &str, root: &Path, scratch: &Path) -> PathBuf {
     let dir = scratch.join(release);
     std::fs::create_dir_all(&dir).unwrap();
     let mut seen: BTreeMap<String, String> = BTreeMap::new();
     let mut families: Vec<PathBuf> = std::fs::read_dir(root).unwrap().map(|e| e.unwrap().path()).collect();
     families.sort();
-    for family in families.iter().filter(|f| f.is_dir() && !f.ends_with("messages")) {
+    let in_set = |f: &Path| match set {
+        "storage" => f.ends_with("storage"),
+        _ => !f.ends_with("messages") && !f.ends_with("storage"),
+    };
+    for family in families.iter().filter(|f| f.is_dir() && in_set(f)) {
         for entry in std::fs::read_dir(family).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_str().unwrap().to_string();
@@ -329,13 +335,13 @@ fn kafkas_history_holds_no_silent_break() {
     )];
     for pair in list.windows(2) {
         let (a, b) = (pair[0], pair[1]);
-        for set in ["messages", "records"] {
+        for set in ["messages", "records", "storage"] {
             let (old, new) = if set == "messages" {
                 (root.join(a).join("schemas/messages"), root.join(b).join("schemas/messages"))
             } else {
                 (
-                    records_dir(a, &root.join(a).join("schemas"), &scratch.join("old")),
-                    records_dir(b, &root.join(b).join("schemas"), &scratch.join("new")),
+                    records_dir(a, set, &root.join(a).join("schemas"), &scratch.join("old")),
+                    records_dir(b, set, &root.join(b).join("schemas"), &scratch.join("new")),
                 )
             };
             let report = kwire_codegen::diff(&old, &new).unwrap_or_else(|e| panic!("{a} -> {b} {set}: {e:?}"));
