@@ -429,3 +429,37 @@ fn shared_nested_structs_are_compared_once_each() {
         ),
     );
 }
+
+/// A chain of 1,000 common structs, each holding an array of the next,
+/// checked on a thread with a small stack: the check's stack does not grow
+/// with the depth, and the change at the bottom is found.
+#[test]
+fn a_chain_of_a_thousand_structs_is_checked_in_a_small_stack() {
+    const LEVELS: usize = 1_000;
+    let commons = |last: &str| {
+        let mut out = Vec::new();
+        for i in 0..LEVELS {
+            let fields = if i + 1 == LEVELS {
+                format!(r#"{{ "name": "Value", "type": "{last}", "versions": "0+", "about": "v" }}"#)
+            } else {
+                format!(r#"{{ "name": "Next", "type": "[]L{}", "versions": "0+", "about": "n" }}"#, i + 1)
+            };
+            out.push(format!(r#"    {{ "name": "L{i}", "versions": "0+", "fields": [ {fields} ] }}"#));
+        }
+        out.join(",\n")
+    };
+    let root = r#"{ "name": "Root", "type": "L0", "versions": "0+", "about": "r" }"#;
+    let old = [with_commons("Chain", root, &commons("int32"))];
+    let new = [with_commons("Chain", root, &commons("int64"))];
+    let last = LEVELS - 1;
+    let expected = format!(
+        "Chain.json:{}: commonStructs[{last}] (L{last}).fields[0] (Value): v0-1: layout-changed: type int32 became int64",
+        4 + last
+    );
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || assert_one_breaking_change(&old, &new, &expected))
+        .unwrap()
+        .join()
+        .unwrap();
+}
