@@ -359,7 +359,7 @@ fn compare_message(o: &MessageSpec, n: &MessageSpec, old_unstable: bool, new_set
             found.push((false, root.key("flexibleVersions"), Rule::LayoutChanged, detail));
         }
         let (os, ns) = (Side { spec: o, v: ov }, Side { spec: n, v: nv });
-        compare_fields(&os, &o.fields, &ns, &n.fields, &mut Visited::new(), &mut found);
+        compare_structs(&os, &o.fields, &ns, &n.fields, &mut found);
         for (in_old, path, mut rule, detail) in found {
             if unstable(ov) && rule.is_breaking() {
                 rule = Rule::UnstableChanged;
@@ -387,7 +387,7 @@ fn moved_key<'a>(o: &MessageSpec, w: i16, ov: i16, new_set: &'a [MessageSpec]) -
                 if o.flexible_versions.contains(ov) != m.flexible_versions.contains(mv) {
                     return false;
                 }
-                compare_fields(&os, &o.fields, &ms, &m.fields, &mut Visited::new(), &mut found);
+                compare_structs(&os, &o.fields, &ms, &m.fields, &mut found);
                 !found.iter().any(|(_, _, rule, _)| rule.is_breaking())
             })
     })
@@ -493,7 +493,7 @@ fn effective_default(f: &Field) -> String {
 /// Findings at one version: (in the old set, path, rule, detail).
 type Found = Vec<(bool, JsonPath, Rule, String)>;
 
-/// The (old, new) struct pairs already compared at one version. A struct's
+/// The (old, new) struct pairs met so far at one version. A struct's
 /// findings name paths inside the struct, the same whichever field reached
 /// it, so each pair is compared once per version: a struct holding an array
 /// of itself (directly or through others) ends, and structs shared by
@@ -501,13 +501,29 @@ type Found = Vec<(bool, JsonPath, Rule, String)>;
 /// to them.
 type Visited<'a> = BTreeSet<(&'a str, &'a str)>;
 
-/// Compares the fields of one struct at one version.
+/// The (old, new) field lists of struct pairs met but not yet compared.
+type Pending<'a> = Vec<(&'a [Field], &'a [Field])>;
+
+/// Compares the top-level fields `old` and `new` at one version, then the
+/// structs they hold at any depth, each pair once. The structs wait in a
+/// list rather than on the call stack, so that the stack does not grow
+/// with the nesting depth (a chain of thousands of common structs).
+fn compare_structs<'a>(os: &Side<'a>, old: &'a [Field], ns: &Side<'a>, new: &'a [Field], out: &mut Found) {
+    let (mut seen, mut pending): (Visited<'a>, Pending<'a>) = (BTreeSet::new(), vec![(old, new)]);
+    while let Some((old, new)) = pending.pop() {
+        compare_fields(os, old, ns, new, &mut seen, &mut pending, out);
+    }
+}
+
+/// Compares the fields of one struct at one version; the structs they hold
+/// that were not met before go to `pending`.
 fn compare_fields<'a>(
     os: &Side<'a>,
     old: &'a [Field],
     ns: &Side<'a>,
     new: &'a [Field],
     seen: &mut Visited<'a>,
+    pending: &mut Pending<'a>,
     out: &mut Found,
 ) {
     let (old, new) = (os.present(old), ns.present(new));
@@ -518,12 +534,12 @@ fn compare_fields<'a>(
     let same_names = ou.len() == nu.len() && ou.iter().zip(&nu).all(|(o, n)| o.name == n.name);
     if same_names || same_shape {
         for (o, n) in ou.iter().zip(&nu) {
-            compare_field(os, o, ns, n, seen, out);
+            compare_field(os, o, ns, n, seen, pending, out);
         }
     } else {
         for o in &ou {
             match nu.iter().find(|n| n.name == o.name) {
-                Some(n) => compare_field(os, o, ns, n, seen, out),
+                Some(n) => compare_field(os, o, ns, n, seen, pending, out),
                 None => out.push((true, o.path.clone(), Rule::LayoutChanged, format!("field {} removed", o.name))),
             }
         }
@@ -545,7 +561,7 @@ fn compare_fields<'a>(
     for o in old.iter().filter(|f| os.tag(f).is_some()) {
         let tag = os.tag(o);
         match new.iter().find(|n| ns.tag(n) == tag) {
-            Some(n) => compare_field(os, o, ns, n, seen, out),
+            Some(n) => compare_field(os, o, ns, n, seen, pending, out),
             None => {
                 let detail = format!("tagged field {} (tag {}) removed", o.name, tag.unwrap_or_default());
                 out.push((true, o.path.clone(), Rule::LayoutChanged, detail));
@@ -568,6 +584,7 @@ fn compare_field<'a>(
     ns: &Side<'a>,
     n: &'a Field,
     seen: &mut Visited<'a>,
+    pending: &mut Pending<'a>,
     out: &mut Found,
 ) {
     let path = &n.path;
@@ -598,7 +615,7 @@ fn compare_field<'a>(
     }
     if let (Some((oname, of)), Some((nname, nf))) = (os.struct_fields(o), ns.struct_fields(n)) {
         if seen.insert((oname, nname)) {
-            compare_fields(os, of, ns, nf, seen, out);
+            pending.push((of, nf));
         }
     }
 }

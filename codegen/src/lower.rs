@@ -631,15 +631,16 @@ pub fn parse_default(text: Option<&str>, ty: &FieldType, name: &str) -> Result<D
         FieldType::Int32 => int(i32::MIN.into(), i32::MAX.into()),
         FieldType::Uint32 => int(0, u32::MAX.into()),
         FieldType::Int64 => int(i64::MIN, i64::MAX),
-        FieldType::Float64 => match text {
-            "NaN" => Ok(DefaultValue::Float(f64::NAN)),
+        // As Java's parser: surrounding whitespace allowed, and a sign
+        // before NaN too.
+        FieldType::Float64 => match text.trim_matches(|c: char| c <= ' ') {
+            "NaN" | "+NaN" | "-NaN" => Ok(DefaultValue::Float(f64::NAN)),
             "Infinity" | "+Infinity" => Ok(DefaultValue::Float(f64::INFINITY)),
             "-Infinity" => Ok(DefaultValue::Float(f64::NEG_INFINITY)),
             // A number too large for a double is infinite, as Java reads it
             // (`1e400`); Rust's own spellings of infinity (`inf`) are not numbers there.
-            _ => {
-                // As Java's parser: surrounding whitespace and a `d`/`f` suffix allowed.
-                let number = text.trim_matches(|c: char| c <= ' ');
+            number => {
+                // As Java's parser: a `d`/`f` suffix allowed.
                 let number = number.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(number);
                 if let Some(hex) = parse_hex_float(number) {
                     return Ok(DefaultValue::Float(hex));
@@ -739,8 +740,9 @@ fn parse_hex_float(text: &str) -> Option<f64> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    // Far past the range of a double either way: saturate.
-    const FAR: i64 = 1 << 20;
+    // Far past the range of a double either way, even after the shifts of
+    // the longest text (4 per hex digit): saturate.
+    const FAR: i64 = 1 << 56;
     let magnitude = digits.bytes().fold(0i64, |e, d| (e * 10 + i64::from(d - b'0')).min(FAR));
     let mut exponent = if exponent_negative { -magnitude } else { magnitude };
     // The significand's leading 124 bits, exactly; `inexact` when a
@@ -861,6 +863,42 @@ mod tests {
         for bad in ["0x1", "0xp3", "0x1p", "0x1.p+", "0xgp1", "0x1p1.5", "1p3", "0x 1p3"] {
             assert!(d(bad, FieldType::Float64).is_err(), "{bad}");
         }
+    }
+
+    /// Float64 defaults against what Java 17's `Double.parseDouble` gives
+    /// for the same text (the values below are Java's).
+    #[test]
+    fn float_defaults_as_java_reads_them() {
+        let bits = |t: &str| match parse_default(Some(t), &FieldType::Float64, "F") {
+            Ok(DefaultValue::Float(f)) => Ok(f.to_bits()),
+            other => Err(format!("{other:?}")),
+        };
+        // Java: NaN, with or without a sign or surrounding whitespace; no suffix.
+        for nan in ["NaN", "-NaN", "+NaN", " NaN ", "\t-NaN"] {
+            assert_eq!(bits(nan), Ok(0x7ff8_0000_0000_0000), "{nan:?}");
+        }
+        assert_eq!(bits(" -Infinity "), Ok(0xfff0_0000_0000_0000));
+        for bad in ["NaNd", "Infinityd", "nan", "-nan", "+inf", "INFINITY", "0x", "0x1p3dd", "0x1d"] {
+            assert!(bits(bad).is_err(), "{bad}");
+        }
+        assert_eq!(bits("-0x0p0"), Ok(0x8000_0000_0000_0000));
+        assert_eq!(bits("-0x0p99999999999"), Ok(0x8000_0000_0000_0000));
+        assert_eq!(bits("0X1P+3D"), Ok(0x4020_0000_0000_0000));
+        assert_eq!(bits("0x0.fffffffffffff8p-1022"), Ok(0x0010_0000_0000_0000));
+        // Hex digits far more than a double holds: the exponent is still
+        // the digits' weight plus the written one (Java: Infinity, 0.0,
+        // 2^96, 1.0, 2^1000).
+        let zeros = "0".repeat(300_000);
+        assert_eq!(bits(&format!("0x0.{zeros}1p99999999999")), Ok(f64::INFINITY.to_bits()));
+        assert_eq!(bits(&format!("0x1{zeros}p-99999999999")), Ok(0));
+        assert_eq!(bits(&format!("0x0.{zeros}1p1200100")), Ok(7.922816251426434E28f64.to_bits()));
+        assert_eq!(bits(&format!("0x1{zeros}p-1200000")), Ok(1f64.to_bits()));
+        assert_eq!(bits(&format!("0x1{zeros}p-1199000")), Ok(1.0715086071862673E301f64.to_bits()));
+    }
+
+    #[test]
+    fn other_defaults_parse_as_kafka_writes_them() {
+        let d = |t: &str, ty: FieldType| parse_default(Some(t), &ty, "F");
         assert_eq!(d("33000", FieldType::Uint16), Ok(DefaultValue::Int(33000)));
         assert!(d("65536", FieldType::Uint16).is_err());
         assert!(d("x", FieldType::Bytes).is_err());

@@ -30,8 +30,11 @@ const KEYWORDS: &[&str] = &[
 /// Names a raw identifier cannot stand for.
 const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
 
-/// Type names that generated code uses unqualified; a struct of that name gets a suffix.
-const PRELUDE_TYPES: &[&str] = &["Vec", "String", "Option", "Result", "Box", "Default", "Some", "None", "Ok", "Err"];
+/// Type names that generated code uses unqualified; a struct of that name
+/// gets a suffix. `Self` is among them: as an identifier it would become
+/// `Self_`, whose view `Self_Ref` is not in UpperCamelCase.
+const PRELUDE_TYPES: &[&str] =
+    &["Vec", "String", "Option", "Result", "Box", "Default", "Some", "None", "Ok", "Err", "Self"];
 
 /// The snake_case text of a field name, e.g. `ThrottleTimeMs` → `throttle_time_ms`.
 pub fn field_name(kafka: &str) -> String {
@@ -170,6 +173,7 @@ mod tests {
         assert_eq!(module_name("AlterConfigsRequest"), "alter_configs_request");
         assert_eq!(field_name("ThrottleTimeMs"), "throttle_time_ms");
         assert_eq!(type_name("Result"), "ResultStruct");
+        assert_eq!(type_name("Self"), "SelfStruct");
     }
 
     #[test]

@@ -395,26 +395,34 @@ fn structs_holding_arrays_of_each_other_are_compared_once() {
     );
 }
 
+/// Common structs `L0` to `L{levels - 1}`, one a line: each but the last
+/// has the fields `to_next(next)`, and the last one field `Value` of type
+/// `last`.
+fn levels(levels: usize, last: &str, to_next: impl Fn(usize) -> String) -> String {
+    let mut out = Vec::new();
+    for i in 0..levels {
+        let fields = if i + 1 == levels {
+            format!(r#"{{ "name": "Value", "type": "{last}", "versions": "0+", "about": "v" }}"#)
+        } else {
+            to_next(i + 1)
+        };
+        out.push(format!(r#"    {{ "name": "L{i}", "versions": "0+", "fields": [ {fields} ] }}"#));
+    }
+    out.join(",\n")
+}
+
 /// Thirty levels of common structs, each holding two of the next: 2^30
 /// routes to the last level, thirty structs to compare.
 #[test]
 fn shared_nested_structs_are_compared_once_each() {
     const LEVELS: usize = 30;
     let commons = |last: &str| {
-        let mut out = Vec::new();
-        for i in 0..LEVELS {
-            let fields = if i + 1 == LEVELS {
-                format!(r#"{{ "name": "Value", "type": "{last}", "versions": "0+", "about": "v" }}"#)
-            } else {
-                let next = i + 1;
-                format!(
-                    r#"{{ "name": "X", "type": "L{next}", "versions": "0+", "about": "x" }},
+        levels(LEVELS, last, |next| {
+            format!(
+                r#"{{ "name": "X", "type": "L{next}", "versions": "0+", "about": "x" }},
       {{ "name": "Y", "type": "L{next}", "versions": "0+", "about": "y" }}"#
-                )
-            };
-            out.push(format!(r#"    {{ "name": "L{i}", "versions": "0+", "fields": [ {fields} ] }}"#));
-        }
-        out.join(",\n")
+            )
+        })
     };
     let root = r#"{ "name": "Root", "type": "L0", "versions": "0+", "about": "r" }"#;
     let old = [with_commons("Deep", root, &commons("int32"))];
@@ -428,4 +436,31 @@ fn shared_nested_structs_are_compared_once_each() {
             "Deep.json:{line}: commonStructs[{last}] (L{last}).fields[0] (Value): v0-1: layout-changed: type int32 became float64"
         ),
     );
+}
+
+/// A chain of 1,000 common structs, each holding an array of the next,
+/// checked on a thread with a small stack: the check's stack does not grow
+/// with the depth, and the change at the bottom is found.
+#[test]
+fn a_chain_of_a_thousand_structs_is_checked_in_a_small_stack() {
+    const LEVELS: usize = 1_000;
+    let commons = |last: &str| {
+        levels(LEVELS, last, |next| {
+            format!(r#"{{ "name": "Next", "type": "[]L{next}", "versions": "0+", "about": "n" }}"#)
+        })
+    };
+    let root = r#"{ "name": "Root", "type": "L0", "versions": "0+", "about": "r" }"#;
+    let old = [with_commons("Chain", root, &commons("int32"))];
+    let new = [with_commons("Chain", root, &commons("int64"))];
+    let last = LEVELS - 1;
+    let expected = format!(
+        "Chain.json:{}: commonStructs[{last}] (L{last}).fields[0] (Value): v0-1: layout-changed: type int32 became int64",
+        4 + last
+    );
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || assert_one_breaking_change(&old, &new, &expected))
+        .unwrap()
+        .join()
+        .unwrap();
 }

@@ -469,3 +469,76 @@ fn a_hexadecimal_float64_default_is_read_as_java_reads_it() {
         &["a: -3.0,"],
     );
 }
+
+/// Names chosen to collide with the suffixes themselves, with keywords and
+/// with the views: a field `MyUrl2` beside `myURL`/`myUrl` (whose second
+/// takes `my_url_2`, not `my_url2`), fields `Self`/`SELF` and `Type`/`TYPE`,
+/// structs `TopicId2` after `TopicID`/`TopicId` (it takes `TopicId22`), a
+/// struct `Self` (`SelfStruct`, whose view is `SelfStructRef`) beside
+/// `SelfRef`, and `TopicRefRef` beside `Topic` and `TopicRef`. The code
+/// compiles without warnings (`Self_Ref` was one) and round-trips.
+#[test]
+fn names_colliding_with_suffixes_keywords_and_views() {
+    let st = |field: &str, ty: &str, inner: &str| {
+        format!(
+            r#"{{"name": "{field}", "type": "{ty}", "versions": "0+", "fields": [{{"name": "{inner}", "type": "int8", "versions": "0+"}}]}}"#
+        )
+    };
+    let schema = format!(
+        r#"{{"type": "data", "name": "Clash", "validVersions": "0", "flexibleVersions": "none",
+            "fields": [{{"name": "myURL", "type": "int8", "versions": "0+"}},
+                       {{"name": "myUrl", "type": "int8", "versions": "0+"}},
+                       {{"name": "MyUrl2", "type": "int8", "versions": "0+"}},
+                       {{"name": "Self", "type": "int8", "versions": "0+"}},
+                       {{"name": "SELF", "type": "int8", "versions": "0+"}},
+                       {{"name": "Type", "type": "int8", "versions": "0+"}},
+                       {{"name": "TYPE", "type": "int8", "versions": "0+"}},
+                       {}, {}, {}, {}, {}, {}, {}, {}]}}"#,
+        st("A", "TopicID", "X"),
+        st("B", "TopicId", "X"),
+        st("C", "TopicId2", "X"),
+        st("D", "Self", "X"),
+        st("E", "SelfRef", "X"),
+        st("F", "Topic", "X"),
+        st("G", "TopicRef", "X"),
+        st("H", "TopicRefRef", "X"),
+    );
+    round_trip_with(
+        "Clash",
+        &schema,
+        r#"
+    use super::messages::clash::*;
+    use kwire::message::MessageView;
+    use kwire::primitives::IntoOwned;
+
+    #[test]
+    fn each_name_is_its_own_field_and_type() {
+        let m = Clash {
+            my_url: 1,
+            my_url_2: 2,
+            my_url2: 3,
+            self_: 4,
+            self_2: 5,
+            r#type: 6,
+            type_2: 7,
+            a: TopicId { x: 8 },
+            b: TopicId2 { x: 9 },
+            c: TopicId22 { x: 10 },
+            d: SelfStruct { x: 11 },
+            e: SelfRef { x: 12 },
+            f: Topic { x: 13 },
+            g: TopicRef2 { x: 14 },
+            h: TopicRefRef { x: 15 },
+        };
+        let bytes = m.to_bytes(0).unwrap();
+        assert_eq!(&bytes[..], (1..=15).collect::<Vec<u8>>());
+        assert_eq!(Clash::decode_exact(bytes.clone(), 0).unwrap(), m);
+        let view = ClashRef::decode_exact(&bytes, 0).unwrap();
+        let (d, e): (&SelfStructRef<'_>, &SelfRefRef<'_>) = (&view.d, &view.e);
+        let (f, g, h): (&TopicRef<'_>, &TopicRef2Ref<'_>, &TopicRefRefRef<'_>) = (&view.f, &view.g, &view.h);
+        assert_eq!((d.x, e.x, f.x, g.x, h.x), (11, 12, 13, 14, 15));
+        assert_eq!(view.into_owned(), m);
+    }"#,
+        kwire_codegen::Extras { views: true, ..Default::default() },
+    );
+}

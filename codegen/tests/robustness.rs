@@ -759,3 +759,47 @@ fn a_schema_without_a_name() {
     assert!(messages.contains(&"missing \"name\""), "{messages:?}");
     assert!(messages.contains(&"You must specify the version of the unnamed structure."), "{messages:?}");
 }
+
+/// A request whose body holds the first of a chain of `levels` common
+/// structs, each holding an array of the next, and its response.
+fn chain_pair(levels: usize) -> Vec<(String, String)> {
+    let commons: Vec<String> = (0..levels)
+        .map(|i| {
+            let next = if i + 1 < levels {
+                format!(r#", {{ "name": "Next", "type": "[]C{}", "versions": "0+" }}"#, i + 1)
+            } else {
+                // Only the last level holds bytes, which the walk must reach.
+                r#", { "name": "Data", "type": "bytes", "versions": "0+" }"#.to_string()
+            };
+            format!(r#"{{ "name": "C{i}", "versions": "0+", "fields": [ {{ "name": "X", "type": "int32", "versions": "0+" }}{next} ] }}"#)
+        })
+        .collect();
+    let request = format!(
+        r#"{{ "apiKey": 9100, "type": "request", "name": "ChainRequest", "validVersions": "0-3", "flexibleVersions": "1+",
+  "fields": [ {{ "name": "Head", "type": "C0", "versions": "0+" }} ], "commonStructs": [ {} ] }}"#,
+        commons.join(",\n")
+    );
+    let response = r#"{ "apiKey": 9100, "type": "response", "name": "ChainResponse", "validVersions": "0-3", "flexibleVersions": "1+",
+  "fields": [ { "name": "ErrorCode", "type": "int16", "versions": "0+" } ] }"#;
+    vec![("ChainRequest.json".to_string(), request), ("ChainResponse.json".to_string(), response.to_string())]
+}
+
+/// A chain of 1,000 common structs compiles on a thread with a small stack:
+/// no walk of the compiler follows the nesting on the call stack. The walk
+/// for Kafka's `requiresDelayedAllocation` reaches the bytes at the bottom.
+#[test]
+fn a_chain_of_a_thousand_structs_compiles_in_a_small_stack() {
+    let sources = chain_pair(1_000);
+    let table = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let generated = run(&sources).expect("the chain compiles");
+            generated.files.into_iter().find(|f| f.name == "api_keys.rs").map(|f| f.text)
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+        .expect("an api-key table");
+    let entry = table.split("name: \"Chain\"").nth(1).expect("the Chain api key");
+    assert!(entry.split("},").next().unwrap().contains("requires_delayed_allocation: true"), "{entry:.600}");
+}

@@ -75,38 +75,42 @@ const CLUSTER_ACTION: &[&str] = &[
 /// schema walk counts `RECORDS`, not `COMPACT_RECORDS`, and does not look
 /// into tagged fields).
 fn shares_input(spec: &MessageSpec) -> bool {
-    // Each struct is walked once per range of versions it is read in, so a
-    // struct holding arrays of itself costs one visit, not one per path.
-    fn any(fields: &[Field], within: Versions, spec: &MessageSpec, seen: &mut Vec<(String, Versions)>) -> bool {
-        fields.iter().any(|f| {
+    // Each common struct is walked once per range of versions it is read
+    // in, so a struct holding arrays of itself costs one visit, not one per
+    // path; the structs to walk wait in a list, not on the call stack, so
+    // that deep nesting does not grow the stack.
+    let mut seen: Vec<(&str, Versions)> = Vec::new();
+    let mut pending: Vec<(&[Field], Versions)> = vec![(&spec.fields, spec.valid_versions)];
+    while let Some((fields, within)) = pending.pop() {
+        for f in fields {
             let present = f.versions.intersect(within);
             // `None`: the tagged versions lie inside, leaving untagged ones on both sides.
             let untagged = present.subtract(f.tagged_versions).unwrap_or(present);
             if untagged.is_empty() {
-                return false;
+                continue;
             }
             let element = match &f.ty {
                 FieldType::Array(inner) => inner.as_ref(),
                 ty => ty,
             };
             match element {
-                FieldType::Bytes | FieldType::ApiMessage | FieldType::Header => true,
-                FieldType::Records => {
-                    untagged.subtract(spec.flexible_versions).is_none_or(|classic| !classic.is_empty())
+                FieldType::Bytes | FieldType::ApiMessage | FieldType::Header => return true,
+                FieldType::Records
+                    if untagged.subtract(spec.flexible_versions).is_none_or(|classic| !classic.is_empty()) =>
+                {
+                    return true
                 }
-                FieldType::Struct(_) if !f.fields.is_empty() => any(&f.fields, untagged, spec, seen),
-                FieldType::Struct(name) => {
-                    if seen.iter().any(|(n, v)| n == name && *v == untagged) {
-                        return false;
-                    }
-                    seen.push((name.clone(), untagged));
-                    spec.common_structs.iter().any(|c| &c.name == name && any(&c.fields, untagged, spec, seen))
+                FieldType::Struct(_) if !f.fields.is_empty() => pending.push((&f.fields, untagged)),
+                FieldType::Struct(name) if !seen.iter().any(|(n, v)| n == name && *v == untagged) => {
+                    seen.push((name, untagged));
+                    let common = spec.common_structs.iter().filter(|c| &c.name == name);
+                    pending.extend(common.map(|c| (&c.fields[..], untagged)));
                 }
-                _ => false,
+                _ => {}
             }
-        })
+        }
     }
-    any(&spec.fields, spec.valid_versions, spec, &mut Vec::new())
+    false
 }
 
 fn range(v: Versions) -> TokenStream {
