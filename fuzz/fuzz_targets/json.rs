@@ -21,7 +21,9 @@
 //! the same JSON.
 #![no_main]
 
-use kwire::api::{ApiKey, API_INFO};
+mod api_choice;
+
+use kwire::api::ApiKey;
 use kwire::error::DecodeError;
 use kwire::json::{FromJson, JsonError, JsonErrorKind, JsonOptions, Value};
 use kwire::messages::{RequestBody, ResponseBody};
@@ -109,9 +111,7 @@ fn check<B: Body>(api_key: ApiKey, version: i16, input: &Value) {
 
 fuzz_target!(|data: &[u8]| {
     let [selector, index, offset, text @ ..] = data else { return };
-    let info = &API_INFO[*index as usize % API_INFO.len()];
-    let span = (info.valid_versions.max - info.valid_versions.min + 1) as usize;
-    let version = info.valid_versions.min + (*offset as usize % span) as i16;
+    let (info, version) = api_choice::api_version(*index, *offset);
     let Ok(input) = serde_json::from_slice::<Value>(text) else { return };
     if selector & 1 == 0 {
         check::<RequestBody>(info.api_key, version, &input);

@@ -19,7 +19,8 @@
 
 use std::fmt::Debug;
 
-use kwire::api::API_INFO;
+mod api_choice;
+
 use kwire::error::DecodeError;
 use kwire::frame::{RequestFrame, RequestFrameRef, ResponseFrame, ResponseFrameRef};
 use kwire::messages::{RequestBody, RequestBodyRef, ResponseBody, ResponseBodyRef};
@@ -38,9 +39,7 @@ fn same(what: &str, owned: Result<String, String>, viewed: Result<String, String
 
 fuzz_target!(|data: &[u8]| {
     let [mode, index, offset, rest @ ..] = data else { return };
-    let info = &API_INFO[*index as usize % API_INFO.len()];
-    let span = (info.valid_versions.max - info.valid_versions.min + 1) as usize;
-    let version = info.valid_versions.min + (*offset as usize % span) as i16;
+    let (info, version) = api_choice::api_version(*index, *offset);
     let (api_key, bytes) = (info.api_key, Bytes::copy_from_slice(rest));
     let what = format!("{api_key:?} v{version} mode {}", mode % 4);
     match mode % 4 {
