@@ -1,18 +1,48 @@
 #!/usr/bin/env bash
-# Seeds the fuzz corpora from the shared captures and our schemas, then runs
-# each cargo-fuzz target for SECONDS (default 600). Needs cargo-fuzz
-# (`cargo install cargo-fuzz`); RUSTC_BOOTSTRAP lets the stable toolchain
-# accept the sanitizer flags it passes.
+# Seeds the fuzz corpora from the shared captures, our schemas and sampled
+# values of every message and version, then runs the cargo-fuzz targets.
+# Needs cargo-fuzz (`cargo install cargo-fuzz --locked`); RUSTC_BOOTSTRAP
+# lets the stable toolchain accept the sanitizer flags it passes.
+#
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
+#       each target (default: all) for SECONDS (default 600)
+#   scripts/fuzz.sh --ci [TOTAL] [--skip TARGET]...
+#       CI: installs cargo-fuzz when missing, builds every target once, then
+#       runs each target not skipped for an equal share of TOTAL seconds
+#       (default 60), at most 10 s an input; fails on the first crash,
+#       timeout or leak, printing the input's path and how to reproduce it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 shared="${KWIRE_SHARED:-$root/../shared}"
-seconds="${1:-600}"
-shift || true
-targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(request_frame response record_batch schema internal_records)
+# Every target of fuzz/Cargo.toml; a new one is added here too (docs/fuzzing.md).
+all_targets=(request_frame response record_batch schema internal_records json views envelope evolution)
 export RUSTC_BOOTSTRAP=1
+
+ci=false
+if [ "${1:-}" = --ci ]; then
+    ci=true
+    shift
+fi
+seconds="${1:-}"
+shift || true
+targets=()
+skip=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --skip) skip+=("$2"); shift 2 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
+for s in "${skip[@]+"${skip[@]}"}"; do
+    kept=()
+    for t in "${targets[@]}"; do [ "$t" = "$s" ] || kept+=("$t"); done
+    targets=("${kept[@]}")
+done
+
+# The time in seconds, for the timings printed.
+now() { date +%s; }
 
 seed() {
     local c="fuzz/corpus"
@@ -43,12 +73,53 @@ for f in src.glob("*/*.hex"):
 PY
 }
 
-seed
-# Seeds from encoded round-trip values: every api key and version.
-FUZZ_SEEDS_DIR="$root/fuzz/corpus" cargo test -q --features sample,internal-records --test fuzz_seeds > /dev/null
-for t in "${targets[@]}"; do
-    echo "== $t for ${seconds}s"
-    log="fuzz/$t.log"
-    (cd fuzz && cargo fuzz run -O "$t" -- -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536) > "$log" 2>&1 || { tail -n 40 "$log"; exit 1; }
+# The artifact libFuzzer wrote for a failed run, from its log.
+artifact() {
+    grep -oE "Test unit written to [^ ]+" "$1" | awk '{print $NF}' | tail -n 1 || true
+}
+
+run() {
+    local t="$1" secs="$2" log="fuzz/$1.log" input
+    echo "== $t for ${secs}s"
+    if ! (cd fuzz && cargo fuzz run -O "$t" -- -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 ${per_input:+-timeout="$per_input"}) > "$log" 2>&1; then
+        tail -n 40 "$log"
+        input=$(artifact "$log")
+        echo "fuzz: target $t failed; log: $log" >&2
+        if [ -n "$input" ]; then
+            echo "fuzz: the failing input: $input" >&2
+            echo "fuzz: reproduce with: (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run -O $t $input)" >&2
+        fi
+        return 1
+    fi
     grep -E "^#[0-9]+ *DONE|^Done" "$log" | tail -n 2
+}
+
+start=$(now)
+per_input=
+if $ci; then
+    if ! cargo fuzz --version >/dev/null 2>&1; then
+        echo "== installing cargo-fuzz"
+        cargo install cargo-fuzz --locked
+        echo "fuzz: cargo-fuzz installed in $(($(now) - start)) s"
+    fi
+    per_input=10
+fi
+seed
+# Seeds from encoded round-trip values: every api key and version, internal
+# records, Kafka's JSON form, envelopes and schemas (tests/fuzz_seeds.rs).
+# All features, and without RUSTC_BOOTSTRAP (which cargo counts as a change
+# of compiler): the build `cargo test --workspace --all-features` made serves.
+FUZZ_SEEDS_DIR="$root/fuzz/corpus" env -u RUSTC_BOOTSTRAP cargo test -q --all-features --test fuzz_seeds > /dev/null
+echo "fuzz: corpora seeded in $(($(now) - start)) s"
+if $ci; then
+    built=$(now)
+    (cd fuzz && cargo fuzz build -O) > fuzz/build.log 2>&1 || { tail -n 40 fuzz/build.log; exit 1; }
+    echo "fuzz: targets built in $(($(now) - built)) s"
+    total="${seconds:-60}"
+    seconds=$(( total / ${#targets[@]} ))
+    [ "$seconds" -gt 0 ] || seconds=1
+fi
+for t in "${targets[@]}"; do
+    run "$t" "${seconds:-600}"
 done
+echo "fuzz: done in $(($(now) - start)) s"
