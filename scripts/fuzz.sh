@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 shared="${KWIRE_SHARED:-$root/../shared}"
 # Every target of fuzz/Cargo.toml; a new one is added here too (docs/fuzzing.md).
-all_targets=(request_frame response record_batch schema internal_records json views envelope evolution)
+all_targets=(request_frame response record_batch schema internal_records json views envelope evolution server_codec)
 export RUSTC_BOOTSTRAP=1
 
 ci=false
@@ -60,6 +60,22 @@ seed() {
             xxd -r -p "$shared/captures/$file" > "$c/record_batch/$name"
         fi
     done
+    # The server codec: each client's captured requests as one stream, read
+    # with a 4 KiB limit until authenticated after the second frame, and
+    # authenticated from the start (the target's three leading bytes).
+    mkdir -p "$c/server_codec"
+    python3 - "$shared/captures" "$c/server_codec" <<'PY'
+import collections, csv, pathlib, sys
+src, dst = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+streams = collections.defaultdict(bytes)
+with open(src / "index.tsv") as index:
+    for row in csv.DictReader(index, delimiter="\t"):
+        if row["direction"] == "req":
+            streams[row["client"]] += bytes.fromhex((src / row["file"]).read_text().strip())
+for client, stream in streams.items():
+    (dst / f"{client}-stream").write_bytes(bytes([2, 255, 15]) + stream)
+    (dst / f"{client}-stream-authenticated").write_bytes(bytes([0, 0, 6]) + stream)
+PY
     # Record batches inside the captured frames: magic 2 at byte 16 and a length that fits.
     python3 - "$shared/captures" "$c/record_batch" <<'PY'
 import pathlib, struct, sys
