@@ -27,9 +27,6 @@
 //!   metadata log serde whole (frame included). Control records (leader
 //!   change, snapshot header and footer, transaction markers) are not
 //!   internal-record schemas and are checked byte for byte only.
-//! - `dump_log_prints_real_segments`: examples/dump_log on copies of a real
-//!   metadata segment, snapshot and coordinator segments prints one JSON
-//!   object per record, as many as kwire reads.
 //!
 //! What Kafka 4.4.0 writes there, as seen here: a transaction's states are
 //! Empty, Ongoing, PrepareCommit, CompleteCommit, Ongoing, PrepareAbort,
@@ -52,7 +49,6 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -772,103 +768,4 @@ fn share_acknowledged(records: &[ShareCoordinatorRecord], s: &Scenario, partitio
             }
             _ => false,
         })
-}
-
-// ---- the dump tool ----
-
-/// Runs the dump tool on a copy of `bytes` (Kafka may append to the
-/// original meanwhile): its JSON lines.
-fn dump(tool: &Path, option: &str, bytes: &Bytes, name: &str) -> Vec<Json> {
-    let dir = std::env::temp_dir().join(unique("dump-log"));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(name);
-    std::fs::write(&file, bytes).expect("copy");
-    let out = Command::new(tool).arg(option).arg(&file).output().expect("dump_log runs");
-    let _ = std::fs::remove_dir_all(&dir);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "dump_log {option} {name}: {}\n{stderr}", out.status);
-    let lines: Vec<Json> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("dump_log {option} {name}: not JSON ({e}): {l}")))
-        .collect();
-    assert!(stderr.contains(&format!(": {} records", lines.len())), "dump_log {option} {name}: {stderr}");
-    lines
-}
-
-/// Offsets of the entries kwire reads from `bytes`.
-fn offsets_of<R: LogRecord>(bytes: &Bytes) -> Vec<i64> {
-    LogEntries::<R>::new(bytes.clone()).map(|e| e.expect("reads").offset).collect()
-}
-
-fn offsets_printed(lines: &[Json]) -> Vec<i64> {
-    lines.iter().map(|l| l["offset"].as_i64().expect("an offset")).collect()
-}
-
-#[test]
-fn dump_log_prints_real_segments() {
-    let Some(cluster) = Cluster::find("examples/dump_log on a real cluster's logs") else { return };
-    let s = scenario(&cluster);
-    let tool = common::examples::example("dump_log");
-    let data = PathBuf::from(cluster.var("KAFKA_CLUSTER_DATA"));
-    let dir = data.join("controller/__cluster_metadata-0");
-
-    // The newest segment, which holds the topic just created.
-    let (segment, bytes) =
-        files(&dir, ".log").into_iter().rev().find_map(|p| read(&p).map(|b| (p, b))).expect("a metadata segment");
-    let lines = dump(&tool, "--metadata", &bytes, "00000000000000000000.log");
-    assert!(!lines.is_empty(), "{}", segment.display());
-    assert_eq!(offsets_printed(&lines), offsets_of::<MetadataLogRecord>(&bytes), "{}", segment.display());
-    assert!(
-        lines.iter().any(|l| l["type"] == "TOPIC_RECORD" && l["data"]["name"] == s.topic.as_str()),
-        "no TOPIC_RECORD {} in the dump of {}",
-        s.topic,
-        segment.display()
-    );
-    assert!(lines.iter().all(|l| l["type"].is_string() && l["version"].is_i64() || l["control"].is_string()));
-
-    // The newest snapshot: header first, footer last.
-    let (snapshot, bytes) =
-        files(&dir, ".checkpoint").into_iter().rev().find_map(|p| read(&p).map(|b| (p, b))).expect("a snapshot");
-    let lines = dump(&tool, "--metadata", &bytes, "snapshot.checkpoint");
-    let entries = Snapshot::<MetadataLogRecord>::decode(bytes.clone()).expect("a snapshot").entries;
-    assert_eq!(lines.len(), entries.len(), "{}", snapshot.display());
-    assert_eq!(lines[0]["control"], "SNAPSHOT_HEADER");
-    assert_eq!(lines[lines.len() - 1]["control"], "SNAPSHOT_FOOTER");
-    assert!(lines.iter().any(|l| l["type"] == "FEATURE_LEVEL_RECORD" && l["data"]["name"] == "metadata.version"));
-
-    // Coordinator segments on the broker's disk, each family by its option.
-    let broker = data.join("broker");
-    let mut printed = BTreeMap::new();
-    for (prefix, option) in [
-        ("__consumer_offsets-", "--offsets"),
-        ("__transaction_state-", "--transactions"),
-        ("__share_group_state-", "--share"),
-    ] {
-        let mut total = 0;
-        let dirs: Vec<PathBuf> = std::fs::read_dir(&broker)
-            .expect("the broker's log dir")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix)))
-            .collect();
-        for d in dirs {
-            for path in files(&d, ".log") {
-                let Some(bytes) = read(&path) else { continue };
-                let lines = dump(&tool, option, &bytes, "segment.log");
-                let expected = match option {
-                    "--offsets" => offsets_of::<GroupCoordinatorRecord>(&bytes),
-                    "--transactions" => offsets_of::<TransactionCoordinatorRecord>(&bytes),
-                    _ => offsets_of::<ShareCoordinatorRecord>(&bytes),
-                };
-                assert_eq!(offsets_printed(&lines), expected, "{}", path.display());
-                for l in &lines {
-                    assert!(l["control"].is_string() || l["key"]["type"].is_string(), "{}: {l}", path.display());
-                }
-                total += lines.len();
-            }
-        }
-        assert!(total > 0, "dump_log {option}: no records in {}*", broker.join(prefix).display());
-        printed.insert(option, total);
-    }
-    say(&format!("dump_log printed, from the broker's segments: {printed:?}"));
 }

@@ -185,7 +185,7 @@ fn snapshot_reads_and_writes_back() {
         control_batch(3, 4, footer.to_bytes(0).expect("encodes")),
     ]
     .concat();
-    // Kept for trying the dump tool: `cargo run --example dump_log --features internal-records,json -- FILE`.
+    // Kept for trying the dump tool: `kwire dump --family metadata FILE`.
     let _ = std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("example.checkpoint"), &file);
     let snapshot = Snapshot::<MetadataLogRecord>::decode(Bytes::from(file)).expect("reads");
     assert_eq!((snapshot.header.clone(), snapshot.footer.clone()), (header, footer));

@@ -29,6 +29,12 @@
 //! with, as Kafka's tool: a transaction's status by name (`Ongoing`), and a
 //! classic group's member subscriptions and assignments decoded when its
 //! protocol type is `consumer`.
+//!
+//! `--json` prints one object per record instead:
+//! `{"file":…,"offset":…,"timestamp":…,"key":{…},"payload":{…}}` (key and
+//! payload as above, parsed; a tombstone's payload is `"<DELETE>"`),
+//! `{"file":…,"offset":…,"timestamp":…,"control":"LEADER_CHANGE","data":{…}}`
+//! for a control record, and `"error"` in place of what did not decode.
 
 use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
@@ -113,10 +119,10 @@ pub struct Args {
     /// As --family share (Kafka's option).
     #[arg(long, conflicts_with = "family")]
     share_group_state_decoder: bool,
-    /// Print each record's key and payload (the default when the family is known, as with Kafka's decoder options).
+    /// Print each record's key and payload (the default, unless --deep-iteration is given alone).
     #[arg(long)]
     print_data_log: bool,
-    /// Print one line per record, not only per batch (implied by --print-data-log and a known family).
+    /// Print each record's metadata but not its key and payload, as Kafka's option alone does.
     #[arg(long)]
     deep_iteration: bool,
     /// Leave out each record's offset, timestamp, sizes, sequence and header keys.
@@ -168,9 +174,13 @@ pub fn run(args: Args) -> ExitCode {
     let mut out = BufWriter::new(stdout.lock());
     for file in &args.files {
         let family = named.or_else(|| Family::of(file));
-        let contents = family.is_some() || args.print_data_log;
+        // As Kafka's options: a decoder (here also --family) or
+        // --print-data-log prints keys and payloads, --deep-iteration alone
+        // only each record's metadata; with none of them, the family of
+        // the folder is the decoder.
+        let contents = args.print_data_log || named.is_some() || !args.deep_iteration;
         let deep = contents || args.deep_iteration;
-        if args.print_data_log && family.is_none() {
+        if contents && family.is_none() {
             eprintln!(
                 "{}: cannot tell its family from its folder; name it with --family (metadata, offsets, transactions, share)",
                 file.display()
@@ -179,6 +189,7 @@ pub fn run(args: Args) -> ExitCode {
             continue;
         }
         let result = match family {
+            // Records without keys and payloads (--deep-iteration): any family reads them.
             None => printer.file::<MetadataLogRecord>(&mut out, file, deep, false),
             Some(Family::Metadata) => printer.file::<MetadataLogRecord>(&mut out, file, deep, contents),
             Some(Family::Offsets) => printer.file::<GroupCoordinatorRecord>(&mut out, file, deep, contents),
@@ -418,6 +429,18 @@ fn control_text(record: &Record) -> Result<String, String> {
     })
 }
 
+/// `--json`: a control record's type and value, as
+/// `{"control":"LEADER_CHANGE","data":{…}}` (`UNKNOWN` and no data for a
+/// control type Kafka lacks).
+fn control_json(record: &Record) -> Result<(String, Value), String> {
+    let key = record.key.as_deref().unwrap_or_default();
+    if key.len() >= 4 && !(0..=6).contains(&i16::from_be_bytes([key[2], key[3]])) {
+        return Ok(("UNKNOWN".into(), Value::Null));
+    }
+    let c = ControlRecord::decode(record.key.clone(), record.value.clone()).map_err(|e| e.to_string())?;
+    Ok((c.value.type_name().into(), c.value.to_json().map_err(|e| e.to_string())?))
+}
+
 /// The JSON value of Kafka's key or payload text (the text itself when it
 /// is not JSON: `<DELETE>`, an error).
 fn as_json(text: &str) -> Value {
@@ -568,7 +591,7 @@ magic: {} compresscodec: {compression} crc: {} isvalid: {valid}",
                 errors.push(e);
             }
             if self.json {
-                self.json_line(out, h, &record, offset, control.as_deref(), parsed.as_ref())?;
+                self.json_line(out, &shown.to_string(), h, &record, offset, control.as_deref(), parsed.as_ref())?;
             } else {
                 let mut line = String::new();
                 let mut prefix = "| ";
@@ -609,9 +632,11 @@ magic: {} compresscodec: {compression} crc: {} isvalid: {valid}",
     }
 
     /// `--json`: one object per record.
+    #[allow(clippy::too_many_arguments)]
     fn json_line(
         &self,
         out: &mut impl Write,
+        file: &str,
         h: &BatchHeader,
         record: &Record,
         offset: i64,
@@ -619,10 +644,19 @@ magic: {} compresscodec: {compression} crc: {} isvalid: {valid}",
         parsed: Option<&Parsed>,
     ) -> io::Result<()> {
         let mut json = kwire::json::Map::new();
+        json.insert("file".into(), file.into());
         json.insert("offset".into(), offset.into());
         json.insert("timestamp".into(), h.timestamp_of(record).into());
-        if let Some(c) = control {
-            json.insert("control".into(), c.trim().into());
+        if control.is_some() {
+            match control_json(record) {
+                Ok((name, data)) => {
+                    json.insert("control".into(), name.into());
+                    json.insert("data".into(), data);
+                }
+                Err(e) => {
+                    json.insert("error".into(), e.into());
+                }
+            }
         }
         if let Some(p) = parsed {
             if let Some(error) = &p.error {
