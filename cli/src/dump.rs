@@ -448,6 +448,15 @@ fn as_json(text: &str) -> Value {
 }
 
 impl Printer {
+    /// Says a failure on standard error, after what standard output holds
+    /// so far, and counts it.
+    fn fail(&mut self, out: &mut impl Write, message: std::fmt::Arguments<'_>) -> io::Result<()> {
+        out.flush()?;
+        eprintln!("{message}");
+        self.failures += 1;
+        Ok(())
+    }
+
     /// Prints one file. Errors are the output's; the file's own failures are
     /// said on standard error and counted.
     fn file<R: Dump>(&mut self, out: &mut impl Write, file: &Path, deep: bool, contents: bool) -> io::Result<()> {
@@ -458,19 +467,13 @@ impl Printer {
         let first = match name_line(file) {
             Ok(line) => line,
             Err(e) => {
-                out.flush()?;
-                eprintln!("{shown}: {e}");
-                self.failures += 1;
-                return Ok(());
+                return self.fail(out, format_args!("{shown}: {e}"));
             }
         };
         let bytes = match std::fs::read(file) {
             Ok(b) => Bytes::from(b),
             Err(e) => {
-                out.flush()?;
-                eprintln!("{shown}: {e}");
-                self.failures += 1;
-                return Ok(());
+                return self.fail(out, format_args!("{shown}: {e}"));
             }
         };
         if !self.json {
@@ -491,19 +494,17 @@ impl Printer {
                 None => break,
                 Some(Ok(Batch::V2(batch))) => batch,
                 Some(Ok(Batch::Legacy(m))) => {
-                    out.flush()?;
-                    eprintln!(
-                        "{shown}: position {position}: offset {}: a legacy message (magic {}); Kafka's internal logs hold record batches v2 only",
-                        m.offset, m.magic
+                    let (offset, magic) = (m.offset, m.magic);
+                    return self.fail(
+                        out,
+                        format_args!(
+                            "{shown}: position {position}: offset {offset}: a legacy message (magic {magic}); \
+                             Kafka's internal logs hold record batches v2 only"
+                        ),
                     );
-                    self.failures += 1;
-                    return Ok(());
                 }
                 Some(Err(e)) => {
-                    out.flush()?;
-                    eprintln!("{shown}: position {position}: {e}");
-                    self.failures += 1;
-                    return Ok(());
+                    return self.fail(out, format_args!("{shown}: position {position}: {e}"));
                 }
             };
             self.batch::<R>(out, &shown, &batch, position, deep, contents, &options)?;
@@ -560,20 +561,18 @@ magic: {} compresscodec: {compression} crc: {} isvalid: {valid}",
         let records = match batch.records(options) {
             Ok(records) => records,
             Err(e) => {
-                out.flush()?;
-                eprintln!("{shown}: position {position}: batch at offset {}: {e}", h.base_offset);
-                self.failures += 1;
-                return Ok(());
+                return self
+                    .fail(out, format_args!("{shown}: position {position}: batch at offset {}: {e}", h.base_offset));
             }
         };
         for record in records {
             let record = match record {
                 Ok(record) => record,
                 Err(e) => {
-                    out.flush()?;
-                    eprintln!("{shown}: position {position}: batch at offset {}: {e}", h.base_offset);
-                    self.failures += 1;
-                    return Ok(());
+                    return self.fail(
+                        out,
+                        format_args!("{shown}: position {position}: batch at offset {}: {e}", h.base_offset),
+                    );
                 }
             };
             let offset = h.offset_of(&record);
