@@ -252,7 +252,10 @@ trait Dump: LogRecord {
 
 impl Dump for MetadataLogRecord {
     fn parse(record: &Record, offset: i64, options: JsonOptions) -> Parsed {
-        let text = Self::decode(record.key.clone(), record.value.clone()).map_err(|e| e.to_string()).and_then(|r| {
+        // The value alone, as Kafka's tool reads it (a key, which metadata
+        // records never have, is not looked at).
+        let framed = record.value.clone().ok_or_else(|| "value: null".to_string());
+        let text = framed.and_then(|v| Self::decode_framed(v).map_err(|e| format!("value: {e}"))).and_then(|r| {
             let name = r.message.info().map_or("UNKNOWN", |t| t.type_name);
             let data = r.message.to_json_with(r.version, options).map_err(|e| e.to_string())?;
             let mut json = kwire::json::Map::new();

@@ -221,6 +221,20 @@ fn dump_errors_name_file_and_position() {
         stderr(&out)
     );
 
+    // A metadata record of an unknown frame version: Kafka's "Error at"
+    // payload in place.
+    let part = dir.join("__cluster_metadata-0");
+    std::fs::create_dir_all(&part).expect("dir");
+    let mut scram = std::fs::read(data().join(METADATA[1])).expect("fixture");
+    let frame_version = scram.len() - 1 - 112; // the value (112 bytes) before the header count
+    assert_eq!(scram[frame_version], 1);
+    scram[frame_version] = 2;
+    std::fs::write(part.join("00000000000000001095.log"), &scram).expect("write");
+    let out = kwire_in(&dir, &["dump", "__cluster_metadata-0/00000000000000001095.log"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains(" headerKeys: [] payload: Error at 1095, skipping. value: "), "{}", stdout(&out));
+    assert!(stderr(&out).contains("00000000000000001095.log: position 0: offset 1095: value: "), "{}", stderr(&out));
+
     // Bad arguments.
     let out = kwire_in(&dir, &["dump", "--family", "nope", "x.log"]);
     assert_eq!(out.status.code(), Some(2));
