@@ -67,7 +67,12 @@ for node in controller broker; do
         "$DATA/$node"/__transaction_state-* "$DATA/$node"/__share_group_state-*; do
         [ -d "$part" ] || continue
         mkdir -p "$WORK/$node/$(basename "$part")"
-        find "$part" -maxdepth 1 \( -name '*.log' -o -name '*.checkpoint' \) -exec cp {} "$WORK/$node/$(basename "$part")/" \;
+        find "$part" -maxdepth 1 -name '*.log' -exec cp {} "$WORK/$node/$(basename "$part")/" \;
+        # The controller takes a snapshot every few records here: the first
+        # and the newest 20 keep the comparison's time bounded.
+        find "$part" -maxdepth 1 -name '*.checkpoint' | sort | sed -n '1p;$p' >"$WORK/checkpoints"
+        find "$part" -maxdepth 1 -name '*.checkpoint' | sort | tail -n 20 >>"$WORK/checkpoints"
+        sort -u "$WORK/checkpoints" | while read -r snapshot; do cp "$snapshot" "$WORK/$node/$(basename "$part")/"; done
     done
 done
 
