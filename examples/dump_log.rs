@@ -2,7 +2,7 @@
 //! `kafka-dump-log` does with its metadata and offsets decoders:
 //!
 //! ```text
-//! cargo run --example dump_log --features internal-records,json -- [--metadata|--offsets|--transactions|--share|--remote-log-metadata] FILE
+//! cargo run -p kwire-examples --example dump_log -- [--metadata|--offsets|--transactions|--share|--remote-log-metadata] FILE
 //! ```
 //!
 //! FILE is a log segment (`00000000000000000000.log`) or a KRaft snapshot

@@ -1,7 +1,9 @@
 //! What the workspace's tests share: finding the reference directory,
 //! skipping a check outside CI (failing it in CI), and the public-surface
-//! check of each crate ([`public_api::check`]).
+//! check of each crate ([`public_api::check`]), and the mutations of hostile-input
+//! properties ([`mutation`]).
 
+pub mod mutation;
 pub mod public_api;
 
 use std::io::Write;
