@@ -50,7 +50,7 @@ fn java() -> Option<Java> {
     };
     if let Some(problem) = problem {
         return common::skip(&format!(
-            "skipped: Kafka's Java clients against the example broker: {problem} (run bash interop/scripts/kafka-cluster.sh fetch)"
+            "skipped: Kafka's Java clients against the example broker: {problem} (run bash interop/scripts/setup.sh cluster)"
         ));
     }
     Some(Java { classpath: format!("{}:{}/*", classes.display(), jars.display()) })

@@ -4,7 +4,6 @@
 pub mod captures;
 pub mod oracle;
 
-use std::io::Write;
 use std::path::PathBuf;
 
 /// The api key numbered `code` in the api-key table (a test's own number).
@@ -14,7 +13,9 @@ pub fn api_key(code: i16) -> kwire::api::ApiKey {
 }
 
 /// Skips a check whose prerequisite is missing: prints `message` (`skipped:
-/// <what> needs ...`) to stderr and returns `None`.
+/// <what> needs ... (<the command that provides it>)`) to stderr, notes the
+/// skip for `scripts/test.sh`'s summary ([`kwire_testkit::skip`]) and
+/// returns `None`.
 ///
 /// # Panics
 /// With `message` instead, when the environment variable `CI` is set to a
@@ -22,12 +23,7 @@ pub fn api_key(code: i16) -> kwire::api::ApiKey {
 /// than silently skip it.
 #[allow(dead_code)]
 pub fn skip<T>(message: &str) -> Option<T> {
-    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
-        panic!("{message}");
-    }
-    // Written to stderr directly: the test harness captures `eprintln!`.
-    let _ = writeln!(std::io::stderr(), "{message}");
-    None
+    kwire_testkit::skip(message).unwrap_or_else(|message| panic!("{message}"))
 }
 
 /// The directory named by the environment variable `var` when it is set
@@ -75,11 +71,7 @@ pub fn releases_dir() -> PathBuf {
 /// ```
 #[allow(dead_code)]
 pub fn shared_dir(what: &str) -> Option<PathBuf> {
-    let dir = env_dir("KWIRE_SHARED", "../shared");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    skip(&format!("skipped: {what} needs {} (set KWIRE_SHARED)", dir.display()))
+    kwire_testkit::shared_dir(what).unwrap_or_else(|message| panic!("{message}"))
 }
 
 /// The schemas of one schema `family` (`messages`, `metadata`, ...) of the
@@ -99,7 +91,7 @@ pub fn release_schemas(release: &str, family: &str) -> Option<PathBuf> {
         return Some(dir);
     }
     skip(&format!(
-        "skipped: Kafka {release}'s {family} schemas are not in {} (run interop/scripts/kafka-release.sh {release})",
+        "skipped: Kafka {release}'s {family} schemas are not in {} (run bash interop/scripts/setup.sh releases)",
         dir.display()
     ))
 }
@@ -125,11 +117,11 @@ pub fn kafka_oracle(release: &str) -> Option<PathBuf> {
         .is_ok_and(|s| s.success());
     let message = if !launcher.is_file() {
         format!(
-            "skipped: the Kafka {release} oracle is not in {} (run interop/scripts/kafka-oracle.sh {release})",
+            "skipped: the Kafka {release} oracle is not in {} (run bash interop/scripts/setup.sh oracle)",
             launcher.display()
         )
     } else if !java {
-        format!("skipped: the Kafka {release} oracle needs `java` (17 or newer) on PATH")
+        format!("skipped: the Kafka {release} oracle needs `java` (17 or newer) on PATH (then run bash interop/scripts/setup.sh oracle)")
     } else {
         return Some(launcher);
     };

@@ -51,8 +51,8 @@ impl Cluster {
                 Some(Cluster { vars, dir })
             }
             _ => super::skip(&format!(
-                "skipped: {what} needs a running Kafka cluster in {} (run interop/scripts/kafka-cluster.sh start)",
-                dir.display()
+                "skipped: {what} needs a running Kafka cluster in {dir} (run KAFKA_CLUSTER_DIR={dir} bash interop/scripts/setup.sh cluster)",
+                dir = dir.display()
             )),
         }
     }
