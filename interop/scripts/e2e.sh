@@ -19,7 +19,8 @@
 # any step failed. A step is skipped (not passed) when the real peer lacks
 # what it tests, with the reason on its line.
 #
-# Usage: bash interop/scripts/e2e.sh
+# Usage: bash interop/scripts/e2e.sh [--peers-only]
+#   --peers-only        install the peers into E2E_WORK and stop there
 #   E2E_WORK=DIR        keep installs and logs there (default: a new temporary
 #                       folder, removed when every step passed)
 #   E2E_PORT_BASE=N     first of the five ports used (default 29092)
@@ -152,8 +153,8 @@ print("kafka-python codecs:", {n: getattr(c, "has_" + n)() for n in ("gzip", "sn
 }
 
 build_examples() {
-    # The same features as .ci/run's `cargo test`, so its build is reused.
-    (cd "$ROOT" && cargo build --workspace --all-features --example broker --example client \
+    # The build of .ci/run's `cargo test`, which builds the examples too: reused.
+    (cd "$ROOT" && cargo test --workspace --all-features --no-run \
         --message-format=json-render-diagnostics) >"$WORK/cargo.json" || return 1
     python3 - "$WORK/cargo.json" "$WORK" <<'EOF' || return 1
 import json, sys
@@ -163,7 +164,8 @@ for line in open(sys.argv[1]):
         msg = json.loads(line)
     except ValueError:
         continue
-    if msg.get("reason") == "compiler-artifact" and msg.get("executable"):
+    if (msg.get("reason") == "compiler-artifact" and msg.get("executable")
+            and msg["target"]["kind"] == ["example"] and not msg["profile"]["test"]):
         found[msg["target"]["name"]] = msg["executable"]
 for name in ("broker", "client"):
     if name not in found:
@@ -175,6 +177,11 @@ EOF
 
 say "e2e: work folder $WORK"
 step install-peers install_peers
+if [ "${1:-}" = --peers-only ]; then
+    [ "$FAIL" -eq 0 ] || exit 1
+    say "e2e: peers installed in $WORK"
+    exit 0
+fi
 step build-examples build_examples
 if [ "$FAIL" -gt 0 ]; then
     say "$PASS passed, $FAIL failed, $SKIP skipped"

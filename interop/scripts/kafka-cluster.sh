@@ -60,6 +60,10 @@ CACHE="${KWIRE_RELEASES:-$ROOT/.cache/kafka}"
 case "$CACHE" in /*) ;; *) CACHE="$ROOT/$CACHE" ;; esac
 DIR="${KAFKA_CLUSTER_DIR:-$ROOT/.cache/cluster}"
 case "$DIR" in /*) ;; *) DIR="$ROOT/$DIR" ;; esac
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
+# shellcheck source=progress.sh
+. "$(dirname "$0")/progress.sh"
 BASE="${KAFKA_CLUSTER_PORT_BASE:-19700}"
 REAUTH_MS="${KAFKA_CLUSTER_REAUTH_MS:-6000}"
 BROKER_PORT=$BASE
@@ -96,9 +100,9 @@ fetch() {
   </dependencies>
 </project>
 EOF
-    if ! mvn -q -B -f "$JARS/pom/pom.xml" -Dmaven.repo.local="$CACHE/m2" \
-        dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$JARS" \
-        >"$JARS/maven.log" 2>&1; then
+    if ! with_progress "kafka-cluster: Maven" "$JARS" "$JARS/maven.log" \
+        mvn -q -B -f "$JARS/pom/pom.xml" -Dmaven.repo.local="$CACHE/m2" \
+        dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$JARS"; then
         echo "kafka-cluster: Maven could not fetch Kafka $VERSION; see $JARS/maven.log" >&2
         tail -n 30 "$JARS/maven.log" >&2
         exit 1
@@ -276,6 +280,14 @@ start() {
     fetch
     compile_drivers
     stop
+    if [ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ]; then
+        # Built first, in full view, by the build `cargo test --workspace
+        # --all-features` makes (which builds the examples too): after it,
+        # or before it, neither repeats the other's work.
+        echo "kafka-cluster: building examples/envelope_relay (cargo test --workspace --all-features --no-run)" >&2
+        (cd "$ROOT" && with_progress "kafka-cluster: cargo" "" "" \
+            cargo test --workspace --all-features --no-run) || fail "building examples/envelope_relay"
+    fi
     local port
     for port in "$BROKER_PORT" "$BROKER_SASL_PORT" "$CONTROLLER_PORT" "$CONTROLLER_SASL_PORT" "$RELAY_PORT" \
         "$RELAYED_PORT" "$CLIENT_RELAY_PORT"; do
@@ -304,11 +316,10 @@ start() {
     wait_for controller "$!" "$DIR/logs/controller.log" "Kafka Server started" 120 || fail controller
 
     if [ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ]; then
-        (cd "$ROOT" && cargo build -q -p kwire-examples --example envelope_relay) || fail "building examples/envelope_relay"
         # --inject-envelope-errors: the relay itself answers the Envelope of a
         # CreateTopics for a topic kwire-relay-envelope-error-<CODE>-... with
         # error CODE (once per name), for interop/tests/cluster_envelope.rs.
-        "$ROOT/target/debug/examples/envelope_relay" --listen "127.0.0.1:$RELAY_PORT" \
+        "$TARGET/debug/examples/envelope_relay" --listen "127.0.0.1:$RELAY_PORT" \
             --upstream "127.0.0.1:$CONTROLLER_PORT" --frames "$DIR/logs/relay-frames.jsonl" \
             --inject-envelope-errors --plaintext >"$DIR/logs/relay.log" 2>&1 &
         echo "relay $!" >> "$DIR/pids"
@@ -322,7 +333,7 @@ start() {
 
     if [ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ]; then
         # Started after the broker, so stopped before it (pids, newest first).
-        "$ROOT/target/debug/examples/envelope_relay" --listen "127.0.0.1:$CLIENT_RELAY_PORT" \
+        "$TARGET/debug/examples/envelope_relay" --listen "127.0.0.1:$CLIENT_RELAY_PORT" \
             --upstream "127.0.0.1:$RELAYED_PORT" --frames "$DIR/logs/relay-clients-frames.jsonl" \
             --plaintext >"$DIR/logs/relay-clients.log" 2>&1 &
         echo "relay-clients $!" >> "$DIR/pids"

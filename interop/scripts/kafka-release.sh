@@ -31,6 +31,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 CACHE="${KWIRE_RELEASES:-$ROOT/.cache/kafka}"
 case "$CACHE" in /*) ;; *) CACHE="$ROOT/$CACHE" ;; esac
+# shellcheck source=progress.sh
+. "$(dirname "$0")/progress.sh"
 
 versions=()
 while [ $# -gt 0 ]; do
@@ -132,7 +134,8 @@ if [ ${#wanted[@]} -gt 0 ]; then
     work="$(mktemp -d "$CACHE/fetch.XXXXXX")"
     echo "kafka-release: fetching ${#wanted[@]} jars of ${versions[*]}"
     # Once more on a failure: a download can break off.
-    if ! fetch "$work" "${wanted[@]}" >"$work/maven.log" 2>&1 && ! fetch "$work" "${wanted[@]}" >>"$work/maven.log" 2>&1; then
+    if ! with_progress "kafka-release: Maven" "$CACHE" "$work/maven.log" fetch "$work" "${wanted[@]}" &&
+        ! with_progress "kafka-release: Maven, again" "$CACHE" "$work/maven.log" fetch "$work" "${wanted[@]}"; then
         echo "kafka-release: Maven could not fetch every jar; its log ($work/maven.log) ends:" >&2
         grep -a 'ERROR' "$work/maven.log" | head -5 >&2
         exit 1

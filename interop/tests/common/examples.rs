@@ -1,7 +1,7 @@
 //! The examples (the kwire-examples crate) as executables for the tests that
-//! run them, built by a nested `cargo build --workspace --all-features`: after
-//! `cargo test --workspace --all-features` nothing is compiled, the features
-//! being the same.
+//! run them, built by a nested `cargo test --workspace --all-features
+//! --no-run`, the build of the README's test command (which builds the
+//! examples too): run from it, nothing is compiled.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
@@ -26,11 +26,10 @@ pub fn example(name: &str) -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     command.current_dir(kwire_testkit::workspace_root()).args([
-        "build",
+        "test",
         "--workspace",
         "--all-features",
-        "--example",
-        name,
+        "--no-run",
         "--message-format=json-render-diagnostics",
     ]);
     let out = command.output().expect("cargo runs");
@@ -39,7 +38,11 @@ pub fn example(name: &str) -> PathBuf {
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
         .filter(|m| {
-            m["reason"] == "compiler-artifact" && m["target"]["name"] == name && m["target"]["kind"][0] == "example"
+            // The example's program, not its unit tests (the broker has some).
+            m["reason"] == "compiler-artifact"
+                && m["target"]["name"] == name
+                && m["target"]["kind"][0] == "example"
+                && m["profile"]["test"] == false
         })
         .find_map(|m| m["executable"].as_str().map(PathBuf::from))
         .unwrap_or_else(|| panic!("cargo names no executable of examples/{name}"));
