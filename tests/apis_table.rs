@@ -1,6 +1,6 @@
-//! The README's table of supported apis is rendered from the api-key table;
-//! this test fails when they differ. `KWIRE_BLESS=1 cargo test --test
-//! readme_apis` rewrites the table.
+//! The table of supported apis in docs/apis.md is rendered from the api-key
+//! table; this test fails when they differ. `KWIRE_BLESS=1 cargo test --test
+//! apis_table` rewrites the table.
 
 use kwire::api::{Listener, API_INFO};
 use kwire::message::VersionRange;
@@ -23,7 +23,7 @@ fn render() -> String {
                 Listener::ZkBroker => "zkBroker",
                 Listener::Broker => "broker",
                 Listener::Controller => "controller",
-                other => panic!("listener {other:?} has no name in the README table yet: add it here"),
+                other => panic!("listener {other:?} has no name in the docs/apis.md table yet: add it here"),
             })
             .collect();
         let unstable = if info.latest_version_unstable { " (latest unstable)" } else { "" };
@@ -41,20 +41,20 @@ fn render() -> String {
 }
 
 #[test]
-fn readme_lists_every_api_and_version() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README.md");
+fn docs_list_every_api_and_version() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/apis.md");
+    let readme = std::fs::read_to_string(&path).expect("docs/apis.md");
     let (Some(start), Some(end)) = (readme.find(START), readme.find(END)) else {
-        panic!("README.md lacks the {START} … {END} markers");
+        panic!("docs/apis.md lacks the {START} … {END} markers");
     };
     let table = render();
     let current = &readme[start + START.len()..end];
     if current.trim() != table.trim() {
-        if std::env::var_os("KWIRE_BLESS").is_some() {
+        if kwire_testkit::bless() {
             let updated = format!("{}{START}\n{table}{}", &readme[..start], &readme[end..]);
-            std::fs::write(&path, updated).expect("README.md written");
+            std::fs::write(&path, updated).expect("docs/apis.md written");
             return;
         }
-        panic!("README.md's api table is stale; refresh it with:\n    KWIRE_BLESS=1 cargo test --test readme_apis\n\nexpected:\n{table}");
+        panic!("docs/apis.md's api table is stale; refresh it with:\n    KWIRE_BLESS=1 cargo test --test apis_table\n\nexpected:\n{table}");
     }
 }

@@ -173,7 +173,7 @@ const KNOWN: &[Known] = &[
         containing: "[malformed] tag 0 not a string",
         reason: "KIP-590 in schemas/: RequestHeader v2 tag 0 is kwire's InitialPrincipalName (a \
                  compact nullable string), undefined in Kafka, which keeps any bytes under it as an unknown \
-                 tag. Documented in README (schemas/ differences)",
+                 tag. Documented in docs/apis.md (schemas/ differences)",
     },
 ];
 
