@@ -153,8 +153,8 @@ print("kafka-python codecs:", {n: getattr(c, "has_" + n)() for n in ("gzip", "sn
 }
 
 build_examples() {
-    # The build of .ci/run's `cargo test`, which builds the examples too: reused.
-    (cd "$ROOT" && cargo test --workspace --all-features --no-run \
+    # The features and profile of .ci/run's `cargo test`, so its build is reused.
+    (cd "$ROOT" && cargo build --workspace --all-features --profile test --example broker --example client \
         --message-format=json-render-diagnostics) >"$WORK/cargo.json" || return 1
     python3 - "$WORK/cargo.json" "$WORK" <<'EOF' || return 1
 import json, sys

@@ -281,12 +281,13 @@ start() {
     compile_drivers
     stop
     if [ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ]; then
-        # Built first, in full view, by the build `cargo test --workspace
-        # --all-features` makes (which builds the examples too): after it,
-        # or before it, neither repeats the other's work.
-        echo "kafka-cluster: building examples/envelope_relay (cargo test --workspace --all-features --no-run)" >&2
+        # Built first, in full view, with the features and profile of
+        # `cargo test --workspace --all-features`: before it or after it,
+        # neither build repeats the other's work.
+        echo "kafka-cluster: building examples/envelope_relay" >&2
         (cd "$ROOT" && with_progress "kafka-cluster: cargo" "" "" \
-            cargo test --workspace --all-features --no-run) || fail "building examples/envelope_relay"
+            cargo build --workspace --all-features --profile test --example envelope_relay) ||
+            fail "building examples/envelope_relay"
     fi
     local port
     for port in "$BROKER_PORT" "$BROKER_SASL_PORT" "$CONTROLLER_PORT" "$CONTROLLER_SASL_PORT" "$RELAY_PORT" \

@@ -1,7 +1,8 @@
 //! The examples (the kwire-examples crate) as executables for the tests that
-//! run them, built by a nested `cargo test --workspace --all-features
-//! --no-run`, the build of the README's test command (which builds the
-//! examples too): run from it, nothing is compiled.
+//! run them, built by a nested `cargo build --workspace --all-features
+//! --profile test --example NAME`: the features and profile of the README's
+//! test command, so that what it built (the libraries, most examples) is
+//! reused and at most the example itself is compiled.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
@@ -26,10 +27,13 @@ pub fn example(name: &str) -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     command.current_dir(kwire_testkit::workspace_root()).args([
-        "test",
+        "build",
         "--workspace",
         "--all-features",
-        "--no-run",
+        "--profile",
+        "test",
+        "--example",
+        name,
         "--message-format=json-render-diagnostics",
     ]);
     let out = command.output().expect("cargo runs");
