@@ -12,11 +12,11 @@
 //! session lifetime the broker sent in SaslAuthenticate v1+.
 //!
 //! ```text
-//! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092
-//! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092 --sasl-plain alice:alice-secret
-//! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092 --compression zstd
-//! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092 --fetch-only demo --expect 3 --compression lz4
-//! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9093 --sasl-plain admin:admin-secret --produce-fetch-for 20
+//! cargo run -p kwire-examples --example client -- --bootstrap 127.0.0.1:9092
+//! cargo run -p kwire-examples --example client -- --bootstrap 127.0.0.1:9092 --sasl-plain alice:alice-secret
+//! cargo run -p kwire-examples --example client -- --bootstrap 127.0.0.1:9092 --compression zstd
+//! cargo run -p kwire-examples --example client -- --bootstrap 127.0.0.1:9092 --fetch-only demo --expect 3 --compression lz4
+//! cargo run -p kwire-examples --example client -- --bootstrap 127.0.0.1:9093 --sasl-plain admin:admin-secret --produce-fetch-for 20
 //! ```
 //!
 //! It prints one line per step and exits non-zero on the first failure.

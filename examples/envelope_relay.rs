@@ -1,11 +1,11 @@
 //! A transparent Kafka relay on kwire and tokio that decodes what it
 //! passes: put it between a Kafka client and a broker (or, as
-//! `scripts/kafka-cluster.sh` does with `KAFKA_CLUSTER_RELAY=1`, between a
+//! `interop/scripts/kafka-cluster.sh` does with `KAFKA_CLUSTER_RELAY=1`, between a
 //! KRaft broker and its controller) and it logs every frame, one JSON line
 //! each, while the bytes go through unchanged.
 //!
 //! ```text
-//! cargo run --features tokio --example envelope_relay -- \
+//! cargo run -p kwire-examples --example envelope_relay -- \
 //!     --listen 127.0.0.1:19096 --upstream 127.0.0.1:19094 --frames frames.jsonl
 //! ```
 //!

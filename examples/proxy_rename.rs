@@ -4,7 +4,7 @@
 //! back, whatever the api key, with no match over api keys.
 //!
 //! ```text
-//! cargo run --example proxy_rename
+//! cargo run -p kwire-examples --example proxy_rename
 //! ```
 //!
 //! The frames here are built in place of a socket; a real proxy runs the same

@@ -122,10 +122,10 @@ if $ci; then
 fi
 seed
 # Seeds from encoded round-trip values: every api key and version, internal
-# records, Kafka's JSON form, envelopes and schemas (tests/fuzz_seeds.rs).
+# records, Kafka's JSON form, envelopes and schemas (interop/tests/fuzz_seeds.rs).
 # All features, and without RUSTC_BOOTSTRAP (which cargo counts as a change
 # of compiler): the build `cargo test --workspace --all-features` made serves.
-FUZZ_SEEDS_DIR="$root/fuzz/corpus" env -u RUSTC_BOOTSTRAP cargo test -q --all-features --test fuzz_seeds > /dev/null
+FUZZ_SEEDS_DIR="$root/fuzz/corpus" env -u RUSTC_BOOTSTRAP cargo test -q --workspace --all-features --test fuzz_seeds > /dev/null
 echo "fuzz: corpora seeded in $(($(now) - start)) s"
 if $ci; then
     built=$(now)

@@ -36,7 +36,8 @@ done
         exit 1
     fi
     cd "$WORK"
-    cargo install -q --path "$dir_kwire_cli" --root "$WORK/root" --target-dir "$ROOT/target/install-check" \
+    # A debug build: what is checked is that the package installs and runs.
+    cargo install -q --debug --path "$dir_kwire_cli" --root "$WORK/root" --target-dir "$ROOT/target/install-check" \
         --config "patch.crates-io.kwire.path=\"$dir_kwire\"" \
         --config "patch.crates-io.kwire-codegen.path=\"$dir_kwire_codegen\""
 }

@@ -4,7 +4,7 @@
 Usage: python3 scripts/schema_union.py SCHEMAS RELEASE_DIR [RELEASE_DIR ...]
 
 Each RELEASE_DIR is a release's `messages/` folder as extracted by
-scripts/kafka-release.sh, oldest release first. For every message the union
+interop/scripts/kafka-release.sh, oldest release first. For every message the union
 covers every version any release has: version v takes its wire shape from the
 newest release that has v (an unstable version of an older release thus takes
 the shape it was finally given), and versions that no release has any more

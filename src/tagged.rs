@@ -44,6 +44,6 @@ impl<D> RawTaggedField<D> {
 
 /// The largest tag a tagged field may have: 2^31 - 2. Kafka reads tags into
 /// a signed 32-bit number and refuses 2^31 - 1 and above (checked against
-/// Kafka's own classes by tests/oracle.rs), so kwire neither reads nor
+/// Kafka's own classes by interop/tests/oracle.rs), so kwire neither reads nor
 /// writes them.
 pub const MAX_TAG: u32 = (i32::MAX - 1) as u32;

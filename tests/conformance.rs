@@ -136,7 +136,7 @@ impl Known {
 
 /// Known differences where kwire's bytes are right per the spec and
 /// per the schemas of `schemas/` (the union of Apache Kafka's releases 3.9
-/// to 4.4, checked against each by tests/schema_equivalence.rs), and kafka-protocol 0.18
+/// to 4.4, checked against each by interop/tests/schema_equivalence.rs), and kafka-protocol 0.18
 /// differs because it was generated from a later Kafka (4.x) that changed
 /// these messages. A whole-side entry is still run and must still differ:
 /// one that starts passing fails the test as stale. A

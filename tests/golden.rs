@@ -1501,7 +1501,7 @@ fn known_tags_repeated_or_out_of_order_read_as_kafka_reads_them() {
     // ApiVersionsResponse v3 (no api keys): tag 1 is FinalizedFeaturesEpoch
     // (int64), tag 2 FinalizedFeatures. Kafka reads known tags in any order
     // and keeps the last value of a repeated one; kwire writes them back
-    // once each, ascending (checked against Kafka by tests/oracle.rs).
+    // once each, ascending (checked against Kafka by interop/tests/oracle.rs).
     let epoch = |e: i64| ApiVersionsResponse { finalized_features_epoch: e, ..Default::default() };
     let written = "0000 01 00000000 01 01 08 0000000000000007";
     both_ways(&epoch(7), 3, written);
@@ -1556,7 +1556,7 @@ fn limit_holds<M: Message>(at: &M, over: &M, version: i16, kind: DecodeErrorKind
 fn kafka_reading_limits_apply_by_default_and_lift() {
     use kwire::messages::{GetTelemetrySubscriptionsResponse, MetadataRequest};
     // Kafka 4.4 refuses arrays of more than 1,000,000 elements (checked
-    // against Kafka by tests/oracle.rs): a compact []int8, read in one piece.
+    // against Kafka by interop/tests/oracle.rs): a compact []int8, read in one piece.
     let telemetry =
         |n: usize| GetTelemetrySubscriptionsResponse { accepted_compression_types: vec![3; n], ..Default::default() };
     limit_holds(
@@ -1740,7 +1740,7 @@ fn bytes_left_over_after_a_frame_body_name_the_body() {
 }
 
 /// Tags run up to 2^31 - 2, as in Kafka (checked against Kafka's classes by
-/// tests/oracle.rs): a response header v1 with unknown tag 2^31 - 2 reads
+/// interop/tests/oracle.rs): a response header v1 with unknown tag 2^31 - 2 reads
 /// and writes back; 2^31 - 1 and 2^32 - 1 are refused on decode, and on
 /// encode.
 #[test]

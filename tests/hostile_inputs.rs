@@ -1,8 +1,8 @@
 //! Hostile inputs against the decoders and helpers a broker, proxy or tool
 //! feeds untrusted bytes or text to: Kafka's internal records and logs
 //! (`src/internal/`), control records and the producer's sequence rule
-//! (`src/records/`), uuid text, forwarded envelopes (`src/forward/`), entity
-//! rewriting and redaction.
+//! (`src/records/`), uuid text, entity rewriting and redaction (forwarded envelopes:
+//! kwire-broker's `tests/hostile_envelopes.rs`).
 //!
 //! Each property feeds random bytes, or a valid value's bytes mutated, and
 //! checks: no panic; an error says where (field, offset, record offset,
@@ -10,14 +10,11 @@
 //! round-trip. The library is compiled as this test is (debug, overflow
 //! checks on), so an arithmetic overflow fails here too.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-
 use proptest::prelude::*;
 
 use kwire::api::API_INFO;
 use kwire::entity::{Entities, EntityValueMut};
 use kwire::error::{DecodeErrorKind, EncodeErrorKind};
-use kwire::frame;
 use kwire::internal::log::{
     ControlRecord as LogControlRecord, ControlValue, Entry, LogEntries, LogEntry, LogError, LogRecord,
     MetadataLogRecord, Snapshot,
@@ -29,8 +26,8 @@ use kwire::internal::{
 };
 use kwire::message::Message;
 use kwire::messages::{
-    DefaultPrincipalData, EnvelopeRequest, LeaderChangeMessage, RequestBody, RequestHeader, ResponseBody,
-    SaslAuthenticateRequest, SaslAuthenticateResponse, SnapshotFooterRecord, SnapshotHeaderRecord,
+    LeaderChangeMessage, RequestBody, ResponseBody, SaslAuthenticateRequest, SaslAuthenticateResponse,
+    SnapshotFooterRecord, SnapshotHeaderRecord,
 };
 use kwire::primitives::{ParseUuidError, Uuid};
 use kwire::records::{
@@ -40,7 +37,7 @@ use kwire::records::{
 use kwire::redact::Redacted;
 use kwire::sample::SampleGen;
 use kwire::{Bytes, BytesMut};
-use kwire_broker::forward::{decode_client_address, decode_principal, unwrap_request, wrap_request, UnwrapError};
+use kwire_testkit::mutation::{mutate, mutation};
 
 fn options(verify_crc: bool, max_decompressed_size: usize, reject_partial_batch: bool) -> DecodeOptions {
     let mut options = DecodeOptions::default();
@@ -54,86 +51,6 @@ fn options(verify_crc: bool, max_decompressed_size: usize, reject_partial_batch:
 fn config(cases: u32) -> ProptestConfig {
     let cases = std::env::var("HOSTILE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(cases);
     ProptestConfig { cases, ..ProptestConfig::default() }
-}
-
-// ---- mutations ----
-
-/// One change to a valid encoding.
-#[derive(Debug, Clone)]
-enum Mutation {
-    /// XOR a byte.
-    Flip(usize, u8),
-    /// Cut the bytes at a position.
-    Truncate(usize),
-    /// Insert bytes at a position.
-    Insert(usize, Vec<u8>),
-    /// Remove up to `n` bytes at a position.
-    Remove(usize, usize),
-    /// Overwrite 4 bytes with an int32 (a length, count or size).
-    SetI32(usize, i32),
-    /// Overwrite 2 bytes with an int16.
-    SetI16(usize, i16),
-}
-
-fn interesting_i32() -> impl Strategy<Value = i32> {
-    prop_oneof![
-        Just(-1),
-        Just(0),
-        Just(i32::MIN),
-        Just(i32::MAX),
-        Just(0x7fff),
-        Just(0x8000),
-        Just(1 << 20),
-        any::<i32>(),
-    ]
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    prop_oneof![
-        4 => (any::<usize>(), 1..=255u8).prop_map(|(i, x)| Mutation::Flip(i, x)),
-        1 => any::<usize>().prop_map(Mutation::Truncate),
-        2 => (any::<usize>(), prop_oneof![
-            proptest::collection::vec(any::<u8>(), 1..8),
-            Just(vec![0xff; 5]),
-            Just(vec![0xff; 10]),
-            Just(vec![0x80, 0x80, 0x80, 0x80, 0x80, 0x01]),
-            Just(vec![0x7f, 0xff, 0xff, 0xff]),
-        ]).prop_map(|(i, b)| Mutation::Insert(i, b)),
-        1 => (any::<usize>(), 1..16usize).prop_map(|(i, n)| Mutation::Remove(i, n)),
-        2 => (any::<usize>(), interesting_i32()).prop_map(|(i, v)| Mutation::SetI32(i, v)),
-        1 => (any::<usize>(), prop_oneof![Just(-1i16), Just(i16::MIN), Just(i16::MAX), any::<i16>()])
-            .prop_map(|(i, v)| Mutation::SetI16(i, v)),
-    ]
-}
-
-fn mutate(bytes: &[u8], mutations: &[Mutation]) -> Vec<u8> {
-    let mut out = bytes.to_vec();
-    for m in mutations {
-        let len = out.len();
-        let at = |i: usize| if len == 0 { 0 } else { i % len };
-        match m {
-            Mutation::Flip(i, x) if len > 0 => out[at(*i)] ^= x,
-            Mutation::Truncate(i) => out.truncate(i % (len + 1)),
-            Mutation::Insert(i, b) => {
-                let i = i % (len + 1);
-                out.splice(i..i, b.iter().copied());
-            }
-            Mutation::Remove(i, n) if len > 0 => {
-                let i = at(*i);
-                out.drain(i..(i + n).min(len));
-            }
-            Mutation::SetI32(i, v) if len >= 4 => {
-                let i = i % (len - 3);
-                out[i..i + 4].copy_from_slice(&v.to_be_bytes());
-            }
-            Mutation::SetI16(i, v) if len >= 2 => {
-                let i = i % (len - 1);
-                out[i..i + 2].copy_from_slice(&v.to_be_bytes());
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 // ---- sampled valid records ----
@@ -984,122 +901,6 @@ proptest! {
         bytes[21] = ALPHABET[sextet | 15];
         let lenient = String::from_utf8(bytes).expect("ascii");
         prop_assert_eq!(lenient.parse::<Uuid>(), Ok(id));
-    }
-}
-
-// ---- forwarded envelopes ----
-
-/// Sampled client requests of every forwardable api and version, encoded.
-fn forwardable_requests() -> &'static [Vec<u8>] {
-    static CELL: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
-    CELL.get_or_init(|| {
-        let mut out = Vec::new();
-        for info in API_INFO.iter().filter(|i| i.forwardable) {
-            for version in info.valid_versions.min..=info.valid_versions.max {
-                let mut g = SampleGen::new(((info.api_key.code() as u64) << 16) ^ version as u64);
-                let Some(body) = RequestBody::sample(info.api_key, &mut g, version) else { continue };
-                let header = RequestHeader {
-                    request_api_key: info.api_key.code(),
-                    request_api_version: version,
-                    correlation_id: 11,
-                    client_id: Some("c".into()),
-                    ..Default::default()
-                };
-                let mut buf = BytesMut::new();
-                frame::RequestFrame::encode_parts(&header, &body, &mut buf).expect("sampled requests encode");
-                out.push(buf.to_vec());
-            }
-        }
-        out
-    })
-}
-
-fn check_unwrap_error(e: &UnwrapError) -> Result<(), TestCaseError> {
-    let code = e.error_code().code();
-    prop_assert!([35, 42, 97].contains(&code), "{:?} answers {}", e, code);
-    prop_assert_eq!(e.envelope_response().error_code, code);
-    match e {
-        UnwrapError::MalformedHeader(d) | UnwrapError::MalformedBody(d) | UnwrapError::MalformedPrincipal(d) => {
-            prop_assert!(says_offset(&d.to_string()), "{}", d);
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-proptest! {
-    #![proptest_config(config(600))]
-
-    #[test]
-    fn envelopes_of_any_bytes(
-        data in proptest::collection::vec(any::<u8>(), 0..64),
-        principal in proptest::option::of(proptest::collection::vec(any::<u8>(), 0..24)),
-        address in proptest::collection::vec(any::<u8>(), 0..20),
-        api_key in prop_oneof![Just(None), (0i16..100).prop_map(Some)],
-    ) {
-        let mut data = data;
-        if let (Some(k), true) = (api_key, data.len() >= 2) {
-            data[..2].copy_from_slice(&k.to_be_bytes());
-        }
-        let envelope = EnvelopeRequest {
-            request_data: Bytes::from(data.clone()).into(),
-            request_principal: principal.clone().map(Bytes::from),
-            client_host_address: Bytes::from(address.clone()),
-            ..Default::default()
-        };
-        match unwrap_request(&envelope) {
-            Ok(u) => prop_assert!(u.trailing_bytes <= data.len()),
-            Err(e) => check_unwrap_error(&e)?,
-        }
-        if let Some(p) = principal {
-            match decode_principal(Bytes::from(p)) {
-                Ok(p) => prop_assert!(p.r#type.len() + p.name.len() < 24),
-                Err(e) => check_unwrap_error(&e)?,
-            }
-        }
-        match decode_client_address(&address) {
-            Ok(IpAddr::V4(_)) => prop_assert_eq!(address.len(), 4),
-            Ok(IpAddr::V6(_)) => prop_assert_eq!(address.len(), 16),
-            Err(e) => prop_assert_eq!(e, UnwrapError::BadClientAddress { len: address.len() }),
-        }
-        let _ = wrap_request(Bytes::from(data), &DefaultPrincipalData::default(), IpAddr::V4(Ipv4Addr::LOCALHOST), 1, None);
-    }
-
-    #[test]
-    fn envelopes_mutated(index in any::<usize>(), mutations in proptest::collection::vec(mutation(), 1..4)) {
-        let all = forwardable_requests();
-        let request = Bytes::from(all[index % all.len()].clone());
-        let principal = DefaultPrincipalData { r#type: "User".into(), name: "alice".into(), ..Default::default() };
-        let address = IpAddr::V6(Ipv6Addr::LOCALHOST);
-        let wrapped = wrap_request(request.clone(), &principal, address, 5, Some("broker"))
-            .map_err(|e| TestCaseError::fail(format!("a sampled request wraps: {e}")))?;
-        let unwrapped = unwrap_request(&wrapped.envelope).expect("and unwraps");
-        prop_assert_eq!(unwrapped.trailing_bytes, 0);
-        prop_assert_eq!((&unwrapped.header, &unwrapped.body), (&wrapped.forwarded.header, &wrapped.forwarded.body));
-        // The embedded request mutated.
-        let mut envelope = wrapped.envelope.clone();
-        envelope.request_data = Bytes::from(mutate(&request, &mutations)).into();
-        match unwrap_request(&envelope) {
-            Ok(u) => {
-                // What unwraps encodes back, trailing bytes aside.
-                // (Compared as bytes: a mutated float may be NaN.)
-                let mut buf = BytesMut::new();
-                frame::RequestFrame::encode_parts(&u.header, &u.body, &mut buf).expect("what decodes encodes");
-                let once = buf.freeze();
-                let again = frame::RequestFrame::decode(once.clone()).expect("and decodes");
-                let mut buf = BytesMut::new();
-                frame::RequestFrame::encode_parts(&again.header, &again.body, &mut buf).expect("encodes");
-                prop_assert_eq!(buf.freeze(), once);
-            }
-            Err(e) => check_unwrap_error(&e)?,
-        }
-        // The principal mutated.
-        let mut envelope = wrapped.envelope.clone();
-        let principal_bytes = envelope.request_principal.clone().expect("a principal");
-        envelope.request_principal = Some(Bytes::from(mutate(&principal_bytes, &mutations)));
-        if let Err(e) = unwrap_request(&envelope) {
-            check_unwrap_error(&e)?;
-        }
     }
 }
 

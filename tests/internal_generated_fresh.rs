@@ -3,7 +3,7 @@
 //! structs, formatted, and the dispatch enums of
 //! `build/internal_records.rs`), committed so that a schema edit shows as a
 //! reviewable diff. This test fails when they differ; run it with
-//! `KWIRE_REFRESH_GENERATED=1` to rewrite them.
+//! `KWIRE_BLESS=1` to rewrite them.
 
 #[allow(dead_code)]
 mod internal_records {
@@ -20,7 +20,7 @@ fn generated_internal_matches_schemas() {
         let _ = writeln!(std::io::stderr(), "skipped: generated/ is not in the published crate");
         return;
     }
-    let refresh = std::env::var_os("KWIRE_REFRESH_GENERATED").is_some_and(|v| !v.is_empty());
+    let refresh = kwire_testkit::bless();
     let mut stale = Vec::new();
     for family in internal_records::FAMILIES {
         let input = root.join("schemas-internal").join(family.dir);
@@ -58,7 +58,7 @@ fn generated_internal_matches_schemas() {
     }
     assert!(
         stale.is_empty(),
-        "generated/internal/ is stale: {}\nrefresh it with:\n    KWIRE_REFRESH_GENERATED=1 cargo test --test internal_generated_fresh",
+        "generated/internal/ is stale: {}\nrefresh it with:\n    KWIRE_BLESS=1 cargo test --test internal_generated_fresh",
         stale.join(", ")
     );
 }

@@ -1,7 +1,7 @@
 //! Kafka's internal records (feature `internal-records`): the framing
 //! around them against hand-computed bytes, logs and snapshots read into
 //! typed entries and written back, and, with the oracle of
-//! `tests/oracle.rs` (`scripts/kafka-oracle.sh 4.4.0`), Kafka's own classes
+//! `interop/tests/oracle.rs` (`interop/scripts/kafka-oracle.sh 4.4.0`), Kafka's own classes
 //! on every (record type, version) of every family:
 //!
 //! 1. the record types and versions of Kafka's record-type enums are ours;

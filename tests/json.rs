@@ -1,6 +1,6 @@
 //! Kafka's JSON form (feature `json`) against Apache Kafka's own generated
-//! JSON converters, with the oracle of `tests/oracle.rs`
-//! (`scripts/kafka-oracle.sh RELEASE` builds it; `conformance/java/Oracle.java`
+//! JSON converters, with the oracle of `interop/tests/oracle.rs`
+//! (`interop/scripts/kafka-oracle.sh RELEASE` builds it; `interop/conformance/java/Oracle.java`
 //! documents its line protocol).
 //!
 //! For every (api key or header, version, side) that both the release and

@@ -1011,7 +1011,7 @@ fn lz4_header_checksum_is_ignored_for_magic_0_only() {
 /// A commit marker batch as Apache Kafka 4.4.0's transaction coordinator
 /// wrote it (offset 17 of a partition, producer id 5, epoch 1 after the
 /// transactions-v2 epoch bump, coordinator epoch 0), copied from the log
-/// segment of the cluster of scripts/kafka-cluster.sh; the abort marker
+/// segment of the cluster of interop/scripts/kafka-cluster.sh; the abort marker
 /// that followed it differs in offset (20), CRC, timestamps, epoch (2) and
 /// the key's type byte.
 const KAFKA_COMMIT_MARKER: [u8; 78] = [

@@ -267,7 +267,7 @@ fn refusal(envelope: &EnvelopeRequest) -> UnwrapError {
 }
 
 /// The codes are those Apache Kafka 4.4.0's controller answers the same
-/// envelopes with (tests/cluster_envelope.rs sends them to it):
+/// envelopes with (interop/tests/cluster_envelope.rs sends them to it):
 /// UNSUPPORTED_VERSION for an embedded request that cannot be parsed
 /// (KAFKA-12168), INVALID_REQUEST for one that may not be forwarded or a bad
 /// address, PRINCIPAL_DESERIALIZATION_FAILURE for the principal.
@@ -311,7 +311,7 @@ fn unwrap_refusals_with_their_error_codes() {
     }
 
     // AlterClientQuotas v1 cut inside the correlation id (the smallest
-    // header tests/cluster_envelope.rs sends Kafka's controller), and a
+    // header interop/tests/cluster_envelope.rs sends Kafka's controller), and a
     // header cut inside its client id: UNSUPPORTED_VERSION, as Kafka
     // answers (KAFKA-12168).
     for data in ["0031 0001 00", "0013 0004 00000001 0005 6162"] {

@@ -226,7 +226,7 @@ impl SessionKey {
         // Written by hand rather than through serde_json, so that nothing
         // here can fail: base64 and the JCA names hold no character JSON
         // escapes. The same bytes as Kafka's JSON converter writes (checked
-        // against a real worker by tests/cluster_connect.rs).
+        // against a real worker by interop/tests/cluster_connect.rs).
         format!(
             r#"{{"key":"{}","algorithm":"{}","creation-timestamp":{}}}"#,
             BASE64.encode(&self.key),

@@ -4,10 +4,10 @@
 //! consume with consumer groups and commit, describe and alter topic
 //! configs, with or without SASL/PLAIN and KIP-368 re-authentication.
 //! Kafka's Java producer, consumer (classic group protocol) and AdminClient
-//! work against it (tests/example_broker_java.rs).
+//! work against it (interop/tests/example_broker_java.rs).
 //!
 //! ```text
-//! cargo run --features tokio --example broker -- --port 19092
+//! cargo run -p kwire-examples --example broker -- --port 19092
 //! kcat -L -b 127.0.0.1:19092
 //! ```
 //!

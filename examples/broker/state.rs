@@ -24,7 +24,7 @@ pub struct Cluster {
     /// Bumped after every append or topic change; fetches wait on it.
     data: watch::Sender<u64>,
     next_producer_id: AtomicI64,
-    /// Counters printed at exit and checked by scripts/e2e.sh.
+    /// Counters printed at exit and checked by interop/scripts/e2e.sh.
     pub stats: Stats,
 }
 

@@ -147,7 +147,7 @@ mod tests {
                 let expected = ApiVersionsResponse { error_code: 42, ..Default::default() };
                 assert_eq!(refused, expected, "{name:?} {software_version:?} v{version}");
                 // Encoded as Kafka encodes it at v3: error, empty compact
-                // array, throttle, no tagged fields (the tests/cluster_api_versions.rs
+                // array, throttle, no tagged fields (the interop/tests/cluster_api_versions.rs
                 // bytes from a Kafka 4.4 broker).
                 if version == 3 {
                     assert_eq!(&refused.to_bytes(3).unwrap()[..], b"\x00\x2a\x01\x00\x00\x00\x00\x00");

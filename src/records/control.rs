@@ -23,7 +23,7 @@
 //!
 //! Apache Kafka 4.4.0 reads these as this module does (checked against its
 //! `ControlRecordType` and `EndTransactionMarker`, and against its producer's
-//! markers by `tests/cluster_records.rs`): a key shorter than 4 bytes or
+//! markers by `interop/tests/cluster_records.rs`): a key shorter than 4 bytes or
 //! with a negative version is invalid; a type it does not know is kept as
 //! unknown, not an error ([`ControlRecordType::Unknown`] keeps its id here);
 //! bytes after the fields are ignored.

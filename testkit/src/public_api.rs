@@ -10,7 +10,7 @@
 //! compared with the committed file, one item a line.
 //!
 //! When the surface changes on purpose, the test is run with
-//! `KWIRE_REFRESH_PUBLIC_API=1`, which rewrites the list; the diff is
+//! `KWIRE_BLESS=1` ([`crate::bless`]), which rewrites the list; the diff is
 //! reviewed with the change.
 //!
 //! What is not followed fails the check rather than being missed: glob
@@ -527,13 +527,13 @@ fn resolve(at: &[String], path: &[String]) -> Result<(Vec<String>, String), Stri
 /// `tests/public_api.rs` as
 /// `check_package(env!("CARGO_MANIFEST_DIR").as_ref(), env!("CARGO_PKG_NAME"))`.
 pub fn check_package(manifest_dir: &Path, package: &str) -> Result<(), String> {
-    let refresh = format!("KWIRE_REFRESH_PUBLIC_API=1 cargo test -p {package} --all-features --test public_api");
+    let refresh = format!("KWIRE_BLESS=1 cargo test -p {package} --all-features --test public_api");
     check(manifest_dir, &package.replace('-', "_"), "tests/public_api.txt", &refresh)
 }
 
 /// Checks the public surface of the crate at `manifest_dir` (its `src/`),
 /// named `crate_name` in paths, against the list `manifest_dir/list`;
-/// rewrites the list instead when `KWIRE_REFRESH_PUBLIC_API` is set.
+/// rewrites the list instead under [`crate::bless`].
 ///
 /// # Errors
 /// The difference (`-` listed but gone, `+` public but not listed) and the
@@ -546,7 +546,7 @@ pub fn check(manifest_dir: &Path, crate_name: &str, list: &str, refresh: &str) -
     let actual: String = surface.lines.iter().map(|l| format!("{l}\n")).collect();
 
     let list = manifest_dir.join(list);
-    if std::env::var_os("KWIRE_REFRESH_PUBLIC_API").is_some() {
+    if crate::bless() {
         return std::fs::write(&list, &actual).map_err(|e| format!("{}: {e}", list.display()));
     }
     let expected = std::fs::read_to_string(&list).unwrap_or_default();

@@ -1,14 +1,10 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests (the library's, and those of
+//! interop/, whose `common` module includes this one).
 
 pub mod captures;
-pub mod cluster;
-pub mod conn;
-pub mod examples;
-pub mod fetch;
 pub mod oracle;
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The api key numbered `code` in the api-key table (a test's own number).
 #[allow(dead_code)] // not every test binary names api keys by number
@@ -17,7 +13,9 @@ pub fn api_key(code: i16) -> kwire::api::ApiKey {
 }
 
 /// Skips a check whose prerequisite is missing: prints `message` (`skipped:
-/// <what> needs ...`) to stderr and returns `None`.
+/// <what> needs ... (<the command that provides it>)`) to stderr, notes the
+/// skip for `scripts/test.sh`'s summary ([`kwire_testkit::skip`]) and
+/// returns `None`.
 ///
 /// # Panics
 /// With `message` instead, when the environment variable `CI` is set to a
@@ -25,27 +23,22 @@ pub fn api_key(code: i16) -> kwire::api::ApiKey {
 /// than silently skip it.
 #[allow(dead_code)]
 pub fn skip<T>(message: &str) -> Option<T> {
-    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
-        panic!("{message}");
-    }
-    // Written to stderr directly: the test harness captures `eprintln!`.
-    let _ = writeln!(std::io::stderr(), "{message}");
-    None
+    kwire_testkit::skip(message).unwrap_or_else(|message| panic!("{message}"))
 }
 
 /// The directory named by the environment variable `var` when it is set
 /// and not empty, otherwise `default`; a relative path is taken from the
-/// crate root (`CARGO_MANIFEST_DIR`), whichever crate runs the test.
+/// workspace root, whichever crate runs the test.
 #[allow(dead_code)]
 pub fn env_dir(var: &str, default: &str) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = kwire_testkit::workspace_root();
     match std::env::var_os(var) {
         Some(dir) if !dir.is_empty() => root.join(dir),
         _ => root.join(default),
     }
 }
 
-/// Where the scripts put Kafka's releases (`scripts/kafka-release.sh`,
+/// Where the scripts put Kafka's releases (`interop/scripts/kafka-release.sh`,
 /// `kafka-oracle.sh`, `kafka-cluster.sh fetch`): `$KWIRE_RELEASES`,
 /// default `.cache/kafka`.
 #[allow(dead_code)]
@@ -78,15 +71,11 @@ pub fn releases_dir() -> PathBuf {
 /// ```
 #[allow(dead_code)]
 pub fn shared_dir(what: &str) -> Option<PathBuf> {
-    let dir = env_dir("KWIRE_SHARED", "../shared");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    skip(&format!("skipped: {what} needs {} (set KWIRE_SHARED)", dir.display()))
+    kwire_testkit::shared_dir(what).unwrap_or_else(|message| panic!("{message}"))
 }
 
 /// The schemas of one schema `family` (`messages`, `metadata`, ...) of the
-/// Apache Kafka `release`, as `scripts/kafka-release.sh` extracts them into
+/// Apache Kafka `release`, as `interop/scripts/kafka-release.sh` extracts them into
 /// `$KWIRE_RELEASES/RELEASE/schemas/FAMILY` (default `.cache/kafka`
 /// in the repository).
 ///
@@ -102,13 +91,13 @@ pub fn release_schemas(release: &str, family: &str) -> Option<PathBuf> {
         return Some(dir);
     }
     skip(&format!(
-        "skipped: Kafka {release}'s {family} schemas are not in {} (run scripts/kafka-release.sh {release})",
+        "skipped: Kafka {release}'s {family} schemas are not in {} (run bash interop/scripts/setup.sh releases)",
         dir.display()
     ))
 }
 
-/// The launcher of the Kafka oracle for `release` (`conformance/java/Oracle.java`
-/// compiled against the release's jars), as `scripts/kafka-oracle.sh RELEASE`
+/// The launcher of the Kafka oracle for `release` (`interop/conformance/java/Oracle.java`
+/// compiled against the release's jars), as `interop/scripts/kafka-oracle.sh RELEASE`
 /// writes it: `$KWIRE_RELEASES/RELEASE/oracle/run` (default
 /// `.cache/kafka`), checked to be there and `java` to run.
 ///
@@ -128,11 +117,11 @@ pub fn kafka_oracle(release: &str) -> Option<PathBuf> {
         .is_ok_and(|s| s.success());
     let message = if !launcher.is_file() {
         format!(
-            "skipped: the Kafka {release} oracle is not in {} (run scripts/kafka-oracle.sh {release})",
+            "skipped: the Kafka {release} oracle is not in {} (run bash interop/scripts/setup.sh oracle)",
             launcher.display()
         )
     } else if !java {
-        format!("skipped: the Kafka {release} oracle needs `java` (17 or newer) on PATH")
+        format!("skipped: the Kafka {release} oracle needs `java` (17 or newer) on PATH (then run bash interop/scripts/setup.sh oracle)")
     } else {
         return Some(launcher);
     };

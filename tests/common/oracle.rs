@@ -1,5 +1,5 @@
-//! The client side of Kafka's oracle (`conformance/java/Oracle.java`, built
-//! by `scripts/kafka-oracle.sh`): one JVM per release, fed questions through
+//! The client side of Kafka's oracle (`interop/conformance/java/Oracle.java`, built
+//! by `interop/scripts/kafka-oracle.sh`): one JVM per release, fed questions through
 //! a pipe, one line each, and answering one line each.
 #![allow(dead_code)]
 

