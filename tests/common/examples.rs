@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Every feature of the crate, and whether this test was built with it.
-fn features() -> [(&'static str, bool); 12] {
+fn features() -> [(&'static str, bool); 13] {
     [
         ("admin", cfg!(feature = "admin")),
         ("controller", cfg!(feature = "controller")),
@@ -24,6 +24,7 @@ fn features() -> [(&'static str, bool); 12] {
         ("sample", cfg!(feature = "sample")),
         ("borrowed", cfg!(feature = "borrowed")),
         ("json", cfg!(feature = "json")),
+        ("serde", cfg!(feature = "serde")),
         ("uuid", cfg!(feature = "uuid")),
         ("tokio", cfg!(feature = "tokio")),
         ("internal-records", cfg!(feature = "internal-records")),
