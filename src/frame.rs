@@ -168,9 +168,9 @@ fn request_versions(buf: &[u8]) -> Result<(&'static ApiInfo, i16, i16), DecodeEr
     Ok((info, head.api_version, info.request_header_version(head.api_version)))
 }
 
-/// A decoded request: its header and typed body. The default (a default
-/// header and an empty Produce body) is a placeholder to decode into
-/// ([`RequestFrame::decode_into`]).
+/// A decoded request: its header and typed body. It has no default (no
+/// request is more of a default than another): a frame to decode into
+/// ([`RequestFrame::decode_into`]) starts as the first request decoded.
 ///
 /// # Example
 /// ```
@@ -182,7 +182,7 @@ fn request_versions(buf: &[u8]) -> Result<(&'static ApiInfo, i16, i16), DecodeEr
 /// };
 /// assert_eq!(frame.body.api_key().code(), frame.header.request_api_key);
 /// ```
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RequestFrame {
     /// The request header, at the version the api key and version call for.
     pub header: RequestHeader,
@@ -299,7 +299,8 @@ impl RequestFrame {
     /// ```
     /// use kwire::frame::RequestFrame;
     /// let bytes = kwire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
-    /// let mut kept = RequestFrame::default();
+    /// // The first request is decoded fresh; the frame kept from it takes the next ones.
+    /// let mut kept = RequestFrame::decode(bytes.clone())?;
     /// for _ in 0..3 {
     ///     kept.decode_into(bytes.clone())?;
     ///     assert_eq!(kept, RequestFrame::decode(bytes.clone())?);

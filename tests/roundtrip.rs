@@ -365,7 +365,9 @@ fn sample_frames(seed: u64) -> Result<Frames, Box<dyn std::error::Error>> {
 fn frames_decoded_into_a_kept_frame_equal_fresh_ones() -> Result<(), Box<dyn std::error::Error>> {
     use kwire::frame::{self, RequestFrame, ResponseFrame};
     let (first, second) = (sample_frames(1)?, sample_frames(2)?);
-    let (mut request, mut response) = (RequestFrame::default(), ResponseFrame::default());
+    // A kept request frame starts as the first frame decoded fresh.
+    let mut request = RequestFrame::decode(second[0].2.clone())?;
+    let mut response = ResponseFrame::default();
     let mut checked = 0;
     // Each frame decoded over the other seed's frame of the previous entry
     // (mostly the same api key at the version before: in place; at a new api

@@ -1360,7 +1360,7 @@ fn request_header_json(h: &RequestHeader) -> serde_json::Value {
         "requestApiKey": h.request_api_key,
         "requestApiVersion": h.request_api_version,
         "correlationId": h.correlation_id,
-        "clientId": h.client_id,
+        "clientId": h.client_id.as_deref(),
     })
 }
 
