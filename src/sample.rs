@@ -36,7 +36,7 @@ impl SampleGen {
 
     /// True about once in `n` calls.
     pub fn one_in(&mut self, n: u64) -> bool {
-        self.next_u64() % n.max(1) == 0
+        self.next_u64().is_multiple_of(n.max(1))
     }
 
     /// A number in `0..n`.

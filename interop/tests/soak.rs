@@ -380,7 +380,7 @@ fn well_behaved(addr: &str, stop: Arc<AtomicBool>) -> thread::JoinHandle<Vec<Dur
         while !stop.load(Ordering::Relaxed) {
             let started = Instant::now();
             let answered = catch_unwind(AssertUnwindSafe(|| {
-                if i % 2 == 0 {
+                if i.is_multiple_of(2) {
                     let topics = vec![MetadataRequestTopic { name: Some(TOPIC.into()), ..Default::default() }];
                     let answer = conn.call_at(MetadataRequest { topics: Some(topics), ..Default::default() }, 12);
                     assert_eq!(answer.topics[0].error_code, 0, "Metadata for {TOPIC}");
