@@ -8,6 +8,7 @@ use std::net::SocketAddr;
 use std::time::SystemTime;
 
 use kwire::codec::FrameCodec;
+use kwire::frame::RequestHead;
 use kwire::{Bytes, BytesMut};
 use tokio_util::codec::Decoder as _;
 
@@ -54,6 +55,10 @@ struct Side {
     offset: u64,
     /// After bytes that cannot be framed, or a gap: nothing more is read.
     broken: bool,
+    /// Whether the stream's first byte, or a frame's first byte, was found:
+    /// a connection caught mid-stream is read from its first segment that
+    /// starts a frame.
+    synced: bool,
 }
 
 struct Conn {
@@ -63,6 +68,27 @@ struct Conn {
     shown: bool,
     sides: [Side; 2],
     pairing: Pairing,
+}
+
+/// Whether a segment of a connection caught mid-stream starts a frame: a
+/// size within bounds, then from the client a request head of a known api
+/// key at one of its versions, from the broker the correlation id of the
+/// oldest request in flight.
+fn starts_frame(side: usize, payload: &[u8], pairing: &Pairing, max: usize) -> bool {
+    let Some((size, frame)) = payload.split_first_chunk::<4>() else {
+        return false;
+    };
+    let size = i32::from_be_bytes(*size);
+    if size < 4 || size as usize > max {
+        return false;
+    }
+    if side == 1 {
+        return pairing.is_response(frame);
+    }
+    RequestHead::parse(frame)
+        .ok()
+        .and_then(|head| head.info().ok().map(|info| info.valid_versions.contains(head.api_version)))
+        .unwrap_or(false)
 }
 
 /// The side names in problem lines.
@@ -180,6 +206,20 @@ impl<W: Write> Decoder<W> {
             return;
         }
         let side = usize::from(s.src != conn.client);
+        let sd = &mut conn.sides[side];
+        if !sd.synced {
+            if s.syn {
+                sd.synced = true;
+            } else if s.payload.is_empty() {
+                return;
+            } else if starts_frame(side, s.payload, &conn.pairing, self.options.max_frame_size) {
+                sd.synced = true;
+                sd.tcp = Reassembler::default();
+            } else {
+                self.summary.skipped += s.payload.len() as u64;
+                return;
+            }
+        }
         let mut delivered = std::mem::take(&mut self.scratch);
         delivered.clear();
         let gap = conn.sides[side].tcp.push(s.seq, s.syn, s.payload, &mut delivered);
@@ -338,7 +378,7 @@ impl<W: Write> Decoder<W> {
             if self.conns[index].kind != Kind::Kafka || !self.conns[index].shown {
                 continue;
             }
-            for side in 0..2 {
+            for (side, side_name) in SIDES.into_iter().enumerate() {
                 let mut delivered = Vec::new();
                 let s = &mut self.conns[index].sides[side];
                 let gap = s.tcp.finish(&mut delivered);
@@ -353,7 +393,7 @@ impl<W: Write> Decoder<W> {
                         Err(e) => e.to_string(),
                         Ok(_) => format!("{} bytes left over", s.buf.len()),
                     };
-                    let cause = format!("{} offset {offset}: capture ends inside a frame: {cause}", SIDES[side]);
+                    let cause = format!("{} offset {offset}: capture ends inside a frame: {cause}", side_name);
                     self.problem(index, None, format_args!("{cause}"));
                 }
             }

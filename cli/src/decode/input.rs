@@ -70,7 +70,7 @@ pub fn open(reader: Box<dyn Read>, format: Format) -> io::Result<Opened> {
             let head = reader.fill_buf()?;
             if head.len() >= 4 && PCAP_MAGICS.iter().any(|m| head[..4] == m[..]) {
                 Format::Pcap
-            } else if !head.is_empty() && head.iter().all(|b| b.is_ascii_hexdigit() || b.is_ascii_whitespace()) {
+            } else if looks_like_hex(head) {
                 Format::Hex
             } else {
                 Format::Frames
@@ -79,6 +79,16 @@ pub fn open(reader: Box<dyn Read>, format: Format) -> io::Result<Opened> {
         other => other,
     };
     Ok(Opened { format, reader: Box::new(reader), count })
+}
+
+/// Whether the first bytes are hex text: ASCII, and the first line that is
+/// not blank or a `#` comment all hex digits.
+fn looks_like_hex(head: &[u8]) -> bool {
+    if head.is_empty() || !head.iter().all(|b| b.is_ascii_graphic() || b.is_ascii_whitespace()) {
+        return false;
+    }
+    let first = head.split(|b| *b == b'\n').map(|l| l.trim_ascii()).find(|l| !l.is_empty() && !l.starts_with(b"#"));
+    first.is_some_and(|l| l.iter().all(|b| b.is_ascii_hexdigit() || b.is_ascii_whitespace()))
 }
 
 /// One TCP segment of a capture.
@@ -315,7 +325,8 @@ pub fn read_frames(mut reader: Box<dyn Read>, max: usize, mut on: impl FnMut(Fra
                 Ok(None) if n == 0 => return Ok(()),
                 Ok(None) => break,
                 Err(e) => {
-                    on(FrameEvent::Problem(offset, format!("not a Kafka frame: {e}")));
+                    let what = if n == 0 { "input ends inside a frame" } else { "not Kafka" };
+                    on(FrameEvent::Problem(offset, format!("{what}: {e}")));
                     return Ok(());
                 }
             }

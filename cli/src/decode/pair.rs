@@ -27,7 +27,7 @@ pub enum Event {
         /// The request header's first fields.
         head: RequestHead,
         /// The request, or why it did not decode.
-        decoded: Result<RequestFrame, String>,
+        decoded: Result<Box<RequestFrame>, String>,
     },
     /// A response, paired with its request.
     Response {
@@ -40,7 +40,7 @@ pub enum Event {
         /// Time since the request was seen, when both have a time.
         latency: Option<Duration>,
         /// The response, or why it did not decode.
-        decoded: Result<ResponseFrame, String>,
+        decoded: Result<Box<ResponseFrame>, String>,
     },
     /// A bare SASL token after SaslHandshake v0, `len` bytes, not read.
     SaslToken {
@@ -99,7 +99,7 @@ impl Pairing {
             Ok(false) => {}
             Err(e) => return Event::Failed(format!("request {}: {e}", describe(head.api_key, head.api_version))),
         }
-        let decoded = RequestFrame::decode(frame).map_err(|e| e.to_string());
+        let decoded = RequestFrame::decode(frame).map(Box::new).map_err(|e| e.to_string());
         Event::Request { head, decoded }
     }
 
@@ -122,7 +122,7 @@ impl Pairing {
             _ => None,
         };
         let decoded = match ApiKey::try_from(request.api_key) {
-            Ok(key) => ResponseFrame::decode(frame, key, request.api_version).map_err(|e| e.to_string()),
+            Ok(key) => ResponseFrame::decode(frame, key, request.api_version).map(Box::new).map_err(|e| e.to_string()),
             Err(_) => Err(format!("api key {} is unknown", request.api_key)),
         };
         if let Ok(response) = &decoded {

@@ -35,6 +35,9 @@ pub struct Summary {
     pub out_of_order: u64,
     /// Requests left without a response at the end.
     pub unanswered: u64,
+    /// Bytes of connections caught mid-stream passed over before their
+    /// first frame.
+    pub skipped: u64,
 }
 
 impl Summary {
@@ -91,8 +94,8 @@ impl Summary {
         }
         let _ = writeln!(
             out,
-            "{} connections, {requests} requests, {responses} responses, {} unanswered, {} SASL tokens passed over, {} problems; TCP: {} retransmitted and {} out-of-order segments",
-            self.connections, self.unanswered, self.sasl_tokens, self.problems, self.retransmitted, self.out_of_order
+            "{} connections, {requests} requests, {responses} responses, {} unanswered, {} SASL tokens passed over, {} problems; TCP: {} retransmitted and {} out-of-order segments, {} bytes before the first frame of connections caught mid-stream",
+            self.connections, self.unanswered, self.sasl_tokens, self.problems, self.retransmitted, self.out_of_order, self.skipped
         );
         out
     }
