@@ -50,15 +50,20 @@ const BROKER: usize = 1;
 
 impl Pcap {
     fn new(client_port: u16) -> Self {
+        Self::with_seq(client_port, [1000, 5000])
+    }
+
+    fn with_seq(client_port: u16, seq: [u32; 2]) -> Self {
         let mut bytes = Vec::new();
         for field in
             [0xa1b2_c3d4u32.to_le_bytes(), [2, 0, 4, 0], [0; 4], [0; 4], 65535u32.to_le_bytes(), 1u32.to_le_bytes()]
         {
             bytes.extend_from_slice(&field);
         }
-        let mut pcap = Pcap { bytes, client_port, seq: [1000, 5000], micros: 0 };
-        pcap.packet(CLIENT, 999, true, false, b"");
-        pcap.packet(BROKER, 4999, true, true, b"");
+        let mut pcap = Pcap { bytes, client_port, seq, micros: 0 };
+        let (c, b) = (seq[0] - 1, seq[1] - 1);
+        pcap.packet(CLIENT, c, true, false, b"");
+        pcap.packet(BROKER, b, true, true, b"");
         pcap
     }
 
@@ -264,4 +269,20 @@ fn hex_and_size_prefixed_frames_with_records_and_filters() {
         "- stdin error offset 80: input ends inside a frame: stream ended inside a frame: 26 of 116 bytes received"
     );
     assert_eq!(code, 1);
+}
+
+#[test]
+fn a_client_port_used_again_is_a_new_connection() {
+    let mut pcap = Pcap::new(50020);
+    pcap.send(CLIENT, 10, METADATA, 1460);
+    pcap.send(BROKER, 10, METADATA_RESP, 1460);
+    let mut again = Pcap::with_seq(50020, [70000, 90000]);
+    again.micros = 1000;
+    again.send(CLIENT, 10, METADATA, 1460);
+    again.send(BROKER, 10, METADATA_RESP, 1460);
+    pcap.bytes.extend_from_slice(&again.bytes[24..]);
+    let path = pcap.file("reused.pcap");
+    let (lines, code) = decode(&[path.to_str().unwrap(), "--table-only"], b"");
+    assert_eq!(lines[lines.len() - 1], "2 connections, 2 requests, 2 responses, 0 unanswered, 0 SASL tokens passed over, 0 problems; TCP: 0 retransmitted and 0 out-of-order segments, 0 bytes before the first frame of connections caught mid-stream");
+    assert_eq!(code, 0);
 }

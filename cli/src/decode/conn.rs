@@ -167,9 +167,13 @@ impl<W: Write> Decoder<W> {
 
     fn segment(&mut self, s: &Segment<'_>) {
         let key = if s.src <= s.dst { (s.src, s.dst) } else { (s.dst, s.src) };
+        // A SYN on a known pair of addresses opens a new connection (the
+        // client's port used again): the old one ends there.
+        let reused =
+            s.syn && !s.ack && self.by_addr.get(&key).is_some_and(|&i| self.conns[i].sides[0].tcp.offset() > 0);
         let index = match self.by_addr.get(&key) {
-            Some(&index) => index,
-            None => {
+            Some(&index) if !reused => index,
+            _ => {
                 if !s.syn && s.payload.is_empty() {
                     return; // a bare ACK or FIN of a connection not seen: nothing to learn
                 }

@@ -41,7 +41,6 @@ pub struct Reassembler {
 
 impl Reassembler {
     /// Stream offset of the next byte to deliver.
-    #[cfg(test)]
     pub fn offset(&self) -> u64 {
         self.offset
     }
