@@ -110,6 +110,41 @@ impl Pcap {
         self.seq[from] += bytes.len() as u32;
     }
 
+    /// The same packets as a pcapng file: section header, one Ethernet
+    /// interface (microseconds), an enhanced packet block each.
+    fn to_pcapng(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let block = |out: &mut Vec<u8>, kind: u32, body: &[u8]| {
+            let len = 12 + body.len().div_ceil(4) * 4;
+            out.extend_from_slice(&kind.to_le_bytes());
+            out.extend_from_slice(&(len as u32).to_le_bytes());
+            out.extend_from_slice(body);
+            out.resize(out.len() + (len - 12 - body.len()), 0);
+            out.extend_from_slice(&(len as u32).to_le_bytes());
+        };
+        block(
+            &mut out,
+            0x0a0d_0d0a,
+            &[0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+        );
+        block(&mut out, 1, &[1, 0, 0, 0, 0xff, 0xff, 0, 0]);
+        let mut at = 24;
+        while at < self.bytes.len() {
+            let field = |i: usize| u32::from_le_bytes(self.bytes[at + i..at + i + 4].try_into().unwrap());
+            let micros = u64::from(field(0)) * 1_000_000 + u64::from(field(4));
+            let len = field(8) as usize;
+            let mut body = vec![0, 0, 0, 0];
+            body.extend_from_slice(&((micros >> 32) as u32).to_le_bytes());
+            body.extend_from_slice(&(micros as u32).to_le_bytes());
+            body.extend_from_slice(&(len as u32).to_le_bytes());
+            body.extend_from_slice(&(len as u32).to_le_bytes());
+            body.extend_from_slice(&self.bytes[at + 16..at + 16 + len]);
+            block(&mut out, 6, &body);
+            at += 16 + len;
+        }
+        out
+    }
+
     fn file(&self, name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("kwire-decode-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -168,6 +203,9 @@ fn reordered_and_retransmitted_segments_pair_with_fallback_and_acks_zero() {
     ];
     assert_eq!(lines, expected);
     assert_eq!(code, 0);
+    // The same capture as pcapng, from standard input.
+    let (lines, code) = decode(&[], &pcap.to_pcapng());
+    assert_eq!((lines, code), (expected, 0));
 }
 
 #[test]
