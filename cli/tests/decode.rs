@@ -324,3 +324,32 @@ fn a_client_port_used_again_is_a_new_connection() {
     assert_eq!(lines[lines.len() - 1], "2 connections, 2 requests, 2 responses, 0 unanswered, 0 SASL tokens passed over, 0 problems; TCP: 0 retransmitted and 0 out-of-order segments, 0 bytes before the first frame of connections caught mid-stream");
     assert_eq!(code, 0);
 }
+
+#[test]
+fn connections_off_the_kafka_ports_are_kafka_when_their_first_request_decodes_and_filters_apply() {
+    let mut pcap = Pcap::new(50030);
+    pcap.send(CLIENT, 10, METADATA, 1460);
+    pcap.send(BROKER, 10, METADATA_RESP, 1460);
+    let mut http = Pcap::new(50031);
+    http.send(CLIENT, 20, &"GET / HTTP/1.1\r\n\r\n".bytes().map(|b| format!("{b:02x}")).collect::<String>(), 1460);
+    pcap.bytes.extend_from_slice(&http.bytes[24..]);
+    let path = pcap.file("ports.pcap");
+    let path = path.to_str().unwrap();
+    // 9092 is not named a Kafka port: the Metadata connection is recognised, the HTTP one passed over.
+    let (lines, code) = decode(&[path, "--port", "1"], b"");
+    assert_eq!(lines[0], "2023-11-14T22:13:20.000010Z 127.0.0.1:50030>127.0.0.1:9092 request Metadata v12 corr 4 {\"topics\":[],\"allowAutoTopicCreation\":false,\"includeTopicAuthorizedOperations\":false}");
+    assert!(lines[1].starts_with(
+        "2023-11-14T22:13:20.000020Z 127.0.0.1:50030>127.0.0.1:9092 response Metadata v12 corr 4 0.010ms {"
+    ));
+    assert_eq!(lines.last().unwrap(), "1 connections, 1 requests, 1 responses, 0 unanswered, 0 SASL tokens passed over, 0 problems; TCP: 0 retransmitted and 0 out-of-order segments, 0 bytes before the first frame of connections caught mid-stream");
+    assert_eq!(code, 0);
+    // On the Kafka port, only the HTTP connection chosen: its error line alone.
+    let (lines, code) = decode(&[path, "--connection", ":50031>"], b"");
+    assert_eq!(lines[0], "2023-11-14T22:13:20.000020Z 127.0.0.1:50031>127.0.0.1:9092 error client offset 0: not Kafka: frame of 1195725856 bytes is over the limit of 104857600");
+    assert_eq!(lines[1], "");
+    assert_eq!(code, 1);
+    // Only Produce wanted: nothing printed, nothing counted.
+    let (lines, code) = decode(&[path, "--connection", ":50030>", "--api", "Produce"], b"");
+    assert_eq!(lines[..2], ["", TABLE_HEAD]);
+    assert_eq!(code, 0);
+}
