@@ -9,6 +9,7 @@
 # Usage: KAFKA_CLUSTER_DIR=DIR bash scripts/capture-decode.sh [OUT_DIR]
 #   OUT_DIR keeps cluster.pcap, decoded.txt and tcpdump.log (default: a new
 #   temporary folder, removed on success).
+#   KWIRE=PATH  the kwire binary to check (default: built here with cargo).
 # Needs tcpdump (installed with apt-get when missing) and root for capturing.
 # Bounded: each client run at 120 s, the capture stopped by its pid.
 set -euo pipefail
@@ -22,8 +23,10 @@ if ! command -v tcpdump >/dev/null; then
 fi
 OUT="${1:-$(mktemp -d)}"
 mkdir -p "$OUT"
-cargo build -q -p kwire-cli --manifest-path "$ROOT/Cargo.toml"
-KWIRE="$ROOT/target/debug/kwire"
+if [ -z "${KWIRE:-}" ]; then
+    cargo build -q -p kwire-cli --manifest-path "$ROOT/Cargo.toml"
+    KWIRE="$ROOT/target/debug/kwire"
+fi
 
 # Every port of the cluster: the broker's and controller's listeners and the relays.
 base="${KAFKA_CLUSTER_BROKER##*:}"
