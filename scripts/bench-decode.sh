@@ -58,7 +58,7 @@ args=()
 for p in "${PORTS[@]}"; do args+=(--port "$p"); done
 "$KWIRE" decode --table-only "${args[@]}" "$WORK/big.pcap" > "$WORK/table.txt" || true
 tail -n 1 "$WORK/table.txt"
-farm-bench -n 3 --timeout 1800 -- "$KWIRE" decode --table-only "${args[@]}" "$WORK/big.pcap" \
-    --vs "sh -c 'cat $WORK/big.pcap > /dev/null'"
+farm-bench -n 3 --timeout 1800 --vs "sh -c 'cat $WORK/big.pcap > /dev/null'" \
+    -- "$KWIRE" decode --table-only "${args[@]}" "$WORK/big.pcap"
 # One line a frame: the full output, written to /dev/null.
 farm-bench -n 3 --timeout 1800 -- sh -c "exec $KWIRE decode ${args[*]} $WORK/big.pcap > /dev/null"
