@@ -1,0 +1,415 @@
+//! Connections of a capture: which side is the client, whether it speaks
+//! Kafka, each direction reassembled and cut into frames, and every frame
+//! handed to the connection's [`Pairing`] and printed.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::time::SystemTime;
+
+use kwire::codec::FrameCodec;
+use kwire::frame::RequestHead;
+use kwire::{Bytes, BytesMut};
+use tokio_util::codec::Decoder as _;
+
+use super::input::{CaptureEvent, FrameEvent, Segment};
+use super::output;
+use super::pair::{api_name, describe, Event, Pairing};
+use super::summary::Summary;
+use super::tcp::Reassembler;
+
+/// What to print, and how to tell Kafka connections.
+pub struct Options {
+    /// Ports Kafka listens on: the side on one of them is the broker.
+    pub ports: Vec<u16>,
+    /// Largest frame taken, in bytes (size prefix not counted).
+    pub max_frame_size: usize,
+    /// Api names to print (Kafka's names, any case); empty: all.
+    pub apis: Vec<String>,
+    /// Texts one of which a connection's name must contain; empty: all.
+    pub connections: Vec<String>,
+    /// Print each record of a record set, not only its summary.
+    pub records: bool,
+    /// Print only the closing table.
+    pub table_only: bool,
+}
+
+/// Whether a connection speaks Kafka.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// On a Kafka port, or its first request decoded.
+    Kafka,
+    /// Not on a Kafka port: Kafka if its first client frame decodes as a request.
+    Probing,
+    /// Its first bytes are not a Kafka request: passed over.
+    Other,
+}
+
+/// One direction of a connection.
+#[derive(Default)]
+struct Side {
+    tcp: Reassembler,
+    frames: FrameCodec,
+    buf: BytesMut,
+    /// Stream offset of the first byte of `buf`.
+    offset: u64,
+    /// After bytes that cannot be framed, or a gap: nothing more is read.
+    broken: bool,
+    /// Whether the stream's first byte, or a frame's first byte, was found:
+    /// a connection caught mid-stream is read from its first segment that
+    /// starts a frame.
+    synced: bool,
+}
+
+struct Conn {
+    label: String,
+    client: SocketAddr,
+    kind: Kind,
+    shown: bool,
+    sides: [Side; 2],
+    pairing: Pairing,
+}
+
+/// Whether a segment of a connection caught mid-stream starts a frame: a
+/// size within bounds, then from the client a request head of a known api
+/// key at one of its versions, from the broker the correlation id of the
+/// oldest request in flight.
+fn starts_frame(side: usize, payload: &[u8], pairing: &Pairing, max: usize) -> bool {
+    let Some((size, frame)) = payload.split_first_chunk::<4>() else {
+        return false;
+    };
+    let size = i32::from_be_bytes(*size);
+    if size < 4 || size as usize > max {
+        return false;
+    }
+    if side == 1 {
+        return pairing.is_response(frame);
+    }
+    RequestHead::parse(frame)
+        .ok()
+        .and_then(|head| head.info().ok().map(|info| info.valid_versions.contains(head.api_version)))
+        .unwrap_or(false)
+}
+
+/// The side names in problem lines.
+const SIDES: [&str; 2] = ["client", "broker"];
+
+/// Decodes a whole input, printing to `out`.
+pub struct Decoder<W: Write> {
+    options: Options,
+    out: W,
+    conns: Vec<Conn>,
+    by_addr: HashMap<(SocketAddr, SocketAddr), usize>,
+    /// Delivered bytes of the segment at hand (reused).
+    scratch: Vec<u8>,
+    /// The counts for the closing table.
+    pub summary: Summary,
+}
+
+impl<W: Write> Decoder<W> {
+    /// A decoder with nothing seen yet.
+    pub fn new(options: Options, out: W) -> Self {
+        let mut options = options;
+        for api in &mut options.apis {
+            api.make_ascii_lowercase();
+        }
+        Self {
+            options,
+            out,
+            conns: Vec::new(),
+            by_addr: HashMap::new(),
+            scratch: Vec::new(),
+            summary: Summary::default(),
+        }
+    }
+
+    /// One event of a capture.
+    pub fn capture(&mut self, event: CaptureEvent<'_>) {
+        match event {
+            CaptureEvent::Segment(segment) => self.segment(&segment),
+            CaptureEvent::Problem(cause) => {
+                self.summary.problems += 1;
+                self.print(format_args!("- - error capture: {cause}"));
+            }
+        }
+    }
+
+    /// One event of a frame file: a single stream of requests and
+    /// responses named `label`, in the order they were written.
+    pub fn frame(&mut self, label: &str, hex: bool, event: FrameEvent) {
+        if self.conns.is_empty() {
+            let shown = self.shown(label);
+            let client = SocketAddr::from(([0, 0, 0, 0], 0));
+            self.conns.push(Conn {
+                label: label.to_string(),
+                client,
+                kind: Kind::Kafka,
+                shown,
+                sides: Default::default(),
+                pairing: Pairing::default(),
+            });
+            self.summary.connections += u64::from(shown);
+        }
+        let at = if hex { "line" } else { "offset" };
+        match event {
+            FrameEvent::Frame(offset, frame) => {
+                let side = usize::from(self.conns[0].pairing.is_response(&frame));
+                let where_ = format!("{at} {offset}");
+                self.handle(0, side, &where_, frame, None);
+            }
+            FrameEvent::Problem(offset, cause) => self.problem(0, None, format_args!("{at} {offset}: {cause}")),
+        }
+    }
+
+    fn shown(&self, label: &str) -> bool {
+        self.options.connections.is_empty() || self.options.connections.iter().any(|c| label.contains(c.as_str()))
+    }
+
+    fn segment(&mut self, s: &Segment<'_>) {
+        let key = if s.src <= s.dst { (s.src, s.dst) } else { (s.dst, s.src) };
+        // A SYN on a known pair of addresses opens a new connection (the
+        // client's port used again): the old one ends there.
+        let reused =
+            s.syn && !s.ack && self.by_addr.get(&key).is_some_and(|&i| self.conns[i].sides[0].tcp.offset() > 0);
+        let index = match self.by_addr.get(&key) {
+            Some(&index) if !reused => index,
+            _ => {
+                if !s.syn && s.payload.is_empty() {
+                    return; // a bare ACK or FIN of a connection not seen: nothing to learn
+                }
+                let ports = &self.options.ports;
+                let (client, kind) = if ports.contains(&s.dst.port()) {
+                    (s.src, Kind::Kafka)
+                } else if ports.contains(&s.src.port()) {
+                    (s.dst, Kind::Kafka)
+                } else if s.syn && s.ack {
+                    (s.dst, Kind::Probing)
+                } else {
+                    (s.src, Kind::Probing)
+                };
+                let server = if client == s.src { s.dst } else { s.src };
+                let label = format!("{client}>{server}");
+                let shown = self.shown(&label);
+                self.conns.push(Conn {
+                    label,
+                    client,
+                    kind,
+                    shown,
+                    sides: Default::default(),
+                    pairing: Pairing::default(),
+                });
+                self.by_addr.insert(key, self.conns.len() - 1);
+                if kind == Kind::Kafka && shown {
+                    self.summary.connections += 1;
+                }
+                self.conns.len() - 1
+            }
+        };
+        let conn = &mut self.conns[index];
+        if conn.kind == Kind::Other || !conn.shown {
+            return;
+        }
+        let side = usize::from(s.src != conn.client);
+        let sd = &mut conn.sides[side];
+        if !sd.synced {
+            if s.syn {
+                sd.synced = true;
+            } else if s.payload.is_empty() {
+                return;
+            } else if starts_frame(side, s.payload, &conn.pairing, self.options.max_frame_size) {
+                sd.synced = true;
+                sd.tcp = Reassembler::default();
+            } else {
+                self.summary.skipped += s.payload.len() as u64;
+                return;
+            }
+        }
+        let mut delivered = std::mem::take(&mut self.scratch);
+        delivered.clear();
+        let gap = conn.sides[side].tcp.push(s.seq, s.syn, s.payload, &mut delivered);
+        self.take_bytes(index, side, &delivered, Some(s.time));
+        if let Some(gap) = gap {
+            self.gap(index, side, gap.at, gap.missing, Some(s.time));
+        }
+        self.scratch = delivered;
+    }
+
+    fn gap(&mut self, index: usize, side: usize, at: u64, missing: u64, time: Option<SystemTime>) {
+        let conn = &mut self.conns[index];
+        if conn.sides[side].broken || conn.kind != Kind::Kafka {
+            conn.sides[side].broken = true;
+            return;
+        }
+        conn.sides[side].broken = true;
+        self.problem(
+            index,
+            time,
+            format_args!(
+                "{} offset {at}: {missing} bytes missing from the capture; the rest of this direction is not read",
+                SIDES[side]
+            ),
+        );
+    }
+
+    /// Bytes of one direction, in order: cut into frames and handled.
+    fn take_bytes(&mut self, index: usize, side: usize, bytes: &[u8], time: Option<SystemTime>) {
+        if bytes.is_empty() || self.conns[index].sides[side].broken {
+            return;
+        }
+        self.conns[index].sides[side].buf.extend_from_slice(bytes);
+        loop {
+            let max = self.options.max_frame_size;
+            let s = &mut self.conns[index].sides[side];
+            s.frames.set_max_frame_size(max);
+            let offset = s.offset;
+            match s.frames.decode(&mut s.buf) {
+                Ok(Some(frame)) => {
+                    s.offset += 4 + frame.len() as u64;
+                    let where_ = format!("{} offset {offset}", SIDES[side]);
+                    self.handle(index, side, &where_, frame, time);
+                    if self.conns[index].kind == Kind::Other {
+                        return;
+                    }
+                }
+                Ok(None) => return,
+                Err(e) => {
+                    s.broken = true;
+                    s.buf = BytesMut::new();
+                    if self.conns[index].kind == Kind::Probing {
+                        self.conns[index].kind = Kind::Other;
+                    } else {
+                        let cause = format!("{} offset {offset}: not Kafka: {e}", SIDES[side]);
+                        self.problem(index, time, format_args!("{cause}"));
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    /// One frame of connection `index`, from the client (`side` 0) or the broker.
+    fn handle(&mut self, index: usize, side: usize, at: &str, frame: Bytes, time: Option<SystemTime>) {
+        let conn = &mut self.conns[index];
+        let event = if side == 0 { conn.pairing.request(frame, time) } else { conn.pairing.response(frame, time) };
+        if conn.kind == Kind::Probing {
+            if matches!(&event, Event::Request { decoded: Ok(_), .. }) {
+                conn.kind = Kind::Kafka;
+                self.summary.connections += 1;
+            } else {
+                conn.kind = Kind::Other;
+                return;
+            }
+        }
+        let t = output::time(time);
+        let label = self.conns[index].label.clone();
+        let records = self.options.records;
+        match event {
+            Event::Request { head, decoded } => {
+                if !self.wants(head.api_key) {
+                    return;
+                }
+                let json = decoded.and_then(|f| output::request_json(&f, records));
+                self.summary.request(head.api_key, head.api_version, json.is_err());
+                let api = describe(head.api_key, head.api_version);
+                let corr = head.correlation_id;
+                match json {
+                    Ok(json) => self.print(format_args!("{t} {label} request {api} corr {corr} {json}")),
+                    Err(cause) => {
+                        self.summary.problems += 1;
+                        self.print(format_args!("{t} {label} error {at}: request {api} corr {corr}: {cause}"));
+                    }
+                }
+            }
+            Event::Response { correlation_id, api_key, api_version, latency, decoded } => {
+                if !self.wants(api_key) {
+                    return;
+                }
+                let read_at = decoded.as_ref().ok().map(|f| f.version).filter(|v| *v != api_version);
+                let json = decoded.and_then(|f| output::response_json(&f, records));
+                let error = json.as_ref().is_ok_and(output::has_error);
+                self.summary.response(api_key, api_version, latency, error, json.is_err());
+                let mut api = describe(api_key, api_version);
+                if let Some(v) = read_at {
+                    api.push_str(&format!(" (body v{v})"));
+                }
+                let lat = output::latency(latency);
+                match json {
+                    Ok(json) => {
+                        self.print(format_args!("{t} {label} response {api} corr {correlation_id} {lat} {json}"))
+                    }
+                    Err(cause) => {
+                        self.summary.problems += 1;
+                        self.print(format_args!(
+                            "{t} {label} error {at}: response {api} corr {correlation_id}: {cause}"
+                        ));
+                    }
+                }
+            }
+            Event::SaslToken { from_client, len } => {
+                self.summary.sasl_tokens += 1;
+                let who = if from_client { "client" } else { "broker" };
+                self.print(format_args!("{t} {label} sasl-token {who} {len} bytes, not read"));
+            }
+            Event::Failed(cause) => {
+                let cause = format!("{at}: {cause}");
+                self.problem(index, time, format_args!("{cause}"));
+            }
+        }
+    }
+
+    fn wants(&self, api_key: i16) -> bool {
+        self.options.apis.is_empty() || self.options.apis.contains(&api_name(api_key).to_ascii_lowercase())
+    }
+
+    fn problem(&mut self, index: usize, time: Option<SystemTime>, cause: std::fmt::Arguments<'_>) {
+        self.summary.problems += 1;
+        let t = output::time(time);
+        let label = &self.conns[index].label;
+        let line = format!("{t} {label} error {cause}");
+        self.print(format_args!("{line}"));
+    }
+
+    fn print(&mut self, line: std::fmt::Arguments<'_>) {
+        if !self.options.table_only {
+            let _ = writeln!(self.out, "{line}");
+        }
+    }
+
+    /// At the end of the input: gaps before segments still waiting, frames
+    /// cut by the end, requests never answered; then the table.
+    pub fn finish(mut self) -> (W, Summary) {
+        for index in 0..self.conns.len() {
+            if self.conns[index].kind != Kind::Kafka || !self.conns[index].shown {
+                continue;
+            }
+            for (side, side_name) in SIDES.into_iter().enumerate() {
+                let mut delivered = Vec::new();
+                let s = &mut self.conns[index].sides[side];
+                let gap = s.tcp.finish(&mut delivered);
+                self.take_bytes(index, side, &delivered, None);
+                if let Some(gap) = gap {
+                    self.gap(index, side, gap.at, gap.missing, None);
+                }
+                let s = &mut self.conns[index].sides[side];
+                if !s.broken && !s.buf.is_empty() {
+                    let offset = s.offset;
+                    let cause = match s.frames.decode_eof(&mut s.buf) {
+                        Err(e) => e.to_string(),
+                        Ok(_) => format!("{} bytes left over", s.buf.len()),
+                    };
+                    let cause = format!("{} offset {offset}: capture ends inside a frame: {cause}", side_name);
+                    self.problem(index, None, format_args!("{cause}"));
+                }
+            }
+            self.summary.unanswered += self.conns[index].pairing.in_flight() as u64;
+        }
+        for conn in &self.conns {
+            for side in &conn.sides {
+                self.summary.retransmitted += side.tcp.retransmitted;
+                self.summary.out_of_order += side.tcp.out_of_order;
+            }
+        }
+        let _ = self.out.flush();
+        (self.out, self.summary)
+    }
+}

@@ -1,0 +1,226 @@
+//! The lines `kwire decode` prints: one per request, response, bare SASL
+//! token and problem, each starting with the time and the connection.
+//!
+//! ```text
+//! TIME CONN request API vN corr C {body}
+//! TIME CONN response API vN corr C LATENCY {body}
+//! TIME CONN response ApiVersions v4 (body v0) corr C LATENCY {body}
+//! TIME CONN sasl-token client N bytes, not read
+//! TIME CONN error SIDE offset N: CAUSE
+//! ```
+//!
+//! The body is Kafka's JSON form of the message (kwire's `json` feature),
+//! sensitive fields redacted. A `records` field, which Kafka's JSON leaves
+//! empty, is replaced by a summary of its batches (and with `--records`,
+//! the records themselves).
+
+use std::time::{Duration, SystemTime};
+
+use base64::Engine;
+use kwire::frame::{RequestFrame, ResponseFrame};
+use kwire::json::{Map, Value};
+use kwire::messages::{RequestBody, ResponseBody};
+use kwire::records::{Batch, Batches, DecodeOptions};
+use kwire::Bytes;
+
+/// The time column: RFC 3339 in microseconds, `-` when the input has no times.
+pub fn time(time: Option<SystemTime>) -> String {
+    time.map_or_else(|| "-".to_string(), |t| humantime::format_rfc3339_micros(t).to_string())
+}
+
+/// A latency in milliseconds with microseconds, `-` when unknown.
+pub fn latency(latency: Option<Duration>) -> String {
+    latency.map_or_else(|| "-".to_string(), |d| format!("{}.{:03}ms", d.as_millis(), d.subsec_micros() % 1000))
+}
+
+/// The JSON body of a request, records summarized.
+pub fn request_json(frame: &RequestFrame, records: bool) -> Result<Value, String> {
+    let version = frame.header.request_api_version;
+    let mut json = frame.body.to_json(version).map_err(|e| e.to_string())?;
+    if let RequestBody::Produce(body) = &frame.body {
+        for (t, topic) in body.topic_data.iter().enumerate() {
+            for (p, partition) in topic.partition_data.iter().enumerate() {
+                let at = partition_at(&mut json, "topicData", t, "partitionData", p);
+                replace_records(at, partition.records.as_ref(), records);
+            }
+        }
+    }
+    Ok(json)
+}
+
+/// The JSON body of a response, records summarized.
+pub fn response_json(frame: &ResponseFrame, records: bool) -> Result<Value, String> {
+    let mut json = frame.body.to_json(frame.version).map_err(|e| e.to_string())?;
+    match &frame.body {
+        ResponseBody::Fetch(body) => {
+            for (t, topic) in body.responses.iter().enumerate() {
+                for (p, partition) in topic.partitions.iter().enumerate() {
+                    let at = partition_at(&mut json, "responses", t, "partitions", p);
+                    replace_records(at, partition.records.as_ref(), records);
+                }
+            }
+        }
+        ResponseBody::ShareFetch(body) => {
+            for (t, topic) in body.responses.iter().enumerate() {
+                for (p, partition) in topic.partitions.iter().enumerate() {
+                    let at = partition_at(&mut json, "responses", t, "partitions", p);
+                    replace_records(at, partition.records.as_ref(), records);
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(json)
+}
+
+/// `json[topics][t][partitions][p]`, when there.
+fn partition_at<'a>(json: &'a mut Value, topics: &str, t: usize, partitions: &str, p: usize) -> Option<&'a mut Value> {
+    json.get_mut(topics)?.get_mut(t)?.get_mut(partitions)?.get_mut(p)
+}
+
+/// Puts the summary of `bytes` under the `records` key of `partition`,
+/// when the JSON has it (a null records field stays null).
+fn replace_records(partition: Option<&mut Value>, bytes: Option<&Bytes>, records: bool) {
+    let (Some(slot), Some(bytes)) = (partition.and_then(|p| p.get_mut("records")), bytes) else {
+        return;
+    };
+    *slot = summarize(bytes, records);
+}
+
+/// A record set as `{"batches":N,"records":M,"codec":"...","offsets":[first,last]}`,
+/// with `"list"` holding every record when `records`, and `"error"` when
+/// an entry does not read.
+fn summarize(bytes: &Bytes, records: bool) -> Value {
+    let mut batches = 0u64;
+    let mut count = 0u64;
+    let mut codecs: Vec<&'static str> = Vec::new();
+    let mut first: Option<i64> = None;
+    let mut last: Option<i64> = None;
+    let mut list = Vec::new();
+    let mut error = None;
+    let options = DecodeOptions::default();
+    for batch in Batches::new(bytes.clone()) {
+        let batch = match batch {
+            Ok(batch) => batch,
+            Err(e) => {
+                error = Some(e.to_string());
+                break;
+            }
+        };
+        batches += 1;
+        match &batch {
+            Batch::V2(batch) => {
+                let header = batch.header();
+                let codec = header.attributes.compression().map_or("unknown", |c| c.name());
+                if !codecs.contains(&codec) {
+                    codecs.push(codec);
+                }
+                count += u64::try_from(header.record_count).unwrap_or(0);
+                first.get_or_insert(header.base_offset);
+                last = Some(header.last_offset());
+                if records {
+                    match batch.records(&options) {
+                        Ok(iter) => {
+                            for record in iter {
+                                match record {
+                                    Ok(record) => {
+                                        let mut r = Map::new();
+                                        r.insert("offset".into(), header.offset_of(&record).into());
+                                        r.insert("timestamp".into(), header.timestamp_of(&record).into());
+                                        r.insert("key".into(), text(record.key.as_ref()));
+                                        r.insert("value".into(), text(record.value.as_ref()));
+                                        let headers: Vec<Value> = record
+                                            .headers
+                                            .iter()
+                                            .map(|h| {
+                                                let mut m = Map::new();
+                                                m.insert("key".into(), text(Some(&h.key)));
+                                                m.insert("value".into(), text(h.value.as_ref()));
+                                                Value::Object(m)
+                                            })
+                                            .collect();
+                                        r.insert("headers".into(), headers.into());
+                                        list.push(Value::Object(r));
+                                    }
+                                    Err(e) => {
+                                        error = Some(e.to_string());
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                        Err(e) => error = Some(e.to_string()),
+                    }
+                }
+            }
+            Batch::Legacy(message) => {
+                let codec = message.compression().map_or("unknown", |c| c.name());
+                if !codecs.contains(&codec) {
+                    codecs.push(codec);
+                }
+                match message.messages(&options) {
+                    Ok(inner) => {
+                        count += inner.len() as u64;
+                        for m in &inner {
+                            first.get_or_insert(m.offset);
+                            last = Some(m.offset);
+                            if records {
+                                let mut r = Map::new();
+                                r.insert("offset".into(), m.offset.into());
+                                r.insert("timestamp".into(), m.timestamp.map_or(Value::Null, Value::from));
+                                r.insert("key".into(), text(m.key.as_ref()));
+                                r.insert("value".into(), text(m.value.as_ref()));
+                                list.push(Value::Object(r));
+                            }
+                        }
+                    }
+                    Err(e) => error = Some(e.to_string()),
+                }
+            }
+        }
+        if error.is_some() {
+            break;
+        }
+    }
+    let mut summary = Map::new();
+    summary.insert("bytes".into(), bytes.len().into());
+    summary.insert("batches".into(), batches.into());
+    summary.insert("records".into(), count.into());
+    summary.insert("codec".into(), codecs.join(",").into());
+    if let (Some(first), Some(last)) = (first, last) {
+        summary.insert("offsets".into(), Value::Array(vec![first.into(), last.into()]));
+    }
+    if records {
+        summary.insert("list".into(), list.into());
+    }
+    if let Some(error) = error {
+        summary.insert("error".into(), error.into());
+    }
+    Value::Object(summary)
+}
+
+/// Bytes as text when they are UTF-8, else as `{"base64":"..."}`; null as null.
+fn text(bytes: Option<&Bytes>) -> Value {
+    match bytes {
+        None => Value::Null,
+        Some(b) => match std::str::from_utf8(b) {
+            Ok(s) => s.into(),
+            Err(_) => {
+                let mut m = Map::new();
+                m.insert("base64".into(), base64::engine::general_purpose::STANDARD.encode(b).into());
+                Value::Object(m)
+            }
+        },
+    }
+}
+
+/// Whether any `errorCode` in the body is not 0 (NONE).
+pub fn has_error(json: &Value) -> bool {
+    match json {
+        Value::Object(map) => {
+            map.iter().any(|(k, v)| (k == "errorCode" && v.as_i64().is_some_and(|c| c != 0)) || has_error(v))
+        }
+        Value::Array(items) => items.iter().any(has_error),
+        _ => false,
+    }
+}
