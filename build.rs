@@ -24,6 +24,11 @@ mod internal_records {
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build/api_groups.rs");
+    println!("cargo:rerun-if-changed=kafka-facts.json");
+    let facts = kwire_codegen::Facts::read("kafka-facts.json").unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(1);
+    });
     let feature = |name: &str| std::env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
     let mut builder = kwire_codegen::Builder::new();
     builder
@@ -32,6 +37,7 @@ fn main() {
         .samples(feature("SAMPLE"))
         .views(feature("BORROWED"))
         .json(feature("JSON"))
+        .facts(&facts)
         .rerun_if_changed(true);
     let (admin, controller) = (feature("ADMIN"), feature("CONTROLLER"));
     if !(admin && controller) {
@@ -59,6 +65,7 @@ fn main() {
                 .samples(feature("SAMPLE"))
                 .views(feature("BORROWED"))
                 .json(feature("JSON"))
+                .facts(&facts)
                 .rerun_if_changed(true);
             compile_or_exit(&builder);
             let schemas = internal_records::read_schemas(&input).unwrap_or_else(|e| {

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
-const REFRESH: &str = "cargo run -p kwire-codegen -- --runtime crate --out generated schemas";
+const REFRESH: &str = "cargo run -p kwire-codegen -- --runtime crate --facts kafka-facts.json --out generated schemas";
 
 #[test]
 fn generated_matches_schemas() {
@@ -23,6 +23,7 @@ fn generated_matches_schemas() {
     let generated = kwire_codegen::Builder::new()
         .input_dir(root.join("schemas"))
         .runtime_path("crate")
+        .facts(&kwire_codegen::Facts::read(root.join("kafka-facts.json")).expect("kafka-facts.json"))
         .rerun_if_changed(false)
         .generate()
         .unwrap_or_else(|e| panic!("schemas/ does not compile:\n{e}"));
@@ -50,6 +51,7 @@ fn generation_is_deterministic() {
         kwire_codegen::Builder::new()
             .input_dir(root.join("schemas"))
             .runtime_path("crate")
+            .facts(&kwire_codegen::Facts::read(root.join("kafka-facts.json")).expect("kafka-facts.json"))
             .rerun_if_changed(false)
             .generate()
             .expect("schemas compile")

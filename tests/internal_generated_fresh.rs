@@ -28,6 +28,7 @@ fn generated_internal_matches_schemas() {
         let generated = kwire_codegen::Builder::new()
             .input_dir(&input)
             .runtime_path("crate")
+            .facts(&kwire_codegen::Facts::read(root.join("kafka-facts.json")).expect("kafka-facts.json"))
             .rerun_if_changed(false)
             .generate()
             .unwrap_or_else(|e| panic!("schemas-internal/{} does not compile:\n{e}", family.dir));

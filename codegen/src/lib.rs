@@ -15,7 +15,7 @@
 //!
 //! Use it from a build script through [`Builder`], from the command line
 //! (`kwire-codegen --out OUT_DIR SCHEMA_DIR`), or as a library call,
-//! [`generate`] (or [`generate_with`] and its [`Extras`]), that returns the
+//! [`generate`] (or [`generate_with`] and its [`Options`]), that returns the
 //! source text as [`Generated`] files. A run fails with an [`Error`]; invalid
 //! schemas with [`Diagnostics`], each [`Diagnostic`] naming its file, line
 //! and [`JsonPath`]. [`diff`] compares two schema sets version by version
@@ -57,10 +57,13 @@ mod naming;
 mod emit;
 // Tokens to formatted files on disk.
 mod write;
+// The facts of a message set beside its schemas.
+mod facts;
 // What an edit of a schema set does to each version's bytes.
 pub mod evolution;
 
 pub use diag::{Diagnostic, Diagnostics, JsonPath};
+pub use facts::{ApiGroup, Facts, Family};
 pub use load::LoadError;
 
 use std::collections::BTreeMap;
@@ -118,6 +121,14 @@ pub enum Error {
     /// problem per entry.
     #[error("sensitive fields: {}", .0.join("; "))]
     SensitiveFields(Vec<String>),
+    /// The facts file ([`Facts::read`]) is not what it should be.
+    #[error("{}: {message}", .path.display())]
+    Facts {
+        /// The facts file.
+        path: PathBuf,
+        /// What is wrong, naming the key.
+        message: String,
+    },
     /// The emitted code did not parse: a bug in the compiler, reported rather than panicking.
     #[error("internal error: {0}")]
     Internal(String),
@@ -204,18 +215,18 @@ pub struct Generated {
 /// [`Error::Schema`] with every problem found, each naming its file and
 /// JSON path; [`Error::RuntimePath`] when `runtime` is not a Rust path.
 pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated, Error> {
-    generate_with(sources, runtime, Extras::default())
+    generate_with(sources, runtime, Options::default())
 }
 
 /// What [`generate_with`] emits besides each struct and its codec.
 ///
 /// # Example
 /// ```
-/// let extras = kwire_codegen::Extras { views: true, ..Default::default() };
-/// assert!(!extras.samples);
+/// let options = kwire_codegen::Options { views: true, ..Default::default() };
+/// assert!(!options.samples);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Extras {
+pub struct Options {
     /// `Sample` impls: random values shaped to a version, for property
     /// tests (needs the runtime's `sample` feature).
     pub samples: bool,
@@ -239,40 +250,28 @@ pub struct Extras {
     /// compiled.
     pub api_keys: Option<Vec<i16>>,
     /// The fields that carry secrets, as `Message.Field` (Kafka's names;
-    /// every field of that name in the message's structs); `None` (the
-    /// default) for [`DEFAULT_SENSITIVE_FIELDS`], `Some(vec![])` for none.
+    /// every field of that name in the message's structs); none by default
+    /// ([`Facts::sensitive_fields`] lists a message set's).
     /// The generated `Debug` shows such a field as `<redacted N bytes>`
     /// (`None` when null), and the JSON form writes it the same way unless
     /// the runtime's `JsonOptions::unredacted` asks otherwise. Only string
     /// and bytes fields can be sensitive. An entry naming a message that is
-    /// not among the inputs is skipped (the default list names Kafka's);
-    /// one naming a field the message lacks, or a field of another type,
+    /// not among the inputs is skipped (a message set's list names them
+    /// all); one naming a field the message lacks, or a field of another type,
     /// fails the run with [`Error::SensitiveFields`].
-    pub sensitive_fields: Option<Vec<String>>,
+    pub sensitive_fields: Vec<String>,
+    /// The apis a broker forwards to the controller inside an Envelope
+    /// (KIP-590), by api name (the request's name without `Request`):
+    /// `ApiInfo::forwardable` in the api-key table, and each implies
+    /// `requires_delayed_allocation`. None by default ([`Facts::forwardable`]).
+    pub forwardable: Vec<String>,
+    /// The apis authorized by cluster action, sent only between brokers and
+    /// controllers, by api name: `ApiInfo::cluster_action` in the api-key
+    /// table. None by default ([`Facts::cluster_action`]).
+    pub cluster_action: Vec<String>,
 }
 
-/// kwire's sensitive fields ([`Extras::sensitive_fields`]): SASL
-/// authentication bytes both ways, the salt and salted password of a SCRAM
-/// credential upsert, and the HMAC of a delegation token, wherever a
-/// request or response carries one; in the KRaft metadata log, a SCRAM
-/// credential's salt, stored key and server key (`UserScramCredentialRecord`).
-/// Config values (AlterConfigs, `ConfigRecord`) are not in the list: whether
-/// one is a secret depends on its config name, not on the field.
-pub const DEFAULT_SENSITIVE_FIELDS: &[&str] = &[
-    "SaslAuthenticateRequest.AuthBytes",
-    "SaslAuthenticateResponse.AuthBytes",
-    "AlterUserScramCredentialsRequest.Salt",
-    "AlterUserScramCredentialsRequest.SaltedPassword",
-    "UserScramCredentialRecord.Salt",
-    "UserScramCredentialRecord.StoredKey",
-    "UserScramCredentialRecord.ServerKey",
-    "CreateDelegationTokenResponse.Hmac",
-    "DescribeDelegationTokenResponse.Hmac",
-    "RenewDelegationTokenRequest.Hmac",
-    "ExpireDelegationTokenRequest.Hmac",
-];
-
-impl Extras {
+impl Options {
     /// True when `spec` is to be compiled: not a request or response, or
     /// one of the api keys asked for.
     fn compiles(&self, spec: &MessageSpec) -> bool {
@@ -283,21 +282,23 @@ impl Extras {
     }
 }
 
-/// As [`generate`], with the `extras` asked for.
+/// As [`generate`], with the `options` given.
 ///
 /// # Errors
 /// As [`generate`], and [`Error::UnknownApiKeys`] when
-/// [`Extras::api_keys`] names an api key that no request schema has.
-pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras) -> Result<Generated, Error> {
+/// [`Options::api_keys`] names an api key that no request schema has.
+pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Options) -> Result<Generated, Error> {
     let runtime = naming::runtime_path(runtime)
         .map_err(|e| Error::RuntimePath { path: runtime.to_owned(), reason: e.to_string() })?;
     let mut cx = EmitContext {
         runtime,
-        samples: extras.samples,
-        views: extras.views,
-        json: extras.json,
+        samples: options.samples,
+        views: options.views,
+        json: options.json,
         partial: false,
         sensitive: Default::default(),
+        forwardable: options.forwardable.clone(),
+        cluster_action: options.cluster_action.clone(),
     };
     let mut diags = Diagnostics::default();
     let specs = lower_sources(sources, &mut diags);
@@ -305,7 +306,7 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
     locate(&mut diags, sources);
     diags.into_result()?;
 
-    if let Some(keys) = &extras.api_keys {
+    if let Some(keys) = &options.api_keys {
         let mut unknown: Vec<i16> = keys
             .iter()
             .copied()
@@ -320,21 +321,17 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
         }
     }
     // A removed api (`validVersions: none`) is in no table and no dispatch.
-    cx.partial = specs.iter().any(|s| !s.is_removed() && !extras.compiles(s));
-    cx.sensitive = match &extras.sensitive_fields {
-        Some(entries) => emit::redact::resolve(entries, &checked),
-        None => emit::redact::resolve(DEFAULT_SENSITIVE_FIELDS, &checked),
-    }
-    .map_err(Error::SensitiveFields)?;
+    cx.partial = specs.iter().any(|s| !s.is_removed() && !options.compiles(s));
+    cx.sensitive = emit::redact::resolve(&options.sensitive_fields, &checked).map_err(Error::SensitiveFields)?;
     let responses: BTreeMap<i16, String> = specs
         .iter()
-        .filter(|s| s.spec_type == SpecType::Response && extras.compiles(s) && !s.is_removed())
+        .filter(|s| s.spec_type == SpecType::Response && options.compiles(s) && !s.is_removed())
         .filter_map(|s| Some((s.api_key?, s.name.clone())))
         .collect();
     let mut out = Generated::default();
     let mut index = quote!();
     // Removed messages (`"validVersions": "none"`) are checked, not emitted.
-    for c in checked.iter().filter(|c| extras.compiles(c.spec) && !c.spec.is_removed()) {
+    for c in checked.iter().filter(|c| options.compiles(c.spec) && !c.spec.is_removed()) {
         let spec = c.spec;
         let module = naming::module_name(&spec.name);
         let tokens = emit::emit_message(c, &cx, &responses);
@@ -360,11 +357,11 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
     }
     if specs.iter().any(|s| s.spec_type == SpecType::Request && !s.is_removed()) {
         let refs: Vec<&MessageSpec> = specs.iter().filter(|s| !s.is_removed()).collect();
-        let compiled: Vec<&MessageSpec> = specs.iter().filter(|s| extras.compiles(s) && !s.is_removed()).collect();
+        let compiled: Vec<&MessageSpec> = specs.iter().filter(|s| options.compiles(s) && !s.is_removed()).collect();
         let compiled_key =
             |key: i16| compiled.iter().any(|s| s.api_key == Some(key) && s.spec_type == SpecType::Request);
         let mut tokens = emit::encoding_import(&cx);
-        tokens.extend(emit::api::emit_api_table(&refs, &compiled_key));
+        tokens.extend(emit::api::emit_api_table(&refs, &compiled_key, &cx));
         // The dispatch enums, when at least one api key is compiled (with
         // none, `Builder::api_keys([])`, the table alone).
         let dispatch = compiled.iter().any(|s| s.spec_type == SpecType::Request);
@@ -611,7 +608,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     runtime: String,
     rerun_if_changed: bool,
-    extras: Extras,
+    options: Options,
     evolution_base: Option<PathBuf>,
 }
 
@@ -631,7 +628,7 @@ impl Builder {
             runtime: "::kwire".into(),
             evolution_base: None,
             rerun_if_changed: std::env::var_os("CARGO_MANIFEST_DIR").is_some() && std::env::var_os("OUT_DIR").is_some(),
-            extras: Extras::default(),
+            options: Options::default(),
         }
     }
 
@@ -663,12 +660,12 @@ impl Builder {
     /// Whether to emit `Sample` impls for property tests (default off; needs
     /// the runtime's `sample` feature).
     pub fn samples(&mut self, on: bool) -> &mut Self {
-        self.extras.samples = on;
+        self.options.samples = on;
         self
     }
 
     /// Whether to emit borrowed views (`XRef<'a>`) beside the structs
-    /// (default off; see [`Extras::views`]).
+    /// (default off; see [`Options::views`]).
     ///
     /// # Example
     /// ```
@@ -678,12 +675,12 @@ impl Builder {
     /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn views(&mut self, on: bool) -> &mut Self {
-        self.extras.views = on;
+        self.options.views = on;
         self
     }
 
     /// Whether to emit Kafka's JSON form (`ToJson`/`FromJson` impls; default
-    /// off; see [`Extras::json`]).
+    /// off; see [`Options::json`]).
     ///
     /// # Example
     /// ```
@@ -693,12 +690,12 @@ impl Builder {
     /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn json(&mut self, on: bool) -> &mut Self {
-        self.extras.json = on;
+        self.options.json = on;
         self
     }
 
     /// Compiles the request and response of these api keys only (default:
-    /// every api key); see [`Extras::api_keys`]. [`Builder::generate`] and
+    /// every api key); see [`Options::api_keys`]. [`Builder::generate`] and
     /// [`Builder::compile`] fail with [`Error::UnknownApiKeys`] for an api
     /// key that no request schema has.
     ///
@@ -715,14 +712,14 @@ impl Builder {
     /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn api_keys(&mut self, keys: impl IntoIterator<Item = i16>) -> &mut Self {
-        self.extras.api_keys = Some(keys.into_iter().collect());
+        self.options.api_keys = Some(keys.into_iter().collect());
         self
     }
 
     /// Sets the fields that carry secrets, each `Message.Field` (default
-    /// [`DEFAULT_SENSITIVE_FIELDS`]; an empty list for none): their `Debug`
+    /// none): their `Debug`
     /// and JSON form show a length, not the content. See
-    /// [`Extras::sensitive_fields`].
+    /// [`Options::sensitive_fields`].
     ///
     /// # Example
     /// ```
@@ -735,7 +732,7 @@ impl Builder {
     /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn sensitive_fields<S: Into<String>>(&mut self, fields: impl IntoIterator<Item = S>) -> &mut Self {
-        self.extras.sensitive_fields = Some(fields.into_iter().map(Into::into).collect());
+        self.options.sensitive_fields = fields.into_iter().map(Into::into).collect();
         self
     }
 
@@ -756,6 +753,16 @@ impl Builder {
     /// ```
     pub fn check_evolution(&mut self, base: impl AsRef<Path>) -> &mut Self {
         self.evolution_base = Some(base.as_ref().to_path_buf());
+        self
+    }
+
+    /// Takes the facts a message set's schemas do not carry ([`Facts`]):
+    /// its sensitive fields, and the forwardable and cluster-action columns
+    /// of its api-key table.
+    pub fn facts(&mut self, facts: &Facts) -> &mut Self {
+        self.options.sensitive_fields = facts.sensitive_fields.clone();
+        self.options.forwardable = facts.forwardable.clone();
+        self.options.cluster_action = facts.cluster_action.clone();
         self
     }
 
@@ -799,7 +806,7 @@ impl Builder {
     /// request schema has.
     pub fn generate(&self) -> Result<Generated, Error> {
         let sources = self.read_sources()?;
-        let generated = sources.check_utf8(generate_with(&sources.texts, &self.runtime, self.extras.clone()))?;
+        let generated = sources.check_utf8(generate_with(&sources.texts, &self.runtime, self.options.clone()))?;
         if let Some(base) = &self.evolution_base {
             let mut builder = Builder::new();
             builder.input(base);

@@ -12,61 +12,6 @@ use crate::model::{Field, FieldType, Listener, MessageSpec, SpecType};
 use crate::naming;
 use crate::versions::Versions;
 
-/// The apis a broker may forward to the active controller inside an
-/// EnvelopeRequest (KIP-590), by api name. Kafka keeps this fact beside its
-/// schemas, in the `forwardable` column of its `ApiKeys` table; the
-/// runtime's oracle test compares the generated table with Kafka's.
-const FORWARDABLE: &[&str] = &[
-    "CreateTopics",
-    "DeleteTopics",
-    "CreateAcls",
-    "DeleteAcls",
-    "AlterConfigs",
-    "CreatePartitions",
-    "CreateDelegationToken",
-    "RenewDelegationToken",
-    "ExpireDelegationToken",
-    "ElectLeaders",
-    "IncrementalAlterConfigs",
-    "AlterPartitionReassignments",
-    "ListPartitionReassignments",
-    "AlterClientQuotas",
-    "AlterUserScramCredentials",
-    "DescribeQuorum",
-    "UpdateFeatures",
-    "UnregisterBroker",
-    "AllocateProducerIds",
-    "AddRaftVoter",
-    "RemoveRaftVoter",
-    "UnregisterController",
-];
-
-/// The apis authorized with CLUSTER_ACTION on the cluster resource, sent
-/// only between brokers and controllers, by api name: the `clusterAction`
-/// column of Kafka's `ApiKeys` table, kept and checked as [`FORWARDABLE`].
-const CLUSTER_ACTION: &[&str] = &[
-    "LeaderAndIsr",
-    "StopReplica",
-    "UpdateMetadata",
-    "ControlledShutdown",
-    "WriteTxnMarkers",
-    "Vote",
-    "BeginQuorumEpoch",
-    "EndQuorumEpoch",
-    "DescribeQuorum",
-    "AlterPartition",
-    "UpdateFeatures",
-    "Envelope",
-    "BrokerRegistration",
-    "BrokerHeartbeat",
-    "AllocateProducerIds",
-    "InitializeShareGroupState",
-    "ReadShareGroupState",
-    "WriteShareGroupState",
-    "DeleteShareGroupState",
-    "ReadShareGroupStateSummary",
-];
-
 /// True when a decoded request of `spec` may share the memory of its
 /// input, as Kafka's `ApiKeys` decides `requiresDelayedAllocation` from the
 /// request schemas: some valid version has, at any depth and outside the
@@ -160,11 +105,11 @@ pub fn emit_message_impls(spec: &MessageSpec, responses: &BTreeMap<i16, String>)
 
 /// The `ApiKey` enum: one variant per api key with its name, versions,
 /// listeners and header versions, from the request schemas (spec §8.1),
-/// and the flags of Kafka's `ApiKeys` table ([`FORWARDABLE`],
-/// [`CLUSTER_ACTION`], [`shares_input`]).
+/// and the flags of Kafka's `ApiKeys` table (the forwardable and
+/// cluster-action apis of `cx`, and [`shares_input`]).
 /// `compiled` says which api keys have their request and response
 /// compiled (`ApiInfo::compiled` in the runtime).
-pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool) -> TokenStream {
+pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx: &EmitContext) -> TokenStream {
     let mut requests: Vec<&MessageSpec> =
         specs.iter().copied().filter(|s| s.spec_type == SpecType::Request && s.api_key.is_some()).collect();
     requests.sort_by_key(|s| s.api_key);
@@ -200,8 +145,8 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool) ->
             Listener::Broker => quote!(enc::Listener::Broker),
             Listener::Controller => quote!(enc::Listener::Controller),
         });
-        let forwardable = FORWARDABLE.contains(&base);
-        let cluster_action = CLUSTER_ACTION.contains(&base);
+        let forwardable = cx.forwardable.iter().any(|a| a == base);
+        let cluster_action = cx.cluster_action.iter().any(|a| a == base);
         let delayed_allocation = forwardable || shares_input(s);
         quote! {
             enc::ApiInfo {

@@ -42,6 +42,10 @@ pub struct EmitContext {
     /// The fields that carry secrets, as (message name, field name), Kafka's
     /// names: their `Debug` and JSON form are redacted.
     pub sensitive: std::collections::BTreeSet<(String, String)>,
+    /// The forwardable apis, by api name (`ApiInfo::forwardable`).
+    pub forwardable: Vec<String>,
+    /// The cluster-action apis, by api name (`ApiInfo::cluster_action`).
+    pub cluster_action: Vec<String>,
 }
 
 /// One struct with the views of its fields.
