@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::Error;
+use crate::{Error, Gates};
 
 /// The facts file, read ([`Facts::read`]).
 ///
@@ -25,6 +25,7 @@ use crate::Error;
 ///   "schemas": "schemas",
 ///   "api_groups": { "core": { "feature": null, "apis": ["Ping"] },
 ///                   "admin": { "feature": "admin", "apis": ["MakeThing"] } },
+///   "features": { "views": "borrowed", "json": "json", "samples": "sample" },
 ///   "forwardable": ["MakeThing"],
 ///   "cluster_action": ["Halt"],
 ///   "sensitive_fields": ["LoginRequest.Password"],
@@ -59,6 +60,9 @@ pub struct Facts {
     pub internal_schemas: Option<String>,
     /// The families of internal records, each a directory of schemas.
     pub families: Vec<Family>,
+    /// The cargo features of the generated crate the extras are compiled
+    /// behind (`features`: `views`, `json`, `samples`).
+    pub gates: Gates,
 }
 
 /// A group of apis compiled together, behind one cargo feature of the
@@ -135,6 +139,13 @@ impl Facts {
                     apis: strings(group.get("apis"), &format!("{at}.apis"))?,
                 });
             }
+        }
+        if let Some(features) = root.get("features") {
+            facts.gates = Gates {
+                views: optional_string(features.get("views"), "features.views")?,
+                json: optional_string(features.get("json"), "features.json")?,
+                samples: optional_string(features.get("samples"), "features.samples")?,
+            };
         }
         facts.forwardable = strings_or_none(root.get("forwardable"), "forwardable")?;
         facts.cluster_action = strings_or_none(root.get("cluster_action"), "cluster_action")?;

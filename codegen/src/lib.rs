@@ -59,11 +59,16 @@ mod emit;
 mod write;
 // The facts of a message set beside its schemas.
 mod facts;
+// The fingerprint of a message set's sources.
+mod fingerprint;
+// The dispatch enums of the internal-record families.
+mod internal;
 // What an edit of a schema set does to each version's bytes.
 pub mod evolution;
 
 pub use diag::{Diagnostic, Diagnostics, JsonPath};
 pub use facts::{ApiGroup, Facts, Family};
+pub use fingerprint::fingerprint;
 pub use load::LoadError;
 
 use std::collections::BTreeMap;
@@ -116,6 +121,10 @@ pub enum Error {
         /// Every finding of the comparison.
         report: evolution::Report,
     },
+    /// Apis named by [`Options::api_groups`], [`Options::forwardable`] or
+    /// [`Options::cluster_action`] that no request schema of the inputs has.
+    #[error("apis {0:?} are not in the schemas given")]
+    UnknownApis(Vec<String>),
     /// Entries of [`Builder::sensitive_fields`] (`--sensitive-fields`) that
     /// name no string or bytes field of a message in the inputs, one
     /// problem per entry.
@@ -269,6 +278,29 @@ pub struct Options {
     /// controllers, by api name: `ApiInfo::cluster_action` in the api-key
     /// table. None by default ([`Facts::cluster_action`]).
     pub cluster_action: Vec<String>,
+    /// The api groups whose messages are compiled behind a cargo feature
+    /// (`#[cfg(feature = …)]` on their modules, dispatch variants and arms,
+    /// `ApiInfo::compiled` as `cfg!(feature = …)`), so that one output
+    /// serves every feature set; groups without a feature are always
+    /// compiled. Every api named must be in the schemas.
+    pub api_groups: Vec<ApiGroup>,
+    /// The cargo features the extras are compiled behind.
+    pub gates: Gates,
+}
+
+/// The cargo feature of the generated crate that each extra is compiled
+/// behind: with one set, the extra is emitted (whatever [`Options::views`],
+/// [`Options::json`] or [`Options::samples`] say) and each of its items
+/// carries `#[cfg(feature = "…")]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Gates {
+    /// The feature of the borrowed views.
+    pub views: Option<String>,
+    /// The feature of Kafka's JSON form.
+    pub json: Option<String>,
+    /// The feature of the `Sample` impls.
+    pub samples: Option<String>,
 }
 
 impl Options {
@@ -292,13 +324,15 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Optio
         .map_err(|e| Error::RuntimePath { path: runtime.to_owned(), reason: e.to_string() })?;
     let mut cx = EmitContext {
         runtime,
-        samples: options.samples,
-        views: options.views,
-        json: options.json,
+        samples: options.samples || options.gates.samples.is_some(),
+        views: options.views || options.gates.views.is_some(),
+        json: options.json || options.gates.json.is_some(),
         partial: false,
         sensitive: Default::default(),
         forwardable: options.forwardable.clone(),
         cluster_action: options.cluster_action.clone(),
+        gates: options.gates.clone(),
+        api_features: BTreeMap::new(),
     };
     let mut diags = Diagnostics::default();
     let specs = lower_sources(sources, &mut diags);
@@ -320,8 +354,35 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Optio
             return Err(Error::UnknownApiKeys(unknown));
         }
     }
+    // The api key of each api name, from the request schemas.
+    let api_key_of = |name: &str| {
+        specs.iter().find_map(|s| {
+            let api = s.name.strip_suffix("Request")?;
+            (s.spec_type == SpecType::Request && api == name).then_some(s.api_key).flatten()
+        })
+    };
+    let named = options
+        .api_groups
+        .iter()
+        .flat_map(|g| g.apis.iter())
+        .chain(&options.forwardable)
+        .chain(&options.cluster_action);
+    // Facts about apis concern a set with requests (not, say, a family of records).
+    let has_requests = specs.iter().any(|s| s.spec_type == SpecType::Request);
+    let mut unknown: Vec<String> = named.filter(|name| has_requests && api_key_of(name).is_none()).cloned().collect();
+    if !unknown.is_empty() {
+        unknown.sort();
+        unknown.dedup();
+        return Err(Error::UnknownApis(unknown));
+    }
+    for group in &options.api_groups {
+        let Some(feature) = &group.feature else { continue };
+        for key in group.apis.iter().filter_map(|name| api_key_of(name)) {
+            cx.api_features.insert(key, feature.clone());
+        }
+    }
     // A removed api (`validVersions: none`) is in no table and no dispatch.
-    cx.partial = specs.iter().any(|s| !s.is_removed() && !options.compiles(s));
+    cx.partial = !cx.api_features.is_empty() || specs.iter().any(|s| !s.is_removed() && !options.compiles(s));
     cx.sensitive = emit::redact::resolve(&options.sensitive_fields, &checked).map_err(Error::SensitiveFields)?;
     let responses: BTreeMap<i16, String> = specs
         .iter()
@@ -340,9 +401,15 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Optio
         let (module, file_name, ty) =
             (format_ident!("{module}"), format!("{module}.rs"), naming::type_ident(&spec.name));
         let doc = format!(" {}: generated from {}.", spec.name, spec.file);
+        let cfg = match (spec.spec_type, spec.api_key) {
+            (SpecType::Request | SpecType::Response, Some(key)) => cx.api_cfg(key),
+            _ => quote!(),
+        };
         index.extend(quote! {
+            #cfg
             #[doc = #doc]
             pub mod #module { include!(#file_name); }
+            #cfg
             pub use #module::#ty;
         });
         out.messages.push(MessageSummary {
@@ -376,8 +443,11 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Optio
             )
         });
         let views = (dispatch && cx.views).then(|| {
-            quote!(
-                pub use api_keys::{RequestBodyRef, ResponseBodyRef};
+            emit::gate(
+                quote!(
+                    pub use api_keys::{RequestBodyRef, ResponseBodyRef};
+                ),
+                cx.gates.views.as_deref(),
             )
         });
         index.extend(quote! {
@@ -757,13 +827,26 @@ impl Builder {
     }
 
     /// Takes the facts a message set's schemas do not carry ([`Facts`]):
-    /// its sensitive fields, and the forwardable and cluster-action columns
-    /// of its api-key table.
+    /// its sensitive fields, the forwardable and cluster-action columns
+    /// of its api-key table, its api groups and the features of the extras
+    /// (each then compiled behind its cargo feature).
     pub fn facts(&mut self, facts: &Facts) -> &mut Self {
         self.options.sensitive_fields = facts.sensitive_fields.clone();
         self.options.forwardable = facts.forwardable.clone();
         self.options.cluster_action = facts.cluster_action.clone();
+        self.options.api_groups = facts.api_groups.clone();
+        self.options.gates = facts.gates.clone();
         self
+    }
+
+    /// The options set so far.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The runtime path set so far.
+    pub fn runtime(&self) -> &str {
+        &self.runtime
     }
 
     /// Whether to print `cargo:rerun-if-changed` for each input.
@@ -852,6 +935,11 @@ impl Builder {
     /// # Errors
     /// As [`Builder::generate`], and [`Error::Io`] when writing fails.
     pub fn compile(&self) -> Result<Generated, Error> {
+        self.compile_keeping(&[])
+    }
+
+    /// As [`Builder::compile`], leaving the files named `keep` in place.
+    fn compile_keeping(&self, keep: &[&str]) -> Result<Generated, Error> {
         if self.rerun_if_changed {
             for input in &self.inputs {
                 println!("cargo:rerun-if-changed={}", input.display());
@@ -877,7 +965,8 @@ impl Builder {
             let path = out_dir.join(&file.name);
             write::write_if_changed(&path, &file.text).map_err(|source| Error::Io { path, source })?;
         }
-        let keep: Vec<String> = generated.files.iter().map(|f| f.name.clone()).collect();
+        let mut keep: Vec<String> = keep.iter().map(|k| (*k).to_owned()).collect();
+        keep.extend(generated.files.iter().map(|f| f.name.clone()));
         write::prune_stale(&out_dir, &keep).map_err(io)?;
         Ok(generated)
     }
@@ -924,4 +1013,48 @@ impl Sources {
     fn path(&self, name: &str) -> String {
         self.paths.get(name).cloned().unwrap_or_else(|| name.to_owned())
     }
+}
+
+/// The name of the file, in the output directory of [`regenerate`], that
+/// holds the [`fingerprint`] of the sources it was generated from.
+pub const FINGERPRINT_FILE: &str = "FINGERPRINT";
+
+/// Compiles everything a facts file names, with `options` (the facts' own
+/// taken on top): its `schemas` into `out`, and each internal-record family
+/// into `out/internal/MODULE/` with its dispatch enums (`records.rs`); then
+/// writes the [`fingerprint`] of the facts file and those directories to
+/// `out/FINGERPRINT` ([`FINGERPRINT_FILE`]).
+///
+/// # Errors
+/// As [`Builder::compile`]; [`Error::Facts`] when the facts name no schemas.
+pub fn regenerate(facts_file: &Path, options: &Options, runtime: &str, out: &Path) -> Result<(), Error> {
+    let facts = Facts::read(facts_file)?;
+    let schemas = facts
+        .schemas_dir()
+        .ok_or_else(|| Error::Facts { path: facts_file.to_owned(), message: "schemas: missing".into() })?;
+    let builder = |input: &Path, out: &Path| {
+        let mut b = Builder::new();
+        b.options = options.clone();
+        b.input_dir(input).out_dir(out).runtime_path(runtime).facts(&facts).rerun_if_changed(false);
+        b
+    };
+    builder(&schemas, out).compile()?;
+    let mut dirs = vec![schemas];
+    if let Some(internal) = facts.internal_schemas_dir() {
+        for family in &facts.families {
+            let input = internal.join(&family.dir);
+            let family_out = out.join("internal").join(&family.module);
+            builder(&input, &family_out).compile_keeping(&["records.rs"])?;
+            let records =
+                internal::read_schemas(&input).map_err(|message| Error::Facts { path: input.clone(), message })?;
+            let path = family_out.join("records.rs");
+            write::write_if_changed(&path, &internal::dispatch_source(family, &records))
+                .map_err(|source| Error::Io { path, source })?;
+        }
+        dirs.push(internal);
+    }
+    let print = fingerprint(&facts.dir, facts_file, &dirs).map_err(|(path, source)| Error::Io { path, source })?;
+    let path = out.join(FINGERPRINT_FILE);
+    write::write_if_changed(&path, &format!("{print}\n")).map_err(|source| Error::Io { path, source })?;
+    Ok(())
 }

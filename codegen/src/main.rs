@@ -9,7 +9,10 @@ usage: kwire-codegen [--out DIR] [--runtime PATH] [--facts FILE] [--views] [--js
        kwire-codegen diff [--breaking] OLD NEW
        kwire-codegen facts FILE KEY...
 
-Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
+Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust. With --facts
+and --out and no SCHEMA, compiles everything the facts file names (its schemas, each
+internal-record family into DIR/internal/MODULE) and writes the sources' fingerprint to
+DIR/FINGERPRINT.
   --out DIR       write one .rs file per schema and mod.rs into DIR
                   (without it, the schemas are only checked)
   --runtime PATH  path of the runtime crate in generated code (default ::kwire)
@@ -46,7 +49,7 @@ fn main() -> ExitCode {
     }
     let mut builder = kwire_codegen::Builder::new();
     builder.rerun_if_changed(false);
-    let (mut out, mut quiet, mut inputs) = (None::<PathBuf>, false, 0);
+    let (mut out, mut quiet, mut inputs, mut facts_file) = (None::<PathBuf>, false, 0, None::<PathBuf>);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -94,6 +97,7 @@ fn main() -> ExitCode {
                 Some(file) => match kwire_codegen::Facts::read(&file) {
                     Ok(facts) => {
                         builder.facts(&facts);
+                        facts_file = Some(file.into());
                     }
                     Err(e) => return failure(e, 2),
                 },
@@ -107,7 +111,18 @@ fn main() -> ExitCode {
         }
     }
     if inputs == 0 {
-        return usage_error("no schemas given");
+        return match (&facts_file, &out) {
+            (Some(facts), Some(dir)) => {
+                match kwire_codegen::regenerate(facts, builder.options(), builder.runtime(), dir) {
+                    Ok(()) => {
+                        println!("generated everything {} names into {}", facts.display(), dir.display());
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => failure(e, 1),
+                }
+            }
+            _ => usage_error("no schemas given (or --facts FILE and --out DIR, to compile all the facts name)"),
+        };
     }
     match builder.schema_files() {
         Ok(files) if files.is_empty() => {
