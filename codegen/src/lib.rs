@@ -234,19 +234,29 @@ pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated
 /// let options = kwire_codegen::Options { views: true, ..Default::default() };
 /// assert!(!options.samples);
 /// ```
+///
+/// The Builder's setters, the command line's flags and [`generate_with`]
+/// all set this one type. With the feature `cli` it is also a
+/// `clap::Args`, so that another tool's command line can take the
+/// compiler's options (`--samples`, `--views`, `--json`, `--api-keys`,
+/// `--sensitive-fields`; the rest come from [`Facts`]) by flattening it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct Options {
     /// `Sample` impls: random values shaped to a version, for property
     /// tests (needs the runtime's `sample` feature).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub samples: bool,
     /// Borrowed views: beside each struct `X`, a `XRef<'a>` that decodes
     /// from a `&'a [u8]` with strings, bytes and arrays of fixed-width
     /// values borrowing it, and turns into `X` with `IntoOwned`.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub views: bool,
     /// Kafka's JSON form: `ToJson` and `FromJson` impls for each struct,
     /// and `to_json`/`from_json` on the dispatch enums, as Kafka's
     /// generated JSON converters write and read it (needs the runtime's
     /// `json` feature).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub json: bool,
     /// The api keys whose request and response are compiled; `None` (the
     /// default) for all. Every schema is still read and checked, and the
@@ -257,6 +267,7 @@ pub struct Options {
     /// `DecodeErrorKind::ApiKeyNotCompiled`. Schemas that are neither
     /// requests nor responses (headers, records, embedded data) are always
     /// compiled.
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', value_name = "K,K..."))]
     pub api_keys: Option<Vec<i16>>,
     /// The fields that carry secrets, as `Message.Field` (Kafka's names;
     /// every field of that name in the message's structs); none by default
@@ -268,23 +279,28 @@ pub struct Options {
     /// not among the inputs is skipped (a message set's list names them
     /// all); one naming a field the message lacks, or a field of another type,
     /// fails the run with [`Error::SensitiveFields`].
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', value_name = "M.F,M.F..."))]
     pub sensitive_fields: Vec<String>,
     /// The apis a broker forwards to the controller inside an Envelope
     /// (KIP-590), by api name (the request's name without `Request`):
     /// `ApiInfo::forwardable` in the api-key table, and each implies
     /// `requires_delayed_allocation`. None by default ([`Facts::forwardable`]).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub forwardable: Vec<String>,
     /// The apis authorized by cluster action, sent only between brokers and
     /// controllers, by api name: `ApiInfo::cluster_action` in the api-key
     /// table. None by default ([`Facts::cluster_action`]).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub cluster_action: Vec<String>,
     /// The api groups whose messages are compiled behind a cargo feature
     /// (`#[cfg(feature = …)]` on their modules, dispatch variants and arms,
     /// `ApiInfo::compiled` as `cfg!(feature = …)`), so that one output
     /// serves every feature set; groups without a feature are always
     /// compiled. Every api named must be in the schemas.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub api_groups: Vec<ApiGroup>,
     /// The cargo features the extras are compiled behind.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub gates: Gates,
 }
 
@@ -823,6 +839,12 @@ impl Builder {
     /// ```
     pub fn check_evolution(&mut self, base: impl AsRef<Path>) -> &mut Self {
         self.evolution_base = Some(base.as_ref().to_path_buf());
+        self
+    }
+
+    /// Replaces every option at once (a command line's, say).
+    pub fn set_options(&mut self, options: Options) -> &mut Self {
+        self.options = options;
         self
     }
 
