@@ -16,9 +16,12 @@
 //! script then compiles the sources into `$OUT_DIR/generated` with
 //! kwire-codegen and the crate includes that.
 //!
-//! Measured alternatives (rustc CPU time of a crate depending on kwire) are
-//! in docs/performance.md: generating at every build costs the compiler's
-//! own build (quote, proc-macro2, serde_json, heck) plus the generation.
+//! Why: generating at every build, the alternative this replaces, also
+//! compiles kwire-codegen and its dependencies (quote, proc-macro2,
+//! serde_json, heck) and runs it. A hello-world binary on kwire now takes,
+//! in whole-build CPU time against one on kafka-protocol 0.18, 1.28×
+//! (debug) and 1.36× (release) with every api key, 0.68× and 0.43× with the
+//! core api keys (docs/performance.md, "Build: a crate depending on kwire").
 
 use std::path::{Path, PathBuf};
 
