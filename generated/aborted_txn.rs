@@ -79,6 +79,186 @@ impl enc::Struct for AbortedTxn {
         self.last_stable_offset = 0;
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AbortedTxn`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AbortedTxnRef<'a> {
+    /// Producer id of the aborted transaction.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// Offset of the transaction's first record.
+    ///
+    /// Versions 0+.
+    pub first_offset: i64,
+    /// Last offset of the transaction, i.e. that of its abort marker.
+    ///
+    /// Versions 0+.
+    pub last_offset: i64,
+    /// Last stable offset of the partition when the abort was written.
+    ///
+    /// Versions 0+.
+    pub last_stable_offset: i64,
+    /// The input's lifetime: this view borrows nothing else from it.
+    pub input: ::core::marker::PhantomData<&'a [u8]>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AbortedTxnRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 32] = enc::field::read_run(
+            r,
+            &[
+                ("producer_id", 8),
+                ("first_offset", 8),
+                ("last_offset", 8),
+                ("last_stable_offset", 8),
+            ],
+        )?;
+        self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
+        self.first_offset = enc::Fixed::from_chunk(&run[8..16]);
+        self.last_offset = enc::Fixed::from_chunk(&run[16..24]);
+        self.last_stable_offset = enc::Fixed::from_chunk(&run[24..32]);
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.producer_id = 0;
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.last_stable_offset = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AbortedTxnRef<'a> {
+    type Owned = AbortedTxn;
+    #[inline]
+    fn into_owned(self) -> AbortedTxn {
+        AbortedTxn {
+            producer_id: self.producer_id,
+            first_offset: self.first_offset,
+            last_offset: self.last_offset,
+            last_stable_offset: self.last_stable_offset,
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AbortedTxnRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AbortedTxn {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.first_offset = crate::sample::Sample::sample(g, version);
+        value.last_offset = crate::sample::Sample::sample(g, version);
+        value.last_stable_offset = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AbortedTxn {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "AbortedTxn",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.first_offset,
+            version,
+            options,
+            "AbortedTxn",
+            "firstOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_offset,
+            version,
+            options,
+            "AbortedTxn",
+            "lastOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_stable_offset,
+            version,
+            options,
+            "AbortedTxn",
+            "lastStableOffset",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AbortedTxn {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AbortedTxn", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "AbortedTxn",
+                "producerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("AbortedTxn", "producerId", version));
+        }
+        if let Some(v) = object.get("firstOffset") {
+            value.first_offset = enc::json::field(
+                v,
+                version,
+                "AbortedTxn",
+                "firstOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("AbortedTxn", "firstOffset", version));
+        }
+        if let Some(v) = object.get("lastOffset") {
+            value.last_offset = enc::json::field(
+                v,
+                version,
+                "AbortedTxn",
+                "lastOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("AbortedTxn", "lastOffset", version));
+        }
+        if let Some(v) = object.get("lastStableOffset") {
+            value.last_stable_offset = enc::json::field(
+                v,
+                version,
+                "AbortedTxn",
+                "lastStableOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("AbortedTxn", "lastStableOffset", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for AbortedTxn {
     const NAME: &'static str = "AbortedTxn";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -132,6 +132,208 @@ impl enc::Entities for AddOffsetsToTxnRequest {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AddOffsetsToTxnRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 3-4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AddOffsetsToTxnRequestRef<'a> {
+    /// Transactional id of the producer's open transaction.
+    ///
+    /// Versions 0+.
+    pub transactional_id: &'a str,
+    /// Producer id currently bound to that transactional id.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// Producer epoch that goes with ProducerId.
+    ///
+    /// Versions 0+.
+    pub producer_epoch: i16,
+    /// Consumer group whose offset commits become part of the transaction.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AddOffsetsToTxnRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.transactional_id,
+            r,
+            version,
+            version >= 3,
+            "transactional_id",
+        )?;
+        let run: [u8; 10] = enc::field::read_run(
+            r,
+            &[("producer_id", 8), ("producer_epoch", 2)],
+        )?;
+        self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = enc::Fixed::from_chunk(&run[8..10]);
+        enc::field::decode_into(
+            &mut self.group_id,
+            r,
+            version,
+            version >= 3,
+            "group_id",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactional_id = "";
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.group_id = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AddOffsetsToTxnRequestRef<'a> {
+    type Owned = AddOffsetsToTxnRequest;
+    #[inline]
+    fn into_owned(self) -> AddOffsetsToTxnRequest {
+        AddOffsetsToTxnRequest {
+            transactional_id: enc::IntoOwned::into_owned(self.transactional_id),
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AddOffsetsToTxnRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AddOffsetsToTxnRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.transactional_id = crate::sample::Sample::sample(g, version);
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.producer_epoch = crate::sample::Sample::sample(g, version);
+        value.group_id = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AddOffsetsToTxnRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.transactional_id,
+            version,
+            options,
+            "AddOffsetsToTxnRequest",
+            "transactionalId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "AddOffsetsToTxnRequest",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_epoch,
+            version,
+            options,
+            "AddOffsetsToTxnRequest",
+            "producerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "AddOffsetsToTxnRequest",
+            "groupId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AddOffsetsToTxnRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AddOffsetsToTxnRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactionalId") {
+            value.transactional_id = enc::json::field(
+                v,
+                version,
+                "AddOffsetsToTxnRequest",
+                "transactionalId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AddOffsetsToTxnRequest", "transactionalId", version),
+            );
+        }
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "AddOffsetsToTxnRequest",
+                "producerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AddOffsetsToTxnRequest", "producerId", version),
+            );
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "AddOffsetsToTxnRequest",
+                "producerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AddOffsetsToTxnRequest", "producerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "AddOffsetsToTxnRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(enc::json::missing("AddOffsetsToTxnRequest", "groupId", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for AddOffsetsToTxnRequest {
     const NAME: &'static str = "AddOffsetsToTxnRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);

@@ -239,6 +239,349 @@ impl enc::Entities for AddPartitionsToTxnRequest {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AddPartitionsToTxnRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AddPartitionsToTxnRequestRef<'a> {
+    /// Transactions to act on (v4+, sent by brokers).
+    ///
+    /// Versions 4+.
+    pub transactions: Vec<AddPartitionsToTxnTransactionRef<'a>>,
+    /// Transactional id of the transaction (v0-v3).
+    ///
+    /// Versions 0-3.
+    pub v3_and_below_transactional_id: &'a str,
+    /// Producer id currently bound to that transactional id (v0-v3).
+    ///
+    /// Versions 0-3.
+    pub v3_and_below_producer_id: i64,
+    /// Producer epoch that goes with the producer id (v0-v3).
+    ///
+    /// Versions 0-3.
+    pub v3_and_below_producer_epoch: i16,
+    /// Partitions to add to the transaction, per topic (v0-v3).
+    ///
+    /// Versions 0-3.
+    pub v3_and_below_topics: Vec<AddPartitionsToTxnTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AddPartitionsToTxnRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 4 {
+            enc::field::decode_into(
+                &mut self.transactions,
+                r,
+                version,
+                true,
+                "transactions",
+            )?;
+        } else {
+            self.transactions.clear();
+        }
+        if version <= 3 {
+            enc::field::decode_into(
+                &mut self.v3_and_below_transactional_id,
+                r,
+                version,
+                version >= 3,
+                "v3_and_below_transactional_id",
+            )?;
+        } else {
+            self.v3_and_below_transactional_id = "";
+        }
+        if version <= 3 {
+            let run: [u8; 10] = enc::field::read_run(
+                r,
+                &[("v3_and_below_producer_id", 8), ("v3_and_below_producer_epoch", 2)],
+            )?;
+            self.v3_and_below_producer_id = enc::Fixed::from_chunk(&run[0..8]);
+            self.v3_and_below_producer_epoch = enc::Fixed::from_chunk(&run[8..10]);
+        } else {
+            self.v3_and_below_producer_id = 0;
+            self.v3_and_below_producer_epoch = 0;
+        }
+        if version <= 3 {
+            enc::field::decode_into(
+                &mut self.v3_and_below_topics,
+                r,
+                version,
+                version >= 3,
+                "v3_and_below_topics",
+            )?;
+        } else {
+            self.v3_and_below_topics.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactions.clear();
+        self.v3_and_below_transactional_id = "";
+        self.v3_and_below_producer_id = 0;
+        self.v3_and_below_producer_epoch = 0;
+        self.v3_and_below_topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AddPartitionsToTxnRequestRef<'a> {
+    type Owned = AddPartitionsToTxnRequest;
+    #[inline]
+    fn into_owned(self) -> AddPartitionsToTxnRequest {
+        AddPartitionsToTxnRequest {
+            transactions: enc::IntoOwned::into_owned(self.transactions),
+            v3_and_below_transactional_id: enc::IntoOwned::into_owned(
+                self.v3_and_below_transactional_id,
+            ),
+            v3_and_below_producer_id: self.v3_and_below_producer_id,
+            v3_and_below_producer_epoch: self.v3_and_below_producer_epoch,
+            v3_and_below_topics: enc::IntoOwned::into_owned(self.v3_and_below_topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AddPartitionsToTxnRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AddPartitionsToTxnRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 4 {
+            value.transactions = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 3 {
+            value.v3_and_below_transactional_id = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version <= 3 {
+            value.v3_and_below_producer_id = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 3 {
+            value.v3_and_below_producer_epoch = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version <= 3 {
+            value.v3_and_below_topics = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AddPartitionsToTxnRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 4 && !self.transactions.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnRequest",
+                    "transactions",
+                    version,
+                ),
+            );
+        }
+        if version > 3 && !self.v3_and_below_transactional_id.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowTransactionalId",
+                    version,
+                ),
+            );
+        }
+        if version > 3 && self.v3_and_below_producer_id != 0 {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowProducerId",
+                    version,
+                ),
+            );
+        }
+        if version > 3 && self.v3_and_below_producer_epoch != 0 {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowProducerEpoch",
+                    version,
+                ),
+            );
+        }
+        if version > 3 && !self.v3_and_below_topics.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowTopics",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.transactions,
+                version,
+                options,
+                "AddPartitionsToTxnRequest",
+                "transactions",
+            )?;
+        }
+        if version <= 3 {
+            enc::json::put(
+                &mut out,
+                &self.v3_and_below_transactional_id,
+                version,
+                options,
+                "AddPartitionsToTxnRequest",
+                "v3AndBelowTransactionalId",
+            )?;
+        }
+        if version <= 3 {
+            enc::json::put(
+                &mut out,
+                &self.v3_and_below_producer_id,
+                version,
+                options,
+                "AddPartitionsToTxnRequest",
+                "v3AndBelowProducerId",
+            )?;
+        }
+        if version <= 3 {
+            enc::json::put(
+                &mut out,
+                &self.v3_and_below_producer_epoch,
+                version,
+                options,
+                "AddPartitionsToTxnRequest",
+                "v3AndBelowProducerEpoch",
+            )?;
+        }
+        if version <= 3 {
+            enc::json::put(
+                &mut out,
+                &self.v3_and_below_topics,
+                version,
+                options,
+                "AddPartitionsToTxnRequest",
+                "v3AndBelowTopics",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AddPartitionsToTxnRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AddPartitionsToTxnRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactions") {
+            value.transactions = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnRequest",
+                "transactions",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("AddPartitionsToTxnRequest", "transactions", version),
+            );
+        }
+        if let Some(v) = object.get("v3AndBelowTransactionalId") {
+            value.v3_and_below_transactional_id = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnRequest",
+                "v3AndBelowTransactionalId",
+            )?;
+        } else if version <= 3 {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowTransactionalId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("v3AndBelowProducerId") {
+            value.v3_and_below_producer_id = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnRequest",
+                "v3AndBelowProducerId",
+            )?;
+        } else if version <= 3 {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowProducerId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("v3AndBelowProducerEpoch") {
+            value.v3_and_below_producer_epoch = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnRequest",
+                "v3AndBelowProducerEpoch",
+            )?;
+        } else if version <= 3 {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowProducerEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("v3AndBelowTopics") {
+            value.v3_and_below_topics = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnRequest",
+                "v3AndBelowTopics",
+            )?;
+        } else if version <= 3 {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnRequest",
+                    "v3AndBelowTopics",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AddPartitionsToTxnTopic {
@@ -331,6 +674,140 @@ impl enc::Entities for AddPartitionsToTxnTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AddPartitionsToTxnTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AddPartitionsToTxnTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Partition numbers within that topic.
+    ///
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AddPartitionsToTxnTopicRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 3,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AddPartitionsToTxnTopicRef<'a> {
+    type Owned = AddPartitionsToTxnTopic;
+    #[inline]
+    fn into_owned(self) -> AddPartitionsToTxnTopic {
+        AddPartitionsToTxnTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AddPartitionsToTxnTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AddPartitionsToTxnTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "AddPartitionsToTxnTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "AddPartitionsToTxnTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AddPartitionsToTxnTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AddPartitionsToTxnTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnTopic",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("AddPartitionsToTxnTopic", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AddPartitionsToTxnTopic", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 4-5; flexible 4-5.
@@ -437,6 +914,241 @@ impl enc::Entities for AddPartitionsToTxnTransaction {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AddPartitionsToTxnTransaction`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 4-5; flexible 4-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AddPartitionsToTxnTransactionRef<'a> {
+    /// Transactional id of the transaction.
+    ///
+    /// Versions 4+.
+    pub transactional_id: &'a str,
+    /// Producer id currently bound to that transactional id.
+    ///
+    /// Versions 4+.
+    pub producer_id: i64,
+    /// Producer epoch that goes with ProducerId.
+    ///
+    /// Versions 4+.
+    pub producer_epoch: i16,
+    /// Only check whether the partitions already belong to the transaction; add nothing.
+    ///
+    /// Versions 4+; default false.
+    pub verify_only: bool,
+    /// Partitions to add or check, per topic.
+    ///
+    /// Versions 4+.
+    pub topics: Vec<AddPartitionsToTxnTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AddPartitionsToTxnTransactionRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.transactional_id,
+            r,
+            version,
+            true,
+            "transactional_id",
+        )?;
+        let run: [u8; 11] = enc::field::read_run(
+            r,
+            &[("producer_id", 8), ("producer_epoch", 2), ("verify_only", 1)],
+        )?;
+        self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = enc::Fixed::from_chunk(&run[8..10]);
+        self.verify_only = enc::Fixed::from_chunk(&run[10..11]);
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactional_id = "";
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.verify_only = false;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AddPartitionsToTxnTransactionRef<'a> {
+    type Owned = AddPartitionsToTxnTransaction;
+    #[inline]
+    fn into_owned(self) -> AddPartitionsToTxnTransaction {
+        AddPartitionsToTxnTransaction {
+            transactional_id: enc::IntoOwned::into_owned(self.transactional_id),
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            verify_only: self.verify_only,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AddPartitionsToTxnTransaction {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.transactional_id = crate::sample::Sample::sample(g, version);
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.producer_epoch = crate::sample::Sample::sample(g, version);
+        value.verify_only = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AddPartitionsToTxnTransaction {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.transactional_id,
+            version,
+            options,
+            "AddPartitionsToTxnTransaction",
+            "transactionalId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "AddPartitionsToTxnTransaction",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_epoch,
+            version,
+            options,
+            "AddPartitionsToTxnTransaction",
+            "producerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.verify_only,
+            version,
+            options,
+            "AddPartitionsToTxnTransaction",
+            "verifyOnly",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "AddPartitionsToTxnTransaction",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AddPartitionsToTxnTransaction {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AddPartitionsToTxnTransaction", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactionalId") {
+            value.transactional_id = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnTransaction",
+                "transactionalId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnTransaction",
+                    "transactionalId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnTransaction",
+                "producerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnTransaction",
+                    "producerId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnTransaction",
+                "producerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnTransaction",
+                    "producerEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("verifyOnly") {
+            value.verify_only = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnTransaction",
+                "verifyOnly",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnTransaction",
+                    "verifyOnly",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnTransaction",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AddPartitionsToTxnTransaction", "topics", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AddPartitionsToTxnRequest {

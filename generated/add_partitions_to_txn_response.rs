@@ -191,6 +191,272 @@ impl enc::Entities for AddPartitionsToTxnResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AddPartitionsToTxnResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AddPartitionsToTxnResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Error for the request as a whole (v4+); 0 when none.
+    ///
+    /// Versions 4+; ignorable.
+    pub error_code: i16,
+    /// Outcome per transaction of the request (v4+).
+    ///
+    /// Versions 4+.
+    pub results_by_transaction: Vec<AddPartitionsToTxnResultRef<'a>>,
+    /// Outcome per topic of the single transaction (v0-v3).
+    ///
+    /// Versions 0-3.
+    pub results_by_topic_v3_and_below: Vec<AddPartitionsToTxnTopicResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AddPartitionsToTxnResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 4 {
+            let run: [u8; 6] = enc::field::read_run(
+                r,
+                &[("throttle_time_ms", 4), ("error_code", 2)],
+            )?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("throttle_time_ms", 4)])?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = 0;
+        }
+        if version >= 4 {
+            enc::field::decode_into(
+                &mut self.results_by_transaction,
+                r,
+                version,
+                true,
+                "results_by_transaction",
+            )?;
+        } else {
+            self.results_by_transaction.clear();
+        }
+        if version <= 3 {
+            enc::field::decode_into(
+                &mut self.results_by_topic_v3_and_below,
+                r,
+                version,
+                version >= 3,
+                "results_by_topic_v3_and_below",
+            )?;
+        } else {
+            self.results_by_topic_v3_and_below.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.results_by_transaction.clear();
+        self.results_by_topic_v3_and_below.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AddPartitionsToTxnResponseRef<'a> {
+    type Owned = AddPartitionsToTxnResponse;
+    #[inline]
+    fn into_owned(self) -> AddPartitionsToTxnResponse {
+        AddPartitionsToTxnResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            results_by_transaction: enc::IntoOwned::into_owned(
+                self.results_by_transaction,
+            ),
+            results_by_topic_v3_and_below: enc::IntoOwned::into_owned(
+                self.results_by_topic_v3_and_below,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AddPartitionsToTxnResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AddPartitionsToTxnResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.error_code = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.results_by_transaction = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 3 {
+            value.results_by_topic_v3_and_below = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AddPartitionsToTxnResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 4 && !self.results_by_transaction.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnResponse",
+                    "resultsByTransaction",
+                    version,
+                ),
+            );
+        }
+        if version > 3 && !self.results_by_topic_v3_and_below.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "AddPartitionsToTxnResponse",
+                    "resultsByTopicV3AndBelow",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "AddPartitionsToTxnResponse",
+            "throttleTimeMs",
+        )?;
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.error_code,
+                version,
+                options,
+                "AddPartitionsToTxnResponse",
+                "errorCode",
+            )?;
+        }
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.results_by_transaction,
+                version,
+                options,
+                "AddPartitionsToTxnResponse",
+                "resultsByTransaction",
+            )?;
+        }
+        if version <= 3 {
+            enc::json::put(
+                &mut out,
+                &self.results_by_topic_v3_and_below,
+                version,
+                options,
+                "AddPartitionsToTxnResponse",
+                "resultsByTopicV3AndBelow",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AddPartitionsToTxnResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AddPartitionsToTxnResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnResponse",
+                "errorCode",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("AddPartitionsToTxnResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("resultsByTransaction") {
+            value.results_by_transaction = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnResponse",
+                "resultsByTransaction",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnResponse",
+                    "resultsByTransaction",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("resultsByTopicV3AndBelow") {
+            value.results_by_topic_v3_and_below = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnResponse",
+                "resultsByTopicV3AndBelow",
+            )?;
+        } else if version <= 3 {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnResponse",
+                    "resultsByTopicV3AndBelow",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AddPartitionsToTxnTopicResult {
@@ -287,6 +553,145 @@ impl enc::Entities for AddPartitionsToTxnTopicResult {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AddPartitionsToTxnTopicResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AddPartitionsToTxnTopicResultRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Outcome per partition of that topic.
+    ///
+    /// Versions 0+.
+    pub results_by_partition: Vec<AddPartitionsToTxnPartitionResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AddPartitionsToTxnTopicResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
+        enc::field::decode_into(
+            &mut self.results_by_partition,
+            r,
+            version,
+            version >= 3,
+            "results_by_partition",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.results_by_partition.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AddPartitionsToTxnTopicResultRef<'a> {
+    type Owned = AddPartitionsToTxnTopicResult;
+    #[inline]
+    fn into_owned(self) -> AddPartitionsToTxnTopicResult {
+        AddPartitionsToTxnTopicResult {
+            name: enc::IntoOwned::into_owned(self.name),
+            results_by_partition: enc::IntoOwned::into_owned(self.results_by_partition),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AddPartitionsToTxnTopicResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.results_by_partition = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AddPartitionsToTxnTopicResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "AddPartitionsToTxnTopicResult",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.results_by_partition,
+            version,
+            options,
+            "AddPartitionsToTxnTopicResult",
+            "resultsByPartition",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AddPartitionsToTxnTopicResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AddPartitionsToTxnTopicResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnTopicResult",
+                "name",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AddPartitionsToTxnTopicResult", "name", version),
+            );
+        }
+        if let Some(v) = object.get("resultsByPartition") {
+            value.results_by_partition = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnTopicResult",
+                "resultsByPartition",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnTopicResult",
+                    "resultsByPartition",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AddPartitionsToTxnPartitionResult {
@@ -366,6 +771,152 @@ impl enc::Struct for AddPartitionsToTxnPartitionResult {
         self.partition_index = 0;
         self.partition_error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AddPartitionsToTxnPartitionResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AddPartitionsToTxnPartitionResultRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the partition was added (with VerifyOnly: is already in the transaction), otherwise the error.
+    ///
+    /// Versions 0+.
+    pub partition_error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AddPartitionsToTxnPartitionResultRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("partition_error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.partition_error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.partition_error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AddPartitionsToTxnPartitionResultRef<'a> {
+    type Owned = AddPartitionsToTxnPartitionResult;
+    #[inline]
+    fn into_owned(self) -> AddPartitionsToTxnPartitionResult {
+        AddPartitionsToTxnPartitionResult {
+            partition_index: self.partition_index,
+            partition_error_code: self.partition_error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AddPartitionsToTxnPartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.partition_error_code = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AddPartitionsToTxnPartitionResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "AddPartitionsToTxnPartitionResult",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_error_code,
+            version,
+            options,
+            "AddPartitionsToTxnPartitionResult",
+            "partitionErrorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AddPartitionsToTxnPartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "AddPartitionsToTxnPartitionResult",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnPartitionResult",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnPartitionResult",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("partitionErrorCode") {
+            value.partition_error_code = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnPartitionResult",
+                "partitionErrorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnPartitionResult",
+                    "partitionErrorCode",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 4-5; flexible 4-5.
@@ -452,6 +1003,147 @@ impl enc::Entities for AddPartitionsToTxnResult {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         enc::Entities::rewrite_entities(&mut self.topic_results, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AddPartitionsToTxnResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 4-5; flexible 4-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AddPartitionsToTxnResultRef<'a> {
+    /// Transactional id, as in the request.
+    ///
+    /// Versions 4+.
+    pub transactional_id: &'a str,
+    /// Outcome per topic of that transaction.
+    ///
+    /// Versions 4+.
+    pub topic_results: Vec<AddPartitionsToTxnTopicResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AddPartitionsToTxnResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.transactional_id,
+            r,
+            version,
+            true,
+            "transactional_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.topic_results,
+            r,
+            version,
+            true,
+            "topic_results",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactional_id = "";
+        self.topic_results.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AddPartitionsToTxnResultRef<'a> {
+    type Owned = AddPartitionsToTxnResult;
+    #[inline]
+    fn into_owned(self) -> AddPartitionsToTxnResult {
+        AddPartitionsToTxnResult {
+            transactional_id: enc::IntoOwned::into_owned(self.transactional_id),
+            topic_results: enc::IntoOwned::into_owned(self.topic_results),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AddPartitionsToTxnResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.transactional_id = crate::sample::Sample::sample(g, version);
+        value.topic_results = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AddPartitionsToTxnResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.transactional_id,
+            version,
+            options,
+            "AddPartitionsToTxnResult",
+            "transactionalId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_results,
+            version,
+            options,
+            "AddPartitionsToTxnResult",
+            "topicResults",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AddPartitionsToTxnResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AddPartitionsToTxnResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactionalId") {
+            value.transactional_id = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnResult",
+                "transactionalId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AddPartitionsToTxnResult",
+                    "transactionalId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topicResults") {
+            value.topic_results = enc::json::field(
+                v,
+                version,
+                "AddPartitionsToTxnResult",
+                "topicResults",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AddPartitionsToTxnResult", "topicResults", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AddPartitionsToTxnResponse {

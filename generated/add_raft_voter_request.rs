@@ -138,6 +138,282 @@ impl enc::Struct for AddRaftVoterRequest {
     }
 }
 impl enc::Entities for AddRaftVoterRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AddRaftVoterRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddRaftVoterRequestRef<'a> {
+    /// Cluster id the sender expects the receiver to have; null skips the check.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub cluster_id: Option<&'a str>,
+    /// Time in ms the receiver may take to complete the change before answering.
+    ///
+    /// Versions 0+.
+    pub timeout_ms: i32,
+    /// Replica id of the voter to add.
+    ///
+    /// Versions 0+.
+    pub voter_id: i32,
+    /// Log directory id of the voter to add.
+    ///
+    /// Versions 0+.
+    pub voter_directory_id: enc::Uuid,
+    /// Endpoints at which the new voter accepts connections.
+    ///
+    /// Versions 0+.
+    pub listeners: Vec<ListenerRef<'a>>,
+    /// True to answer once the new voter set is committed; false to answer as soon as the leader has written it to its own log.
+    ///
+    /// Versions 1+; default true.
+    pub ack_when_committed: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for AddRaftVoterRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            cluster_id: Some(""),
+            timeout_ms: 0,
+            voter_id: 0,
+            voter_directory_id: enc::Uuid::NIL,
+            listeners: Default::default(),
+            ack_when_committed: true,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AddRaftVoterRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
+        let run: [u8; 24] = enc::field::read_run(
+            r,
+            &[("timeout_ms", 4), ("voter_id", 4), ("voter_directory_id", 16)],
+        )?;
+        self.timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.voter_id = enc::Fixed::from_chunk(&run[4..8]);
+        self.voter_directory_id = enc::Fixed::from_chunk(&run[8..24]);
+        enc::field::decode_into(&mut self.listeners, r, version, true, "listeners")?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.ack_when_committed,
+                r,
+                version,
+                false,
+                "ack_when_committed",
+            )?;
+        } else {
+            self.ack_when_committed = true;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.cluster_id = Some("");
+        self.timeout_ms = 0;
+        self.voter_id = 0;
+        self.voter_directory_id = enc::Uuid::NIL;
+        self.listeners.clear();
+        self.ack_when_committed = true;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AddRaftVoterRequestRef<'a> {
+    type Owned = AddRaftVoterRequest;
+    #[inline]
+    fn into_owned(self) -> AddRaftVoterRequest {
+        AddRaftVoterRequest {
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            timeout_ms: self.timeout_ms,
+            voter_id: self.voter_id,
+            voter_directory_id: self.voter_directory_id,
+            listeners: enc::IntoOwned::into_owned(self.listeners),
+            ack_when_committed: self.ack_when_committed,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AddRaftVoterRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AddRaftVoterRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.cluster_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.timeout_ms = crate::sample::Sample::sample(g, version);
+        value.voter_id = crate::sample::Sample::sample(g, version);
+        value.voter_directory_id = crate::sample::Sample::sample(g, version);
+        value.listeners = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.ack_when_committed = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AddRaftVoterRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && !self.ack_when_committed {
+            return Err(
+                enc::json::non_default(
+                    "AddRaftVoterRequest",
+                    "ackWhenCommitted",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.cluster_id,
+            version,
+            options,
+            "AddRaftVoterRequest",
+            "clusterId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.timeout_ms,
+            version,
+            options,
+            "AddRaftVoterRequest",
+            "timeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.voter_id,
+            version,
+            options,
+            "AddRaftVoterRequest",
+            "voterId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.voter_directory_id,
+            version,
+            options,
+            "AddRaftVoterRequest",
+            "voterDirectoryId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.listeners,
+            version,
+            options,
+            "AddRaftVoterRequest",
+            "listeners",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.ack_when_committed,
+                version,
+                options,
+                "AddRaftVoterRequest",
+                "ackWhenCommitted",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AddRaftVoterRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AddRaftVoterRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "AddRaftVoterRequest",
+                "clusterId",
+            )?;
+        } else {
+            return Err(enc::json::missing("AddRaftVoterRequest", "clusterId", version));
+        }
+        if let Some(v) = object.get("timeoutMs") {
+            value.timeout_ms = enc::json::field(
+                v,
+                version,
+                "AddRaftVoterRequest",
+                "timeoutMs",
+            )?;
+        } else {
+            return Err(enc::json::missing("AddRaftVoterRequest", "timeoutMs", version));
+        }
+        if let Some(v) = object.get("voterId") {
+            value.voter_id = enc::json::field(
+                v,
+                version,
+                "AddRaftVoterRequest",
+                "voterId",
+            )?;
+        } else {
+            return Err(enc::json::missing("AddRaftVoterRequest", "voterId", version));
+        }
+        if let Some(v) = object.get("voterDirectoryId") {
+            value.voter_directory_id = enc::json::field(
+                v,
+                version,
+                "AddRaftVoterRequest",
+                "voterDirectoryId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AddRaftVoterRequest", "voterDirectoryId", version),
+            );
+        }
+        if let Some(v) = object.get("listeners") {
+            value.listeners = enc::json::field(
+                v,
+                version,
+                "AddRaftVoterRequest",
+                "listeners",
+            )?;
+        } else {
+            return Err(enc::json::missing("AddRaftVoterRequest", "listeners", version));
+        }
+        if let Some(v) = object.get("ackWhenCommitted") {
+            value.ack_when_committed = enc::json::field(
+                v,
+                version,
+                "AddRaftVoterRequest",
+                "ackWhenCommitted",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("AddRaftVoterRequest", "ackWhenCommitted", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {
@@ -209,6 +485,118 @@ impl enc::Struct for Listener {
         self.host = ByteString::new();
         self.port = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Listener`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListenerRef<'a> {
+    /// Listener name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Host name or address.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 0+.
+    pub port: u16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListenerRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.host = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListenerRef<'a> {
+    type Owned = Listener;
+    #[inline]
+    fn into_owned(self) -> Listener {
+        Listener {
+            name: enc::IntoOwned::into_owned(self.name),
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Listener {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Listener {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "Listener", "name")?;
+        enc::json::put(&mut out, &self.host, version, options, "Listener", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "Listener", "port")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Listener {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Listener", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "Listener", "name")?;
+        } else {
+            return Err(enc::json::missing("Listener", "name", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "Listener", "host")?;
+        } else {
+            return Err(enc::json::missing("Listener", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "Listener", "port")?;
+        } else {
+            return Err(enc::json::missing("Listener", "port", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AddRaftVoterRequest {

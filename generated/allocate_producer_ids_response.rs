@@ -101,6 +101,211 @@ impl enc::Entities for AllocateProducerIdsResponse {
         enc::producer_id_mut(&mut self.producer_id_start, "ProducerIdStart", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AllocateProducerIdsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AllocateProducerIdsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 when a block was allocated, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Lowest producer id of the allocated block (inclusive).
+    ///
+    /// Versions 0+.
+    pub producer_id_start: i64,
+    /// Count of producer ids in the block.
+    ///
+    /// Versions 0+.
+    pub producer_id_len: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AllocateProducerIdsResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 18] = enc::field::read_run(
+            r,
+            &[
+                ("throttle_time_ms", 4),
+                ("error_code", 2),
+                ("producer_id_start", 8),
+                ("producer_id_len", 4),
+            ],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        self.producer_id_start = enc::Fixed::from_chunk(&run[6..14]);
+        self.producer_id_len = enc::Fixed::from_chunk(&run[14..18]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.producer_id_start = 0;
+        self.producer_id_len = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AllocateProducerIdsResponseRef<'a> {
+    type Owned = AllocateProducerIdsResponse;
+    #[inline]
+    fn into_owned(self) -> AllocateProducerIdsResponse {
+        AllocateProducerIdsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            producer_id_start: self.producer_id_start,
+            producer_id_len: self.producer_id_len,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AllocateProducerIdsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AllocateProducerIdsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.producer_id_start = crate::sample::Sample::sample(g, version);
+        value.producer_id_len = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AllocateProducerIdsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "AllocateProducerIdsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "AllocateProducerIdsResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_id_start,
+            version,
+            options,
+            "AllocateProducerIdsResponse",
+            "producerIdStart",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_id_len,
+            version,
+            options,
+            "AllocateProducerIdsResponse",
+            "producerIdLen",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AllocateProducerIdsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AllocateProducerIdsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "AllocateProducerIdsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AllocateProducerIdsResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "AllocateProducerIdsResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AllocateProducerIdsResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("producerIdStart") {
+            value.producer_id_start = enc::json::field(
+                v,
+                version,
+                "AllocateProducerIdsResponse",
+                "producerIdStart",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AllocateProducerIdsResponse",
+                    "producerIdStart",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("producerIdLen") {
+            value.producer_id_len = enc::json::field(
+                v,
+                version,
+                "AllocateProducerIdsResponse",
+                "producerIdLen",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AllocateProducerIdsResponse",
+                    "producerIdLen",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for AllocateProducerIdsResponse {
     const NAME: &'static str = "AllocateProducerIdsResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -84,6 +84,143 @@ impl enc::Struct for AlterClientQuotasRequest {
     }
 }
 impl enc::Entities for AlterClientQuotasRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterClientQuotasRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AlterClientQuotasRequestRef<'a> {
+    /// Quota changes, one entry per entity.
+    ///
+    /// Versions 0+.
+    pub entries: Vec<EntryDataRef<'a>>,
+    /// Check the changes and report errors without applying them.
+    ///
+    /// Versions 0+.
+    pub validate_only: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterClientQuotasRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.entries, r, version, version >= 1, "entries")?;
+        enc::field::decode_into(
+            &mut self.validate_only,
+            r,
+            version,
+            false,
+            "validate_only",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.entries.clear();
+        self.validate_only = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterClientQuotasRequestRef<'a> {
+    type Owned = AlterClientQuotasRequest;
+    #[inline]
+    fn into_owned(self) -> AlterClientQuotasRequest {
+        AlterClientQuotasRequest {
+            entries: enc::IntoOwned::into_owned(self.entries),
+            validate_only: self.validate_only,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AlterClientQuotasRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterClientQuotasRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.entries = crate::sample::Sample::sample(g, version);
+        value.validate_only = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterClientQuotasRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.entries,
+            version,
+            options,
+            "AlterClientQuotasRequest",
+            "entries",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.validate_only,
+            version,
+            options,
+            "AlterClientQuotasRequest",
+            "validateOnly",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterClientQuotasRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AlterClientQuotasRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("entries") {
+            value.entries = enc::json::field(
+                v,
+                version,
+                "AlterClientQuotasRequest",
+                "entries",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AlterClientQuotasRequest", "entries", version),
+            );
+        }
+        if let Some(v) = object.get("validateOnly") {
+            value.validate_only = enc::json::field(
+                v,
+                version,
+                "AlterClientQuotasRequest",
+                "validateOnly",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AlterClientQuotasRequest", "validateOnly", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EntryData {
@@ -144,6 +281,107 @@ impl enc::Struct for EntryData {
         self.entity.clear();
         self.ops.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EntryData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EntryDataRef<'a> {
+    /// Components that together identify the entity (user, client-id, ip).
+    ///
+    /// Versions 0+.
+    pub entity: Vec<EntityDataRef<'a>>,
+    /// Quota keys to set or remove for this entity.
+    ///
+    /// Versions 0+.
+    pub ops: Vec<OpDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EntryDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.entity, r, version, version >= 1, "entity")?;
+        enc::field::decode_into(&mut self.ops, r, version, version >= 1, "ops")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.entity.clear();
+        self.ops.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EntryDataRef<'a> {
+    type Owned = EntryData;
+    #[inline]
+    fn into_owned(self) -> EntryData {
+        EntryData {
+            entity: enc::IntoOwned::into_owned(self.entity),
+            ops: enc::IntoOwned::into_owned(self.ops),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EntryData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.entity = crate::sample::Sample::sample(g, version);
+        value.ops = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EntryData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.entity, version, options, "EntryData", "entity")?;
+        enc::json::put(&mut out, &self.ops, version, options, "EntryData", "ops")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EntryData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EntryData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("entity") {
+            value.entity = enc::json::field(v, version, "EntryData", "entity")?;
+        } else {
+            return Err(enc::json::missing("EntryData", "entity", version));
+        }
+        if let Some(v) = object.get("ops") {
+            value.ops = enc::json::field(v, version, "EntryData", "ops")?;
+        } else {
+            return Err(enc::json::missing("EntryData", "ops", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 1.
@@ -250,6 +488,158 @@ impl enc::Struct for EntityData {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EntityData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityDataRef<'a> {
+    /// Component kind: user, client-id or ip.
+    ///
+    /// Versions 0+.
+    pub entity_type: &'a str,
+    /// Component value; null selects the default for that kind.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub entity_name: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for EntityDataRef<'a> {
+    fn default() -> Self {
+        Self {
+            entity_type: "",
+            entity_name: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EntityDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.entity_type,
+            r,
+            version,
+            version >= 1,
+            "entity_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.entity_name,
+            r,
+            version,
+            version >= 1,
+            "entity_name",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.entity_type = "";
+        self.entity_name = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EntityDataRef<'a> {
+    type Owned = EntityData;
+    #[inline]
+    fn into_owned(self) -> EntityData {
+        EntityData {
+            entity_type: enc::IntoOwned::into_owned(self.entity_type),
+            entity_name: enc::IntoOwned::into_owned(self.entity_name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EntityData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.entity_type = crate::sample::Sample::sample(g, version);
+        value.entity_name = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EntityData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.entity_type,
+            version,
+            options,
+            "EntityData",
+            "entityType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.entity_name,
+            version,
+            options,
+            "EntityData",
+            "entityName",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EntityData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EntityData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("entityType") {
+            value.entity_type = enc::json::field(
+                v,
+                version,
+                "EntityData",
+                "entityType",
+            )?;
+        } else {
+            return Err(enc::json::missing("EntityData", "entityType", version));
+        }
+        if let Some(v) = object.get("entityName") {
+            value.entity_name = enc::json::field(
+                v,
+                version,
+                "EntityData",
+                "entityName",
+            )?;
+        } else {
+            return Err(enc::json::missing("EntityData", "entityName", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OpData {
@@ -335,6 +725,123 @@ impl enc::Struct for OpData {
         self.value = 0.0;
         self.remove = false;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OpData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OpDataRef<'a> {
+    /// Quota name, e.g. producer_byte_rate.
+    ///
+    /// Versions 0+.
+    pub key: &'a str,
+    /// New quota value; not used when Remove is true.
+    ///
+    /// Versions 0+.
+    pub value: f64,
+    /// True to delete the quota, false to set it to Value.
+    ///
+    /// Versions 0+.
+    pub remove: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OpDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.key, r, version, version >= 1, "key")?;
+        let run: [u8; 9] = enc::field::read_run(r, &[("value", 8), ("remove", 1)])?;
+        self.value = enc::Fixed::from_chunk(&run[0..8]);
+        self.remove = enc::Fixed::from_chunk(&run[8..9]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.key = "";
+        self.value = 0.0;
+        self.remove = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OpDataRef<'a> {
+    type Owned = OpData;
+    #[inline]
+    fn into_owned(self) -> OpData {
+        OpData {
+            key: enc::IntoOwned::into_owned(self.key),
+            value: self.value,
+            remove: self.remove,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OpData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.key = crate::sample::Sample::sample(g, version);
+        value.value = crate::sample::Sample::sample(g, version);
+        value.remove = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OpData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.key, version, options, "OpData", "key")?;
+        enc::json::put(&mut out, &self.value, version, options, "OpData", "value")?;
+        enc::json::put(&mut out, &self.remove, version, options, "OpData", "remove")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OpData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OpData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("key") {
+            value.key = enc::json::field(v, version, "OpData", "key")?;
+        } else {
+            return Err(enc::json::missing("OpData", "key", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(v, version, "OpData", "value")?;
+        } else {
+            return Err(enc::json::missing("OpData", "value", version));
+        }
+        if let Some(v) = object.get("remove") {
+            value.remove = enc::json::field(v, version, "OpData", "remove")?;
+        } else {
+            return Err(enc::json::missing("OpData", "remove", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AlterClientQuotasRequest {

@@ -108,6 +108,214 @@ impl enc::Entities for AlterPartitionReassignmentsRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterPartitionReassignmentsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterPartitionReassignmentsRequestRef<'a> {
+    /// Time in ms to wait for the controller to accept the changes before answering.
+    ///
+    /// Versions 0+; default 60000.
+    pub timeout_ms: i32,
+    /// False to refuse any reassignment that would change a partition's replication factor (KIP-860); true by default.
+    ///
+    /// Versions 1+; default true.
+    pub allow_replication_factor_change: bool,
+    /// Topics with partitions to move.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<ReassignableTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for AlterPartitionReassignmentsRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            timeout_ms: 60000,
+            allow_replication_factor_change: true,
+            topics: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterPartitionReassignmentsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            let run: [u8; 5] = enc::field::read_run(
+                r,
+                &[("timeout_ms", 4), ("allow_replication_factor_change", 1)],
+            )?;
+            self.timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.allow_replication_factor_change = enc::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("timeout_ms", 4)])?;
+            self.timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.allow_replication_factor_change = true;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.timeout_ms = 60000;
+        self.allow_replication_factor_change = true;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterPartitionReassignmentsRequestRef<'a> {
+    type Owned = AlterPartitionReassignmentsRequest;
+    #[inline]
+    fn into_owned(self) -> AlterPartitionReassignmentsRequest {
+        AlterPartitionReassignmentsRequest {
+            timeout_ms: self.timeout_ms,
+            allow_replication_factor_change: self.allow_replication_factor_change,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AlterPartitionReassignmentsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterPartitionReassignmentsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.timeout_ms = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.allow_replication_factor_change = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterPartitionReassignmentsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && !self.allow_replication_factor_change {
+            return Err(
+                enc::json::non_default(
+                    "AlterPartitionReassignmentsRequest",
+                    "allowReplicationFactorChange",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.timeout_ms,
+            version,
+            options,
+            "AlterPartitionReassignmentsRequest",
+            "timeoutMs",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.allow_replication_factor_change,
+                version,
+                options,
+                "AlterPartitionReassignmentsRequest",
+                "allowReplicationFactorChange",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "AlterPartitionReassignmentsRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterPartitionReassignmentsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "AlterPartitionReassignmentsRequest",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("timeoutMs") {
+            value.timeout_ms = enc::json::field(
+                v,
+                version,
+                "AlterPartitionReassignmentsRequest",
+                "timeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterPartitionReassignmentsRequest",
+                    "timeoutMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("allowReplicationFactorChange") {
+            value.allow_replication_factor_change = enc::json::field(
+                v,
+                version,
+                "AlterPartitionReassignmentsRequest",
+                "allowReplicationFactorChange",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "AlterPartitionReassignmentsRequest",
+                    "allowReplicationFactorChange",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "AlterPartitionReassignmentsRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterPartitionReassignmentsRequest",
+                    "topics",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReassignableTopic {
@@ -174,6 +382,122 @@ impl enc::Entities for ReassignableTopic {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReassignableTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReassignableTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Partitions of the topic to move.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<ReassignablePartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReassignableTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReassignableTopicRef<'a> {
+    type Owned = ReassignableTopic;
+    #[inline]
+    fn into_owned(self) -> ReassignableTopic {
+        ReassignableTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReassignableTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReassignableTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "ReassignableTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "ReassignableTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReassignableTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReassignableTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "ReassignableTopic", "name")?;
+        } else {
+            return Err(enc::json::missing("ReassignableTopic", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "ReassignableTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReassignableTopic", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -244,6 +568,140 @@ impl enc::Entities for ReassignablePartition {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replicas, "Replicas", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReassignablePartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReassignablePartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Target replica set, preferred leader first; null cancels an ongoing reassignment of the partition.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub replicas: Option<enc::FixedArray<'a, i32>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReassignablePartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.partition_index,
+            r,
+            version,
+            false,
+            "partition_index",
+        )?;
+        enc::field::decode_into(&mut self.replicas, r, version, true, "replicas")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.replicas = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReassignablePartitionRef<'a> {
+    type Owned = ReassignablePartition;
+    #[inline]
+    fn into_owned(self) -> ReassignablePartition {
+        ReassignablePartition {
+            partition_index: self.partition_index,
+            replicas: enc::IntoOwned::into_owned(self.replicas),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReassignablePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.replicas = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReassignablePartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "ReassignablePartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replicas,
+            version,
+            options,
+            "ReassignablePartition",
+            "replicas",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReassignablePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReassignablePartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "ReassignablePartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ReassignablePartition", "partitionIndex", version),
+            );
+        }
+        if let Some(v) = object.get("replicas") {
+            value.replicas = enc::json::field(
+                v,
+                version,
+                "ReassignablePartition",
+                "replicas",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReassignablePartition", "replicas", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AlterPartitionReassignmentsRequest {

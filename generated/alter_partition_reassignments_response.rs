@@ -130,6 +130,281 @@ impl enc::Entities for AlterPartitionReassignmentsResponse {
         enc::Entities::rewrite_entities(&mut self.responses, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterPartitionReassignmentsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterPartitionReassignmentsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Whether replication factor changes were allowed, as the request asked.
+    ///
+    /// Versions 1+; ignorable; default true.
+    pub allow_replication_factor_change: bool,
+    /// Error for the request as a whole; 0 when none.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the request-wide error; null when none.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// Outcome for each topic in the request.
+    ///
+    /// Versions 0+.
+    pub responses: Vec<ReassignableTopicResponseRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for AlterPartitionReassignmentsResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            allow_replication_factor_change: true,
+            error_code: 0,
+            error_message: Some(""),
+            responses: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterPartitionReassignmentsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            let run: [u8; 5] = enc::field::read_run(
+                r,
+                &[("throttle_time_ms", 4), ("allow_replication_factor_change", 1)],
+            )?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.allow_replication_factor_change = enc::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("throttle_time_ms", 4)])?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.allow_replication_factor_change = true;
+        }
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::field::decode_into(&mut self.responses, r, version, true, "responses")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.allow_replication_factor_change = true;
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.responses.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterPartitionReassignmentsResponseRef<'a> {
+    type Owned = AlterPartitionReassignmentsResponse;
+    #[inline]
+    fn into_owned(self) -> AlterPartitionReassignmentsResponse {
+        AlterPartitionReassignmentsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            allow_replication_factor_change: self.allow_replication_factor_change,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            responses: enc::IntoOwned::into_owned(self.responses),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AlterPartitionReassignmentsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterPartitionReassignmentsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.allow_replication_factor_change = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.responses = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterPartitionReassignmentsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "AlterPartitionReassignmentsResponse",
+            "throttleTimeMs",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.allow_replication_factor_change,
+                version,
+                options,
+                "AlterPartitionReassignmentsResponse",
+                "allowReplicationFactorChange",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "AlterPartitionReassignmentsResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "AlterPartitionReassignmentsResponse",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.responses,
+            version,
+            options,
+            "AlterPartitionReassignmentsResponse",
+            "responses",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterPartitionReassignmentsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "AlterPartitionReassignmentsResponse",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "AlterPartitionReassignmentsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterPartitionReassignmentsResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("allowReplicationFactorChange") {
+            value.allow_replication_factor_change = enc::json::field(
+                v,
+                version,
+                "AlterPartitionReassignmentsResponse",
+                "allowReplicationFactorChange",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "AlterPartitionReassignmentsResponse",
+                    "allowReplicationFactorChange",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "AlterPartitionReassignmentsResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterPartitionReassignmentsResponse",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "AlterPartitionReassignmentsResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterPartitionReassignmentsResponse",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("responses") {
+            value.responses = enc::json::field(
+                v,
+                version,
+                "AlterPartitionReassignmentsResponse",
+                "responses",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterPartitionReassignmentsResponse",
+                    "responses",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReassignableTopicResponse {
@@ -194,6 +469,129 @@ impl enc::Entities for ReassignableTopicResponse {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReassignableTopicResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReassignableTopicResponseRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Outcome for each partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<ReassignablePartitionResponseRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReassignableTopicResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReassignableTopicResponseRef<'a> {
+    type Owned = ReassignableTopicResponse;
+    #[inline]
+    fn into_owned(self) -> ReassignableTopicResponse {
+        ReassignableTopicResponse {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReassignableTopicResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReassignableTopicResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "ReassignableTopicResponse",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "ReassignableTopicResponse",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReassignableTopicResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReassignableTopicResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "ReassignableTopicResponse",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReassignableTopicResponse", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "ReassignableTopicResponse",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ReassignableTopicResponse", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -288,6 +686,193 @@ impl enc::Struct for ReassignablePartitionResponse {
         self.error_code = 0;
         self.error_message = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReassignablePartitionResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReassignablePartitionResponseRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the move was accepted or cancelled, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the partition's error; null on success.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ReassignablePartitionResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            error_code: 0,
+            error_message: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReassignablePartitionResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.error_message = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReassignablePartitionResponseRef<'a> {
+    type Owned = ReassignablePartitionResponse;
+    #[inline]
+    fn into_owned(self) -> ReassignablePartitionResponse {
+        ReassignablePartitionResponse {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReassignablePartitionResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReassignablePartitionResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "ReassignablePartitionResponse",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "ReassignablePartitionResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "ReassignablePartitionResponse",
+            "errorMessage",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReassignablePartitionResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReassignablePartitionResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "ReassignablePartitionResponse",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ReassignablePartitionResponse",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ReassignablePartitionResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ReassignablePartitionResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "ReassignablePartitionResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ReassignablePartitionResponse",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AlterPartitionReassignmentsResponse {

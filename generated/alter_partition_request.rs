@@ -95,6 +95,172 @@ impl enc::Entities for AlterPartitionRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterPartitionRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 0-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterPartitionRequestRef<'a> {
+    /// Id of the leader broker sending the request.
+    ///
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Current epoch of that broker; -1 when unknown.
+    ///
+    /// Versions 0+; default -1.
+    pub broker_epoch: i64,
+    /// Topics with partitions whose ISR should change.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for AlterPartitionRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            broker_id: 0,
+            broker_epoch: -1,
+            topics: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterPartitionRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("broker_id", 4), ("broker_epoch", 8)],
+        )?;
+        self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterPartitionRequestRef<'a> {
+    type Owned = AlterPartitionRequest;
+    #[inline]
+    fn into_owned(self) -> AlterPartitionRequest {
+        AlterPartitionRequest {
+            broker_id: self.broker_id,
+            broker_epoch: self.broker_epoch,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AlterPartitionRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterPartitionRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.broker_epoch = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterPartitionRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "AlterPartitionRequest",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_epoch,
+            version,
+            options,
+            "AlterPartitionRequest",
+            "brokerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "AlterPartitionRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterPartitionRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AlterPartitionRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "AlterPartitionRequest",
+                "brokerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("AlterPartitionRequest", "brokerId", version));
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "AlterPartitionRequest",
+                "brokerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AlterPartitionRequest", "brokerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "AlterPartitionRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("AlterPartitionRequest", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 0-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -195,6 +361,160 @@ impl enc::Entities for TopicData {
             enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
         }
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 0-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicDataRef<'a> {
+    /// Topic name (v0-v1).
+    ///
+    /// Versions 0-1; ignorable.
+    pub topic_name: &'a str,
+    /// Topic ID (v2+).
+    ///
+    /// Versions 2+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Partitions of the topic to change.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 1 {
+            enc::field::decode_into(
+                &mut self.topic_name,
+                r,
+                version,
+                true,
+                "topic_name",
+            )?;
+        } else {
+            self.topic_name = "";
+        }
+        if version >= 2 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicDataRef<'a> {
+    type Owned = TopicData;
+    #[inline]
+    fn into_owned(self) -> TopicData {
+        TopicData {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 1 {
+            value.topic_name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 1 {
+            enc::json::put(
+                &mut out,
+                &self.topic_name,
+                version,
+                options,
+                "TopicData",
+                "topicName",
+            )?;
+        }
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "TopicData",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicData",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(v, version, "TopicData", "topicName")?;
+        } else if version <= 1 {
+            return Err(enc::json::missing("TopicData", "topicName", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "TopicData", "topicId")?;
+        } else if version >= 2 {
+            return Err(enc::json::missing("TopicData", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TopicData", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-3; flexible 0-3.
@@ -381,6 +701,287 @@ impl enc::Entities for PartitionData {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 0-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Leader epoch the sender holds for the partition.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Proposed in-sync replicas as broker ids (v0-v2; v3 uses NewIsrWithEpochs).
+    ///
+    /// Versions 0-2.
+    pub new_isr: enc::FixedArray<'a, i32>,
+    /// Proposed in-sync replicas, each with its broker epoch (v3+).
+    ///
+    /// Versions 3+.
+    pub new_isr_with_epochs: Vec<BrokerStateRef<'a>>,
+    /// Leader recovery state: 0 recovered, 1 still recovering after an unclean leader election.
+    ///
+    /// Versions 1+; default 0.
+    pub leader_recovery_state: i8,
+    /// Partition epoch the change is based on (with a ZooKeeper controller: the znode version of the partition state).
+    ///
+    /// Versions 0+.
+    pub partition_epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("leader_epoch", 4)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        if version <= 2 {
+            enc::field::decode_into(&mut self.new_isr, r, version, true, "new_isr")?;
+        } else {
+            self.new_isr = Default::default();
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.new_isr_with_epochs,
+                r,
+                version,
+                true,
+                "new_isr_with_epochs",
+            )?;
+        } else {
+            self.new_isr_with_epochs.clear();
+        }
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.leader_recovery_state,
+                r,
+                version,
+                false,
+                "leader_recovery_state",
+            )?;
+        } else {
+            self.leader_recovery_state = 0;
+        }
+        enc::field::decode_into(
+            &mut self.partition_epoch,
+            r,
+            version,
+            false,
+            "partition_epoch",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.leader_epoch = 0;
+        self.new_isr = Default::default();
+        self.new_isr_with_epochs.clear();
+        self.leader_recovery_state = 0;
+        self.partition_epoch = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition_index: self.partition_index,
+            leader_epoch: self.leader_epoch,
+            new_isr: enc::IntoOwned::into_owned(self.new_isr),
+            new_isr_with_epochs: enc::IntoOwned::into_owned(self.new_isr_with_epochs),
+            leader_recovery_state: self.leader_recovery_state,
+            partition_epoch: self.partition_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        if version <= 2 {
+            value.new_isr = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.new_isr_with_epochs = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.leader_recovery_state = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 2 && !self.new_isr.is_empty() {
+            return Err(enc::json::non_default("PartitionData", "newIsr", version));
+        }
+        if version < 3 && !self.new_isr_with_epochs.is_empty() {
+            return Err(
+                enc::json::non_default("PartitionData", "newIsrWithEpochs", version),
+            );
+        }
+        if version < 1 && self.leader_recovery_state != 0 {
+            return Err(
+                enc::json::non_default("PartitionData", "leaderRecoveryState", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "PartitionData",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "PartitionData",
+            "leaderEpoch",
+        )?;
+        if version <= 2 {
+            enc::json::put(
+                &mut out,
+                &self.new_isr,
+                version,
+                options,
+                "PartitionData",
+                "newIsr",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.new_isr_with_epochs,
+                version,
+                options,
+                "PartitionData",
+                "newIsrWithEpochs",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.leader_recovery_state,
+                version,
+                options,
+                "PartitionData",
+                "leaderRecoveryState",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_epoch,
+            version,
+            options,
+            "PartitionData",
+            "partitionEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionIndex", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("newIsr") {
+            value.new_isr = enc::json::field(v, version, "PartitionData", "newIsr")?;
+        } else if version <= 2 {
+            return Err(enc::json::missing("PartitionData", "newIsr", version));
+        }
+        if let Some(v) = object.get("newIsrWithEpochs") {
+            value.new_isr_with_epochs = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "newIsrWithEpochs",
+            )?;
+        } else if version >= 3 {
+            return Err(enc::json::missing("PartitionData", "newIsrWithEpochs", version));
+        }
+        if let Some(v) = object.get("leaderRecoveryState") {
+            value.leader_recovery_state = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "leaderRecoveryState",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("PartitionData", "leaderRecoveryState", version),
+            );
+        }
+        if let Some(v) = object.get("partitionEpoch") {
+            value.partition_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionEpoch", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 3; flexible 3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BrokerState {
@@ -465,6 +1066,137 @@ impl enc::Entities for BrokerState {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BrokerState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 3; flexible 3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrokerStateRef<'a> {
+    /// Broker id of the replica.
+    ///
+    /// Versions 3+.
+    pub broker_id: i32,
+    /// Broker epoch of the replica, or -1 when the sender cannot check epochs.
+    ///
+    /// Versions 3+; default -1.
+    pub broker_epoch: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for BrokerStateRef<'a> {
+    fn default() -> Self {
+        Self {
+            broker_id: 0,
+            broker_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BrokerStateRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("broker_id", 4), ("broker_epoch", 8)],
+        )?;
+        self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BrokerStateRef<'a> {
+    type Owned = BrokerState;
+    #[inline]
+    fn into_owned(self) -> BrokerState {
+        BrokerState {
+            broker_id: self.broker_id,
+            broker_epoch: self.broker_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BrokerState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.broker_epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BrokerState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "BrokerState",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_epoch,
+            version,
+            options,
+            "BrokerState",
+            "brokerEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BrokerState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BrokerState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(v, version, "BrokerState", "brokerId")?;
+        } else {
+            return Err(enc::json::missing("BrokerState", "brokerId", version));
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "BrokerState",
+                "brokerEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("BrokerState", "brokerEpoch", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AlterPartitionRequest {

@@ -83,6 +83,163 @@ impl enc::Entities for AlterPartitionResponse {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterPartitionResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 0-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AlterPartitionResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Error for the request as a whole; 0 when none.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Outcome per topic.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterPartitionResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterPartitionResponseRef<'a> {
+    type Owned = AlterPartitionResponse;
+    #[inline]
+    fn into_owned(self) -> AlterPartitionResponse {
+        AlterPartitionResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AlterPartitionResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterPartitionResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterPartitionResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "AlterPartitionResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "AlterPartitionResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "AlterPartitionResponse",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterPartitionResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AlterPartitionResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "AlterPartitionResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AlterPartitionResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "AlterPartitionResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AlterPartitionResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "AlterPartitionResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("AlterPartitionResponse", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 0-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -183,6 +340,160 @@ impl enc::Entities for TopicData {
             enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
         }
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 0-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicDataRef<'a> {
+    /// Topic name (v0-v1).
+    ///
+    /// Versions 0-1; ignorable.
+    pub topic_name: &'a str,
+    /// Topic ID (v2+).
+    ///
+    /// Versions 2+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Outcome per partition.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 1 {
+            enc::field::decode_into(
+                &mut self.topic_name,
+                r,
+                version,
+                true,
+                "topic_name",
+            )?;
+        } else {
+            self.topic_name = "";
+        }
+        if version >= 2 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicDataRef<'a> {
+    type Owned = TopicData;
+    #[inline]
+    fn into_owned(self) -> TopicData {
+        TopicData {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 1 {
+            value.topic_name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 1 {
+            enc::json::put(
+                &mut out,
+                &self.topic_name,
+                version,
+                options,
+                "TopicData",
+                "topicName",
+            )?;
+        }
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "TopicData",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicData",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(v, version, "TopicData", "topicName")?;
+        } else if version <= 1 {
+            return Err(enc::json::missing("TopicData", "topicName", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "TopicData", "topicId")?;
+        } else if version >= 2 {
+            return Err(enc::json::missing("TopicData", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TopicData", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-3; flexible 0-3.
@@ -327,6 +638,272 @@ impl enc::Entities for PartitionData {
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
         enc::broker_id_mut(&mut self.isr, "Isr", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 0-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the change was applied, otherwise the error for this partition.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Broker id of the partition leader.
+    ///
+    /// Versions 0+.
+    pub leader_id: i32,
+    /// Current leader epoch.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Broker ids of the in-sync replicas now in effect.
+    ///
+    /// Versions 0+.
+    pub isr: enc::FixedArray<'a, i32>,
+    /// Leader recovery state: 0 recovered, 1 still recovering after an unclean leader election.
+    ///
+    /// Versions 1+; ignorable; default 0.
+    pub leader_recovery_state: i8,
+    /// Current partition epoch (with a ZooKeeper controller: the znode version).
+    ///
+    /// Versions 0+.
+    pub partition_epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 14] = enc::field::read_run(
+            r,
+            &[
+                ("partition_index", 4),
+                ("error_code", 2),
+                ("leader_id", 4),
+                ("leader_epoch", 4),
+            ],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        self.leader_id = enc::Fixed::from_chunk(&run[6..10]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[10..14]);
+        enc::field::decode_into(&mut self.isr, r, version, true, "isr")?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.leader_recovery_state,
+                r,
+                version,
+                false,
+                "leader_recovery_state",
+            )?;
+        } else {
+            self.leader_recovery_state = 0;
+        }
+        enc::field::decode_into(
+            &mut self.partition_epoch,
+            r,
+            version,
+            false,
+            "partition_epoch",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.isr = Default::default();
+        self.leader_recovery_state = 0;
+        self.partition_epoch = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            isr: enc::IntoOwned::into_owned(self.isr),
+            leader_recovery_state: self.leader_recovery_state,
+            partition_epoch: self.partition_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.isr = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.leader_recovery_state = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "PartitionData",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionData",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "PartitionData",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "PartitionData",
+            "leaderEpoch",
+        )?;
+        enc::json::put(&mut out, &self.isr, version, options, "PartitionData", "isr")?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.leader_recovery_state,
+                version,
+                options,
+                "PartitionData",
+                "leaderRecoveryState",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_epoch,
+            version,
+            options,
+            "PartitionData",
+            "partitionEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionIndex", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "errorCode", version));
+        }
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(v, version, "PartitionData", "leaderId")?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "leaderId", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("isr") {
+            value.isr = enc::json::field(v, version, "PartitionData", "isr")?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "isr", version));
+        }
+        if let Some(v) = object.get("leaderRecoveryState") {
+            value.leader_recovery_state = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "leaderRecoveryState",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("PartitionData", "leaderRecoveryState", version),
+            );
+        }
+        if let Some(v) = object.get("partitionEpoch") {
+            value.partition_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionEpoch", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AlterPartitionResponse {

@@ -98,6 +98,219 @@ impl enc::Entities for AlterShareGroupOffsetsResponse {
         enc::Entities::rewrite_entities(&mut self.responses, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterShareGroupOffsetsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AlterShareGroupOffsetsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Error for the whole request; 0 on success.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the request-wide error; null when none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Results per topic.
+    ///
+    /// Versions 0+.
+    pub responses: Vec<AlterShareGroupOffsetsResponseTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterShareGroupOffsetsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::field::decode_into(&mut self.responses, r, version, true, "responses")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.responses.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterShareGroupOffsetsResponseRef<'a> {
+    type Owned = AlterShareGroupOffsetsResponse;
+    #[inline]
+    fn into_owned(self) -> AlterShareGroupOffsetsResponse {
+        AlterShareGroupOffsetsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            responses: enc::IntoOwned::into_owned(self.responses),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AlterShareGroupOffsetsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterShareGroupOffsetsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.responses = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterShareGroupOffsetsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "AlterShareGroupOffsetsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "AlterShareGroupOffsetsResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "AlterShareGroupOffsetsResponse",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.responses,
+            version,
+            options,
+            "AlterShareGroupOffsetsResponse",
+            "responses",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterShareGroupOffsetsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AlterShareGroupOffsetsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "AlterShareGroupOffsetsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterShareGroupOffsetsResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "AlterShareGroupOffsetsResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterShareGroupOffsetsResponse",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "AlterShareGroupOffsetsResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterShareGroupOffsetsResponse",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("responses") {
+            value.responses = enc::json::field(
+                v,
+                version,
+                "AlterShareGroupOffsetsResponse",
+                "responses",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterShareGroupOffsetsResponse",
+                    "responses",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterShareGroupOffsetsResponseTopic {
@@ -170,6 +383,175 @@ impl enc::Entities for AlterShareGroupOffsetsResponseTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterShareGroupOffsetsResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AlterShareGroupOffsetsResponseTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<AlterShareGroupOffsetsResponsePartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterShareGroupOffsetsResponseTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterShareGroupOffsetsResponseTopicRef<'a> {
+    type Owned = AlterShareGroupOffsetsResponseTopic;
+    #[inline]
+    fn into_owned(self) -> AlterShareGroupOffsetsResponseTopic {
+        AlterShareGroupOffsetsResponseTopic {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterShareGroupOffsetsResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterShareGroupOffsetsResponseTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "AlterShareGroupOffsetsResponseTopic",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "AlterShareGroupOffsetsResponseTopic",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "AlterShareGroupOffsetsResponseTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterShareGroupOffsetsResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "AlterShareGroupOffsetsResponseTopic",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "AlterShareGroupOffsetsResponseTopic",
+                "topicName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterShareGroupOffsetsResponseTopic",
+                    "topicName",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "AlterShareGroupOffsetsResponseTopic",
+                "topicId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterShareGroupOffsetsResponseTopic",
+                    "topicId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "AlterShareGroupOffsetsResponseTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterShareGroupOffsetsResponseTopic",
+                    "partitions",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -254,6 +636,190 @@ impl enc::Struct for AlterShareGroupOffsetsResponsePartition {
         self.error_code = 0;
         self.error_message = None;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterShareGroupOffsetsResponsePartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AlterShareGroupOffsetsResponsePartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the start offset was set, otherwise the error for this partition.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the partition's error; null when none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterShareGroupOffsetsResponsePartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterShareGroupOffsetsResponsePartitionRef<'a> {
+    type Owned = AlterShareGroupOffsetsResponsePartition;
+    #[inline]
+    fn into_owned(self) -> AlterShareGroupOffsetsResponsePartition {
+        AlterShareGroupOffsetsResponsePartition {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterShareGroupOffsetsResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterShareGroupOffsetsResponsePartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "AlterShareGroupOffsetsResponsePartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "AlterShareGroupOffsetsResponsePartition",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "AlterShareGroupOffsetsResponsePartition",
+            "errorMessage",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterShareGroupOffsetsResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "AlterShareGroupOffsetsResponsePartition",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "AlterShareGroupOffsetsResponsePartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterShareGroupOffsetsResponsePartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "AlterShareGroupOffsetsResponsePartition",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterShareGroupOffsetsResponsePartition",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "AlterShareGroupOffsetsResponsePartition",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterShareGroupOffsetsResponsePartition",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AlterShareGroupOffsetsResponse {

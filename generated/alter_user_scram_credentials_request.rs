@@ -59,6 +59,145 @@ impl enc::Struct for AlterUserScramCredentialsRequest {
     }
 }
 impl enc::Entities for AlterUserScramCredentialsRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterUserScramCredentialsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AlterUserScramCredentialsRequestRef<'a> {
+    /// Credentials to remove.
+    ///
+    /// Versions 0+.
+    pub deletions: Vec<ScramCredentialDeletionRef<'a>>,
+    /// Credentials to create or replace.
+    ///
+    /// Versions 0+.
+    pub upsertions: Vec<ScramCredentialUpsertionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterUserScramCredentialsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.deletions, r, version, true, "deletions")?;
+        enc::field::decode_into(&mut self.upsertions, r, version, true, "upsertions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.deletions.clear();
+        self.upsertions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterUserScramCredentialsRequestRef<'a> {
+    type Owned = AlterUserScramCredentialsRequest;
+    #[inline]
+    fn into_owned(self) -> AlterUserScramCredentialsRequest {
+        AlterUserScramCredentialsRequest {
+            deletions: enc::IntoOwned::into_owned(self.deletions),
+            upsertions: enc::IntoOwned::into_owned(self.upsertions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AlterUserScramCredentialsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterUserScramCredentialsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.deletions = crate::sample::Sample::sample(g, version);
+        value.upsertions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterUserScramCredentialsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.deletions,
+            version,
+            options,
+            "AlterUserScramCredentialsRequest",
+            "deletions",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.upsertions,
+            version,
+            options,
+            "AlterUserScramCredentialsRequest",
+            "upsertions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterUserScramCredentialsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "AlterUserScramCredentialsRequest",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("deletions") {
+            value.deletions = enc::json::field(
+                v,
+                version,
+                "AlterUserScramCredentialsRequest",
+                "deletions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterUserScramCredentialsRequest",
+                    "deletions",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("upsertions") {
+            value.upsertions = enc::json::field(
+                v,
+                version,
+                "AlterUserScramCredentialsRequest",
+                "upsertions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AlterUserScramCredentialsRequest",
+                    "upsertions",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ScramCredentialDeletion {
@@ -121,6 +260,130 @@ impl enc::Struct for ScramCredentialDeletion {
         self.name = ByteString::new();
         self.mechanism = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ScramCredentialDeletion`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ScramCredentialDeletionRef<'a> {
+    /// User name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// SCRAM mechanism code: 1 SCRAM-SHA-256, 2 SCRAM-SHA-512.
+    ///
+    /// Versions 0+.
+    pub mechanism: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ScramCredentialDeletionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.mechanism = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ScramCredentialDeletionRef<'a> {
+    type Owned = ScramCredentialDeletion;
+    #[inline]
+    fn into_owned(self) -> ScramCredentialDeletion {
+        ScramCredentialDeletion {
+            name: enc::IntoOwned::into_owned(self.name),
+            mechanism: self.mechanism,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ScramCredentialDeletion {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.mechanism = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ScramCredentialDeletion {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "ScramCredentialDeletion",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.mechanism,
+            version,
+            options,
+            "ScramCredentialDeletion",
+            "mechanism",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ScramCredentialDeletion {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ScramCredentialDeletion", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "ScramCredentialDeletion",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("ScramCredentialDeletion", "name", version));
+        }
+        if let Some(v) = object.get("mechanism") {
+            value.mechanism = enc::json::field(
+                v,
+                version,
+                "ScramCredentialDeletion",
+                "mechanism",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ScramCredentialDeletion", "mechanism", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -238,6 +501,239 @@ impl enc::Struct for ScramCredentialUpsertion {
         self.salt = crate::Bytes::new();
         self.salted_password = crate::Bytes::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ScramCredentialUpsertion`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Clone, PartialEq, Default)]
+pub struct ScramCredentialUpsertionRef<'a> {
+    /// User name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// SCRAM mechanism code: 1 SCRAM-SHA-256, 2 SCRAM-SHA-512.
+    ///
+    /// Versions 0+.
+    pub mechanism: i8,
+    /// Hash iteration count used to derive SaltedPassword.
+    ///
+    /// Versions 0+.
+    pub iterations: i32,
+    /// Random salt chosen by the client.
+    ///
+    /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
+    pub salt: &'a [u8],
+    /// Password derived with Salt and Iterations (SCRAM's Hi function); the password itself is never sent.
+    ///
+    /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
+    pub salted_password: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl ::core::fmt::Debug for ScramCredentialUpsertionRef<'_> {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ScramCredentialUpsertionRef")
+            .field("name", &self.name)
+            .field("mechanism", &self.mechanism)
+            .field("iterations", &self.iterations)
+            .field("salt", &crate::redact::Redacted(&self.salt))
+            .field("salted_password", &crate::redact::Redacted(&self.salted_password))
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ScramCredentialUpsertionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 5] = enc::field::read_run(
+            r,
+            &[("mechanism", 1), ("iterations", 4)],
+        )?;
+        self.mechanism = enc::Fixed::from_chunk(&run[0..1]);
+        self.iterations = enc::Fixed::from_chunk(&run[1..5]);
+        enc::field::decode_into(&mut self.salt, r, version, true, "salt")?;
+        enc::field::decode_into(
+            &mut self.salted_password,
+            r,
+            version,
+            true,
+            "salted_password",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.mechanism = 0;
+        self.iterations = 0;
+        self.salt = Default::default();
+        self.salted_password = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ScramCredentialUpsertionRef<'a> {
+    type Owned = ScramCredentialUpsertion;
+    #[inline]
+    fn into_owned(self) -> ScramCredentialUpsertion {
+        ScramCredentialUpsertion {
+            name: enc::IntoOwned::into_owned(self.name),
+            mechanism: self.mechanism,
+            iterations: self.iterations,
+            salt: enc::IntoOwned::into_owned(self.salt),
+            salted_password: enc::IntoOwned::into_owned(self.salted_password),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ScramCredentialUpsertion {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.mechanism = crate::sample::Sample::sample(g, version);
+        value.iterations = crate::sample::Sample::sample(g, version);
+        value.salt = crate::sample::Sample::sample(g, version);
+        value.salted_password = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ScramCredentialUpsertion {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "ScramCredentialUpsertion",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.mechanism,
+            version,
+            options,
+            "ScramCredentialUpsertion",
+            "mechanism",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.iterations,
+            version,
+            options,
+            "ScramCredentialUpsertion",
+            "iterations",
+        )?;
+        enc::json::put_sensitive(
+            &mut out,
+            &self.salt,
+            version,
+            options,
+            "ScramCredentialUpsertion",
+            "salt",
+        )?;
+        enc::json::put_sensitive(
+            &mut out,
+            &self.salted_password,
+            version,
+            options,
+            "ScramCredentialUpsertion",
+            "saltedPassword",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ScramCredentialUpsertion {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ScramCredentialUpsertion", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "ScramCredentialUpsertion",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("ScramCredentialUpsertion", "name", version));
+        }
+        if let Some(v) = object.get("mechanism") {
+            value.mechanism = enc::json::field(
+                v,
+                version,
+                "ScramCredentialUpsertion",
+                "mechanism",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ScramCredentialUpsertion", "mechanism", version),
+            );
+        }
+        if let Some(v) = object.get("iterations") {
+            value.iterations = enc::json::field(
+                v,
+                version,
+                "ScramCredentialUpsertion",
+                "iterations",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ScramCredentialUpsertion", "iterations", version),
+            );
+        }
+        if let Some(v) = object.get("salt") {
+            value.salt = enc::json::field(
+                v,
+                version,
+                "ScramCredentialUpsertion",
+                "salt",
+            )?;
+        } else {
+            return Err(enc::json::missing("ScramCredentialUpsertion", "salt", version));
+        }
+        if let Some(v) = object.get("saltedPassword") {
+            value.salted_password = enc::json::field(
+                v,
+                version,
+                "ScramCredentialUpsertion",
+                "saltedPassword",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ScramCredentialUpsertion", "saltedPassword", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AlterUserScramCredentialsRequest {

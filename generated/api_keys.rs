@@ -281,7 +281,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -297,7 +297,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -313,7 +313,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -329,7 +329,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -457,7 +457,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -473,7 +473,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -533,7 +533,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -553,7 +553,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -569,7 +569,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -665,7 +665,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -701,7 +701,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -721,7 +721,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -741,7 +741,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -761,7 +761,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -781,7 +781,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -797,7 +797,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -813,7 +813,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -853,7 +853,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -873,7 +873,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -893,7 +893,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -913,7 +913,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -933,7 +933,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -949,7 +949,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -969,7 +969,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -989,7 +989,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -1009,7 +1009,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -1029,7 +1029,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -1045,7 +1045,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1061,7 +1061,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1081,7 +1081,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -1101,7 +1101,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1121,7 +1121,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -1137,7 +1137,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1153,7 +1153,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1169,7 +1169,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1185,7 +1185,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker, enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: true,
         requires_delayed_allocation: true,
@@ -1201,7 +1201,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1221,7 +1221,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: true,
         requires_delayed_allocation: true,
@@ -1237,7 +1237,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: true,
@@ -1253,7 +1253,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1273,7 +1273,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
             enc::Listener::Broker,
             enc::Listener::Controller,
         ],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1289,7 +1289,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1305,7 +1305,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1321,7 +1321,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1337,7 +1337,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker, enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -1353,7 +1353,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1369,7 +1369,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1385,7 +1385,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: true,
         cluster_action: true,
         requires_delayed_allocation: true,
@@ -1417,7 +1417,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::ZkBroker, enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1433,7 +1433,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1481,7 +1481,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1497,7 +1497,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1513,7 +1513,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1529,7 +1529,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1545,7 +1545,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1561,7 +1561,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1577,7 +1577,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1593,7 +1593,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker, enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -1609,7 +1609,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker, enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -1625,7 +1625,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "controller"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1641,7 +1641,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1657,7 +1657,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1673,7 +1673,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1689,7 +1689,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1705,7 +1705,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: true,
         requires_delayed_allocation: false,
@@ -1721,7 +1721,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1737,7 +1737,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1753,7 +1753,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1769,7 +1769,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1785,7 +1785,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1801,7 +1801,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: false,
         cluster_action: false,
         requires_delayed_allocation: false,
@@ -1817,7 +1817,7 @@ pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
         deprecated_versions: enc::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[enc::Listener::Broker, enc::Listener::Controller],
-        compiled: true,
+        compiled: cfg!(feature = "admin"),
         forwardable: true,
         cluster_action: false,
         requires_delayed_allocation: true,
@@ -2252,12 +2252,16 @@ pub enum RequestBody {
     ListOffsets(super::list_offsets_request::ListOffsetsRequest),
     /// Api key 3.
     Metadata(super::metadata_request::MetadataRequest),
+    #[cfg(feature = "controller")]
     /// Api key 4.
     LeaderAndIsr(super::leader_and_isr_request::LeaderAndIsrRequest),
+    #[cfg(feature = "controller")]
     /// Api key 5.
     StopReplica(super::stop_replica_request::StopReplicaRequest),
+    #[cfg(feature = "controller")]
     /// Api key 6.
     UpdateMetadata(super::update_metadata_request::UpdateMetadataRequest),
+    #[cfg(feature = "controller")]
     /// Api key 7.
     ControlledShutdown(super::controlled_shutdown_request::ControlledShutdownRequest),
     /// Api key 8.
@@ -2274,18 +2278,23 @@ pub enum RequestBody {
     LeaveGroup(super::leave_group_request::LeaveGroupRequest),
     /// Api key 14.
     SyncGroup(super::sync_group_request::SyncGroupRequest),
+    #[cfg(feature = "admin")]
     /// Api key 15.
     DescribeGroups(super::describe_groups_request::DescribeGroupsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 16.
     ListGroups(super::list_groups_request::ListGroupsRequest),
     /// Api key 17.
     SaslHandshake(super::sasl_handshake_request::SaslHandshakeRequest),
     /// Api key 18.
     ApiVersions(super::api_versions_request::ApiVersionsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 19.
     CreateTopics(super::create_topics_request::CreateTopicsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 20.
     DeleteTopics(super::delete_topics_request::DeleteTopicsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 21.
     DeleteRecords(super::delete_records_request::DeleteRecordsRequest),
     /// Api key 22.
@@ -2300,110 +2309,149 @@ pub enum RequestBody {
     AddOffsetsToTxn(super::add_offsets_to_txn_request::AddOffsetsToTxnRequest),
     /// Api key 26.
     EndTxn(super::end_txn_request::EndTxnRequest),
+    #[cfg(feature = "admin")]
     /// Api key 27.
     WriteTxnMarkers(super::write_txn_markers_request::WriteTxnMarkersRequest),
     /// Api key 28.
     TxnOffsetCommit(super::txn_offset_commit_request::TxnOffsetCommitRequest),
+    #[cfg(feature = "admin")]
     /// Api key 29.
     DescribeAcls(super::describe_acls_request::DescribeAclsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 30.
     CreateAcls(super::create_acls_request::CreateAclsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 31.
     DeleteAcls(super::delete_acls_request::DeleteAclsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 32.
     DescribeConfigs(super::describe_configs_request::DescribeConfigsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 33.
     AlterConfigs(super::alter_configs_request::AlterConfigsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 34.
     AlterReplicaLogDirs(
         super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 35.
     DescribeLogDirs(super::describe_log_dirs_request::DescribeLogDirsRequest),
     /// Api key 36.
     SaslAuthenticate(super::sasl_authenticate_request::SaslAuthenticateRequest),
+    #[cfg(feature = "admin")]
     /// Api key 37.
     CreatePartitions(super::create_partitions_request::CreatePartitionsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 38.
     CreateDelegationToken(
         super::create_delegation_token_request::CreateDelegationTokenRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 39.
     RenewDelegationToken(
         super::renew_delegation_token_request::RenewDelegationTokenRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 40.
     ExpireDelegationToken(
         super::expire_delegation_token_request::ExpireDelegationTokenRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 41.
     DescribeDelegationToken(
         super::describe_delegation_token_request::DescribeDelegationTokenRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 42.
     DeleteGroups(super::delete_groups_request::DeleteGroupsRequest),
+    #[cfg(feature = "admin")]
     /// Api key 43.
     ElectLeaders(super::elect_leaders_request::ElectLeadersRequest),
+    #[cfg(feature = "admin")]
     /// Api key 44.
     IncrementalAlterConfigs(
         super::incremental_alter_configs_request::IncrementalAlterConfigsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 45.
     AlterPartitionReassignments(
         super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 46.
     ListPartitionReassignments(
         super::list_partition_reassignments_request::ListPartitionReassignmentsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 47.
     OffsetDelete(super::offset_delete_request::OffsetDeleteRequest),
+    #[cfg(feature = "admin")]
     /// Api key 48.
     DescribeClientQuotas(
         super::describe_client_quotas_request::DescribeClientQuotasRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 49.
     AlterClientQuotas(super::alter_client_quotas_request::AlterClientQuotasRequest),
+    #[cfg(feature = "admin")]
     /// Api key 50.
     DescribeUserScramCredentials(
         super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 51.
     AlterUserScramCredentials(
         super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest,
     ),
+    #[cfg(feature = "controller")]
     /// Api key 52.
     Vote(super::vote_request::VoteRequest),
+    #[cfg(feature = "controller")]
     /// Api key 53.
     BeginQuorumEpoch(super::begin_quorum_epoch_request::BeginQuorumEpochRequest),
+    #[cfg(feature = "controller")]
     /// Api key 54.
     EndQuorumEpoch(super::end_quorum_epoch_request::EndQuorumEpochRequest),
+    #[cfg(feature = "admin")]
     /// Api key 55.
     DescribeQuorum(super::describe_quorum_request::DescribeQuorumRequest),
+    #[cfg(feature = "controller")]
     /// Api key 56.
     AlterPartition(super::alter_partition_request::AlterPartitionRequest),
+    #[cfg(feature = "admin")]
     /// Api key 57.
     UpdateFeatures(super::update_features_request::UpdateFeaturesRequest),
+    #[cfg(feature = "admin")]
     /// Api key 58.
     Envelope(super::envelope_request::EnvelopeRequest),
+    #[cfg(feature = "controller")]
     /// Api key 59.
     FetchSnapshot(super::fetch_snapshot_request::FetchSnapshotRequest),
+    #[cfg(feature = "admin")]
     /// Api key 60.
     DescribeCluster(super::describe_cluster_request::DescribeClusterRequest),
+    #[cfg(feature = "admin")]
     /// Api key 61.
     DescribeProducers(super::describe_producers_request::DescribeProducersRequest),
+    #[cfg(feature = "controller")]
     /// Api key 62.
     BrokerRegistration(super::broker_registration_request::BrokerRegistrationRequest),
+    #[cfg(feature = "controller")]
     /// Api key 63.
     BrokerHeartbeat(super::broker_heartbeat_request::BrokerHeartbeatRequest),
+    #[cfg(feature = "admin")]
     /// Api key 64.
     UnregisterBroker(super::unregister_broker_request::UnregisterBrokerRequest),
+    #[cfg(feature = "admin")]
     /// Api key 65.
     DescribeTransactions(
         super::describe_transactions_request::DescribeTransactionsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 66.
     ListTransactions(super::list_transactions_request::ListTransactionsRequest),
+    #[cfg(feature = "controller")]
     /// Api key 67.
     AllocateProducerIds(
         super::allocate_producer_ids_request::AllocateProducerIdsRequest,
@@ -2412,10 +2460,12 @@ pub enum RequestBody {
     ConsumerGroupHeartbeat(
         super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 69.
     ConsumerGroupDescribe(
         super::consumer_group_describe_request::ConsumerGroupDescribeRequest,
     ),
+    #[cfg(feature = "controller")]
     /// Api key 70.
     ControllerRegistration(
         super::controller_registration_request::ControllerRegistrationRequest,
@@ -2426,78 +2476,100 @@ pub enum RequestBody {
     ),
     /// Api key 72.
     PushTelemetry(super::push_telemetry_request::PushTelemetryRequest),
+    #[cfg(feature = "controller")]
     /// Api key 73.
     AssignReplicasToDirs(
         super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 74.
     ListConfigResources(
         super::list_config_resources_request::ListConfigResourcesRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 75.
     DescribeTopicPartitions(
         super::describe_topic_partitions_request::DescribeTopicPartitionsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 76.
     ShareGroupHeartbeat(
         super::share_group_heartbeat_request::ShareGroupHeartbeatRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 77.
     ShareGroupDescribe(super::share_group_describe_request::ShareGroupDescribeRequest),
+    #[cfg(feature = "admin")]
     /// Api key 78.
     ShareFetch(super::share_fetch_request::ShareFetchRequest),
+    #[cfg(feature = "admin")]
     /// Api key 79.
     ShareAcknowledge(super::share_acknowledge_request::ShareAcknowledgeRequest),
+    #[cfg(feature = "admin")]
     /// Api key 80.
     AddRaftVoter(super::add_raft_voter_request::AddRaftVoterRequest),
+    #[cfg(feature = "admin")]
     /// Api key 81.
     RemoveRaftVoter(super::remove_raft_voter_request::RemoveRaftVoterRequest),
+    #[cfg(feature = "controller")]
     /// Api key 82.
     UpdateRaftVoter(super::update_raft_voter_request::UpdateRaftVoterRequest),
+    #[cfg(feature = "admin")]
     /// Api key 83.
     InitializeShareGroupState(
         super::initialize_share_group_state_request::InitializeShareGroupStateRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 84.
     ReadShareGroupState(
         super::read_share_group_state_request::ReadShareGroupStateRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 85.
     WriteShareGroupState(
         super::write_share_group_state_request::WriteShareGroupStateRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 86.
     DeleteShareGroupState(
         super::delete_share_group_state_request::DeleteShareGroupStateRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 87.
     ReadShareGroupStateSummary(
         super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 88.
     StreamsGroupHeartbeat(
         super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 89.
     StreamsGroupDescribe(
         super::streams_group_describe_request::StreamsGroupDescribeRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 90.
     DescribeShareGroupOffsets(
         super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 91.
     AlterShareGroupOffsets(
         super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 92.
     DeleteShareGroupOffsets(
         super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 93.
     StreamsGroupTopologyDescriptionUpdate(
         super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 94.
     UnregisterController(
         super::unregister_controller_request::UnregisterControllerRequest,
@@ -2517,9 +2589,13 @@ impl RequestBody {
             Self::Fetch(_) => ApiKey::Fetch,
             Self::ListOffsets(_) => ApiKey::ListOffsets,
             Self::Metadata(_) => ApiKey::Metadata,
+            #[cfg(feature = "controller")]
             Self::LeaderAndIsr(_) => ApiKey::LeaderAndIsr,
+            #[cfg(feature = "controller")]
             Self::StopReplica(_) => ApiKey::StopReplica,
+            #[cfg(feature = "controller")]
             Self::UpdateMetadata(_) => ApiKey::UpdateMetadata,
+            #[cfg(feature = "controller")]
             Self::ControlledShutdown(_) => ApiKey::ControlledShutdown,
             Self::OffsetCommit(_) => ApiKey::OffsetCommit,
             Self::OffsetFetch(_) => ApiKey::OffsetFetch,
@@ -2528,87 +2604,155 @@ impl RequestBody {
             Self::Heartbeat(_) => ApiKey::Heartbeat,
             Self::LeaveGroup(_) => ApiKey::LeaveGroup,
             Self::SyncGroup(_) => ApiKey::SyncGroup,
+            #[cfg(feature = "admin")]
             Self::DescribeGroups(_) => ApiKey::DescribeGroups,
+            #[cfg(feature = "admin")]
             Self::ListGroups(_) => ApiKey::ListGroups,
             Self::SaslHandshake(_) => ApiKey::SaslHandshake,
             Self::ApiVersions(_) => ApiKey::ApiVersions,
+            #[cfg(feature = "admin")]
             Self::CreateTopics(_) => ApiKey::CreateTopics,
+            #[cfg(feature = "admin")]
             Self::DeleteTopics(_) => ApiKey::DeleteTopics,
+            #[cfg(feature = "admin")]
             Self::DeleteRecords(_) => ApiKey::DeleteRecords,
             Self::InitProducerId(_) => ApiKey::InitProducerId,
             Self::OffsetForLeaderEpoch(_) => ApiKey::OffsetForLeaderEpoch,
             Self::AddPartitionsToTxn(_) => ApiKey::AddPartitionsToTxn,
             Self::AddOffsetsToTxn(_) => ApiKey::AddOffsetsToTxn,
             Self::EndTxn(_) => ApiKey::EndTxn,
+            #[cfg(feature = "admin")]
             Self::WriteTxnMarkers(_) => ApiKey::WriteTxnMarkers,
             Self::TxnOffsetCommit(_) => ApiKey::TxnOffsetCommit,
+            #[cfg(feature = "admin")]
             Self::DescribeAcls(_) => ApiKey::DescribeAcls,
+            #[cfg(feature = "admin")]
             Self::CreateAcls(_) => ApiKey::CreateAcls,
+            #[cfg(feature = "admin")]
             Self::DeleteAcls(_) => ApiKey::DeleteAcls,
+            #[cfg(feature = "admin")]
             Self::DescribeConfigs(_) => ApiKey::DescribeConfigs,
+            #[cfg(feature = "admin")]
             Self::AlterConfigs(_) => ApiKey::AlterConfigs,
+            #[cfg(feature = "admin")]
             Self::AlterReplicaLogDirs(_) => ApiKey::AlterReplicaLogDirs,
+            #[cfg(feature = "admin")]
             Self::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
             Self::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
+            #[cfg(feature = "admin")]
             Self::CreatePartitions(_) => ApiKey::CreatePartitions,
+            #[cfg(feature = "admin")]
             Self::CreateDelegationToken(_) => ApiKey::CreateDelegationToken,
+            #[cfg(feature = "admin")]
             Self::RenewDelegationToken(_) => ApiKey::RenewDelegationToken,
+            #[cfg(feature = "admin")]
             Self::ExpireDelegationToken(_) => ApiKey::ExpireDelegationToken,
+            #[cfg(feature = "admin")]
             Self::DescribeDelegationToken(_) => ApiKey::DescribeDelegationToken,
+            #[cfg(feature = "admin")]
             Self::DeleteGroups(_) => ApiKey::DeleteGroups,
+            #[cfg(feature = "admin")]
             Self::ElectLeaders(_) => ApiKey::ElectLeaders,
+            #[cfg(feature = "admin")]
             Self::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
+            #[cfg(feature = "admin")]
             Self::AlterPartitionReassignments(_) => ApiKey::AlterPartitionReassignments,
+            #[cfg(feature = "admin")]
             Self::ListPartitionReassignments(_) => ApiKey::ListPartitionReassignments,
+            #[cfg(feature = "admin")]
             Self::OffsetDelete(_) => ApiKey::OffsetDelete,
+            #[cfg(feature = "admin")]
             Self::DescribeClientQuotas(_) => ApiKey::DescribeClientQuotas,
+            #[cfg(feature = "admin")]
             Self::AlterClientQuotas(_) => ApiKey::AlterClientQuotas,
+            #[cfg(feature = "admin")]
             Self::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
+            #[cfg(feature = "admin")]
             Self::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
+            #[cfg(feature = "controller")]
             Self::Vote(_) => ApiKey::Vote,
+            #[cfg(feature = "controller")]
             Self::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
+            #[cfg(feature = "controller")]
             Self::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
+            #[cfg(feature = "admin")]
             Self::DescribeQuorum(_) => ApiKey::DescribeQuorum,
+            #[cfg(feature = "controller")]
             Self::AlterPartition(_) => ApiKey::AlterPartition,
+            #[cfg(feature = "admin")]
             Self::UpdateFeatures(_) => ApiKey::UpdateFeatures,
+            #[cfg(feature = "admin")]
             Self::Envelope(_) => ApiKey::Envelope,
+            #[cfg(feature = "controller")]
             Self::FetchSnapshot(_) => ApiKey::FetchSnapshot,
+            #[cfg(feature = "admin")]
             Self::DescribeCluster(_) => ApiKey::DescribeCluster,
+            #[cfg(feature = "admin")]
             Self::DescribeProducers(_) => ApiKey::DescribeProducers,
+            #[cfg(feature = "controller")]
             Self::BrokerRegistration(_) => ApiKey::BrokerRegistration,
+            #[cfg(feature = "controller")]
             Self::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
+            #[cfg(feature = "admin")]
             Self::UnregisterBroker(_) => ApiKey::UnregisterBroker,
+            #[cfg(feature = "admin")]
             Self::DescribeTransactions(_) => ApiKey::DescribeTransactions,
+            #[cfg(feature = "admin")]
             Self::ListTransactions(_) => ApiKey::ListTransactions,
+            #[cfg(feature = "controller")]
             Self::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
             Self::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            #[cfg(feature = "admin")]
             Self::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
+            #[cfg(feature = "controller")]
             Self::ControllerRegistration(_) => ApiKey::ControllerRegistration,
             Self::GetTelemetrySubscriptions(_) => ApiKey::GetTelemetrySubscriptions,
             Self::PushTelemetry(_) => ApiKey::PushTelemetry,
+            #[cfg(feature = "controller")]
             Self::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
+            #[cfg(feature = "admin")]
             Self::ListConfigResources(_) => ApiKey::ListConfigResources,
+            #[cfg(feature = "admin")]
             Self::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
+            #[cfg(feature = "admin")]
             Self::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            #[cfg(feature = "admin")]
             Self::ShareGroupDescribe(_) => ApiKey::ShareGroupDescribe,
+            #[cfg(feature = "admin")]
             Self::ShareFetch(_) => ApiKey::ShareFetch,
+            #[cfg(feature = "admin")]
             Self::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
+            #[cfg(feature = "admin")]
             Self::AddRaftVoter(_) => ApiKey::AddRaftVoter,
+            #[cfg(feature = "admin")]
             Self::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
+            #[cfg(feature = "controller")]
             Self::UpdateRaftVoter(_) => ApiKey::UpdateRaftVoter,
+            #[cfg(feature = "admin")]
             Self::InitializeShareGroupState(_) => ApiKey::InitializeShareGroupState,
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupState(_) => ApiKey::ReadShareGroupState,
+            #[cfg(feature = "admin")]
             Self::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            #[cfg(feature = "admin")]
             Self::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
+            #[cfg(feature = "admin")]
             Self::StreamsGroupDescribe(_) => ApiKey::StreamsGroupDescribe,
+            #[cfg(feature = "admin")]
             Self::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
+            #[cfg(feature = "admin")]
             Self::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
+            #[cfg(feature = "admin")]
             Self::StreamsGroupTopologyDescriptionUpdate(_) => {
                 ApiKey::StreamsGroupTopologyDescriptionUpdate
             }
+            #[cfg(feature = "admin")]
             Self::UnregisterController(_) => ApiKey::UnregisterController,
         }
     }
@@ -2643,9 +2787,13 @@ impl RequestBody {
             Self::Fetch(m) => enc::Message::encode_to(m, w, version),
             Self::ListOffsets(m) => enc::Message::encode_to(m, w, version),
             Self::Metadata(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::LeaderAndIsr(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::StopReplica(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::UpdateMetadata(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::ControlledShutdown(m) => enc::Message::encode_to(m, w, version),
             Self::OffsetCommit(m) => enc::Message::encode_to(m, w, version),
             Self::OffsetFetch(m) => enc::Message::encode_to(m, w, version),
@@ -2654,91 +2802,159 @@ impl RequestBody {
             Self::Heartbeat(m) => enc::Message::encode_to(m, w, version),
             Self::LeaveGroup(m) => enc::Message::encode_to(m, w, version),
             Self::SyncGroup(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeGroups(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ListGroups(m) => enc::Message::encode_to(m, w, version),
             Self::SaslHandshake(m) => enc::Message::encode_to(m, w, version),
             Self::ApiVersions(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::CreateTopics(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteTopics(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteRecords(m) => enc::Message::encode_to(m, w, version),
             Self::InitProducerId(m) => enc::Message::encode_to(m, w, version),
             Self::OffsetForLeaderEpoch(m) => enc::Message::encode_to(m, w, version),
             Self::AddPartitionsToTxn(m) => enc::Message::encode_to(m, w, version),
             Self::AddOffsetsToTxn(m) => enc::Message::encode_to(m, w, version),
             Self::EndTxn(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::WriteTxnMarkers(m) => enc::Message::encode_to(m, w, version),
             Self::TxnOffsetCommit(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeAcls(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::CreateAcls(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteAcls(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeConfigs(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AlterConfigs(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AlterReplicaLogDirs(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeLogDirs(m) => enc::Message::encode_to(m, w, version),
             Self::SaslAuthenticate(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::CreatePartitions(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::CreateDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::RenewDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ExpireDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteGroups(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ElectLeaders(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::IncrementalAlterConfigs(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AlterPartitionReassignments(m) => {
                 enc::Message::encode_to(m, w, version)
             }
+            #[cfg(feature = "admin")]
             Self::ListPartitionReassignments(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::OffsetDelete(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeClientQuotas(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AlterClientQuotas(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeUserScramCredentials(m) => {
                 enc::Message::encode_to(m, w, version)
             }
+            #[cfg(feature = "admin")]
             Self::AlterUserScramCredentials(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::Vote(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::BeginQuorumEpoch(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::EndQuorumEpoch(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeQuorum(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::AlterPartition(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::UpdateFeatures(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::Envelope(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::FetchSnapshot(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeCluster(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeProducers(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::BrokerRegistration(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::BrokerHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::UnregisterBroker(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeTransactions(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ListTransactions(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::AllocateProducerIds(m) => enc::Message::encode_to(m, w, version),
             Self::ConsumerGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ConsumerGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::ControllerRegistration(m) => enc::Message::encode_to(m, w, version),
             Self::GetTelemetrySubscriptions(m) => enc::Message::encode_to(m, w, version),
             Self::PushTelemetry(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::AssignReplicasToDirs(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ListConfigResources(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeTopicPartitions(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ShareGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ShareGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ShareFetch(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ShareAcknowledge(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AddRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::RemoveRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::UpdateRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::InitializeShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::WriteShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupStateSummary(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AlterShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
                 enc::Message::encode_to(m, w, version)
             }
+            #[cfg(feature = "admin")]
             Self::UnregisterController(m) => enc::Message::encode_to(m, w, version),
         }
     }
@@ -2750,9 +2966,13 @@ impl RequestBody {
             Self::Fetch(m) => enc::Message::encoded_size(m, version),
             Self::ListOffsets(m) => enc::Message::encoded_size(m, version),
             Self::Metadata(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::LeaderAndIsr(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::StopReplica(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::UpdateMetadata(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::ControlledShutdown(m) => enc::Message::encoded_size(m, version),
             Self::OffsetCommit(m) => enc::Message::encoded_size(m, version),
             Self::OffsetFetch(m) => enc::Message::encoded_size(m, version),
@@ -2761,98 +2981,166 @@ impl RequestBody {
             Self::Heartbeat(m) => enc::Message::encoded_size(m, version),
             Self::LeaveGroup(m) => enc::Message::encoded_size(m, version),
             Self::SyncGroup(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeGroups(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ListGroups(m) => enc::Message::encoded_size(m, version),
             Self::SaslHandshake(m) => enc::Message::encoded_size(m, version),
             Self::ApiVersions(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::CreateTopics(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteTopics(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteRecords(m) => enc::Message::encoded_size(m, version),
             Self::InitProducerId(m) => enc::Message::encoded_size(m, version),
             Self::OffsetForLeaderEpoch(m) => enc::Message::encoded_size(m, version),
             Self::AddPartitionsToTxn(m) => enc::Message::encoded_size(m, version),
             Self::AddOffsetsToTxn(m) => enc::Message::encoded_size(m, version),
             Self::EndTxn(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::WriteTxnMarkers(m) => enc::Message::encoded_size(m, version),
             Self::TxnOffsetCommit(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeAcls(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::CreateAcls(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteAcls(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeConfigs(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AlterConfigs(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AlterReplicaLogDirs(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeLogDirs(m) => enc::Message::encoded_size(m, version),
             Self::SaslAuthenticate(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::CreatePartitions(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::CreateDelegationToken(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::RenewDelegationToken(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ExpireDelegationToken(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeDelegationToken(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteGroups(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ElectLeaders(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::IncrementalAlterConfigs(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AlterPartitionReassignments(m) => {
                 enc::Message::encoded_size(m, version)
             }
+            #[cfg(feature = "admin")]
             Self::ListPartitionReassignments(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::OffsetDelete(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeClientQuotas(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AlterClientQuotas(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeUserScramCredentials(m) => {
                 enc::Message::encoded_size(m, version)
             }
+            #[cfg(feature = "admin")]
             Self::AlterUserScramCredentials(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::Vote(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::BeginQuorumEpoch(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::EndQuorumEpoch(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeQuorum(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::AlterPartition(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::UpdateFeatures(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::Envelope(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::FetchSnapshot(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeCluster(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeProducers(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::BrokerRegistration(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::BrokerHeartbeat(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::UnregisterBroker(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeTransactions(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ListTransactions(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::AllocateProducerIds(m) => enc::Message::encoded_size(m, version),
             Self::ConsumerGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ConsumerGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::ControllerRegistration(m) => enc::Message::encoded_size(m, version),
             Self::GetTelemetrySubscriptions(m) => enc::Message::encoded_size(m, version),
             Self::PushTelemetry(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::AssignReplicasToDirs(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ListConfigResources(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeTopicPartitions(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ShareGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ShareGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ShareFetch(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ShareAcknowledge(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AddRaftVoter(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::RemoveRaftVoter(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::UpdateRaftVoter(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::InitializeShareGroupState(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupState(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::WriteShareGroupState(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupState(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupStateSummary(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AlterShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
                 enc::Message::encoded_size(m, version)
             }
+            #[cfg(feature = "admin")]
             Self::UnregisterController(m) => enc::Message::encoded_size(m, version),
         }
     }
     /// Reads the body of `api_key` at `version` from a [`Reader`](enc::Reader).
     ///
     /// # Errors
-    /// The body's own decode error.
+    /// [`DecodeErrorKind::ApiKeyNotCompiled`](crate::error::DecodeErrorKind::ApiKeyNotCompiled) for an api key whose messages were not compiled, or the body's own decode error.
     pub fn decode_from(
         api_key: ApiKey,
         r: &mut enc::Reader,
@@ -2887,6 +3175,7 @@ impl RequestBody {
                     )
                     .map(Self::Metadata)
             }
+            #[cfg(feature = "controller")]
             ApiKey::LeaderAndIsr => {
                 <super::leader_and_isr_request::LeaderAndIsrRequest as enc::Message>::decode_from(
                         r,
@@ -2894,6 +3183,7 @@ impl RequestBody {
                     )
                     .map(Self::LeaderAndIsr)
             }
+            #[cfg(feature = "controller")]
             ApiKey::StopReplica => {
                 <super::stop_replica_request::StopReplicaRequest as enc::Message>::decode_from(
                         r,
@@ -2901,6 +3191,7 @@ impl RequestBody {
                     )
                     .map(Self::StopReplica)
             }
+            #[cfg(feature = "controller")]
             ApiKey::UpdateMetadata => {
                 <super::update_metadata_request::UpdateMetadataRequest as enc::Message>::decode_from(
                         r,
@@ -2908,6 +3199,7 @@ impl RequestBody {
                     )
                     .map(Self::UpdateMetadata)
             }
+            #[cfg(feature = "controller")]
             ApiKey::ControlledShutdown => {
                 <super::controlled_shutdown_request::ControlledShutdownRequest as enc::Message>::decode_from(
                         r,
@@ -2964,6 +3256,7 @@ impl RequestBody {
                     )
                     .map(Self::SyncGroup)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeGroups => {
                 <super::describe_groups_request::DescribeGroupsRequest as enc::Message>::decode_from(
                         r,
@@ -2971,6 +3264,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeGroups)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ListGroups => {
                 <super::list_groups_request::ListGroupsRequest as enc::Message>::decode_from(
                         r,
@@ -2992,6 +3286,7 @@ impl RequestBody {
                     )
                     .map(Self::ApiVersions)
             }
+            #[cfg(feature = "admin")]
             ApiKey::CreateTopics => {
                 <super::create_topics_request::CreateTopicsRequest as enc::Message>::decode_from(
                         r,
@@ -2999,6 +3294,7 @@ impl RequestBody {
                     )
                     .map(Self::CreateTopics)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteTopics => {
                 <super::delete_topics_request::DeleteTopicsRequest as enc::Message>::decode_from(
                         r,
@@ -3006,6 +3302,7 @@ impl RequestBody {
                     )
                     .map(Self::DeleteTopics)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteRecords => {
                 <super::delete_records_request::DeleteRecordsRequest as enc::Message>::decode_from(
                         r,
@@ -3048,6 +3345,7 @@ impl RequestBody {
                     )
                     .map(Self::EndTxn)
             }
+            #[cfg(feature = "admin")]
             ApiKey::WriteTxnMarkers => {
                 <super::write_txn_markers_request::WriteTxnMarkersRequest as enc::Message>::decode_from(
                         r,
@@ -3062,6 +3360,7 @@ impl RequestBody {
                     )
                     .map(Self::TxnOffsetCommit)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeAcls => {
                 <super::describe_acls_request::DescribeAclsRequest as enc::Message>::decode_from(
                         r,
@@ -3069,6 +3368,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeAcls)
             }
+            #[cfg(feature = "admin")]
             ApiKey::CreateAcls => {
                 <super::create_acls_request::CreateAclsRequest as enc::Message>::decode_from(
                         r,
@@ -3076,6 +3376,7 @@ impl RequestBody {
                     )
                     .map(Self::CreateAcls)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteAcls => {
                 <super::delete_acls_request::DeleteAclsRequest as enc::Message>::decode_from(
                         r,
@@ -3083,6 +3384,7 @@ impl RequestBody {
                     )
                     .map(Self::DeleteAcls)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeConfigs => {
                 <super::describe_configs_request::DescribeConfigsRequest as enc::Message>::decode_from(
                         r,
@@ -3090,6 +3392,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeConfigs)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterConfigs => {
                 <super::alter_configs_request::AlterConfigsRequest as enc::Message>::decode_from(
                         r,
@@ -3097,6 +3400,7 @@ impl RequestBody {
                     )
                     .map(Self::AlterConfigs)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterReplicaLogDirs => {
                 <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest as enc::Message>::decode_from(
                         r,
@@ -3104,6 +3408,7 @@ impl RequestBody {
                     )
                     .map(Self::AlterReplicaLogDirs)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeLogDirs => {
                 <super::describe_log_dirs_request::DescribeLogDirsRequest as enc::Message>::decode_from(
                         r,
@@ -3118,6 +3423,7 @@ impl RequestBody {
                     )
                     .map(Self::SaslAuthenticate)
             }
+            #[cfg(feature = "admin")]
             ApiKey::CreatePartitions => {
                 <super::create_partitions_request::CreatePartitionsRequest as enc::Message>::decode_from(
                         r,
@@ -3125,6 +3431,7 @@ impl RequestBody {
                     )
                     .map(Self::CreatePartitions)
             }
+            #[cfg(feature = "admin")]
             ApiKey::CreateDelegationToken => {
                 <super::create_delegation_token_request::CreateDelegationTokenRequest as enc::Message>::decode_from(
                         r,
@@ -3132,6 +3439,7 @@ impl RequestBody {
                     )
                     .map(Self::CreateDelegationToken)
             }
+            #[cfg(feature = "admin")]
             ApiKey::RenewDelegationToken => {
                 <super::renew_delegation_token_request::RenewDelegationTokenRequest as enc::Message>::decode_from(
                         r,
@@ -3139,6 +3447,7 @@ impl RequestBody {
                     )
                     .map(Self::RenewDelegationToken)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ExpireDelegationToken => {
                 <super::expire_delegation_token_request::ExpireDelegationTokenRequest as enc::Message>::decode_from(
                         r,
@@ -3146,6 +3455,7 @@ impl RequestBody {
                     )
                     .map(Self::ExpireDelegationToken)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeDelegationToken => {
                 <super::describe_delegation_token_request::DescribeDelegationTokenRequest as enc::Message>::decode_from(
                         r,
@@ -3153,6 +3463,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeDelegationToken)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteGroups => {
                 <super::delete_groups_request::DeleteGroupsRequest as enc::Message>::decode_from(
                         r,
@@ -3160,6 +3471,7 @@ impl RequestBody {
                     )
                     .map(Self::DeleteGroups)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ElectLeaders => {
                 <super::elect_leaders_request::ElectLeadersRequest as enc::Message>::decode_from(
                         r,
@@ -3167,6 +3479,7 @@ impl RequestBody {
                     )
                     .map(Self::ElectLeaders)
             }
+            #[cfg(feature = "admin")]
             ApiKey::IncrementalAlterConfigs => {
                 <super::incremental_alter_configs_request::IncrementalAlterConfigsRequest as enc::Message>::decode_from(
                         r,
@@ -3174,6 +3487,7 @@ impl RequestBody {
                     )
                     .map(Self::IncrementalAlterConfigs)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterPartitionReassignments => {
                 <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest as enc::Message>::decode_from(
                         r,
@@ -3181,6 +3495,7 @@ impl RequestBody {
                     )
                     .map(Self::AlterPartitionReassignments)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ListPartitionReassignments => {
                 <super::list_partition_reassignments_request::ListPartitionReassignmentsRequest as enc::Message>::decode_from(
                         r,
@@ -3188,6 +3503,7 @@ impl RequestBody {
                     )
                     .map(Self::ListPartitionReassignments)
             }
+            #[cfg(feature = "admin")]
             ApiKey::OffsetDelete => {
                 <super::offset_delete_request::OffsetDeleteRequest as enc::Message>::decode_from(
                         r,
@@ -3195,6 +3511,7 @@ impl RequestBody {
                     )
                     .map(Self::OffsetDelete)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeClientQuotas => {
                 <super::describe_client_quotas_request::DescribeClientQuotasRequest as enc::Message>::decode_from(
                         r,
@@ -3202,6 +3519,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeClientQuotas)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterClientQuotas => {
                 <super::alter_client_quotas_request::AlterClientQuotasRequest as enc::Message>::decode_from(
                         r,
@@ -3209,6 +3527,7 @@ impl RequestBody {
                     )
                     .map(Self::AlterClientQuotas)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeUserScramCredentials => {
                 <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest as enc::Message>::decode_from(
                         r,
@@ -3216,6 +3535,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeUserScramCredentials)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterUserScramCredentials => {
                 <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest as enc::Message>::decode_from(
                         r,
@@ -3223,6 +3543,7 @@ impl RequestBody {
                     )
                     .map(Self::AlterUserScramCredentials)
             }
+            #[cfg(feature = "controller")]
             ApiKey::Vote => {
                 <super::vote_request::VoteRequest as enc::Message>::decode_from(
                         r,
@@ -3230,6 +3551,7 @@ impl RequestBody {
                     )
                     .map(Self::Vote)
             }
+            #[cfg(feature = "controller")]
             ApiKey::BeginQuorumEpoch => {
                 <super::begin_quorum_epoch_request::BeginQuorumEpochRequest as enc::Message>::decode_from(
                         r,
@@ -3237,6 +3559,7 @@ impl RequestBody {
                     )
                     .map(Self::BeginQuorumEpoch)
             }
+            #[cfg(feature = "controller")]
             ApiKey::EndQuorumEpoch => {
                 <super::end_quorum_epoch_request::EndQuorumEpochRequest as enc::Message>::decode_from(
                         r,
@@ -3244,6 +3567,7 @@ impl RequestBody {
                     )
                     .map(Self::EndQuorumEpoch)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeQuorum => {
                 <super::describe_quorum_request::DescribeQuorumRequest as enc::Message>::decode_from(
                         r,
@@ -3251,6 +3575,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeQuorum)
             }
+            #[cfg(feature = "controller")]
             ApiKey::AlterPartition => {
                 <super::alter_partition_request::AlterPartitionRequest as enc::Message>::decode_from(
                         r,
@@ -3258,6 +3583,7 @@ impl RequestBody {
                     )
                     .map(Self::AlterPartition)
             }
+            #[cfg(feature = "admin")]
             ApiKey::UpdateFeatures => {
                 <super::update_features_request::UpdateFeaturesRequest as enc::Message>::decode_from(
                         r,
@@ -3265,6 +3591,7 @@ impl RequestBody {
                     )
                     .map(Self::UpdateFeatures)
             }
+            #[cfg(feature = "admin")]
             ApiKey::Envelope => {
                 <super::envelope_request::EnvelopeRequest as enc::Message>::decode_from(
                         r,
@@ -3272,6 +3599,7 @@ impl RequestBody {
                     )
                     .map(Self::Envelope)
             }
+            #[cfg(feature = "controller")]
             ApiKey::FetchSnapshot => {
                 <super::fetch_snapshot_request::FetchSnapshotRequest as enc::Message>::decode_from(
                         r,
@@ -3279,6 +3607,7 @@ impl RequestBody {
                     )
                     .map(Self::FetchSnapshot)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeCluster => {
                 <super::describe_cluster_request::DescribeClusterRequest as enc::Message>::decode_from(
                         r,
@@ -3286,6 +3615,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeCluster)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeProducers => {
                 <super::describe_producers_request::DescribeProducersRequest as enc::Message>::decode_from(
                         r,
@@ -3293,6 +3623,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeProducers)
             }
+            #[cfg(feature = "controller")]
             ApiKey::BrokerRegistration => {
                 <super::broker_registration_request::BrokerRegistrationRequest as enc::Message>::decode_from(
                         r,
@@ -3300,6 +3631,7 @@ impl RequestBody {
                     )
                     .map(Self::BrokerRegistration)
             }
+            #[cfg(feature = "controller")]
             ApiKey::BrokerHeartbeat => {
                 <super::broker_heartbeat_request::BrokerHeartbeatRequest as enc::Message>::decode_from(
                         r,
@@ -3307,6 +3639,7 @@ impl RequestBody {
                     )
                     .map(Self::BrokerHeartbeat)
             }
+            #[cfg(feature = "admin")]
             ApiKey::UnregisterBroker => {
                 <super::unregister_broker_request::UnregisterBrokerRequest as enc::Message>::decode_from(
                         r,
@@ -3314,6 +3647,7 @@ impl RequestBody {
                     )
                     .map(Self::UnregisterBroker)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeTransactions => {
                 <super::describe_transactions_request::DescribeTransactionsRequest as enc::Message>::decode_from(
                         r,
@@ -3321,6 +3655,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeTransactions)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ListTransactions => {
                 <super::list_transactions_request::ListTransactionsRequest as enc::Message>::decode_from(
                         r,
@@ -3328,6 +3663,7 @@ impl RequestBody {
                     )
                     .map(Self::ListTransactions)
             }
+            #[cfg(feature = "controller")]
             ApiKey::AllocateProducerIds => {
                 <super::allocate_producer_ids_request::AllocateProducerIdsRequest as enc::Message>::decode_from(
                         r,
@@ -3342,6 +3678,7 @@ impl RequestBody {
                     )
                     .map(Self::ConsumerGroupHeartbeat)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ConsumerGroupDescribe => {
                 <super::consumer_group_describe_request::ConsumerGroupDescribeRequest as enc::Message>::decode_from(
                         r,
@@ -3349,6 +3686,7 @@ impl RequestBody {
                     )
                     .map(Self::ConsumerGroupDescribe)
             }
+            #[cfg(feature = "controller")]
             ApiKey::ControllerRegistration => {
                 <super::controller_registration_request::ControllerRegistrationRequest as enc::Message>::decode_from(
                         r,
@@ -3370,6 +3708,7 @@ impl RequestBody {
                     )
                     .map(Self::PushTelemetry)
             }
+            #[cfg(feature = "controller")]
             ApiKey::AssignReplicasToDirs => {
                 <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest as enc::Message>::decode_from(
                         r,
@@ -3377,6 +3716,7 @@ impl RequestBody {
                     )
                     .map(Self::AssignReplicasToDirs)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ListConfigResources => {
                 <super::list_config_resources_request::ListConfigResourcesRequest as enc::Message>::decode_from(
                         r,
@@ -3384,6 +3724,7 @@ impl RequestBody {
                     )
                     .map(Self::ListConfigResources)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeTopicPartitions => {
                 <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as enc::Message>::decode_from(
                         r,
@@ -3391,6 +3732,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeTopicPartitions)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ShareGroupHeartbeat => {
                 <super::share_group_heartbeat_request::ShareGroupHeartbeatRequest as enc::Message>::decode_from(
                         r,
@@ -3398,6 +3740,7 @@ impl RequestBody {
                     )
                     .map(Self::ShareGroupHeartbeat)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ShareGroupDescribe => {
                 <super::share_group_describe_request::ShareGroupDescribeRequest as enc::Message>::decode_from(
                         r,
@@ -3405,6 +3748,7 @@ impl RequestBody {
                     )
                     .map(Self::ShareGroupDescribe)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ShareFetch => {
                 <super::share_fetch_request::ShareFetchRequest as enc::Message>::decode_from(
                         r,
@@ -3412,6 +3756,7 @@ impl RequestBody {
                     )
                     .map(Self::ShareFetch)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ShareAcknowledge => {
                 <super::share_acknowledge_request::ShareAcknowledgeRequest as enc::Message>::decode_from(
                         r,
@@ -3419,6 +3764,7 @@ impl RequestBody {
                     )
                     .map(Self::ShareAcknowledge)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AddRaftVoter => {
                 <super::add_raft_voter_request::AddRaftVoterRequest as enc::Message>::decode_from(
                         r,
@@ -3426,6 +3772,7 @@ impl RequestBody {
                     )
                     .map(Self::AddRaftVoter)
             }
+            #[cfg(feature = "admin")]
             ApiKey::RemoveRaftVoter => {
                 <super::remove_raft_voter_request::RemoveRaftVoterRequest as enc::Message>::decode_from(
                         r,
@@ -3433,6 +3780,7 @@ impl RequestBody {
                     )
                     .map(Self::RemoveRaftVoter)
             }
+            #[cfg(feature = "controller")]
             ApiKey::UpdateRaftVoter => {
                 <super::update_raft_voter_request::UpdateRaftVoterRequest as enc::Message>::decode_from(
                         r,
@@ -3440,6 +3788,7 @@ impl RequestBody {
                     )
                     .map(Self::UpdateRaftVoter)
             }
+            #[cfg(feature = "admin")]
             ApiKey::InitializeShareGroupState => {
                 <super::initialize_share_group_state_request::InitializeShareGroupStateRequest as enc::Message>::decode_from(
                         r,
@@ -3447,6 +3796,7 @@ impl RequestBody {
                     )
                     .map(Self::InitializeShareGroupState)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupState => {
                 <super::read_share_group_state_request::ReadShareGroupStateRequest as enc::Message>::decode_from(
                         r,
@@ -3454,6 +3804,7 @@ impl RequestBody {
                     )
                     .map(Self::ReadShareGroupState)
             }
+            #[cfg(feature = "admin")]
             ApiKey::WriteShareGroupState => {
                 <super::write_share_group_state_request::WriteShareGroupStateRequest as enc::Message>::decode_from(
                         r,
@@ -3461,6 +3812,7 @@ impl RequestBody {
                     )
                     .map(Self::WriteShareGroupState)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupState => {
                 <super::delete_share_group_state_request::DeleteShareGroupStateRequest as enc::Message>::decode_from(
                         r,
@@ -3468,6 +3820,7 @@ impl RequestBody {
                     )
                     .map(Self::DeleteShareGroupState)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupStateSummary => {
                 <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest as enc::Message>::decode_from(
                         r,
@@ -3475,6 +3828,7 @@ impl RequestBody {
                     )
                     .map(Self::ReadShareGroupStateSummary)
             }
+            #[cfg(feature = "admin")]
             ApiKey::StreamsGroupHeartbeat => {
                 <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest as enc::Message>::decode_from(
                         r,
@@ -3482,6 +3836,7 @@ impl RequestBody {
                     )
                     .map(Self::StreamsGroupHeartbeat)
             }
+            #[cfg(feature = "admin")]
             ApiKey::StreamsGroupDescribe => {
                 <super::streams_group_describe_request::StreamsGroupDescribeRequest as enc::Message>::decode_from(
                         r,
@@ -3489,6 +3844,7 @@ impl RequestBody {
                     )
                     .map(Self::StreamsGroupDescribe)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeShareGroupOffsets => {
                 <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest as enc::Message>::decode_from(
                         r,
@@ -3496,6 +3852,7 @@ impl RequestBody {
                     )
                     .map(Self::DescribeShareGroupOffsets)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterShareGroupOffsets => {
                 <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest as enc::Message>::decode_from(
                         r,
@@ -3503,6 +3860,7 @@ impl RequestBody {
                     )
                     .map(Self::AlterShareGroupOffsets)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupOffsets => {
                 <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest as enc::Message>::decode_from(
                         r,
@@ -3510,6 +3868,7 @@ impl RequestBody {
                     )
                     .map(Self::DeleteShareGroupOffsets)
             }
+            #[cfg(feature = "admin")]
             ApiKey::StreamsGroupTopologyDescriptionUpdate => {
                 <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest as enc::Message>::decode_from(
                         r,
@@ -3517,6 +3876,7 @@ impl RequestBody {
                     )
                     .map(Self::StreamsGroupTopologyDescriptionUpdate)
             }
+            #[cfg(feature = "admin")]
             ApiKey::UnregisterController => {
                 <super::unregister_controller_request::UnregisterControllerRequest as enc::Message>::decode_from(
                         r,
@@ -3524,6 +3884,8 @@ impl RequestBody {
                     )
                     .map(Self::UnregisterController)
             }
+            #[allow(unreachable_patterns)]
+            _ => Err(r.error(enc::DecodeErrorKind::ApiKeyNotCompiled(api_key.code()))),
         }
     }
     /// Reads the body of `api_key` at `version` into `self`: in place,
@@ -3554,15 +3916,19 @@ impl RequestBody {
             (Self::Metadata(m), ApiKey::Metadata) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::LeaderAndIsr(m), ApiKey::LeaderAndIsr) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::StopReplica(m), ApiKey::StopReplica) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::UpdateMetadata(m), ApiKey::UpdateMetadata) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::ControlledShutdown(m), ApiKey::ControlledShutdown) => {
                 enc::Message::decode_into_from(m, r, version)
             }
@@ -3587,9 +3953,11 @@ impl RequestBody {
             (Self::SyncGroup(m), ApiKey::SyncGroup) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeGroups(m), ApiKey::DescribeGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ListGroups(m), ApiKey::ListGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
@@ -3599,12 +3967,15 @@ impl RequestBody {
             (Self::ApiVersions(m), ApiKey::ApiVersions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::CreateTopics(m), ApiKey::CreateTopics) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteTopics(m), ApiKey::DeleteTopics) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteRecords(m), ApiKey::DeleteRecords) => {
                 enc::Message::decode_into_from(m, r, version)
             }
@@ -3623,137 +3994,178 @@ impl RequestBody {
             (Self::EndTxn(m), ApiKey::EndTxn) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::WriteTxnMarkers(m), ApiKey::WriteTxnMarkers) => {
                 enc::Message::decode_into_from(m, r, version)
             }
             (Self::TxnOffsetCommit(m), ApiKey::TxnOffsetCommit) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeAcls(m), ApiKey::DescribeAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::CreateAcls(m), ApiKey::CreateAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteAcls(m), ApiKey::DeleteAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeConfigs(m), ApiKey::DescribeConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::AlterConfigs(m), ApiKey::AlterConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::AlterReplicaLogDirs(m), ApiKey::AlterReplicaLogDirs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeLogDirs(m), ApiKey::DescribeLogDirs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
             (Self::SaslAuthenticate(m), ApiKey::SaslAuthenticate) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::CreatePartitions(m), ApiKey::CreatePartitions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::CreateDelegationToken(m), ApiKey::CreateDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::RenewDelegationToken(m), ApiKey::RenewDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ExpireDelegationToken(m), ApiKey::ExpireDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeDelegationToken(m), ApiKey::DescribeDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteGroups(m), ApiKey::DeleteGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ElectLeaders(m), ApiKey::ElectLeaders) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::IncrementalAlterConfigs(m), ApiKey::IncrementalAlterConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (
                 Self::AlterPartitionReassignments(m),
                 ApiKey::AlterPartitionReassignments,
             ) => enc::Message::decode_into_from(m, r, version),
+            #[cfg(feature = "admin")]
             (Self::ListPartitionReassignments(m), ApiKey::ListPartitionReassignments) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::OffsetDelete(m), ApiKey::OffsetDelete) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeClientQuotas(m), ApiKey::DescribeClientQuotas) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::AlterClientQuotas(m), ApiKey::AlterClientQuotas) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (
                 Self::DescribeUserScramCredentials(m),
                 ApiKey::DescribeUserScramCredentials,
             ) => enc::Message::decode_into_from(m, r, version),
+            #[cfg(feature = "admin")]
             (Self::AlterUserScramCredentials(m), ApiKey::AlterUserScramCredentials) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::Vote(m), ApiKey::Vote) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::BeginQuorumEpoch(m), ApiKey::BeginQuorumEpoch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::EndQuorumEpoch(m), ApiKey::EndQuorumEpoch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeQuorum(m), ApiKey::DescribeQuorum) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::AlterPartition(m), ApiKey::AlterPartition) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::UpdateFeatures(m), ApiKey::UpdateFeatures) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::Envelope(m), ApiKey::Envelope) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::FetchSnapshot(m), ApiKey::FetchSnapshot) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeCluster(m), ApiKey::DescribeCluster) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeProducers(m), ApiKey::DescribeProducers) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::BrokerRegistration(m), ApiKey::BrokerRegistration) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::BrokerHeartbeat(m), ApiKey::BrokerHeartbeat) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::UnregisterBroker(m), ApiKey::UnregisterBroker) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeTransactions(m), ApiKey::DescribeTransactions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ListTransactions(m), ApiKey::ListTransactions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::AllocateProducerIds(m), ApiKey::AllocateProducerIds) => {
                 enc::Message::decode_into_from(m, r, version)
             }
             (Self::ConsumerGroupHeartbeat(m), ApiKey::ConsumerGroupHeartbeat) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ConsumerGroupDescribe(m), ApiKey::ConsumerGroupDescribe) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::ControllerRegistration(m), ApiKey::ControllerRegistration) => {
                 enc::Message::decode_into_from(m, r, version)
             }
@@ -3763,77 +4175,2242 @@ impl RequestBody {
             (Self::PushTelemetry(m), ApiKey::PushTelemetry) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::AssignReplicasToDirs(m), ApiKey::AssignReplicasToDirs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ListConfigResources(m), ApiKey::ListConfigResources) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeTopicPartitions(m), ApiKey::DescribeTopicPartitions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ShareGroupHeartbeat(m), ApiKey::ShareGroupHeartbeat) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ShareGroupDescribe(m), ApiKey::ShareGroupDescribe) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ShareFetch(m), ApiKey::ShareFetch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ShareAcknowledge(m), ApiKey::ShareAcknowledge) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::AddRaftVoter(m), ApiKey::AddRaftVoter) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::RemoveRaftVoter(m), ApiKey::RemoveRaftVoter) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::UpdateRaftVoter(m), ApiKey::UpdateRaftVoter) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::InitializeShareGroupState(m), ApiKey::InitializeShareGroupState) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ReadShareGroupState(m), ApiKey::ReadShareGroupState) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::WriteShareGroupState(m), ApiKey::WriteShareGroupState) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteShareGroupState(m), ApiKey::DeleteShareGroupState) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ReadShareGroupStateSummary(m), ApiKey::ReadShareGroupStateSummary) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::StreamsGroupHeartbeat(m), ApiKey::StreamsGroupHeartbeat) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::StreamsGroupDescribe(m), ApiKey::StreamsGroupDescribe) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeShareGroupOffsets(m), ApiKey::DescribeShareGroupOffsets) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::AlterShareGroupOffsets(m), ApiKey::AlterShareGroupOffsets) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteShareGroupOffsets(m), ApiKey::DeleteShareGroupOffsets) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (
                 Self::StreamsGroupTopologyDescriptionUpdate(m),
                 ApiKey::StreamsGroupTopologyDescriptionUpdate,
             ) => enc::Message::decode_into_from(m, r, version),
+            #[cfg(feature = "admin")]
             (Self::UnregisterController(m), ApiKey::UnregisterController) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[allow(unreachable_patterns)]
             _ => {
                 *self = Self::decode_from(api_key, r, version)?;
                 Ok(())
             }
+        }
+    }
+    #[cfg(feature = "sample")]
+    /// A random body for `api_key` at `version`, for property tests;
+    /// `None` for an api key whose messages were not compiled.
+    pub fn sample(
+        api_key: ApiKey,
+        g: &mut crate::sample::SampleGen,
+        version: i16,
+    ) -> Option<Self> {
+        match api_key {
+            ApiKey::Produce => {
+                Some(
+                    Self::Produce(
+                        <super::produce_request::ProduceRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::Fetch => {
+                Some(
+                    Self::Fetch(
+                        <super::fetch_request::FetchRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::ListOffsets => {
+                Some(
+                    Self::ListOffsets(
+                        <super::list_offsets_request::ListOffsetsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::Metadata => {
+                Some(
+                    Self::Metadata(
+                        <super::metadata_request::MetadataRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::LeaderAndIsr => {
+                Some(
+                    Self::LeaderAndIsr(
+                        <super::leader_and_isr_request::LeaderAndIsrRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::StopReplica => {
+                Some(
+                    Self::StopReplica(
+                        <super::stop_replica_request::StopReplicaRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateMetadata => {
+                Some(
+                    Self::UpdateMetadata(
+                        <super::update_metadata_request::UpdateMetadataRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControlledShutdown => {
+                Some(
+                    Self::ControlledShutdown(
+                        <super::controlled_shutdown_request::ControlledShutdownRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::OffsetCommit => {
+                Some(
+                    Self::OffsetCommit(
+                        <super::offset_commit_request::OffsetCommitRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::OffsetFetch => {
+                Some(
+                    Self::OffsetFetch(
+                        <super::offset_fetch_request::OffsetFetchRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::FindCoordinator => {
+                Some(
+                    Self::FindCoordinator(
+                        <super::find_coordinator_request::FindCoordinatorRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::JoinGroup => {
+                Some(
+                    Self::JoinGroup(
+                        <super::join_group_request::JoinGroupRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::Heartbeat => {
+                Some(
+                    Self::Heartbeat(
+                        <super::heartbeat_request::HeartbeatRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::LeaveGroup => {
+                Some(
+                    Self::LeaveGroup(
+                        <super::leave_group_request::LeaveGroupRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::SyncGroup => {
+                Some(
+                    Self::SyncGroup(
+                        <super::sync_group_request::SyncGroupRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeGroups => {
+                Some(
+                    Self::DescribeGroups(
+                        <super::describe_groups_request::DescribeGroupsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListGroups => {
+                Some(
+                    Self::ListGroups(
+                        <super::list_groups_request::ListGroupsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::SaslHandshake => {
+                Some(
+                    Self::SaslHandshake(
+                        <super::sasl_handshake_request::SaslHandshakeRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::ApiVersions => {
+                Some(
+                    Self::ApiVersions(
+                        <super::api_versions_request::ApiVersionsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateTopics => {
+                Some(
+                    Self::CreateTopics(
+                        <super::create_topics_request::CreateTopicsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteTopics => {
+                Some(
+                    Self::DeleteTopics(
+                        <super::delete_topics_request::DeleteTopicsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteRecords => {
+                Some(
+                    Self::DeleteRecords(
+                        <super::delete_records_request::DeleteRecordsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::InitProducerId => {
+                Some(
+                    Self::InitProducerId(
+                        <super::init_producer_id_request::InitProducerIdRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::OffsetForLeaderEpoch => {
+                Some(
+                    Self::OffsetForLeaderEpoch(
+                        <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::AddPartitionsToTxn => {
+                Some(
+                    Self::AddPartitionsToTxn(
+                        <super::add_partitions_to_txn_request::AddPartitionsToTxnRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::AddOffsetsToTxn => {
+                Some(
+                    Self::AddOffsetsToTxn(
+                        <super::add_offsets_to_txn_request::AddOffsetsToTxnRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::EndTxn => {
+                Some(
+                    Self::EndTxn(
+                        <super::end_txn_request::EndTxnRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteTxnMarkers => {
+                Some(
+                    Self::WriteTxnMarkers(
+                        <super::write_txn_markers_request::WriteTxnMarkersRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::TxnOffsetCommit => {
+                Some(
+                    Self::TxnOffsetCommit(
+                        <super::txn_offset_commit_request::TxnOffsetCommitRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeAcls => {
+                Some(
+                    Self::DescribeAcls(
+                        <super::describe_acls_request::DescribeAclsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateAcls => {
+                Some(
+                    Self::CreateAcls(
+                        <super::create_acls_request::CreateAclsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteAcls => {
+                Some(
+                    Self::DeleteAcls(
+                        <super::delete_acls_request::DeleteAclsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeConfigs => {
+                Some(
+                    Self::DescribeConfigs(
+                        <super::describe_configs_request::DescribeConfigsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterConfigs => {
+                Some(
+                    Self::AlterConfigs(
+                        <super::alter_configs_request::AlterConfigsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterReplicaLogDirs => {
+                Some(
+                    Self::AlterReplicaLogDirs(
+                        <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeLogDirs => {
+                Some(
+                    Self::DescribeLogDirs(
+                        <super::describe_log_dirs_request::DescribeLogDirsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::SaslAuthenticate => {
+                Some(
+                    Self::SaslAuthenticate(
+                        <super::sasl_authenticate_request::SaslAuthenticateRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreatePartitions => {
+                Some(
+                    Self::CreatePartitions(
+                        <super::create_partitions_request::CreatePartitionsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateDelegationToken => {
+                Some(
+                    Self::CreateDelegationToken(
+                        <super::create_delegation_token_request::CreateDelegationTokenRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RenewDelegationToken => {
+                Some(
+                    Self::RenewDelegationToken(
+                        <super::renew_delegation_token_request::RenewDelegationTokenRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ExpireDelegationToken => {
+                Some(
+                    Self::ExpireDelegationToken(
+                        <super::expire_delegation_token_request::ExpireDelegationTokenRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeDelegationToken => {
+                Some(
+                    Self::DescribeDelegationToken(
+                        <super::describe_delegation_token_request::DescribeDelegationTokenRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteGroups => {
+                Some(
+                    Self::DeleteGroups(
+                        <super::delete_groups_request::DeleteGroupsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ElectLeaders => {
+                Some(
+                    Self::ElectLeaders(
+                        <super::elect_leaders_request::ElectLeadersRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::IncrementalAlterConfigs => {
+                Some(
+                    Self::IncrementalAlterConfigs(
+                        <super::incremental_alter_configs_request::IncrementalAlterConfigsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterPartitionReassignments => {
+                Some(
+                    Self::AlterPartitionReassignments(
+                        <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListPartitionReassignments => {
+                Some(
+                    Self::ListPartitionReassignments(
+                        <super::list_partition_reassignments_request::ListPartitionReassignmentsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::OffsetDelete => {
+                Some(
+                    Self::OffsetDelete(
+                        <super::offset_delete_request::OffsetDeleteRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeClientQuotas => {
+                Some(
+                    Self::DescribeClientQuotas(
+                        <super::describe_client_quotas_request::DescribeClientQuotasRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterClientQuotas => {
+                Some(
+                    Self::AlterClientQuotas(
+                        <super::alter_client_quotas_request::AlterClientQuotasRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeUserScramCredentials => {
+                Some(
+                    Self::DescribeUserScramCredentials(
+                        <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterUserScramCredentials => {
+                Some(
+                    Self::AlterUserScramCredentials(
+                        <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::Vote => {
+                Some(
+                    Self::Vote(
+                        <super::vote_request::VoteRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BeginQuorumEpoch => {
+                Some(
+                    Self::BeginQuorumEpoch(
+                        <super::begin_quorum_epoch_request::BeginQuorumEpochRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::EndQuorumEpoch => {
+                Some(
+                    Self::EndQuorumEpoch(
+                        <super::end_quorum_epoch_request::EndQuorumEpochRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeQuorum => {
+                Some(
+                    Self::DescribeQuorum(
+                        <super::describe_quorum_request::DescribeQuorumRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AlterPartition => {
+                Some(
+                    Self::AlterPartition(
+                        <super::alter_partition_request::AlterPartitionRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UpdateFeatures => {
+                Some(
+                    Self::UpdateFeatures(
+                        <super::update_features_request::UpdateFeaturesRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::Envelope => {
+                Some(
+                    Self::Envelope(
+                        <super::envelope_request::EnvelopeRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::FetchSnapshot => {
+                Some(
+                    Self::FetchSnapshot(
+                        <super::fetch_snapshot_request::FetchSnapshotRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeCluster => {
+                Some(
+                    Self::DescribeCluster(
+                        <super::describe_cluster_request::DescribeClusterRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeProducers => {
+                Some(
+                    Self::DescribeProducers(
+                        <super::describe_producers_request::DescribeProducersRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerRegistration => {
+                Some(
+                    Self::BrokerRegistration(
+                        <super::broker_registration_request::BrokerRegistrationRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerHeartbeat => {
+                Some(
+                    Self::BrokerHeartbeat(
+                        <super::broker_heartbeat_request::BrokerHeartbeatRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterBroker => {
+                Some(
+                    Self::UnregisterBroker(
+                        <super::unregister_broker_request::UnregisterBrokerRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTransactions => {
+                Some(
+                    Self::DescribeTransactions(
+                        <super::describe_transactions_request::DescribeTransactionsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListTransactions => {
+                Some(
+                    Self::ListTransactions(
+                        <super::list_transactions_request::ListTransactionsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AllocateProducerIds => {
+                Some(
+                    Self::AllocateProducerIds(
+                        <super::allocate_producer_ids_request::AllocateProducerIdsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::ConsumerGroupHeartbeat => {
+                Some(
+                    Self::ConsumerGroupHeartbeat(
+                        <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ConsumerGroupDescribe => {
+                Some(
+                    Self::ConsumerGroupDescribe(
+                        <super::consumer_group_describe_request::ConsumerGroupDescribeRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControllerRegistration => {
+                Some(
+                    Self::ControllerRegistration(
+                        <super::controller_registration_request::ControllerRegistrationRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::GetTelemetrySubscriptions => {
+                Some(
+                    Self::GetTelemetrySubscriptions(
+                        <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::PushTelemetry => {
+                Some(
+                    Self::PushTelemetry(
+                        <super::push_telemetry_request::PushTelemetryRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AssignReplicasToDirs => {
+                Some(
+                    Self::AssignReplicasToDirs(
+                        <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListConfigResources => {
+                Some(
+                    Self::ListConfigResources(
+                        <super::list_config_resources_request::ListConfigResourcesRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTopicPartitions => {
+                Some(
+                    Self::DescribeTopicPartitions(
+                        <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupHeartbeat => {
+                Some(
+                    Self::ShareGroupHeartbeat(
+                        <super::share_group_heartbeat_request::ShareGroupHeartbeatRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupDescribe => {
+                Some(
+                    Self::ShareGroupDescribe(
+                        <super::share_group_describe_request::ShareGroupDescribeRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareFetch => {
+                Some(
+                    Self::ShareFetch(
+                        <super::share_fetch_request::ShareFetchRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareAcknowledge => {
+                Some(
+                    Self::ShareAcknowledge(
+                        <super::share_acknowledge_request::ShareAcknowledgeRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AddRaftVoter => {
+                Some(
+                    Self::AddRaftVoter(
+                        <super::add_raft_voter_request::AddRaftVoterRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RemoveRaftVoter => {
+                Some(
+                    Self::RemoveRaftVoter(
+                        <super::remove_raft_voter_request::RemoveRaftVoterRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateRaftVoter => {
+                Some(
+                    Self::UpdateRaftVoter(
+                        <super::update_raft_voter_request::UpdateRaftVoterRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::InitializeShareGroupState => {
+                Some(
+                    Self::InitializeShareGroupState(
+                        <super::initialize_share_group_state_request::InitializeShareGroupStateRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupState => {
+                Some(
+                    Self::ReadShareGroupState(
+                        <super::read_share_group_state_request::ReadShareGroupStateRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteShareGroupState => {
+                Some(
+                    Self::WriteShareGroupState(
+                        <super::write_share_group_state_request::WriteShareGroupStateRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupState => {
+                Some(
+                    Self::DeleteShareGroupState(
+                        <super::delete_share_group_state_request::DeleteShareGroupStateRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupStateSummary => {
+                Some(
+                    Self::ReadShareGroupStateSummary(
+                        <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupHeartbeat => {
+                Some(
+                    Self::StreamsGroupHeartbeat(
+                        <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupDescribe => {
+                Some(
+                    Self::StreamsGroupDescribe(
+                        <super::streams_group_describe_request::StreamsGroupDescribeRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeShareGroupOffsets => {
+                Some(
+                    Self::DescribeShareGroupOffsets(
+                        <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterShareGroupOffsets => {
+                Some(
+                    Self::AlterShareGroupOffsets(
+                        <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupOffsets => {
+                Some(
+                    Self::DeleteShareGroupOffsets(
+                        <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => {
+                Some(
+                    Self::StreamsGroupTopologyDescriptionUpdate(
+                        <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterController => {
+                Some(
+                    Self::UnregisterController(
+                        <super::unregister_controller_request::UnregisterControllerRequest as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+    #[cfg(feature = "json")]
+    /// Kafka's JSON form of the body at `version` (see the runtime's
+    /// `json` module), sensitive fields redacted.
+    ///
+    /// # Errors
+    /// As the body's `ToJson::to_json`.
+    pub fn to_json(
+        &self,
+        version: i16,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        self.to_json_with(version, crate::json::JsonOptions::default())
+    }
+    #[cfg(feature = "json")]
+    /// Kafka's JSON form of the body at `version`, written as `options` say.
+    ///
+    /// # Errors
+    /// As the body's `ToJson::to_json_with`.
+    pub fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        match self {
+            Self::Produce(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::Fetch(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::ListOffsets(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::Metadata(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "controller")]
+            Self::LeaderAndIsr(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::StopReplica(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::UpdateMetadata(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::ControlledShutdown(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::OffsetCommit(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::OffsetFetch(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::FindCoordinator(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::JoinGroup(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::Heartbeat(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::LeaveGroup(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::SyncGroup(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "admin")]
+            Self::DescribeGroups(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListGroups(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::SaslHandshake(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::ApiVersions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateTopics(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteTopics(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteRecords(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::InitProducerId(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::AddPartitionsToTxn(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::AddOffsetsToTxn(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::EndTxn(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "admin")]
+            Self::WriteTxnMarkers(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::TxnOffsetCommit(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeAcls(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateAcls(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "admin")]
+            Self::DeleteAcls(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "admin")]
+            Self::DescribeConfigs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterConfigs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterReplicaLogDirs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeLogDirs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::SaslAuthenticate(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::CreatePartitions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateDelegationToken(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::RenewDelegationToken(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ExpireDelegationToken(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeDelegationToken(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteGroups(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ElectLeaders(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::IncrementalAlterConfigs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterPartitionReassignments(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListPartitionReassignments(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::OffsetDelete(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeClientQuotas(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterClientQuotas(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeUserScramCredentials(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterUserScramCredentials(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::Vote(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "controller")]
+            Self::BeginQuorumEpoch(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::EndQuorumEpoch(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeQuorum(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::AlterPartition(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::UpdateFeatures(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::Envelope(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "controller")]
+            Self::FetchSnapshot(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeCluster(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeProducers(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::BrokerRegistration(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::BrokerHeartbeat(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterBroker(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTransactions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListTransactions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::AllocateProducerIds(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ConsumerGroupDescribe(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::ControllerRegistration(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::GetTelemetrySubscriptions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::PushTelemetry(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::AssignReplicasToDirs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListConfigResources(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTopicPartitions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupHeartbeat(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupDescribe(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareFetch(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "admin")]
+            Self::ShareAcknowledge(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AddRaftVoter(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::RemoveRaftVoter(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::UpdateRaftVoter(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::InitializeShareGroupState(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupState(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::WriteShareGroupState(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupState(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupStateSummary(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupDescribe(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterShareGroupOffsets(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterController(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    /// Reads the body of `api_key` at `version` from Kafka's JSON form.
+    ///
+    /// # Errors
+    /// `JsonErrorKind::UnknownApiKey` for an api key whose messages were
+    /// not compiled, or the body's own error.
+    pub fn from_json(
+        api_key: ApiKey,
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        match api_key {
+            ApiKey::Produce => {
+                <super::produce_request::ProduceRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Produce)
+            }
+            ApiKey::Fetch => {
+                <super::fetch_request::FetchRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Fetch)
+            }
+            ApiKey::ListOffsets => {
+                <super::list_offsets_request::ListOffsetsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ListOffsets)
+            }
+            ApiKey::Metadata => {
+                <super::metadata_request::MetadataRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Metadata)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::LeaderAndIsr => {
+                <super::leader_and_isr_request::LeaderAndIsrRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::LeaderAndIsr)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::StopReplica => {
+                <super::stop_replica_request::StopReplicaRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::StopReplica)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateMetadata => {
+                <super::update_metadata_request::UpdateMetadataRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::UpdateMetadata)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControlledShutdown => {
+                <super::controlled_shutdown_request::ControlledShutdownRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ControlledShutdown)
+            }
+            ApiKey::OffsetCommit => {
+                <super::offset_commit_request::OffsetCommitRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::OffsetCommit)
+            }
+            ApiKey::OffsetFetch => {
+                <super::offset_fetch_request::OffsetFetchRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::OffsetFetch)
+            }
+            ApiKey::FindCoordinator => {
+                <super::find_coordinator_request::FindCoordinatorRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::FindCoordinator)
+            }
+            ApiKey::JoinGroup => {
+                <super::join_group_request::JoinGroupRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::JoinGroup)
+            }
+            ApiKey::Heartbeat => {
+                <super::heartbeat_request::HeartbeatRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Heartbeat)
+            }
+            ApiKey::LeaveGroup => {
+                <super::leave_group_request::LeaveGroupRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::LeaveGroup)
+            }
+            ApiKey::SyncGroup => {
+                <super::sync_group_request::SyncGroupRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::SyncGroup)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeGroups => {
+                <super::describe_groups_request::DescribeGroupsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeGroups)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListGroups => {
+                <super::list_groups_request::ListGroupsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ListGroups)
+            }
+            ApiKey::SaslHandshake => {
+                <super::sasl_handshake_request::SaslHandshakeRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::SaslHandshake)
+            }
+            ApiKey::ApiVersions => {
+                <super::api_versions_request::ApiVersionsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ApiVersions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateTopics => {
+                <super::create_topics_request::CreateTopicsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::CreateTopics)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteTopics => {
+                <super::delete_topics_request::DeleteTopicsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteTopics)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteRecords => {
+                <super::delete_records_request::DeleteRecordsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteRecords)
+            }
+            ApiKey::InitProducerId => {
+                <super::init_producer_id_request::InitProducerIdRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::InitProducerId)
+            }
+            ApiKey::OffsetForLeaderEpoch => {
+                <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::OffsetForLeaderEpoch)
+            }
+            ApiKey::AddPartitionsToTxn => {
+                <super::add_partitions_to_txn_request::AddPartitionsToTxnRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AddPartitionsToTxn)
+            }
+            ApiKey::AddOffsetsToTxn => {
+                <super::add_offsets_to_txn_request::AddOffsetsToTxnRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AddOffsetsToTxn)
+            }
+            ApiKey::EndTxn => {
+                <super::end_txn_request::EndTxnRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::EndTxn)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteTxnMarkers => {
+                <super::write_txn_markers_request::WriteTxnMarkersRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::WriteTxnMarkers)
+            }
+            ApiKey::TxnOffsetCommit => {
+                <super::txn_offset_commit_request::TxnOffsetCommitRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::TxnOffsetCommit)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeAcls => {
+                <super::describe_acls_request::DescribeAclsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateAcls => {
+                <super::create_acls_request::CreateAclsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::CreateAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteAcls => {
+                <super::delete_acls_request::DeleteAclsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeConfigs => {
+                <super::describe_configs_request::DescribeConfigsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterConfigs => {
+                <super::alter_configs_request::AlterConfigsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterReplicaLogDirs => {
+                <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterReplicaLogDirs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeLogDirs => {
+                <super::describe_log_dirs_request::DescribeLogDirsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeLogDirs)
+            }
+            ApiKey::SaslAuthenticate => {
+                <super::sasl_authenticate_request::SaslAuthenticateRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::SaslAuthenticate)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreatePartitions => {
+                <super::create_partitions_request::CreatePartitionsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::CreatePartitions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateDelegationToken => {
+                <super::create_delegation_token_request::CreateDelegationTokenRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::CreateDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RenewDelegationToken => {
+                <super::renew_delegation_token_request::RenewDelegationTokenRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::RenewDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ExpireDelegationToken => {
+                <super::expire_delegation_token_request::ExpireDelegationTokenRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ExpireDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeDelegationToken => {
+                <super::describe_delegation_token_request::DescribeDelegationTokenRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteGroups => {
+                <super::delete_groups_request::DeleteGroupsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteGroups)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ElectLeaders => {
+                <super::elect_leaders_request::ElectLeadersRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ElectLeaders)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::IncrementalAlterConfigs => {
+                <super::incremental_alter_configs_request::IncrementalAlterConfigsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::IncrementalAlterConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterPartitionReassignments => {
+                <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterPartitionReassignments)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListPartitionReassignments => {
+                <super::list_partition_reassignments_request::ListPartitionReassignmentsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ListPartitionReassignments)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::OffsetDelete => {
+                <super::offset_delete_request::OffsetDeleteRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::OffsetDelete)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeClientQuotas => {
+                <super::describe_client_quotas_request::DescribeClientQuotasRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeClientQuotas)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterClientQuotas => {
+                <super::alter_client_quotas_request::AlterClientQuotasRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterClientQuotas)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeUserScramCredentials => {
+                <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeUserScramCredentials)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterUserScramCredentials => {
+                <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterUserScramCredentials)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::Vote => {
+                <super::vote_request::VoteRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Vote)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BeginQuorumEpoch => {
+                <super::begin_quorum_epoch_request::BeginQuorumEpochRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::BeginQuorumEpoch)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::EndQuorumEpoch => {
+                <super::end_quorum_epoch_request::EndQuorumEpochRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::EndQuorumEpoch)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeQuorum => {
+                <super::describe_quorum_request::DescribeQuorumRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeQuorum)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AlterPartition => {
+                <super::alter_partition_request::AlterPartitionRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterPartition)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UpdateFeatures => {
+                <super::update_features_request::UpdateFeaturesRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::UpdateFeatures)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::Envelope => {
+                <super::envelope_request::EnvelopeRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Envelope)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::FetchSnapshot => {
+                <super::fetch_snapshot_request::FetchSnapshotRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::FetchSnapshot)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeCluster => {
+                <super::describe_cluster_request::DescribeClusterRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeCluster)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeProducers => {
+                <super::describe_producers_request::DescribeProducersRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeProducers)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerRegistration => {
+                <super::broker_registration_request::BrokerRegistrationRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::BrokerRegistration)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerHeartbeat => {
+                <super::broker_heartbeat_request::BrokerHeartbeatRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::BrokerHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterBroker => {
+                <super::unregister_broker_request::UnregisterBrokerRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::UnregisterBroker)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTransactions => {
+                <super::describe_transactions_request::DescribeTransactionsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeTransactions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListTransactions => {
+                <super::list_transactions_request::ListTransactionsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ListTransactions)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AllocateProducerIds => {
+                <super::allocate_producer_ids_request::AllocateProducerIdsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AllocateProducerIds)
+            }
+            ApiKey::ConsumerGroupHeartbeat => {
+                <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ConsumerGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ConsumerGroupDescribe => {
+                <super::consumer_group_describe_request::ConsumerGroupDescribeRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ConsumerGroupDescribe)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControllerRegistration => {
+                <super::controller_registration_request::ControllerRegistrationRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ControllerRegistration)
+            }
+            ApiKey::GetTelemetrySubscriptions => {
+                <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::GetTelemetrySubscriptions)
+            }
+            ApiKey::PushTelemetry => {
+                <super::push_telemetry_request::PushTelemetryRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::PushTelemetry)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AssignReplicasToDirs => {
+                <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AssignReplicasToDirs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListConfigResources => {
+                <super::list_config_resources_request::ListConfigResourcesRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ListConfigResources)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTopicPartitions => {
+                <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeTopicPartitions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupHeartbeat => {
+                <super::share_group_heartbeat_request::ShareGroupHeartbeatRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ShareGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupDescribe => {
+                <super::share_group_describe_request::ShareGroupDescribeRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ShareGroupDescribe)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareFetch => {
+                <super::share_fetch_request::ShareFetchRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ShareFetch)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareAcknowledge => {
+                <super::share_acknowledge_request::ShareAcknowledgeRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ShareAcknowledge)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AddRaftVoter => {
+                <super::add_raft_voter_request::AddRaftVoterRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AddRaftVoter)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RemoveRaftVoter => {
+                <super::remove_raft_voter_request::RemoveRaftVoterRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::RemoveRaftVoter)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateRaftVoter => {
+                <super::update_raft_voter_request::UpdateRaftVoterRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::UpdateRaftVoter)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::InitializeShareGroupState => {
+                <super::initialize_share_group_state_request::InitializeShareGroupStateRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::InitializeShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupState => {
+                <super::read_share_group_state_request::ReadShareGroupStateRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ReadShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteShareGroupState => {
+                <super::write_share_group_state_request::WriteShareGroupStateRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::WriteShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupState => {
+                <super::delete_share_group_state_request::DeleteShareGroupStateRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupStateSummary => {
+                <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ReadShareGroupStateSummary)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupHeartbeat => {
+                <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::StreamsGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupDescribe => {
+                <super::streams_group_describe_request::StreamsGroupDescribeRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::StreamsGroupDescribe)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeShareGroupOffsets => {
+                <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterShareGroupOffsets => {
+                <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupOffsets => {
+                <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => {
+                <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::StreamsGroupTopologyDescriptionUpdate)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterController => {
+                <super::unregister_controller_request::UnregisterControllerRequest as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::UnregisterController)
+            }
+            #[allow(unreachable_patterns)]
+            _ => Err(enc::json::unknown_api_key(api_key.code(), version)),
         }
     }
 }
@@ -3925,11 +6502,13 @@ impl TryFrom<RequestBody> for super::metadata_request::MetadataRequest {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::leader_and_isr_request::LeaderAndIsrRequest> for RequestBody {
     fn from(m: super::leader_and_isr_request::LeaderAndIsrRequest) -> Self {
         Self::LeaderAndIsr(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 4, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::leader_and_isr_request::LeaderAndIsrRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -3947,11 +6526,13 @@ impl TryFrom<RequestBody> for super::leader_and_isr_request::LeaderAndIsrRequest
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::stop_replica_request::StopReplicaRequest> for RequestBody {
     fn from(m: super::stop_replica_request::StopReplicaRequest) -> Self {
         Self::StopReplica(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 5, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::stop_replica_request::StopReplicaRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -3969,11 +6550,13 @@ impl TryFrom<RequestBody> for super::stop_replica_request::StopReplicaRequest {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::update_metadata_request::UpdateMetadataRequest> for RequestBody {
     fn from(m: super::update_metadata_request::UpdateMetadataRequest) -> Self {
         Self::UpdateMetadata(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 6, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::update_metadata_request::UpdateMetadataRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -3991,12 +6574,14 @@ impl TryFrom<RequestBody> for super::update_metadata_request::UpdateMetadataRequ
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::controlled_shutdown_request::ControlledShutdownRequest>
 for RequestBody {
     fn from(m: super::controlled_shutdown_request::ControlledShutdownRequest) -> Self {
         Self::ControlledShutdown(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 7, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::controlled_shutdown_request::ControlledShutdownRequest {
@@ -4169,11 +6754,13 @@ impl TryFrom<RequestBody> for super::sync_group_request::SyncGroupRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_groups_request::DescribeGroupsRequest> for RequestBody {
     fn from(m: super::describe_groups_request::DescribeGroupsRequest) -> Self {
         Self::DescribeGroups(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 15, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_groups_request::DescribeGroupsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4191,11 +6778,13 @@ impl TryFrom<RequestBody> for super::describe_groups_request::DescribeGroupsRequ
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::list_groups_request::ListGroupsRequest> for RequestBody {
     fn from(m: super::list_groups_request::ListGroupsRequest) -> Self {
         Self::ListGroups(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 16, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::list_groups_request::ListGroupsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4257,11 +6846,13 @@ impl TryFrom<RequestBody> for super::api_versions_request::ApiVersionsRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::create_topics_request::CreateTopicsRequest> for RequestBody {
     fn from(m: super::create_topics_request::CreateTopicsRequest) -> Self {
         Self::CreateTopics(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 19, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::create_topics_request::CreateTopicsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4279,11 +6870,13 @@ impl TryFrom<RequestBody> for super::create_topics_request::CreateTopicsRequest 
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_topics_request::DeleteTopicsRequest> for RequestBody {
     fn from(m: super::delete_topics_request::DeleteTopicsRequest) -> Self {
         Self::DeleteTopics(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 20, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_topics_request::DeleteTopicsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4301,11 +6894,13 @@ impl TryFrom<RequestBody> for super::delete_topics_request::DeleteTopicsRequest 
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_records_request::DeleteRecordsRequest> for RequestBody {
     fn from(m: super::delete_records_request::DeleteRecordsRequest) -> Self {
         Self::DeleteRecords(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 21, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_records_request::DeleteRecordsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4439,11 +7034,13 @@ impl TryFrom<RequestBody> for super::end_txn_request::EndTxnRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::write_txn_markers_request::WriteTxnMarkersRequest> for RequestBody {
     fn from(m: super::write_txn_markers_request::WriteTxnMarkersRequest) -> Self {
         Self::WriteTxnMarkers(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 27, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::write_txn_markers_request::WriteTxnMarkersRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4483,11 +7080,13 @@ impl TryFrom<RequestBody> for super::txn_offset_commit_request::TxnOffsetCommitR
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_acls_request::DescribeAclsRequest> for RequestBody {
     fn from(m: super::describe_acls_request::DescribeAclsRequest) -> Self {
         Self::DescribeAcls(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 29, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_acls_request::DescribeAclsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4505,11 +7104,13 @@ impl TryFrom<RequestBody> for super::describe_acls_request::DescribeAclsRequest 
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::create_acls_request::CreateAclsRequest> for RequestBody {
     fn from(m: super::create_acls_request::CreateAclsRequest) -> Self {
         Self::CreateAcls(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 30, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::create_acls_request::CreateAclsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4527,11 +7128,13 @@ impl TryFrom<RequestBody> for super::create_acls_request::CreateAclsRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_acls_request::DeleteAclsRequest> for RequestBody {
     fn from(m: super::delete_acls_request::DeleteAclsRequest) -> Self {
         Self::DeleteAcls(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 31, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_acls_request::DeleteAclsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4549,11 +7152,13 @@ impl TryFrom<RequestBody> for super::delete_acls_request::DeleteAclsRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_configs_request::DescribeConfigsRequest> for RequestBody {
     fn from(m: super::describe_configs_request::DescribeConfigsRequest) -> Self {
         Self::DescribeConfigs(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 32, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_configs_request::DescribeConfigsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4571,11 +7176,13 @@ impl TryFrom<RequestBody> for super::describe_configs_request::DescribeConfigsRe
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::alter_configs_request::AlterConfigsRequest> for RequestBody {
     fn from(m: super::alter_configs_request::AlterConfigsRequest) -> Self {
         Self::AlterConfigs(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 33, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::alter_configs_request::AlterConfigsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4593,6 +7200,7 @@ impl TryFrom<RequestBody> for super::alter_configs_request::AlterConfigsRequest 
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest>
 for RequestBody {
     fn from(
@@ -4601,6 +7209,7 @@ for RequestBody {
         Self::AlterReplicaLogDirs(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 34, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest {
@@ -4619,11 +7228,13 @@ for super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_log_dirs_request::DescribeLogDirsRequest> for RequestBody {
     fn from(m: super::describe_log_dirs_request::DescribeLogDirsRequest) -> Self {
         Self::DescribeLogDirs(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 35, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_log_dirs_request::DescribeLogDirsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4663,11 +7274,13 @@ impl TryFrom<RequestBody> for super::sasl_authenticate_request::SaslAuthenticate
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::create_partitions_request::CreatePartitionsRequest> for RequestBody {
     fn from(m: super::create_partitions_request::CreatePartitionsRequest) -> Self {
         Self::CreatePartitions(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 37, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::create_partitions_request::CreatePartitionsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4685,6 +7298,7 @@ impl TryFrom<RequestBody> for super::create_partitions_request::CreatePartitions
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::create_delegation_token_request::CreateDelegationTokenRequest>
 for RequestBody {
     fn from(
@@ -4693,6 +7307,7 @@ for RequestBody {
         Self::CreateDelegationToken(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 38, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::create_delegation_token_request::CreateDelegationTokenRequest {
@@ -4711,6 +7326,7 @@ for super::create_delegation_token_request::CreateDelegationTokenRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::renew_delegation_token_request::RenewDelegationTokenRequest>
 for RequestBody {
     fn from(
@@ -4719,6 +7335,7 @@ for RequestBody {
         Self::RenewDelegationToken(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 39, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::renew_delegation_token_request::RenewDelegationTokenRequest {
@@ -4737,6 +7354,7 @@ for super::renew_delegation_token_request::RenewDelegationTokenRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::expire_delegation_token_request::ExpireDelegationTokenRequest>
 for RequestBody {
     fn from(
@@ -4745,6 +7363,7 @@ for RequestBody {
         Self::ExpireDelegationToken(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 40, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::expire_delegation_token_request::ExpireDelegationTokenRequest {
@@ -4763,6 +7382,7 @@ for super::expire_delegation_token_request::ExpireDelegationTokenRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_delegation_token_request::DescribeDelegationTokenRequest>
 for RequestBody {
     fn from(
@@ -4771,6 +7391,7 @@ for RequestBody {
         Self::DescribeDelegationToken(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 41, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_delegation_token_request::DescribeDelegationTokenRequest {
@@ -4789,11 +7410,13 @@ for super::describe_delegation_token_request::DescribeDelegationTokenRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_groups_request::DeleteGroupsRequest> for RequestBody {
     fn from(m: super::delete_groups_request::DeleteGroupsRequest) -> Self {
         Self::DeleteGroups(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 42, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::delete_groups_request::DeleteGroupsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4811,11 +7434,13 @@ impl TryFrom<RequestBody> for super::delete_groups_request::DeleteGroupsRequest 
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::elect_leaders_request::ElectLeadersRequest> for RequestBody {
     fn from(m: super::elect_leaders_request::ElectLeadersRequest) -> Self {
         Self::ElectLeaders(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 43, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::elect_leaders_request::ElectLeadersRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4833,6 +7458,7 @@ impl TryFrom<RequestBody> for super::elect_leaders_request::ElectLeadersRequest 
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::incremental_alter_configs_request::IncrementalAlterConfigsRequest>
 for RequestBody {
     fn from(
@@ -4841,6 +7467,7 @@ for RequestBody {
         Self::IncrementalAlterConfigs(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 44, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::incremental_alter_configs_request::IncrementalAlterConfigsRequest {
@@ -4859,6 +7486,7 @@ for super::incremental_alter_configs_request::IncrementalAlterConfigsRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest,
 > for RequestBody {
@@ -4868,6 +7496,7 @@ impl From<
         Self::AlterPartitionReassignments(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 45, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest {
@@ -4886,6 +7515,7 @@ for super::alter_partition_reassignments_request::AlterPartitionReassignmentsReq
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::list_partition_reassignments_request::ListPartitionReassignmentsRequest>
 for RequestBody {
     fn from(
@@ -4894,6 +7524,7 @@ for RequestBody {
         Self::ListPartitionReassignments(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 46, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::list_partition_reassignments_request::ListPartitionReassignmentsRequest {
@@ -4912,11 +7543,13 @@ for super::list_partition_reassignments_request::ListPartitionReassignmentsReque
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::offset_delete_request::OffsetDeleteRequest> for RequestBody {
     fn from(m: super::offset_delete_request::OffsetDeleteRequest) -> Self {
         Self::OffsetDelete(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 47, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::offset_delete_request::OffsetDeleteRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -4934,6 +7567,7 @@ impl TryFrom<RequestBody> for super::offset_delete_request::OffsetDeleteRequest 
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_client_quotas_request::DescribeClientQuotasRequest>
 for RequestBody {
     fn from(
@@ -4942,6 +7576,7 @@ for RequestBody {
         Self::DescribeClientQuotas(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 48, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_client_quotas_request::DescribeClientQuotasRequest {
@@ -4960,11 +7595,13 @@ for super::describe_client_quotas_request::DescribeClientQuotasRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::alter_client_quotas_request::AlterClientQuotasRequest> for RequestBody {
     fn from(m: super::alter_client_quotas_request::AlterClientQuotasRequest) -> Self {
         Self::AlterClientQuotas(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 49, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::alter_client_quotas_request::AlterClientQuotasRequest {
@@ -4983,6 +7620,7 @@ for super::alter_client_quotas_request::AlterClientQuotasRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest,
 > for RequestBody {
@@ -4992,6 +7630,7 @@ impl From<
         Self::DescribeUserScramCredentials(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 50, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest {
@@ -5010,6 +7649,7 @@ for super::describe_user_scram_credentials_request::DescribeUserScramCredentials
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest>
 for RequestBody {
     fn from(
@@ -5018,6 +7658,7 @@ for RequestBody {
         Self::AlterUserScramCredentials(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 51, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest {
@@ -5036,11 +7677,13 @@ for super::alter_user_scram_credentials_request::AlterUserScramCredentialsReques
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::vote_request::VoteRequest> for RequestBody {
     fn from(m: super::vote_request::VoteRequest) -> Self {
         Self::Vote(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 52, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::vote_request::VoteRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5058,11 +7701,13 @@ impl TryFrom<RequestBody> for super::vote_request::VoteRequest {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::begin_quorum_epoch_request::BeginQuorumEpochRequest> for RequestBody {
     fn from(m: super::begin_quorum_epoch_request::BeginQuorumEpochRequest) -> Self {
         Self::BeginQuorumEpoch(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 53, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::begin_quorum_epoch_request::BeginQuorumEpochRequest {
@@ -5081,11 +7726,13 @@ for super::begin_quorum_epoch_request::BeginQuorumEpochRequest {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::end_quorum_epoch_request::EndQuorumEpochRequest> for RequestBody {
     fn from(m: super::end_quorum_epoch_request::EndQuorumEpochRequest) -> Self {
         Self::EndQuorumEpoch(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 54, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::end_quorum_epoch_request::EndQuorumEpochRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5103,11 +7750,13 @@ impl TryFrom<RequestBody> for super::end_quorum_epoch_request::EndQuorumEpochReq
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_quorum_request::DescribeQuorumRequest> for RequestBody {
     fn from(m: super::describe_quorum_request::DescribeQuorumRequest) -> Self {
         Self::DescribeQuorum(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 55, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_quorum_request::DescribeQuorumRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5125,11 +7774,13 @@ impl TryFrom<RequestBody> for super::describe_quorum_request::DescribeQuorumRequ
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::alter_partition_request::AlterPartitionRequest> for RequestBody {
     fn from(m: super::alter_partition_request::AlterPartitionRequest) -> Self {
         Self::AlterPartition(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 56, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::alter_partition_request::AlterPartitionRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5147,11 +7798,13 @@ impl TryFrom<RequestBody> for super::alter_partition_request::AlterPartitionRequ
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::update_features_request::UpdateFeaturesRequest> for RequestBody {
     fn from(m: super::update_features_request::UpdateFeaturesRequest) -> Self {
         Self::UpdateFeatures(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 57, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::update_features_request::UpdateFeaturesRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5169,11 +7822,13 @@ impl TryFrom<RequestBody> for super::update_features_request::UpdateFeaturesRequ
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::envelope_request::EnvelopeRequest> for RequestBody {
     fn from(m: super::envelope_request::EnvelopeRequest) -> Self {
         Self::Envelope(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 58, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::envelope_request::EnvelopeRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5191,11 +7846,13 @@ impl TryFrom<RequestBody> for super::envelope_request::EnvelopeRequest {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::fetch_snapshot_request::FetchSnapshotRequest> for RequestBody {
     fn from(m: super::fetch_snapshot_request::FetchSnapshotRequest) -> Self {
         Self::FetchSnapshot(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 59, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::fetch_snapshot_request::FetchSnapshotRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5213,11 +7870,13 @@ impl TryFrom<RequestBody> for super::fetch_snapshot_request::FetchSnapshotReques
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_cluster_request::DescribeClusterRequest> for RequestBody {
     fn from(m: super::describe_cluster_request::DescribeClusterRequest) -> Self {
         Self::DescribeCluster(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 60, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::describe_cluster_request::DescribeClusterRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5235,11 +7894,13 @@ impl TryFrom<RequestBody> for super::describe_cluster_request::DescribeClusterRe
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_producers_request::DescribeProducersRequest> for RequestBody {
     fn from(m: super::describe_producers_request::DescribeProducersRequest) -> Self {
         Self::DescribeProducers(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 61, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_producers_request::DescribeProducersRequest {
@@ -5258,12 +7919,14 @@ for super::describe_producers_request::DescribeProducersRequest {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::broker_registration_request::BrokerRegistrationRequest>
 for RequestBody {
     fn from(m: super::broker_registration_request::BrokerRegistrationRequest) -> Self {
         Self::BrokerRegistration(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 62, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::broker_registration_request::BrokerRegistrationRequest {
@@ -5282,11 +7945,13 @@ for super::broker_registration_request::BrokerRegistrationRequest {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::broker_heartbeat_request::BrokerHeartbeatRequest> for RequestBody {
     fn from(m: super::broker_heartbeat_request::BrokerHeartbeatRequest) -> Self {
         Self::BrokerHeartbeat(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 63, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::broker_heartbeat_request::BrokerHeartbeatRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5304,11 +7969,13 @@ impl TryFrom<RequestBody> for super::broker_heartbeat_request::BrokerHeartbeatRe
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::unregister_broker_request::UnregisterBrokerRequest> for RequestBody {
     fn from(m: super::unregister_broker_request::UnregisterBrokerRequest) -> Self {
         Self::UnregisterBroker(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 64, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::unregister_broker_request::UnregisterBrokerRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5326,6 +7993,7 @@ impl TryFrom<RequestBody> for super::unregister_broker_request::UnregisterBroker
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_transactions_request::DescribeTransactionsRequest>
 for RequestBody {
     fn from(
@@ -5334,6 +8002,7 @@ for RequestBody {
         Self::DescribeTransactions(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 65, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_transactions_request::DescribeTransactionsRequest {
@@ -5352,11 +8021,13 @@ for super::describe_transactions_request::DescribeTransactionsRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::list_transactions_request::ListTransactionsRequest> for RequestBody {
     fn from(m: super::list_transactions_request::ListTransactionsRequest) -> Self {
         Self::ListTransactions(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 66, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::list_transactions_request::ListTransactionsRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5374,6 +8045,7 @@ impl TryFrom<RequestBody> for super::list_transactions_request::ListTransactions
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::allocate_producer_ids_request::AllocateProducerIdsRequest>
 for RequestBody {
     fn from(
@@ -5382,6 +8054,7 @@ for RequestBody {
         Self::AllocateProducerIds(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 67, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::allocate_producer_ids_request::AllocateProducerIdsRequest {
@@ -5426,6 +8099,7 @@ for super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::consumer_group_describe_request::ConsumerGroupDescribeRequest>
 for RequestBody {
     fn from(
@@ -5434,6 +8108,7 @@ for RequestBody {
         Self::ConsumerGroupDescribe(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 69, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::consumer_group_describe_request::ConsumerGroupDescribeRequest {
@@ -5452,6 +8127,7 @@ for super::consumer_group_describe_request::ConsumerGroupDescribeRequest {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::controller_registration_request::ControllerRegistrationRequest>
 for RequestBody {
     fn from(
@@ -5460,6 +8136,7 @@ for RequestBody {
         Self::ControllerRegistration(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 70, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::controller_registration_request::ControllerRegistrationRequest {
@@ -5526,6 +8203,7 @@ impl TryFrom<RequestBody> for super::push_telemetry_request::PushTelemetryReques
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest>
 for RequestBody {
     fn from(
@@ -5534,6 +8212,7 @@ for RequestBody {
         Self::AssignReplicasToDirs(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 73, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest {
@@ -5552,6 +8231,7 @@ for super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::list_config_resources_request::ListConfigResourcesRequest>
 for RequestBody {
     fn from(
@@ -5560,6 +8240,7 @@ for RequestBody {
         Self::ListConfigResources(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 74, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::list_config_resources_request::ListConfigResourcesRequest {
@@ -5578,6 +8259,7 @@ for super::list_config_resources_request::ListConfigResourcesRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_topic_partitions_request::DescribeTopicPartitionsRequest>
 for RequestBody {
     fn from(
@@ -5586,6 +8268,7 @@ for RequestBody {
         Self::DescribeTopicPartitions(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 75, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_topic_partitions_request::DescribeTopicPartitionsRequest {
@@ -5604,6 +8287,7 @@ for super::describe_topic_partitions_request::DescribeTopicPartitionsRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::share_group_heartbeat_request::ShareGroupHeartbeatRequest>
 for RequestBody {
     fn from(
@@ -5612,6 +8296,7 @@ for RequestBody {
         Self::ShareGroupHeartbeat(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 76, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::share_group_heartbeat_request::ShareGroupHeartbeatRequest {
@@ -5630,12 +8315,14 @@ for super::share_group_heartbeat_request::ShareGroupHeartbeatRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::share_group_describe_request::ShareGroupDescribeRequest>
 for RequestBody {
     fn from(m: super::share_group_describe_request::ShareGroupDescribeRequest) -> Self {
         Self::ShareGroupDescribe(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 77, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::share_group_describe_request::ShareGroupDescribeRequest {
@@ -5654,11 +8341,13 @@ for super::share_group_describe_request::ShareGroupDescribeRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::share_fetch_request::ShareFetchRequest> for RequestBody {
     fn from(m: super::share_fetch_request::ShareFetchRequest) -> Self {
         Self::ShareFetch(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 78, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::share_fetch_request::ShareFetchRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5676,11 +8365,13 @@ impl TryFrom<RequestBody> for super::share_fetch_request::ShareFetchRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::share_acknowledge_request::ShareAcknowledgeRequest> for RequestBody {
     fn from(m: super::share_acknowledge_request::ShareAcknowledgeRequest) -> Self {
         Self::ShareAcknowledge(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 79, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::share_acknowledge_request::ShareAcknowledgeRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5698,11 +8389,13 @@ impl TryFrom<RequestBody> for super::share_acknowledge_request::ShareAcknowledge
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::add_raft_voter_request::AddRaftVoterRequest> for RequestBody {
     fn from(m: super::add_raft_voter_request::AddRaftVoterRequest) -> Self {
         Self::AddRaftVoter(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 80, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::add_raft_voter_request::AddRaftVoterRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5720,11 +8413,13 @@ impl TryFrom<RequestBody> for super::add_raft_voter_request::AddRaftVoterRequest
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::remove_raft_voter_request::RemoveRaftVoterRequest> for RequestBody {
     fn from(m: super::remove_raft_voter_request::RemoveRaftVoterRequest) -> Self {
         Self::RemoveRaftVoter(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 81, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::remove_raft_voter_request::RemoveRaftVoterRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5742,11 +8437,13 @@ impl TryFrom<RequestBody> for super::remove_raft_voter_request::RemoveRaftVoterR
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::update_raft_voter_request::UpdateRaftVoterRequest> for RequestBody {
     fn from(m: super::update_raft_voter_request::UpdateRaftVoterRequest) -> Self {
         Self::UpdateRaftVoter(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 82, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody> for super::update_raft_voter_request::UpdateRaftVoterRequest {
     type Error = enc::UnexpectedBody<RequestBody>;
@@ -5764,6 +8461,7 @@ impl TryFrom<RequestBody> for super::update_raft_voter_request::UpdateRaftVoterR
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::initialize_share_group_state_request::InitializeShareGroupStateRequest>
 for RequestBody {
     fn from(
@@ -5772,6 +8470,7 @@ for RequestBody {
         Self::InitializeShareGroupState(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 83, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::initialize_share_group_state_request::InitializeShareGroupStateRequest {
@@ -5790,6 +8489,7 @@ for super::initialize_share_group_state_request::InitializeShareGroupStateReques
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::read_share_group_state_request::ReadShareGroupStateRequest>
 for RequestBody {
     fn from(
@@ -5798,6 +8498,7 @@ for RequestBody {
         Self::ReadShareGroupState(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 84, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::read_share_group_state_request::ReadShareGroupStateRequest {
@@ -5816,6 +8517,7 @@ for super::read_share_group_state_request::ReadShareGroupStateRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::write_share_group_state_request::WriteShareGroupStateRequest>
 for RequestBody {
     fn from(
@@ -5824,6 +8526,7 @@ for RequestBody {
         Self::WriteShareGroupState(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 85, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::write_share_group_state_request::WriteShareGroupStateRequest {
@@ -5842,6 +8545,7 @@ for super::write_share_group_state_request::WriteShareGroupStateRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_share_group_state_request::DeleteShareGroupStateRequest>
 for RequestBody {
     fn from(
@@ -5850,6 +8554,7 @@ for RequestBody {
         Self::DeleteShareGroupState(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 86, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::delete_share_group_state_request::DeleteShareGroupStateRequest {
@@ -5868,6 +8573,7 @@ for super::delete_share_group_state_request::DeleteShareGroupStateRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest,
 > for RequestBody {
@@ -5877,6 +8583,7 @@ impl From<
         Self::ReadShareGroupStateSummary(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 87, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest {
@@ -5895,6 +8602,7 @@ for super::read_share_group_state_summary_request::ReadShareGroupStateSummaryReq
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest>
 for RequestBody {
     fn from(
@@ -5903,6 +8611,7 @@ for RequestBody {
         Self::StreamsGroupHeartbeat(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 88, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest {
@@ -5921,6 +8630,7 @@ for super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::streams_group_describe_request::StreamsGroupDescribeRequest>
 for RequestBody {
     fn from(
@@ -5929,6 +8639,7 @@ for RequestBody {
         Self::StreamsGroupDescribe(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 89, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::streams_group_describe_request::StreamsGroupDescribeRequest {
@@ -5947,6 +8658,7 @@ for super::streams_group_describe_request::StreamsGroupDescribeRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest>
 for RequestBody {
     fn from(
@@ -5955,6 +8667,7 @@ for RequestBody {
         Self::DescribeShareGroupOffsets(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 90, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest {
@@ -5973,6 +8686,7 @@ for super::describe_share_group_offsets_request::DescribeShareGroupOffsetsReques
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest>
 for RequestBody {
     fn from(
@@ -5981,6 +8695,7 @@ for RequestBody {
         Self::AlterShareGroupOffsets(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 91, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest {
@@ -5999,6 +8714,7 @@ for super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest>
 for RequestBody {
     fn from(
@@ -6007,6 +8723,7 @@ for RequestBody {
         Self::DeleteShareGroupOffsets(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 92, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest {
@@ -6025,6 +8742,7 @@ for super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest,
 > for RequestBody {
@@ -6034,6 +8752,7 @@ impl From<
         Self::StreamsGroupTopologyDescriptionUpdate(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 93, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest {
@@ -6052,6 +8771,7 @@ for super::streams_group_topology_description_update_request::StreamsGroupTopolo
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::unregister_controller_request::UnregisterControllerRequest>
 for RequestBody {
     fn from(
@@ -6060,6 +8780,7 @@ for RequestBody {
         Self::UnregisterController(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 94, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<RequestBody>
 for super::unregister_controller_request::UnregisterControllerRequest {
@@ -6078,6 +8799,1544 @@ for super::unregister_controller_request::UnregisterControllerRequest {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// The borrowed view of a request body of any api key: see [`RequestBody`].
+///
+/// Non-exhaustive, as the owned enum: a `match` needs a `_` arm.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum RequestBodyRef<'a> {
+    /// Api key 0.
+    Produce(super::produce_request::ProduceRequestRef<'a>),
+    /// Api key 1.
+    Fetch(super::fetch_request::FetchRequestRef<'a>),
+    /// Api key 2.
+    ListOffsets(super::list_offsets_request::ListOffsetsRequestRef<'a>),
+    /// Api key 3.
+    Metadata(super::metadata_request::MetadataRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 4.
+    LeaderAndIsr(super::leader_and_isr_request::LeaderAndIsrRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 5.
+    StopReplica(super::stop_replica_request::StopReplicaRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 6.
+    UpdateMetadata(super::update_metadata_request::UpdateMetadataRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 7.
+    ControlledShutdown(
+        super::controlled_shutdown_request::ControlledShutdownRequestRef<'a>,
+    ),
+    /// Api key 8.
+    OffsetCommit(super::offset_commit_request::OffsetCommitRequestRef<'a>),
+    /// Api key 9.
+    OffsetFetch(super::offset_fetch_request::OffsetFetchRequestRef<'a>),
+    /// Api key 10.
+    FindCoordinator(super::find_coordinator_request::FindCoordinatorRequestRef<'a>),
+    /// Api key 11.
+    JoinGroup(super::join_group_request::JoinGroupRequestRef<'a>),
+    /// Api key 12.
+    Heartbeat(super::heartbeat_request::HeartbeatRequestRef<'a>),
+    /// Api key 13.
+    LeaveGroup(super::leave_group_request::LeaveGroupRequestRef<'a>),
+    /// Api key 14.
+    SyncGroup(super::sync_group_request::SyncGroupRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 15.
+    DescribeGroups(super::describe_groups_request::DescribeGroupsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 16.
+    ListGroups(super::list_groups_request::ListGroupsRequestRef<'a>),
+    /// Api key 17.
+    SaslHandshake(super::sasl_handshake_request::SaslHandshakeRequestRef<'a>),
+    /// Api key 18.
+    ApiVersions(super::api_versions_request::ApiVersionsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 19.
+    CreateTopics(super::create_topics_request::CreateTopicsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 20.
+    DeleteTopics(super::delete_topics_request::DeleteTopicsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 21.
+    DeleteRecords(super::delete_records_request::DeleteRecordsRequestRef<'a>),
+    /// Api key 22.
+    InitProducerId(super::init_producer_id_request::InitProducerIdRequestRef<'a>),
+    /// Api key 23.
+    OffsetForLeaderEpoch(
+        super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequestRef<'a>,
+    ),
+    /// Api key 24.
+    AddPartitionsToTxn(
+        super::add_partitions_to_txn_request::AddPartitionsToTxnRequestRef<'a>,
+    ),
+    /// Api key 25.
+    AddOffsetsToTxn(super::add_offsets_to_txn_request::AddOffsetsToTxnRequestRef<'a>),
+    /// Api key 26.
+    EndTxn(super::end_txn_request::EndTxnRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 27.
+    WriteTxnMarkers(super::write_txn_markers_request::WriteTxnMarkersRequestRef<'a>),
+    /// Api key 28.
+    TxnOffsetCommit(super::txn_offset_commit_request::TxnOffsetCommitRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 29.
+    DescribeAcls(super::describe_acls_request::DescribeAclsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 30.
+    CreateAcls(super::create_acls_request::CreateAclsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 31.
+    DeleteAcls(super::delete_acls_request::DeleteAclsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 32.
+    DescribeConfigs(super::describe_configs_request::DescribeConfigsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 33.
+    AlterConfigs(super::alter_configs_request::AlterConfigsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 34.
+    AlterReplicaLogDirs(
+        super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 35.
+    DescribeLogDirs(super::describe_log_dirs_request::DescribeLogDirsRequestRef<'a>),
+    /// Api key 36.
+    SaslAuthenticate(super::sasl_authenticate_request::SaslAuthenticateRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 37.
+    CreatePartitions(super::create_partitions_request::CreatePartitionsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 38.
+    CreateDelegationToken(
+        super::create_delegation_token_request::CreateDelegationTokenRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 39.
+    RenewDelegationToken(
+        super::renew_delegation_token_request::RenewDelegationTokenRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 40.
+    ExpireDelegationToken(
+        super::expire_delegation_token_request::ExpireDelegationTokenRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 41.
+    DescribeDelegationToken(
+        super::describe_delegation_token_request::DescribeDelegationTokenRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 42.
+    DeleteGroups(super::delete_groups_request::DeleteGroupsRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 43.
+    ElectLeaders(super::elect_leaders_request::ElectLeadersRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 44.
+    IncrementalAlterConfigs(
+        super::incremental_alter_configs_request::IncrementalAlterConfigsRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 45.
+    AlterPartitionReassignments(
+        super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequestRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 46.
+    ListPartitionReassignments(
+        super::list_partition_reassignments_request::ListPartitionReassignmentsRequestRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 47.
+    OffsetDelete(super::offset_delete_request::OffsetDeleteRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 48.
+    DescribeClientQuotas(
+        super::describe_client_quotas_request::DescribeClientQuotasRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 49.
+    AlterClientQuotas(
+        super::alter_client_quotas_request::AlterClientQuotasRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 50.
+    DescribeUserScramCredentials(
+        super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequestRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 51.
+    AlterUserScramCredentials(
+        super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequestRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "controller")]
+    /// Api key 52.
+    Vote(super::vote_request::VoteRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 53.
+    BeginQuorumEpoch(super::begin_quorum_epoch_request::BeginQuorumEpochRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 54.
+    EndQuorumEpoch(super::end_quorum_epoch_request::EndQuorumEpochRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 55.
+    DescribeQuorum(super::describe_quorum_request::DescribeQuorumRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 56.
+    AlterPartition(super::alter_partition_request::AlterPartitionRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 57.
+    UpdateFeatures(super::update_features_request::UpdateFeaturesRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 58.
+    Envelope(super::envelope_request::EnvelopeRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 59.
+    FetchSnapshot(super::fetch_snapshot_request::FetchSnapshotRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 60.
+    DescribeCluster(super::describe_cluster_request::DescribeClusterRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 61.
+    DescribeProducers(
+        super::describe_producers_request::DescribeProducersRequestRef<'a>,
+    ),
+    #[cfg(feature = "controller")]
+    /// Api key 62.
+    BrokerRegistration(
+        super::broker_registration_request::BrokerRegistrationRequestRef<'a>,
+    ),
+    #[cfg(feature = "controller")]
+    /// Api key 63.
+    BrokerHeartbeat(super::broker_heartbeat_request::BrokerHeartbeatRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 64.
+    UnregisterBroker(super::unregister_broker_request::UnregisterBrokerRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 65.
+    DescribeTransactions(
+        super::describe_transactions_request::DescribeTransactionsRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 66.
+    ListTransactions(super::list_transactions_request::ListTransactionsRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 67.
+    AllocateProducerIds(
+        super::allocate_producer_ids_request::AllocateProducerIdsRequestRef<'a>,
+    ),
+    /// Api key 68.
+    ConsumerGroupHeartbeat(
+        super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 69.
+    ConsumerGroupDescribe(
+        super::consumer_group_describe_request::ConsumerGroupDescribeRequestRef<'a>,
+    ),
+    #[cfg(feature = "controller")]
+    /// Api key 70.
+    ControllerRegistration(
+        super::controller_registration_request::ControllerRegistrationRequestRef<'a>,
+    ),
+    /// Api key 71.
+    GetTelemetrySubscriptions(
+        super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequestRef<
+            'a,
+        >,
+    ),
+    /// Api key 72.
+    PushTelemetry(super::push_telemetry_request::PushTelemetryRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 73.
+    AssignReplicasToDirs(
+        super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 74.
+    ListConfigResources(
+        super::list_config_resources_request::ListConfigResourcesRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 75.
+    DescribeTopicPartitions(
+        super::describe_topic_partitions_request::DescribeTopicPartitionsRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 76.
+    ShareGroupHeartbeat(
+        super::share_group_heartbeat_request::ShareGroupHeartbeatRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 77.
+    ShareGroupDescribe(
+        super::share_group_describe_request::ShareGroupDescribeRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 78.
+    ShareFetch(super::share_fetch_request::ShareFetchRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 79.
+    ShareAcknowledge(super::share_acknowledge_request::ShareAcknowledgeRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 80.
+    AddRaftVoter(super::add_raft_voter_request::AddRaftVoterRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 81.
+    RemoveRaftVoter(super::remove_raft_voter_request::RemoveRaftVoterRequestRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 82.
+    UpdateRaftVoter(super::update_raft_voter_request::UpdateRaftVoterRequestRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 83.
+    InitializeShareGroupState(
+        super::initialize_share_group_state_request::InitializeShareGroupStateRequestRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 84.
+    ReadShareGroupState(
+        super::read_share_group_state_request::ReadShareGroupStateRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 85.
+    WriteShareGroupState(
+        super::write_share_group_state_request::WriteShareGroupStateRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 86.
+    DeleteShareGroupState(
+        super::delete_share_group_state_request::DeleteShareGroupStateRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 87.
+    ReadShareGroupStateSummary(
+        super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequestRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 88.
+    StreamsGroupHeartbeat(
+        super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 89.
+    StreamsGroupDescribe(
+        super::streams_group_describe_request::StreamsGroupDescribeRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 90.
+    DescribeShareGroupOffsets(
+        super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequestRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 91.
+    AlterShareGroupOffsets(
+        super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 92.
+    DeleteShareGroupOffsets(
+        super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequestRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 93.
+    StreamsGroupTopologyDescriptionUpdate(
+        super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequestRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 94.
+    UnregisterController(
+        super::unregister_controller_request::UnregisterControllerRequestRef<'a>,
+    ),
+}
+#[cfg(feature = "borrowed")]
+impl<'a> RequestBodyRef<'a> {
+    /// The api key of the body.
+    pub fn api_key(&self) -> ApiKey {
+        match self {
+            Self::Produce(_) => ApiKey::Produce,
+            Self::Fetch(_) => ApiKey::Fetch,
+            Self::ListOffsets(_) => ApiKey::ListOffsets,
+            Self::Metadata(_) => ApiKey::Metadata,
+            #[cfg(feature = "controller")]
+            Self::LeaderAndIsr(_) => ApiKey::LeaderAndIsr,
+            #[cfg(feature = "controller")]
+            Self::StopReplica(_) => ApiKey::StopReplica,
+            #[cfg(feature = "controller")]
+            Self::UpdateMetadata(_) => ApiKey::UpdateMetadata,
+            #[cfg(feature = "controller")]
+            Self::ControlledShutdown(_) => ApiKey::ControlledShutdown,
+            Self::OffsetCommit(_) => ApiKey::OffsetCommit,
+            Self::OffsetFetch(_) => ApiKey::OffsetFetch,
+            Self::FindCoordinator(_) => ApiKey::FindCoordinator,
+            Self::JoinGroup(_) => ApiKey::JoinGroup,
+            Self::Heartbeat(_) => ApiKey::Heartbeat,
+            Self::LeaveGroup(_) => ApiKey::LeaveGroup,
+            Self::SyncGroup(_) => ApiKey::SyncGroup,
+            #[cfg(feature = "admin")]
+            Self::DescribeGroups(_) => ApiKey::DescribeGroups,
+            #[cfg(feature = "admin")]
+            Self::ListGroups(_) => ApiKey::ListGroups,
+            Self::SaslHandshake(_) => ApiKey::SaslHandshake,
+            Self::ApiVersions(_) => ApiKey::ApiVersions,
+            #[cfg(feature = "admin")]
+            Self::CreateTopics(_) => ApiKey::CreateTopics,
+            #[cfg(feature = "admin")]
+            Self::DeleteTopics(_) => ApiKey::DeleteTopics,
+            #[cfg(feature = "admin")]
+            Self::DeleteRecords(_) => ApiKey::DeleteRecords,
+            Self::InitProducerId(_) => ApiKey::InitProducerId,
+            Self::OffsetForLeaderEpoch(_) => ApiKey::OffsetForLeaderEpoch,
+            Self::AddPartitionsToTxn(_) => ApiKey::AddPartitionsToTxn,
+            Self::AddOffsetsToTxn(_) => ApiKey::AddOffsetsToTxn,
+            Self::EndTxn(_) => ApiKey::EndTxn,
+            #[cfg(feature = "admin")]
+            Self::WriteTxnMarkers(_) => ApiKey::WriteTxnMarkers,
+            Self::TxnOffsetCommit(_) => ApiKey::TxnOffsetCommit,
+            #[cfg(feature = "admin")]
+            Self::DescribeAcls(_) => ApiKey::DescribeAcls,
+            #[cfg(feature = "admin")]
+            Self::CreateAcls(_) => ApiKey::CreateAcls,
+            #[cfg(feature = "admin")]
+            Self::DeleteAcls(_) => ApiKey::DeleteAcls,
+            #[cfg(feature = "admin")]
+            Self::DescribeConfigs(_) => ApiKey::DescribeConfigs,
+            #[cfg(feature = "admin")]
+            Self::AlterConfigs(_) => ApiKey::AlterConfigs,
+            #[cfg(feature = "admin")]
+            Self::AlterReplicaLogDirs(_) => ApiKey::AlterReplicaLogDirs,
+            #[cfg(feature = "admin")]
+            Self::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
+            Self::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
+            #[cfg(feature = "admin")]
+            Self::CreatePartitions(_) => ApiKey::CreatePartitions,
+            #[cfg(feature = "admin")]
+            Self::CreateDelegationToken(_) => ApiKey::CreateDelegationToken,
+            #[cfg(feature = "admin")]
+            Self::RenewDelegationToken(_) => ApiKey::RenewDelegationToken,
+            #[cfg(feature = "admin")]
+            Self::ExpireDelegationToken(_) => ApiKey::ExpireDelegationToken,
+            #[cfg(feature = "admin")]
+            Self::DescribeDelegationToken(_) => ApiKey::DescribeDelegationToken,
+            #[cfg(feature = "admin")]
+            Self::DeleteGroups(_) => ApiKey::DeleteGroups,
+            #[cfg(feature = "admin")]
+            Self::ElectLeaders(_) => ApiKey::ElectLeaders,
+            #[cfg(feature = "admin")]
+            Self::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
+            #[cfg(feature = "admin")]
+            Self::AlterPartitionReassignments(_) => ApiKey::AlterPartitionReassignments,
+            #[cfg(feature = "admin")]
+            Self::ListPartitionReassignments(_) => ApiKey::ListPartitionReassignments,
+            #[cfg(feature = "admin")]
+            Self::OffsetDelete(_) => ApiKey::OffsetDelete,
+            #[cfg(feature = "admin")]
+            Self::DescribeClientQuotas(_) => ApiKey::DescribeClientQuotas,
+            #[cfg(feature = "admin")]
+            Self::AlterClientQuotas(_) => ApiKey::AlterClientQuotas,
+            #[cfg(feature = "admin")]
+            Self::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
+            #[cfg(feature = "admin")]
+            Self::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
+            #[cfg(feature = "controller")]
+            Self::Vote(_) => ApiKey::Vote,
+            #[cfg(feature = "controller")]
+            Self::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
+            #[cfg(feature = "controller")]
+            Self::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
+            #[cfg(feature = "admin")]
+            Self::DescribeQuorum(_) => ApiKey::DescribeQuorum,
+            #[cfg(feature = "controller")]
+            Self::AlterPartition(_) => ApiKey::AlterPartition,
+            #[cfg(feature = "admin")]
+            Self::UpdateFeatures(_) => ApiKey::UpdateFeatures,
+            #[cfg(feature = "admin")]
+            Self::Envelope(_) => ApiKey::Envelope,
+            #[cfg(feature = "controller")]
+            Self::FetchSnapshot(_) => ApiKey::FetchSnapshot,
+            #[cfg(feature = "admin")]
+            Self::DescribeCluster(_) => ApiKey::DescribeCluster,
+            #[cfg(feature = "admin")]
+            Self::DescribeProducers(_) => ApiKey::DescribeProducers,
+            #[cfg(feature = "controller")]
+            Self::BrokerRegistration(_) => ApiKey::BrokerRegistration,
+            #[cfg(feature = "controller")]
+            Self::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
+            #[cfg(feature = "admin")]
+            Self::UnregisterBroker(_) => ApiKey::UnregisterBroker,
+            #[cfg(feature = "admin")]
+            Self::DescribeTransactions(_) => ApiKey::DescribeTransactions,
+            #[cfg(feature = "admin")]
+            Self::ListTransactions(_) => ApiKey::ListTransactions,
+            #[cfg(feature = "controller")]
+            Self::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
+            Self::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            #[cfg(feature = "admin")]
+            Self::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
+            #[cfg(feature = "controller")]
+            Self::ControllerRegistration(_) => ApiKey::ControllerRegistration,
+            Self::GetTelemetrySubscriptions(_) => ApiKey::GetTelemetrySubscriptions,
+            Self::PushTelemetry(_) => ApiKey::PushTelemetry,
+            #[cfg(feature = "controller")]
+            Self::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
+            #[cfg(feature = "admin")]
+            Self::ListConfigResources(_) => ApiKey::ListConfigResources,
+            #[cfg(feature = "admin")]
+            Self::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
+            #[cfg(feature = "admin")]
+            Self::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            #[cfg(feature = "admin")]
+            Self::ShareGroupDescribe(_) => ApiKey::ShareGroupDescribe,
+            #[cfg(feature = "admin")]
+            Self::ShareFetch(_) => ApiKey::ShareFetch,
+            #[cfg(feature = "admin")]
+            Self::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
+            #[cfg(feature = "admin")]
+            Self::AddRaftVoter(_) => ApiKey::AddRaftVoter,
+            #[cfg(feature = "admin")]
+            Self::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
+            #[cfg(feature = "controller")]
+            Self::UpdateRaftVoter(_) => ApiKey::UpdateRaftVoter,
+            #[cfg(feature = "admin")]
+            Self::InitializeShareGroupState(_) => ApiKey::InitializeShareGroupState,
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupState(_) => ApiKey::ReadShareGroupState,
+            #[cfg(feature = "admin")]
+            Self::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupDescribe(_) => ApiKey::StreamsGroupDescribe,
+            #[cfg(feature = "admin")]
+            Self::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
+            #[cfg(feature = "admin")]
+            Self::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupTopologyDescriptionUpdate(_) => {
+                ApiKey::StreamsGroupTopologyDescriptionUpdate
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterController(_) => ApiKey::UnregisterController,
+        }
+    }
+    /// Reads the view of the body of `api_key` at `version`.
+    ///
+    /// # Errors
+    /// As [`RequestBody::decode_from`].
+    pub fn decode_from(
+        api_key: ApiKey,
+        r: &mut enc::Reader<&'a [u8]>,
+        version: i16,
+    ) -> Result<Self, enc::DecodeError> {
+        match api_key {
+            ApiKey::Produce => {
+                <super::produce_request::ProduceRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Produce)
+            }
+            ApiKey::Fetch => {
+                <super::fetch_request::FetchRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Fetch)
+            }
+            ApiKey::ListOffsets => {
+                <super::list_offsets_request::ListOffsetsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ListOffsets)
+            }
+            ApiKey::Metadata => {
+                <super::metadata_request::MetadataRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Metadata)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::LeaderAndIsr => {
+                <super::leader_and_isr_request::LeaderAndIsrRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::LeaderAndIsr)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::StopReplica => {
+                <super::stop_replica_request::StopReplicaRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::StopReplica)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateMetadata => {
+                <super::update_metadata_request::UpdateMetadataRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::UpdateMetadata)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControlledShutdown => {
+                <super::controlled_shutdown_request::ControlledShutdownRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ControlledShutdown)
+            }
+            ApiKey::OffsetCommit => {
+                <super::offset_commit_request::OffsetCommitRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::OffsetCommit)
+            }
+            ApiKey::OffsetFetch => {
+                <super::offset_fetch_request::OffsetFetchRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::OffsetFetch)
+            }
+            ApiKey::FindCoordinator => {
+                <super::find_coordinator_request::FindCoordinatorRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::FindCoordinator)
+            }
+            ApiKey::JoinGroup => {
+                <super::join_group_request::JoinGroupRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::JoinGroup)
+            }
+            ApiKey::Heartbeat => {
+                <super::heartbeat_request::HeartbeatRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Heartbeat)
+            }
+            ApiKey::LeaveGroup => {
+                <super::leave_group_request::LeaveGroupRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::LeaveGroup)
+            }
+            ApiKey::SyncGroup => {
+                <super::sync_group_request::SyncGroupRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::SyncGroup)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeGroups => {
+                <super::describe_groups_request::DescribeGroupsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeGroups)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListGroups => {
+                <super::list_groups_request::ListGroupsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ListGroups)
+            }
+            ApiKey::SaslHandshake => {
+                <super::sasl_handshake_request::SaslHandshakeRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::SaslHandshake)
+            }
+            ApiKey::ApiVersions => {
+                <super::api_versions_request::ApiVersionsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ApiVersions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateTopics => {
+                <super::create_topics_request::CreateTopicsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::CreateTopics)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteTopics => {
+                <super::delete_topics_request::DeleteTopicsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteTopics)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteRecords => {
+                <super::delete_records_request::DeleteRecordsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteRecords)
+            }
+            ApiKey::InitProducerId => {
+                <super::init_producer_id_request::InitProducerIdRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::InitProducerId)
+            }
+            ApiKey::OffsetForLeaderEpoch => {
+                <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::OffsetForLeaderEpoch)
+            }
+            ApiKey::AddPartitionsToTxn => {
+                <super::add_partitions_to_txn_request::AddPartitionsToTxnRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AddPartitionsToTxn)
+            }
+            ApiKey::AddOffsetsToTxn => {
+                <super::add_offsets_to_txn_request::AddOffsetsToTxnRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AddOffsetsToTxn)
+            }
+            ApiKey::EndTxn => {
+                <super::end_txn_request::EndTxnRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::EndTxn)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteTxnMarkers => {
+                <super::write_txn_markers_request::WriteTxnMarkersRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::WriteTxnMarkers)
+            }
+            ApiKey::TxnOffsetCommit => {
+                <super::txn_offset_commit_request::TxnOffsetCommitRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::TxnOffsetCommit)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeAcls => {
+                <super::describe_acls_request::DescribeAclsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateAcls => {
+                <super::create_acls_request::CreateAclsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::CreateAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteAcls => {
+                <super::delete_acls_request::DeleteAclsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeConfigs => {
+                <super::describe_configs_request::DescribeConfigsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterConfigs => {
+                <super::alter_configs_request::AlterConfigsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterReplicaLogDirs => {
+                <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterReplicaLogDirs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeLogDirs => {
+                <super::describe_log_dirs_request::DescribeLogDirsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeLogDirs)
+            }
+            ApiKey::SaslAuthenticate => {
+                <super::sasl_authenticate_request::SaslAuthenticateRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::SaslAuthenticate)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreatePartitions => {
+                <super::create_partitions_request::CreatePartitionsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::CreatePartitions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateDelegationToken => {
+                <super::create_delegation_token_request::CreateDelegationTokenRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::CreateDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RenewDelegationToken => {
+                <super::renew_delegation_token_request::RenewDelegationTokenRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::RenewDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ExpireDelegationToken => {
+                <super::expire_delegation_token_request::ExpireDelegationTokenRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ExpireDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeDelegationToken => {
+                <super::describe_delegation_token_request::DescribeDelegationTokenRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteGroups => {
+                <super::delete_groups_request::DeleteGroupsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteGroups)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ElectLeaders => {
+                <super::elect_leaders_request::ElectLeadersRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ElectLeaders)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::IncrementalAlterConfigs => {
+                <super::incremental_alter_configs_request::IncrementalAlterConfigsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::IncrementalAlterConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterPartitionReassignments => {
+                <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterPartitionReassignments)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListPartitionReassignments => {
+                <super::list_partition_reassignments_request::ListPartitionReassignmentsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ListPartitionReassignments)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::OffsetDelete => {
+                <super::offset_delete_request::OffsetDeleteRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::OffsetDelete)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeClientQuotas => {
+                <super::describe_client_quotas_request::DescribeClientQuotasRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeClientQuotas)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterClientQuotas => {
+                <super::alter_client_quotas_request::AlterClientQuotasRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterClientQuotas)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeUserScramCredentials => {
+                <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeUserScramCredentials)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterUserScramCredentials => {
+                <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterUserScramCredentials)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::Vote => {
+                <super::vote_request::VoteRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Vote)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BeginQuorumEpoch => {
+                <super::begin_quorum_epoch_request::BeginQuorumEpochRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::BeginQuorumEpoch)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::EndQuorumEpoch => {
+                <super::end_quorum_epoch_request::EndQuorumEpochRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::EndQuorumEpoch)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeQuorum => {
+                <super::describe_quorum_request::DescribeQuorumRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeQuorum)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AlterPartition => {
+                <super::alter_partition_request::AlterPartitionRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterPartition)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UpdateFeatures => {
+                <super::update_features_request::UpdateFeaturesRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::UpdateFeatures)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::Envelope => {
+                <super::envelope_request::EnvelopeRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Envelope)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::FetchSnapshot => {
+                <super::fetch_snapshot_request::FetchSnapshotRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::FetchSnapshot)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeCluster => {
+                <super::describe_cluster_request::DescribeClusterRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeCluster)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeProducers => {
+                <super::describe_producers_request::DescribeProducersRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeProducers)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerRegistration => {
+                <super::broker_registration_request::BrokerRegistrationRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::BrokerRegistration)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerHeartbeat => {
+                <super::broker_heartbeat_request::BrokerHeartbeatRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::BrokerHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterBroker => {
+                <super::unregister_broker_request::UnregisterBrokerRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::UnregisterBroker)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTransactions => {
+                <super::describe_transactions_request::DescribeTransactionsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeTransactions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListTransactions => {
+                <super::list_transactions_request::ListTransactionsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ListTransactions)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AllocateProducerIds => {
+                <super::allocate_producer_ids_request::AllocateProducerIdsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AllocateProducerIds)
+            }
+            ApiKey::ConsumerGroupHeartbeat => {
+                <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ConsumerGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ConsumerGroupDescribe => {
+                <super::consumer_group_describe_request::ConsumerGroupDescribeRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ConsumerGroupDescribe)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControllerRegistration => {
+                <super::controller_registration_request::ControllerRegistrationRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ControllerRegistration)
+            }
+            ApiKey::GetTelemetrySubscriptions => {
+                <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::GetTelemetrySubscriptions)
+            }
+            ApiKey::PushTelemetry => {
+                <super::push_telemetry_request::PushTelemetryRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::PushTelemetry)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AssignReplicasToDirs => {
+                <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AssignReplicasToDirs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListConfigResources => {
+                <super::list_config_resources_request::ListConfigResourcesRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ListConfigResources)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTopicPartitions => {
+                <super::describe_topic_partitions_request::DescribeTopicPartitionsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeTopicPartitions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupHeartbeat => {
+                <super::share_group_heartbeat_request::ShareGroupHeartbeatRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ShareGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupDescribe => {
+                <super::share_group_describe_request::ShareGroupDescribeRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ShareGroupDescribe)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareFetch => {
+                <super::share_fetch_request::ShareFetchRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ShareFetch)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareAcknowledge => {
+                <super::share_acknowledge_request::ShareAcknowledgeRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ShareAcknowledge)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AddRaftVoter => {
+                <super::add_raft_voter_request::AddRaftVoterRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AddRaftVoter)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RemoveRaftVoter => {
+                <super::remove_raft_voter_request::RemoveRaftVoterRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::RemoveRaftVoter)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateRaftVoter => {
+                <super::update_raft_voter_request::UpdateRaftVoterRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::UpdateRaftVoter)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::InitializeShareGroupState => {
+                <super::initialize_share_group_state_request::InitializeShareGroupStateRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::InitializeShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupState => {
+                <super::read_share_group_state_request::ReadShareGroupStateRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ReadShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteShareGroupState => {
+                <super::write_share_group_state_request::WriteShareGroupStateRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::WriteShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupState => {
+                <super::delete_share_group_state_request::DeleteShareGroupStateRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupStateSummary => {
+                <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ReadShareGroupStateSummary)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupHeartbeat => {
+                <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::StreamsGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupDescribe => {
+                <super::streams_group_describe_request::StreamsGroupDescribeRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::StreamsGroupDescribe)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeShareGroupOffsets => {
+                <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterShareGroupOffsets => {
+                <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupOffsets => {
+                <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => {
+                <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::StreamsGroupTopologyDescriptionUpdate)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterController => {
+                <super::unregister_controller_request::UnregisterControllerRequestRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::UnregisterController)
+            }
+            #[allow(unreachable_patterns)]
+            _ => Err(r.error(enc::DecodeErrorKind::ApiKeyNotCompiled(api_key.code()))),
+        }
+    }
+    /// The owned [`RequestBody`], allocating what the view borrowed.
+    #[inline]
+    pub fn into_owned(self) -> RequestBody {
+        match self {
+            Self::Produce(m) => RequestBody::Produce(enc::IntoOwned::into_owned(m)),
+            Self::Fetch(m) => RequestBody::Fetch(enc::IntoOwned::into_owned(m)),
+            Self::ListOffsets(m) => {
+                RequestBody::ListOffsets(enc::IntoOwned::into_owned(m))
+            }
+            Self::Metadata(m) => RequestBody::Metadata(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "controller")]
+            Self::LeaderAndIsr(m) => {
+                RequestBody::LeaderAndIsr(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::StopReplica(m) => {
+                RequestBody::StopReplica(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::UpdateMetadata(m) => {
+                RequestBody::UpdateMetadata(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::ControlledShutdown(m) => {
+                RequestBody::ControlledShutdown(enc::IntoOwned::into_owned(m))
+            }
+            Self::OffsetCommit(m) => {
+                RequestBody::OffsetCommit(enc::IntoOwned::into_owned(m))
+            }
+            Self::OffsetFetch(m) => {
+                RequestBody::OffsetFetch(enc::IntoOwned::into_owned(m))
+            }
+            Self::FindCoordinator(m) => {
+                RequestBody::FindCoordinator(enc::IntoOwned::into_owned(m))
+            }
+            Self::JoinGroup(m) => RequestBody::JoinGroup(enc::IntoOwned::into_owned(m)),
+            Self::Heartbeat(m) => RequestBody::Heartbeat(enc::IntoOwned::into_owned(m)),
+            Self::LeaveGroup(m) => RequestBody::LeaveGroup(enc::IntoOwned::into_owned(m)),
+            Self::SyncGroup(m) => RequestBody::SyncGroup(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "admin")]
+            Self::DescribeGroups(m) => {
+                RequestBody::DescribeGroups(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ListGroups(m) => RequestBody::ListGroups(enc::IntoOwned::into_owned(m)),
+            Self::SaslHandshake(m) => {
+                RequestBody::SaslHandshake(enc::IntoOwned::into_owned(m))
+            }
+            Self::ApiVersions(m) => {
+                RequestBody::ApiVersions(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateTopics(m) => {
+                RequestBody::CreateTopics(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteTopics(m) => {
+                RequestBody::DeleteTopics(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteRecords(m) => {
+                RequestBody::DeleteRecords(enc::IntoOwned::into_owned(m))
+            }
+            Self::InitProducerId(m) => {
+                RequestBody::InitProducerId(enc::IntoOwned::into_owned(m))
+            }
+            Self::OffsetForLeaderEpoch(m) => {
+                RequestBody::OffsetForLeaderEpoch(enc::IntoOwned::into_owned(m))
+            }
+            Self::AddPartitionsToTxn(m) => {
+                RequestBody::AddPartitionsToTxn(enc::IntoOwned::into_owned(m))
+            }
+            Self::AddOffsetsToTxn(m) => {
+                RequestBody::AddOffsetsToTxn(enc::IntoOwned::into_owned(m))
+            }
+            Self::EndTxn(m) => RequestBody::EndTxn(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "admin")]
+            Self::WriteTxnMarkers(m) => {
+                RequestBody::WriteTxnMarkers(enc::IntoOwned::into_owned(m))
+            }
+            Self::TxnOffsetCommit(m) => {
+                RequestBody::TxnOffsetCommit(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeAcls(m) => {
+                RequestBody::DescribeAcls(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateAcls(m) => RequestBody::CreateAcls(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "admin")]
+            Self::DeleteAcls(m) => RequestBody::DeleteAcls(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "admin")]
+            Self::DescribeConfigs(m) => {
+                RequestBody::DescribeConfigs(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterConfigs(m) => {
+                RequestBody::AlterConfigs(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterReplicaLogDirs(m) => {
+                RequestBody::AlterReplicaLogDirs(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeLogDirs(m) => {
+                RequestBody::DescribeLogDirs(enc::IntoOwned::into_owned(m))
+            }
+            Self::SaslAuthenticate(m) => {
+                RequestBody::SaslAuthenticate(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::CreatePartitions(m) => {
+                RequestBody::CreatePartitions(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateDelegationToken(m) => {
+                RequestBody::CreateDelegationToken(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::RenewDelegationToken(m) => {
+                RequestBody::RenewDelegationToken(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ExpireDelegationToken(m) => {
+                RequestBody::ExpireDelegationToken(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeDelegationToken(m) => {
+                RequestBody::DescribeDelegationToken(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteGroups(m) => {
+                RequestBody::DeleteGroups(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ElectLeaders(m) => {
+                RequestBody::ElectLeaders(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::IncrementalAlterConfigs(m) => {
+                RequestBody::IncrementalAlterConfigs(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterPartitionReassignments(m) => {
+                RequestBody::AlterPartitionReassignments(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ListPartitionReassignments(m) => {
+                RequestBody::ListPartitionReassignments(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::OffsetDelete(m) => {
+                RequestBody::OffsetDelete(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeClientQuotas(m) => {
+                RequestBody::DescribeClientQuotas(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterClientQuotas(m) => {
+                RequestBody::AlterClientQuotas(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeUserScramCredentials(m) => {
+                RequestBody::DescribeUserScramCredentials(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterUserScramCredentials(m) => {
+                RequestBody::AlterUserScramCredentials(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::Vote(m) => RequestBody::Vote(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "controller")]
+            Self::BeginQuorumEpoch(m) => {
+                RequestBody::BeginQuorumEpoch(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::EndQuorumEpoch(m) => {
+                RequestBody::EndQuorumEpoch(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeQuorum(m) => {
+                RequestBody::DescribeQuorum(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::AlterPartition(m) => {
+                RequestBody::AlterPartition(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::UpdateFeatures(m) => {
+                RequestBody::UpdateFeatures(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::Envelope(m) => RequestBody::Envelope(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "controller")]
+            Self::FetchSnapshot(m) => {
+                RequestBody::FetchSnapshot(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeCluster(m) => {
+                RequestBody::DescribeCluster(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeProducers(m) => {
+                RequestBody::DescribeProducers(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::BrokerRegistration(m) => {
+                RequestBody::BrokerRegistration(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::BrokerHeartbeat(m) => {
+                RequestBody::BrokerHeartbeat(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterBroker(m) => {
+                RequestBody::UnregisterBroker(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTransactions(m) => {
+                RequestBody::DescribeTransactions(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ListTransactions(m) => {
+                RequestBody::ListTransactions(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::AllocateProducerIds(m) => {
+                RequestBody::AllocateProducerIds(enc::IntoOwned::into_owned(m))
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                RequestBody::ConsumerGroupHeartbeat(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ConsumerGroupDescribe(m) => {
+                RequestBody::ConsumerGroupDescribe(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::ControllerRegistration(m) => {
+                RequestBody::ControllerRegistration(enc::IntoOwned::into_owned(m))
+            }
+            Self::GetTelemetrySubscriptions(m) => {
+                RequestBody::GetTelemetrySubscriptions(enc::IntoOwned::into_owned(m))
+            }
+            Self::PushTelemetry(m) => {
+                RequestBody::PushTelemetry(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::AssignReplicasToDirs(m) => {
+                RequestBody::AssignReplicasToDirs(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ListConfigResources(m) => {
+                RequestBody::ListConfigResources(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTopicPartitions(m) => {
+                RequestBody::DescribeTopicPartitions(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupHeartbeat(m) => {
+                RequestBody::ShareGroupHeartbeat(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupDescribe(m) => {
+                RequestBody::ShareGroupDescribe(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareFetch(m) => RequestBody::ShareFetch(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "admin")]
+            Self::ShareAcknowledge(m) => {
+                RequestBody::ShareAcknowledge(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AddRaftVoter(m) => {
+                RequestBody::AddRaftVoter(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::RemoveRaftVoter(m) => {
+                RequestBody::RemoveRaftVoter(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::UpdateRaftVoter(m) => {
+                RequestBody::UpdateRaftVoter(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::InitializeShareGroupState(m) => {
+                RequestBody::InitializeShareGroupState(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupState(m) => {
+                RequestBody::ReadShareGroupState(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::WriteShareGroupState(m) => {
+                RequestBody::WriteShareGroupState(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupState(m) => {
+                RequestBody::DeleteShareGroupState(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupStateSummary(m) => {
+                RequestBody::ReadShareGroupStateSummary(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupHeartbeat(m) => {
+                RequestBody::StreamsGroupHeartbeat(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupDescribe(m) => {
+                RequestBody::StreamsGroupDescribe(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeShareGroupOffsets(m) => {
+                RequestBody::DescribeShareGroupOffsets(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterShareGroupOffsets(m) => {
+                RequestBody::AlterShareGroupOffsets(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupOffsets(m) => {
+                RequestBody::DeleteShareGroupOffsets(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                RequestBody::StreamsGroupTopologyDescriptionUpdate(
+                    enc::IntoOwned::into_owned(m),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterController(m) => {
+                RequestBody::UnregisterController(enc::IntoOwned::into_owned(m))
+            }
+        }
+    }
+}
 /// Delegates to the body (see the runtime's `entity` module).
 impl enc::Entities for RequestBody {
     fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
@@ -6086,9 +10345,13 @@ impl enc::Entities for RequestBody {
             Self::Fetch(m) => enc::Entities::visit_entities(m, version, f),
             Self::ListOffsets(m) => enc::Entities::visit_entities(m, version, f),
             Self::Metadata(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::LeaderAndIsr(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::StopReplica(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::UpdateMetadata(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::ControlledShutdown(m) => enc::Entities::visit_entities(m, version, f),
             Self::OffsetCommit(m) => enc::Entities::visit_entities(m, version, f),
             Self::OffsetFetch(m) => enc::Entities::visit_entities(m, version, f),
@@ -6096,72 +10359,112 @@ impl enc::Entities for RequestBody {
             Self::Heartbeat(m) => enc::Entities::visit_entities(m, version, f),
             Self::LeaveGroup(m) => enc::Entities::visit_entities(m, version, f),
             Self::SyncGroup(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeGroups(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::CreateTopics(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteTopics(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteRecords(m) => enc::Entities::visit_entities(m, version, f),
             Self::InitProducerId(m) => enc::Entities::visit_entities(m, version, f),
             Self::OffsetForLeaderEpoch(m) => enc::Entities::visit_entities(m, version, f),
             Self::AddPartitionsToTxn(m) => enc::Entities::visit_entities(m, version, f),
             Self::AddOffsetsToTxn(m) => enc::Entities::visit_entities(m, version, f),
             Self::EndTxn(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::WriteTxnMarkers(m) => enc::Entities::visit_entities(m, version, f),
             Self::TxnOffsetCommit(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::AlterReplicaLogDirs(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeLogDirs(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::CreatePartitions(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteGroups(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ElectLeaders(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::AlterPartitionReassignments(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ListPartitionReassignments(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::OffsetDelete(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::Vote(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::BeginQuorumEpoch(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::EndQuorumEpoch(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeQuorum(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::AlterPartition(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::FetchSnapshot(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeProducers(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::BrokerRegistration(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::BrokerHeartbeat(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::UnregisterBroker(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeTransactions(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ListTransactions(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::AllocateProducerIds(m) => enc::Entities::visit_entities(m, version, f),
             Self::ConsumerGroupHeartbeat(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ConsumerGroupDescribe(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "controller")]
             Self::AssignReplicasToDirs(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeTopicPartitions(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ShareGroupHeartbeat(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ShareGroupDescribe(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ShareFetch(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ShareAcknowledge(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupHeartbeat(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::StreamsGroupDescribe(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeShareGroupOffsets(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::AlterShareGroupOffsets(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupOffsets(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[allow(unreachable_patterns)]
             _ => {}
         }
     }
@@ -6171,9 +10474,13 @@ impl enc::Entities for RequestBody {
             Self::Fetch(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::ListOffsets(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::Metadata(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::LeaderAndIsr(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::StopReplica(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::UpdateMetadata(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::ControlledShutdown(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::OffsetCommit(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::OffsetFetch(m) => enc::Entities::rewrite_entities(m, version, f),
@@ -6181,9 +10488,13 @@ impl enc::Entities for RequestBody {
             Self::Heartbeat(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::LeaveGroup(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::SyncGroup(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeGroups(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::CreateTopics(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteTopics(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteRecords(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::InitProducerId(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::OffsetForLeaderEpoch(m) => {
@@ -6192,75 +10503,111 @@ impl enc::Entities for RequestBody {
             Self::AddPartitionsToTxn(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::AddOffsetsToTxn(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::EndTxn(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::WriteTxnMarkers(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::TxnOffsetCommit(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::AlterReplicaLogDirs(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DescribeLogDirs(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::CreatePartitions(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteGroups(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ElectLeaders(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::AlterPartitionReassignments(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ListPartitionReassignments(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::OffsetDelete(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::Vote(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::BeginQuorumEpoch(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::EndQuorumEpoch(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeQuorum(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::AlterPartition(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::FetchSnapshot(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeProducers(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::BrokerRegistration(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::BrokerHeartbeat(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::UnregisterBroker(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeTransactions(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ListTransactions(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::AllocateProducerIds(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
             Self::ConsumerGroupHeartbeat(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ConsumerGroupDescribe(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "controller")]
             Self::AssignReplicasToDirs(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DescribeTopicPartitions(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ShareGroupHeartbeat(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ShareGroupDescribe(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ShareFetch(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ShareAcknowledge(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupHeartbeat(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::StreamsGroupDescribe(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DescribeShareGroupOffsets(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::AlterShareGroupOffsets(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupOffsets(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[allow(unreachable_patterns)]
             _ => {}
         }
     }
@@ -6279,12 +10626,16 @@ pub enum ResponseBody {
     ListOffsets(super::list_offsets_response::ListOffsetsResponse),
     /// Api key 3.
     Metadata(super::metadata_response::MetadataResponse),
+    #[cfg(feature = "controller")]
     /// Api key 4.
     LeaderAndIsr(super::leader_and_isr_response::LeaderAndIsrResponse),
+    #[cfg(feature = "controller")]
     /// Api key 5.
     StopReplica(super::stop_replica_response::StopReplicaResponse),
+    #[cfg(feature = "controller")]
     /// Api key 6.
     UpdateMetadata(super::update_metadata_response::UpdateMetadataResponse),
+    #[cfg(feature = "controller")]
     /// Api key 7.
     ControlledShutdown(super::controlled_shutdown_response::ControlledShutdownResponse),
     /// Api key 8.
@@ -6301,18 +10652,23 @@ pub enum ResponseBody {
     LeaveGroup(super::leave_group_response::LeaveGroupResponse),
     /// Api key 14.
     SyncGroup(super::sync_group_response::SyncGroupResponse),
+    #[cfg(feature = "admin")]
     /// Api key 15.
     DescribeGroups(super::describe_groups_response::DescribeGroupsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 16.
     ListGroups(super::list_groups_response::ListGroupsResponse),
     /// Api key 17.
     SaslHandshake(super::sasl_handshake_response::SaslHandshakeResponse),
     /// Api key 18.
     ApiVersions(super::api_versions_response::ApiVersionsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 19.
     CreateTopics(super::create_topics_response::CreateTopicsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 20.
     DeleteTopics(super::delete_topics_response::DeleteTopicsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 21.
     DeleteRecords(super::delete_records_response::DeleteRecordsResponse),
     /// Api key 22.
@@ -6329,110 +10685,149 @@ pub enum ResponseBody {
     AddOffsetsToTxn(super::add_offsets_to_txn_response::AddOffsetsToTxnResponse),
     /// Api key 26.
     EndTxn(super::end_txn_response::EndTxnResponse),
+    #[cfg(feature = "admin")]
     /// Api key 27.
     WriteTxnMarkers(super::write_txn_markers_response::WriteTxnMarkersResponse),
     /// Api key 28.
     TxnOffsetCommit(super::txn_offset_commit_response::TxnOffsetCommitResponse),
+    #[cfg(feature = "admin")]
     /// Api key 29.
     DescribeAcls(super::describe_acls_response::DescribeAclsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 30.
     CreateAcls(super::create_acls_response::CreateAclsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 31.
     DeleteAcls(super::delete_acls_response::DeleteAclsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 32.
     DescribeConfigs(super::describe_configs_response::DescribeConfigsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 33.
     AlterConfigs(super::alter_configs_response::AlterConfigsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 34.
     AlterReplicaLogDirs(
         super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 35.
     DescribeLogDirs(super::describe_log_dirs_response::DescribeLogDirsResponse),
     /// Api key 36.
     SaslAuthenticate(super::sasl_authenticate_response::SaslAuthenticateResponse),
+    #[cfg(feature = "admin")]
     /// Api key 37.
     CreatePartitions(super::create_partitions_response::CreatePartitionsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 38.
     CreateDelegationToken(
         super::create_delegation_token_response::CreateDelegationTokenResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 39.
     RenewDelegationToken(
         super::renew_delegation_token_response::RenewDelegationTokenResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 40.
     ExpireDelegationToken(
         super::expire_delegation_token_response::ExpireDelegationTokenResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 41.
     DescribeDelegationToken(
         super::describe_delegation_token_response::DescribeDelegationTokenResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 42.
     DeleteGroups(super::delete_groups_response::DeleteGroupsResponse),
+    #[cfg(feature = "admin")]
     /// Api key 43.
     ElectLeaders(super::elect_leaders_response::ElectLeadersResponse),
+    #[cfg(feature = "admin")]
     /// Api key 44.
     IncrementalAlterConfigs(
         super::incremental_alter_configs_response::IncrementalAlterConfigsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 45.
     AlterPartitionReassignments(
         super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 46.
     ListPartitionReassignments(
         super::list_partition_reassignments_response::ListPartitionReassignmentsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 47.
     OffsetDelete(super::offset_delete_response::OffsetDeleteResponse),
+    #[cfg(feature = "admin")]
     /// Api key 48.
     DescribeClientQuotas(
         super::describe_client_quotas_response::DescribeClientQuotasResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 49.
     AlterClientQuotas(super::alter_client_quotas_response::AlterClientQuotasResponse),
+    #[cfg(feature = "admin")]
     /// Api key 50.
     DescribeUserScramCredentials(
         super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 51.
     AlterUserScramCredentials(
         super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse,
     ),
+    #[cfg(feature = "controller")]
     /// Api key 52.
     Vote(super::vote_response::VoteResponse),
+    #[cfg(feature = "controller")]
     /// Api key 53.
     BeginQuorumEpoch(super::begin_quorum_epoch_response::BeginQuorumEpochResponse),
+    #[cfg(feature = "controller")]
     /// Api key 54.
     EndQuorumEpoch(super::end_quorum_epoch_response::EndQuorumEpochResponse),
+    #[cfg(feature = "admin")]
     /// Api key 55.
     DescribeQuorum(super::describe_quorum_response::DescribeQuorumResponse),
+    #[cfg(feature = "controller")]
     /// Api key 56.
     AlterPartition(super::alter_partition_response::AlterPartitionResponse),
+    #[cfg(feature = "admin")]
     /// Api key 57.
     UpdateFeatures(super::update_features_response::UpdateFeaturesResponse),
+    #[cfg(feature = "admin")]
     /// Api key 58.
     Envelope(super::envelope_response::EnvelopeResponse),
+    #[cfg(feature = "controller")]
     /// Api key 59.
     FetchSnapshot(super::fetch_snapshot_response::FetchSnapshotResponse),
+    #[cfg(feature = "admin")]
     /// Api key 60.
     DescribeCluster(super::describe_cluster_response::DescribeClusterResponse),
+    #[cfg(feature = "admin")]
     /// Api key 61.
     DescribeProducers(super::describe_producers_response::DescribeProducersResponse),
+    #[cfg(feature = "controller")]
     /// Api key 62.
     BrokerRegistration(super::broker_registration_response::BrokerRegistrationResponse),
+    #[cfg(feature = "controller")]
     /// Api key 63.
     BrokerHeartbeat(super::broker_heartbeat_response::BrokerHeartbeatResponse),
+    #[cfg(feature = "admin")]
     /// Api key 64.
     UnregisterBroker(super::unregister_broker_response::UnregisterBrokerResponse),
+    #[cfg(feature = "admin")]
     /// Api key 65.
     DescribeTransactions(
         super::describe_transactions_response::DescribeTransactionsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 66.
     ListTransactions(super::list_transactions_response::ListTransactionsResponse),
+    #[cfg(feature = "controller")]
     /// Api key 67.
     AllocateProducerIds(
         super::allocate_producer_ids_response::AllocateProducerIdsResponse,
@@ -6441,10 +10836,12 @@ pub enum ResponseBody {
     ConsumerGroupHeartbeat(
         super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 69.
     ConsumerGroupDescribe(
         super::consumer_group_describe_response::ConsumerGroupDescribeResponse,
     ),
+    #[cfg(feature = "controller")]
     /// Api key 70.
     ControllerRegistration(
         super::controller_registration_response::ControllerRegistrationResponse,
@@ -6455,78 +10852,100 @@ pub enum ResponseBody {
     ),
     /// Api key 72.
     PushTelemetry(super::push_telemetry_response::PushTelemetryResponse),
+    #[cfg(feature = "controller")]
     /// Api key 73.
     AssignReplicasToDirs(
         super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 74.
     ListConfigResources(
         super::list_config_resources_response::ListConfigResourcesResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 75.
     DescribeTopicPartitions(
         super::describe_topic_partitions_response::DescribeTopicPartitionsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 76.
     ShareGroupHeartbeat(
         super::share_group_heartbeat_response::ShareGroupHeartbeatResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 77.
     ShareGroupDescribe(super::share_group_describe_response::ShareGroupDescribeResponse),
+    #[cfg(feature = "admin")]
     /// Api key 78.
     ShareFetch(super::share_fetch_response::ShareFetchResponse),
+    #[cfg(feature = "admin")]
     /// Api key 79.
     ShareAcknowledge(super::share_acknowledge_response::ShareAcknowledgeResponse),
+    #[cfg(feature = "admin")]
     /// Api key 80.
     AddRaftVoter(super::add_raft_voter_response::AddRaftVoterResponse),
+    #[cfg(feature = "admin")]
     /// Api key 81.
     RemoveRaftVoter(super::remove_raft_voter_response::RemoveRaftVoterResponse),
+    #[cfg(feature = "controller")]
     /// Api key 82.
     UpdateRaftVoter(super::update_raft_voter_response::UpdateRaftVoterResponse),
+    #[cfg(feature = "admin")]
     /// Api key 83.
     InitializeShareGroupState(
         super::initialize_share_group_state_response::InitializeShareGroupStateResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 84.
     ReadShareGroupState(
         super::read_share_group_state_response::ReadShareGroupStateResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 85.
     WriteShareGroupState(
         super::write_share_group_state_response::WriteShareGroupStateResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 86.
     DeleteShareGroupState(
         super::delete_share_group_state_response::DeleteShareGroupStateResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 87.
     ReadShareGroupStateSummary(
         super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 88.
     StreamsGroupHeartbeat(
         super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 89.
     StreamsGroupDescribe(
         super::streams_group_describe_response::StreamsGroupDescribeResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 90.
     DescribeShareGroupOffsets(
         super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 91.
     AlterShareGroupOffsets(
         super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 92.
     DeleteShareGroupOffsets(
         super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 93.
     StreamsGroupTopologyDescriptionUpdate(
         super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse,
     ),
+    #[cfg(feature = "admin")]
     /// Api key 94.
     UnregisterController(
         super::unregister_controller_response::UnregisterControllerResponse,
@@ -6546,9 +10965,13 @@ impl ResponseBody {
             Self::Fetch(_) => ApiKey::Fetch,
             Self::ListOffsets(_) => ApiKey::ListOffsets,
             Self::Metadata(_) => ApiKey::Metadata,
+            #[cfg(feature = "controller")]
             Self::LeaderAndIsr(_) => ApiKey::LeaderAndIsr,
+            #[cfg(feature = "controller")]
             Self::StopReplica(_) => ApiKey::StopReplica,
+            #[cfg(feature = "controller")]
             Self::UpdateMetadata(_) => ApiKey::UpdateMetadata,
+            #[cfg(feature = "controller")]
             Self::ControlledShutdown(_) => ApiKey::ControlledShutdown,
             Self::OffsetCommit(_) => ApiKey::OffsetCommit,
             Self::OffsetFetch(_) => ApiKey::OffsetFetch,
@@ -6557,87 +10980,155 @@ impl ResponseBody {
             Self::Heartbeat(_) => ApiKey::Heartbeat,
             Self::LeaveGroup(_) => ApiKey::LeaveGroup,
             Self::SyncGroup(_) => ApiKey::SyncGroup,
+            #[cfg(feature = "admin")]
             Self::DescribeGroups(_) => ApiKey::DescribeGroups,
+            #[cfg(feature = "admin")]
             Self::ListGroups(_) => ApiKey::ListGroups,
             Self::SaslHandshake(_) => ApiKey::SaslHandshake,
             Self::ApiVersions(_) => ApiKey::ApiVersions,
+            #[cfg(feature = "admin")]
             Self::CreateTopics(_) => ApiKey::CreateTopics,
+            #[cfg(feature = "admin")]
             Self::DeleteTopics(_) => ApiKey::DeleteTopics,
+            #[cfg(feature = "admin")]
             Self::DeleteRecords(_) => ApiKey::DeleteRecords,
             Self::InitProducerId(_) => ApiKey::InitProducerId,
             Self::OffsetForLeaderEpoch(_) => ApiKey::OffsetForLeaderEpoch,
             Self::AddPartitionsToTxn(_) => ApiKey::AddPartitionsToTxn,
             Self::AddOffsetsToTxn(_) => ApiKey::AddOffsetsToTxn,
             Self::EndTxn(_) => ApiKey::EndTxn,
+            #[cfg(feature = "admin")]
             Self::WriteTxnMarkers(_) => ApiKey::WriteTxnMarkers,
             Self::TxnOffsetCommit(_) => ApiKey::TxnOffsetCommit,
+            #[cfg(feature = "admin")]
             Self::DescribeAcls(_) => ApiKey::DescribeAcls,
+            #[cfg(feature = "admin")]
             Self::CreateAcls(_) => ApiKey::CreateAcls,
+            #[cfg(feature = "admin")]
             Self::DeleteAcls(_) => ApiKey::DeleteAcls,
+            #[cfg(feature = "admin")]
             Self::DescribeConfigs(_) => ApiKey::DescribeConfigs,
+            #[cfg(feature = "admin")]
             Self::AlterConfigs(_) => ApiKey::AlterConfigs,
+            #[cfg(feature = "admin")]
             Self::AlterReplicaLogDirs(_) => ApiKey::AlterReplicaLogDirs,
+            #[cfg(feature = "admin")]
             Self::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
             Self::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
+            #[cfg(feature = "admin")]
             Self::CreatePartitions(_) => ApiKey::CreatePartitions,
+            #[cfg(feature = "admin")]
             Self::CreateDelegationToken(_) => ApiKey::CreateDelegationToken,
+            #[cfg(feature = "admin")]
             Self::RenewDelegationToken(_) => ApiKey::RenewDelegationToken,
+            #[cfg(feature = "admin")]
             Self::ExpireDelegationToken(_) => ApiKey::ExpireDelegationToken,
+            #[cfg(feature = "admin")]
             Self::DescribeDelegationToken(_) => ApiKey::DescribeDelegationToken,
+            #[cfg(feature = "admin")]
             Self::DeleteGroups(_) => ApiKey::DeleteGroups,
+            #[cfg(feature = "admin")]
             Self::ElectLeaders(_) => ApiKey::ElectLeaders,
+            #[cfg(feature = "admin")]
             Self::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
+            #[cfg(feature = "admin")]
             Self::AlterPartitionReassignments(_) => ApiKey::AlterPartitionReassignments,
+            #[cfg(feature = "admin")]
             Self::ListPartitionReassignments(_) => ApiKey::ListPartitionReassignments,
+            #[cfg(feature = "admin")]
             Self::OffsetDelete(_) => ApiKey::OffsetDelete,
+            #[cfg(feature = "admin")]
             Self::DescribeClientQuotas(_) => ApiKey::DescribeClientQuotas,
+            #[cfg(feature = "admin")]
             Self::AlterClientQuotas(_) => ApiKey::AlterClientQuotas,
+            #[cfg(feature = "admin")]
             Self::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
+            #[cfg(feature = "admin")]
             Self::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
+            #[cfg(feature = "controller")]
             Self::Vote(_) => ApiKey::Vote,
+            #[cfg(feature = "controller")]
             Self::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
+            #[cfg(feature = "controller")]
             Self::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
+            #[cfg(feature = "admin")]
             Self::DescribeQuorum(_) => ApiKey::DescribeQuorum,
+            #[cfg(feature = "controller")]
             Self::AlterPartition(_) => ApiKey::AlterPartition,
+            #[cfg(feature = "admin")]
             Self::UpdateFeatures(_) => ApiKey::UpdateFeatures,
+            #[cfg(feature = "admin")]
             Self::Envelope(_) => ApiKey::Envelope,
+            #[cfg(feature = "controller")]
             Self::FetchSnapshot(_) => ApiKey::FetchSnapshot,
+            #[cfg(feature = "admin")]
             Self::DescribeCluster(_) => ApiKey::DescribeCluster,
+            #[cfg(feature = "admin")]
             Self::DescribeProducers(_) => ApiKey::DescribeProducers,
+            #[cfg(feature = "controller")]
             Self::BrokerRegistration(_) => ApiKey::BrokerRegistration,
+            #[cfg(feature = "controller")]
             Self::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
+            #[cfg(feature = "admin")]
             Self::UnregisterBroker(_) => ApiKey::UnregisterBroker,
+            #[cfg(feature = "admin")]
             Self::DescribeTransactions(_) => ApiKey::DescribeTransactions,
+            #[cfg(feature = "admin")]
             Self::ListTransactions(_) => ApiKey::ListTransactions,
+            #[cfg(feature = "controller")]
             Self::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
             Self::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            #[cfg(feature = "admin")]
             Self::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
+            #[cfg(feature = "controller")]
             Self::ControllerRegistration(_) => ApiKey::ControllerRegistration,
             Self::GetTelemetrySubscriptions(_) => ApiKey::GetTelemetrySubscriptions,
             Self::PushTelemetry(_) => ApiKey::PushTelemetry,
+            #[cfg(feature = "controller")]
             Self::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
+            #[cfg(feature = "admin")]
             Self::ListConfigResources(_) => ApiKey::ListConfigResources,
+            #[cfg(feature = "admin")]
             Self::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
+            #[cfg(feature = "admin")]
             Self::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            #[cfg(feature = "admin")]
             Self::ShareGroupDescribe(_) => ApiKey::ShareGroupDescribe,
+            #[cfg(feature = "admin")]
             Self::ShareFetch(_) => ApiKey::ShareFetch,
+            #[cfg(feature = "admin")]
             Self::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
+            #[cfg(feature = "admin")]
             Self::AddRaftVoter(_) => ApiKey::AddRaftVoter,
+            #[cfg(feature = "admin")]
             Self::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
+            #[cfg(feature = "controller")]
             Self::UpdateRaftVoter(_) => ApiKey::UpdateRaftVoter,
+            #[cfg(feature = "admin")]
             Self::InitializeShareGroupState(_) => ApiKey::InitializeShareGroupState,
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupState(_) => ApiKey::ReadShareGroupState,
+            #[cfg(feature = "admin")]
             Self::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            #[cfg(feature = "admin")]
             Self::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
+            #[cfg(feature = "admin")]
             Self::StreamsGroupDescribe(_) => ApiKey::StreamsGroupDescribe,
+            #[cfg(feature = "admin")]
             Self::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
+            #[cfg(feature = "admin")]
             Self::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
+            #[cfg(feature = "admin")]
             Self::StreamsGroupTopologyDescriptionUpdate(_) => {
                 ApiKey::StreamsGroupTopologyDescriptionUpdate
             }
+            #[cfg(feature = "admin")]
             Self::UnregisterController(_) => ApiKey::UnregisterController,
         }
     }
@@ -6672,9 +11163,13 @@ impl ResponseBody {
             Self::Fetch(m) => enc::Message::encode_to(m, w, version),
             Self::ListOffsets(m) => enc::Message::encode_to(m, w, version),
             Self::Metadata(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::LeaderAndIsr(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::StopReplica(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::UpdateMetadata(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::ControlledShutdown(m) => enc::Message::encode_to(m, w, version),
             Self::OffsetCommit(m) => enc::Message::encode_to(m, w, version),
             Self::OffsetFetch(m) => enc::Message::encode_to(m, w, version),
@@ -6683,91 +11178,159 @@ impl ResponseBody {
             Self::Heartbeat(m) => enc::Message::encode_to(m, w, version),
             Self::LeaveGroup(m) => enc::Message::encode_to(m, w, version),
             Self::SyncGroup(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeGroups(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ListGroups(m) => enc::Message::encode_to(m, w, version),
             Self::SaslHandshake(m) => enc::Message::encode_to(m, w, version),
             Self::ApiVersions(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::CreateTopics(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteTopics(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteRecords(m) => enc::Message::encode_to(m, w, version),
             Self::InitProducerId(m) => enc::Message::encode_to(m, w, version),
             Self::OffsetForLeaderEpoch(m) => enc::Message::encode_to(m, w, version),
             Self::AddPartitionsToTxn(m) => enc::Message::encode_to(m, w, version),
             Self::AddOffsetsToTxn(m) => enc::Message::encode_to(m, w, version),
             Self::EndTxn(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::WriteTxnMarkers(m) => enc::Message::encode_to(m, w, version),
             Self::TxnOffsetCommit(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeAcls(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::CreateAcls(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteAcls(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeConfigs(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AlterConfigs(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AlterReplicaLogDirs(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeLogDirs(m) => enc::Message::encode_to(m, w, version),
             Self::SaslAuthenticate(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::CreatePartitions(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::CreateDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::RenewDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ExpireDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeDelegationToken(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteGroups(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ElectLeaders(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::IncrementalAlterConfigs(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AlterPartitionReassignments(m) => {
                 enc::Message::encode_to(m, w, version)
             }
+            #[cfg(feature = "admin")]
             Self::ListPartitionReassignments(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::OffsetDelete(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeClientQuotas(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AlterClientQuotas(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeUserScramCredentials(m) => {
                 enc::Message::encode_to(m, w, version)
             }
+            #[cfg(feature = "admin")]
             Self::AlterUserScramCredentials(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::Vote(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::BeginQuorumEpoch(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::EndQuorumEpoch(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeQuorum(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::AlterPartition(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::UpdateFeatures(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::Envelope(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::FetchSnapshot(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeCluster(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeProducers(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::BrokerRegistration(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::BrokerHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::UnregisterBroker(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeTransactions(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ListTransactions(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::AllocateProducerIds(m) => enc::Message::encode_to(m, w, version),
             Self::ConsumerGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ConsumerGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::ControllerRegistration(m) => enc::Message::encode_to(m, w, version),
             Self::GetTelemetrySubscriptions(m) => enc::Message::encode_to(m, w, version),
             Self::PushTelemetry(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::AssignReplicasToDirs(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ListConfigResources(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeTopicPartitions(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ShareGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ShareGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ShareFetch(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ShareAcknowledge(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AddRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::RemoveRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "controller")]
             Self::UpdateRaftVoter(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::InitializeShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::WriteShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupState(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupStateSummary(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupHeartbeat(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupDescribe(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DescribeShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::AlterShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupOffsets(m) => enc::Message::encode_to(m, w, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
                 enc::Message::encode_to(m, w, version)
             }
+            #[cfg(feature = "admin")]
             Self::UnregisterController(m) => enc::Message::encode_to(m, w, version),
         }
     }
@@ -6779,9 +11342,13 @@ impl ResponseBody {
             Self::Fetch(m) => enc::Message::encoded_size(m, version),
             Self::ListOffsets(m) => enc::Message::encoded_size(m, version),
             Self::Metadata(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::LeaderAndIsr(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::StopReplica(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::UpdateMetadata(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::ControlledShutdown(m) => enc::Message::encoded_size(m, version),
             Self::OffsetCommit(m) => enc::Message::encoded_size(m, version),
             Self::OffsetFetch(m) => enc::Message::encoded_size(m, version),
@@ -6790,98 +11357,166 @@ impl ResponseBody {
             Self::Heartbeat(m) => enc::Message::encoded_size(m, version),
             Self::LeaveGroup(m) => enc::Message::encoded_size(m, version),
             Self::SyncGroup(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeGroups(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ListGroups(m) => enc::Message::encoded_size(m, version),
             Self::SaslHandshake(m) => enc::Message::encoded_size(m, version),
             Self::ApiVersions(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::CreateTopics(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteTopics(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteRecords(m) => enc::Message::encoded_size(m, version),
             Self::InitProducerId(m) => enc::Message::encoded_size(m, version),
             Self::OffsetForLeaderEpoch(m) => enc::Message::encoded_size(m, version),
             Self::AddPartitionsToTxn(m) => enc::Message::encoded_size(m, version),
             Self::AddOffsetsToTxn(m) => enc::Message::encoded_size(m, version),
             Self::EndTxn(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::WriteTxnMarkers(m) => enc::Message::encoded_size(m, version),
             Self::TxnOffsetCommit(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeAcls(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::CreateAcls(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteAcls(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeConfigs(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AlterConfigs(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AlterReplicaLogDirs(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeLogDirs(m) => enc::Message::encoded_size(m, version),
             Self::SaslAuthenticate(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::CreatePartitions(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::CreateDelegationToken(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::RenewDelegationToken(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ExpireDelegationToken(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeDelegationToken(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteGroups(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ElectLeaders(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::IncrementalAlterConfigs(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AlterPartitionReassignments(m) => {
                 enc::Message::encoded_size(m, version)
             }
+            #[cfg(feature = "admin")]
             Self::ListPartitionReassignments(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::OffsetDelete(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeClientQuotas(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AlterClientQuotas(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeUserScramCredentials(m) => {
                 enc::Message::encoded_size(m, version)
             }
+            #[cfg(feature = "admin")]
             Self::AlterUserScramCredentials(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::Vote(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::BeginQuorumEpoch(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::EndQuorumEpoch(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeQuorum(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::AlterPartition(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::UpdateFeatures(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::Envelope(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::FetchSnapshot(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeCluster(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeProducers(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::BrokerRegistration(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::BrokerHeartbeat(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::UnregisterBroker(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeTransactions(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ListTransactions(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::AllocateProducerIds(m) => enc::Message::encoded_size(m, version),
             Self::ConsumerGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ConsumerGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::ControllerRegistration(m) => enc::Message::encoded_size(m, version),
             Self::GetTelemetrySubscriptions(m) => enc::Message::encoded_size(m, version),
             Self::PushTelemetry(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::AssignReplicasToDirs(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ListConfigResources(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeTopicPartitions(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ShareGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ShareGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ShareFetch(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ShareAcknowledge(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AddRaftVoter(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::RemoveRaftVoter(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "controller")]
             Self::UpdateRaftVoter(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::InitializeShareGroupState(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupState(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::WriteShareGroupState(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupState(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::ReadShareGroupStateSummary(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupHeartbeat(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupDescribe(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DescribeShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::AlterShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupOffsets(m) => enc::Message::encoded_size(m, version),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupTopologyDescriptionUpdate(m) => {
                 enc::Message::encoded_size(m, version)
             }
+            #[cfg(feature = "admin")]
             Self::UnregisterController(m) => enc::Message::encoded_size(m, version),
         }
     }
     /// Reads the body of `api_key` at `version` from a [`Reader`](enc::Reader).
     ///
     /// # Errors
-    /// The body's own decode error.
+    /// [`DecodeErrorKind::ApiKeyNotCompiled`](crate::error::DecodeErrorKind::ApiKeyNotCompiled) for an api key whose messages were not compiled, or the body's own decode error.
     pub fn decode_from(
         api_key: ApiKey,
         r: &mut enc::Reader,
@@ -6916,6 +11551,7 @@ impl ResponseBody {
                     )
                     .map(Self::Metadata)
             }
+            #[cfg(feature = "controller")]
             ApiKey::LeaderAndIsr => {
                 <super::leader_and_isr_response::LeaderAndIsrResponse as enc::Message>::decode_from(
                         r,
@@ -6923,6 +11559,7 @@ impl ResponseBody {
                     )
                     .map(Self::LeaderAndIsr)
             }
+            #[cfg(feature = "controller")]
             ApiKey::StopReplica => {
                 <super::stop_replica_response::StopReplicaResponse as enc::Message>::decode_from(
                         r,
@@ -6930,6 +11567,7 @@ impl ResponseBody {
                     )
                     .map(Self::StopReplica)
             }
+            #[cfg(feature = "controller")]
             ApiKey::UpdateMetadata => {
                 <super::update_metadata_response::UpdateMetadataResponse as enc::Message>::decode_from(
                         r,
@@ -6937,6 +11575,7 @@ impl ResponseBody {
                     )
                     .map(Self::UpdateMetadata)
             }
+            #[cfg(feature = "controller")]
             ApiKey::ControlledShutdown => {
                 <super::controlled_shutdown_response::ControlledShutdownResponse as enc::Message>::decode_from(
                         r,
@@ -6993,6 +11632,7 @@ impl ResponseBody {
                     )
                     .map(Self::SyncGroup)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeGroups => {
                 <super::describe_groups_response::DescribeGroupsResponse as enc::Message>::decode_from(
                         r,
@@ -7000,6 +11640,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeGroups)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ListGroups => {
                 <super::list_groups_response::ListGroupsResponse as enc::Message>::decode_from(
                         r,
@@ -7021,6 +11662,7 @@ impl ResponseBody {
                     )
                     .map(Self::ApiVersions)
             }
+            #[cfg(feature = "admin")]
             ApiKey::CreateTopics => {
                 <super::create_topics_response::CreateTopicsResponse as enc::Message>::decode_from(
                         r,
@@ -7028,6 +11670,7 @@ impl ResponseBody {
                     )
                     .map(Self::CreateTopics)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteTopics => {
                 <super::delete_topics_response::DeleteTopicsResponse as enc::Message>::decode_from(
                         r,
@@ -7035,6 +11678,7 @@ impl ResponseBody {
                     )
                     .map(Self::DeleteTopics)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteRecords => {
                 <super::delete_records_response::DeleteRecordsResponse as enc::Message>::decode_from(
                         r,
@@ -7077,6 +11721,7 @@ impl ResponseBody {
                     )
                     .map(Self::EndTxn)
             }
+            #[cfg(feature = "admin")]
             ApiKey::WriteTxnMarkers => {
                 <super::write_txn_markers_response::WriteTxnMarkersResponse as enc::Message>::decode_from(
                         r,
@@ -7091,6 +11736,7 @@ impl ResponseBody {
                     )
                     .map(Self::TxnOffsetCommit)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeAcls => {
                 <super::describe_acls_response::DescribeAclsResponse as enc::Message>::decode_from(
                         r,
@@ -7098,6 +11744,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeAcls)
             }
+            #[cfg(feature = "admin")]
             ApiKey::CreateAcls => {
                 <super::create_acls_response::CreateAclsResponse as enc::Message>::decode_from(
                         r,
@@ -7105,6 +11752,7 @@ impl ResponseBody {
                     )
                     .map(Self::CreateAcls)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteAcls => {
                 <super::delete_acls_response::DeleteAclsResponse as enc::Message>::decode_from(
                         r,
@@ -7112,6 +11760,7 @@ impl ResponseBody {
                     )
                     .map(Self::DeleteAcls)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeConfigs => {
                 <super::describe_configs_response::DescribeConfigsResponse as enc::Message>::decode_from(
                         r,
@@ -7119,6 +11768,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeConfigs)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterConfigs => {
                 <super::alter_configs_response::AlterConfigsResponse as enc::Message>::decode_from(
                         r,
@@ -7126,6 +11776,7 @@ impl ResponseBody {
                     )
                     .map(Self::AlterConfigs)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterReplicaLogDirs => {
                 <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse as enc::Message>::decode_from(
                         r,
@@ -7133,6 +11784,7 @@ impl ResponseBody {
                     )
                     .map(Self::AlterReplicaLogDirs)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeLogDirs => {
                 <super::describe_log_dirs_response::DescribeLogDirsResponse as enc::Message>::decode_from(
                         r,
@@ -7147,6 +11799,7 @@ impl ResponseBody {
                     )
                     .map(Self::SaslAuthenticate)
             }
+            #[cfg(feature = "admin")]
             ApiKey::CreatePartitions => {
                 <super::create_partitions_response::CreatePartitionsResponse as enc::Message>::decode_from(
                         r,
@@ -7154,6 +11807,7 @@ impl ResponseBody {
                     )
                     .map(Self::CreatePartitions)
             }
+            #[cfg(feature = "admin")]
             ApiKey::CreateDelegationToken => {
                 <super::create_delegation_token_response::CreateDelegationTokenResponse as enc::Message>::decode_from(
                         r,
@@ -7161,6 +11815,7 @@ impl ResponseBody {
                     )
                     .map(Self::CreateDelegationToken)
             }
+            #[cfg(feature = "admin")]
             ApiKey::RenewDelegationToken => {
                 <super::renew_delegation_token_response::RenewDelegationTokenResponse as enc::Message>::decode_from(
                         r,
@@ -7168,6 +11823,7 @@ impl ResponseBody {
                     )
                     .map(Self::RenewDelegationToken)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ExpireDelegationToken => {
                 <super::expire_delegation_token_response::ExpireDelegationTokenResponse as enc::Message>::decode_from(
                         r,
@@ -7175,6 +11831,7 @@ impl ResponseBody {
                     )
                     .map(Self::ExpireDelegationToken)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeDelegationToken => {
                 <super::describe_delegation_token_response::DescribeDelegationTokenResponse as enc::Message>::decode_from(
                         r,
@@ -7182,6 +11839,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeDelegationToken)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteGroups => {
                 <super::delete_groups_response::DeleteGroupsResponse as enc::Message>::decode_from(
                         r,
@@ -7189,6 +11847,7 @@ impl ResponseBody {
                     )
                     .map(Self::DeleteGroups)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ElectLeaders => {
                 <super::elect_leaders_response::ElectLeadersResponse as enc::Message>::decode_from(
                         r,
@@ -7196,6 +11855,7 @@ impl ResponseBody {
                     )
                     .map(Self::ElectLeaders)
             }
+            #[cfg(feature = "admin")]
             ApiKey::IncrementalAlterConfigs => {
                 <super::incremental_alter_configs_response::IncrementalAlterConfigsResponse as enc::Message>::decode_from(
                         r,
@@ -7203,6 +11863,7 @@ impl ResponseBody {
                     )
                     .map(Self::IncrementalAlterConfigs)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterPartitionReassignments => {
                 <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse as enc::Message>::decode_from(
                         r,
@@ -7210,6 +11871,7 @@ impl ResponseBody {
                     )
                     .map(Self::AlterPartitionReassignments)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ListPartitionReassignments => {
                 <super::list_partition_reassignments_response::ListPartitionReassignmentsResponse as enc::Message>::decode_from(
                         r,
@@ -7217,6 +11879,7 @@ impl ResponseBody {
                     )
                     .map(Self::ListPartitionReassignments)
             }
+            #[cfg(feature = "admin")]
             ApiKey::OffsetDelete => {
                 <super::offset_delete_response::OffsetDeleteResponse as enc::Message>::decode_from(
                         r,
@@ -7224,6 +11887,7 @@ impl ResponseBody {
                     )
                     .map(Self::OffsetDelete)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeClientQuotas => {
                 <super::describe_client_quotas_response::DescribeClientQuotasResponse as enc::Message>::decode_from(
                         r,
@@ -7231,6 +11895,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeClientQuotas)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterClientQuotas => {
                 <super::alter_client_quotas_response::AlterClientQuotasResponse as enc::Message>::decode_from(
                         r,
@@ -7238,6 +11903,7 @@ impl ResponseBody {
                     )
                     .map(Self::AlterClientQuotas)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeUserScramCredentials => {
                 <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse as enc::Message>::decode_from(
                         r,
@@ -7245,6 +11911,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeUserScramCredentials)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterUserScramCredentials => {
                 <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse as enc::Message>::decode_from(
                         r,
@@ -7252,6 +11919,7 @@ impl ResponseBody {
                     )
                     .map(Self::AlterUserScramCredentials)
             }
+            #[cfg(feature = "controller")]
             ApiKey::Vote => {
                 <super::vote_response::VoteResponse as enc::Message>::decode_from(
                         r,
@@ -7259,6 +11927,7 @@ impl ResponseBody {
                     )
                     .map(Self::Vote)
             }
+            #[cfg(feature = "controller")]
             ApiKey::BeginQuorumEpoch => {
                 <super::begin_quorum_epoch_response::BeginQuorumEpochResponse as enc::Message>::decode_from(
                         r,
@@ -7266,6 +11935,7 @@ impl ResponseBody {
                     )
                     .map(Self::BeginQuorumEpoch)
             }
+            #[cfg(feature = "controller")]
             ApiKey::EndQuorumEpoch => {
                 <super::end_quorum_epoch_response::EndQuorumEpochResponse as enc::Message>::decode_from(
                         r,
@@ -7273,6 +11943,7 @@ impl ResponseBody {
                     )
                     .map(Self::EndQuorumEpoch)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeQuorum => {
                 <super::describe_quorum_response::DescribeQuorumResponse as enc::Message>::decode_from(
                         r,
@@ -7280,6 +11951,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeQuorum)
             }
+            #[cfg(feature = "controller")]
             ApiKey::AlterPartition => {
                 <super::alter_partition_response::AlterPartitionResponse as enc::Message>::decode_from(
                         r,
@@ -7287,6 +11959,7 @@ impl ResponseBody {
                     )
                     .map(Self::AlterPartition)
             }
+            #[cfg(feature = "admin")]
             ApiKey::UpdateFeatures => {
                 <super::update_features_response::UpdateFeaturesResponse as enc::Message>::decode_from(
                         r,
@@ -7294,6 +11967,7 @@ impl ResponseBody {
                     )
                     .map(Self::UpdateFeatures)
             }
+            #[cfg(feature = "admin")]
             ApiKey::Envelope => {
                 <super::envelope_response::EnvelopeResponse as enc::Message>::decode_from(
                         r,
@@ -7301,6 +11975,7 @@ impl ResponseBody {
                     )
                     .map(Self::Envelope)
             }
+            #[cfg(feature = "controller")]
             ApiKey::FetchSnapshot => {
                 <super::fetch_snapshot_response::FetchSnapshotResponse as enc::Message>::decode_from(
                         r,
@@ -7308,6 +11983,7 @@ impl ResponseBody {
                     )
                     .map(Self::FetchSnapshot)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeCluster => {
                 <super::describe_cluster_response::DescribeClusterResponse as enc::Message>::decode_from(
                         r,
@@ -7315,6 +11991,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeCluster)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeProducers => {
                 <super::describe_producers_response::DescribeProducersResponse as enc::Message>::decode_from(
                         r,
@@ -7322,6 +11999,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeProducers)
             }
+            #[cfg(feature = "controller")]
             ApiKey::BrokerRegistration => {
                 <super::broker_registration_response::BrokerRegistrationResponse as enc::Message>::decode_from(
                         r,
@@ -7329,6 +12007,7 @@ impl ResponseBody {
                     )
                     .map(Self::BrokerRegistration)
             }
+            #[cfg(feature = "controller")]
             ApiKey::BrokerHeartbeat => {
                 <super::broker_heartbeat_response::BrokerHeartbeatResponse as enc::Message>::decode_from(
                         r,
@@ -7336,6 +12015,7 @@ impl ResponseBody {
                     )
                     .map(Self::BrokerHeartbeat)
             }
+            #[cfg(feature = "admin")]
             ApiKey::UnregisterBroker => {
                 <super::unregister_broker_response::UnregisterBrokerResponse as enc::Message>::decode_from(
                         r,
@@ -7343,6 +12023,7 @@ impl ResponseBody {
                     )
                     .map(Self::UnregisterBroker)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeTransactions => {
                 <super::describe_transactions_response::DescribeTransactionsResponse as enc::Message>::decode_from(
                         r,
@@ -7350,6 +12031,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeTransactions)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ListTransactions => {
                 <super::list_transactions_response::ListTransactionsResponse as enc::Message>::decode_from(
                         r,
@@ -7357,6 +12039,7 @@ impl ResponseBody {
                     )
                     .map(Self::ListTransactions)
             }
+            #[cfg(feature = "controller")]
             ApiKey::AllocateProducerIds => {
                 <super::allocate_producer_ids_response::AllocateProducerIdsResponse as enc::Message>::decode_from(
                         r,
@@ -7371,6 +12054,7 @@ impl ResponseBody {
                     )
                     .map(Self::ConsumerGroupHeartbeat)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ConsumerGroupDescribe => {
                 <super::consumer_group_describe_response::ConsumerGroupDescribeResponse as enc::Message>::decode_from(
                         r,
@@ -7378,6 +12062,7 @@ impl ResponseBody {
                     )
                     .map(Self::ConsumerGroupDescribe)
             }
+            #[cfg(feature = "controller")]
             ApiKey::ControllerRegistration => {
                 <super::controller_registration_response::ControllerRegistrationResponse as enc::Message>::decode_from(
                         r,
@@ -7399,6 +12084,7 @@ impl ResponseBody {
                     )
                     .map(Self::PushTelemetry)
             }
+            #[cfg(feature = "controller")]
             ApiKey::AssignReplicasToDirs => {
                 <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse as enc::Message>::decode_from(
                         r,
@@ -7406,6 +12092,7 @@ impl ResponseBody {
                     )
                     .map(Self::AssignReplicasToDirs)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ListConfigResources => {
                 <super::list_config_resources_response::ListConfigResourcesResponse as enc::Message>::decode_from(
                         r,
@@ -7413,6 +12100,7 @@ impl ResponseBody {
                     )
                     .map(Self::ListConfigResources)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeTopicPartitions => {
                 <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as enc::Message>::decode_from(
                         r,
@@ -7420,6 +12108,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeTopicPartitions)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ShareGroupHeartbeat => {
                 <super::share_group_heartbeat_response::ShareGroupHeartbeatResponse as enc::Message>::decode_from(
                         r,
@@ -7427,6 +12116,7 @@ impl ResponseBody {
                     )
                     .map(Self::ShareGroupHeartbeat)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ShareGroupDescribe => {
                 <super::share_group_describe_response::ShareGroupDescribeResponse as enc::Message>::decode_from(
                         r,
@@ -7434,6 +12124,7 @@ impl ResponseBody {
                     )
                     .map(Self::ShareGroupDescribe)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ShareFetch => {
                 <super::share_fetch_response::ShareFetchResponse as enc::Message>::decode_from(
                         r,
@@ -7441,6 +12132,7 @@ impl ResponseBody {
                     )
                     .map(Self::ShareFetch)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ShareAcknowledge => {
                 <super::share_acknowledge_response::ShareAcknowledgeResponse as enc::Message>::decode_from(
                         r,
@@ -7448,6 +12140,7 @@ impl ResponseBody {
                     )
                     .map(Self::ShareAcknowledge)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AddRaftVoter => {
                 <super::add_raft_voter_response::AddRaftVoterResponse as enc::Message>::decode_from(
                         r,
@@ -7455,6 +12148,7 @@ impl ResponseBody {
                     )
                     .map(Self::AddRaftVoter)
             }
+            #[cfg(feature = "admin")]
             ApiKey::RemoveRaftVoter => {
                 <super::remove_raft_voter_response::RemoveRaftVoterResponse as enc::Message>::decode_from(
                         r,
@@ -7462,6 +12156,7 @@ impl ResponseBody {
                     )
                     .map(Self::RemoveRaftVoter)
             }
+            #[cfg(feature = "controller")]
             ApiKey::UpdateRaftVoter => {
                 <super::update_raft_voter_response::UpdateRaftVoterResponse as enc::Message>::decode_from(
                         r,
@@ -7469,6 +12164,7 @@ impl ResponseBody {
                     )
                     .map(Self::UpdateRaftVoter)
             }
+            #[cfg(feature = "admin")]
             ApiKey::InitializeShareGroupState => {
                 <super::initialize_share_group_state_response::InitializeShareGroupStateResponse as enc::Message>::decode_from(
                         r,
@@ -7476,6 +12172,7 @@ impl ResponseBody {
                     )
                     .map(Self::InitializeShareGroupState)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupState => {
                 <super::read_share_group_state_response::ReadShareGroupStateResponse as enc::Message>::decode_from(
                         r,
@@ -7483,6 +12180,7 @@ impl ResponseBody {
                     )
                     .map(Self::ReadShareGroupState)
             }
+            #[cfg(feature = "admin")]
             ApiKey::WriteShareGroupState => {
                 <super::write_share_group_state_response::WriteShareGroupStateResponse as enc::Message>::decode_from(
                         r,
@@ -7490,6 +12188,7 @@ impl ResponseBody {
                     )
                     .map(Self::WriteShareGroupState)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupState => {
                 <super::delete_share_group_state_response::DeleteShareGroupStateResponse as enc::Message>::decode_from(
                         r,
@@ -7497,6 +12196,7 @@ impl ResponseBody {
                     )
                     .map(Self::DeleteShareGroupState)
             }
+            #[cfg(feature = "admin")]
             ApiKey::ReadShareGroupStateSummary => {
                 <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse as enc::Message>::decode_from(
                         r,
@@ -7504,6 +12204,7 @@ impl ResponseBody {
                     )
                     .map(Self::ReadShareGroupStateSummary)
             }
+            #[cfg(feature = "admin")]
             ApiKey::StreamsGroupHeartbeat => {
                 <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse as enc::Message>::decode_from(
                         r,
@@ -7511,6 +12212,7 @@ impl ResponseBody {
                     )
                     .map(Self::StreamsGroupHeartbeat)
             }
+            #[cfg(feature = "admin")]
             ApiKey::StreamsGroupDescribe => {
                 <super::streams_group_describe_response::StreamsGroupDescribeResponse as enc::Message>::decode_from(
                         r,
@@ -7518,6 +12220,7 @@ impl ResponseBody {
                     )
                     .map(Self::StreamsGroupDescribe)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DescribeShareGroupOffsets => {
                 <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse as enc::Message>::decode_from(
                         r,
@@ -7525,6 +12228,7 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeShareGroupOffsets)
             }
+            #[cfg(feature = "admin")]
             ApiKey::AlterShareGroupOffsets => {
                 <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse as enc::Message>::decode_from(
                         r,
@@ -7532,6 +12236,7 @@ impl ResponseBody {
                     )
                     .map(Self::AlterShareGroupOffsets)
             }
+            #[cfg(feature = "admin")]
             ApiKey::DeleteShareGroupOffsets => {
                 <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse as enc::Message>::decode_from(
                         r,
@@ -7539,6 +12244,7 @@ impl ResponseBody {
                     )
                     .map(Self::DeleteShareGroupOffsets)
             }
+            #[cfg(feature = "admin")]
             ApiKey::StreamsGroupTopologyDescriptionUpdate => {
                 <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse as enc::Message>::decode_from(
                         r,
@@ -7546,6 +12252,7 @@ impl ResponseBody {
                     )
                     .map(Self::StreamsGroupTopologyDescriptionUpdate)
             }
+            #[cfg(feature = "admin")]
             ApiKey::UnregisterController => {
                 <super::unregister_controller_response::UnregisterControllerResponse as enc::Message>::decode_from(
                         r,
@@ -7553,6 +12260,8 @@ impl ResponseBody {
                     )
                     .map(Self::UnregisterController)
             }
+            #[allow(unreachable_patterns)]
+            _ => Err(r.error(enc::DecodeErrorKind::ApiKeyNotCompiled(api_key.code()))),
         }
     }
     /// Reads the body of `api_key` at `version` into `self`: in place,
@@ -7583,15 +12292,19 @@ impl ResponseBody {
             (Self::Metadata(m), ApiKey::Metadata) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::LeaderAndIsr(m), ApiKey::LeaderAndIsr) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::StopReplica(m), ApiKey::StopReplica) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::UpdateMetadata(m), ApiKey::UpdateMetadata) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::ControlledShutdown(m), ApiKey::ControlledShutdown) => {
                 enc::Message::decode_into_from(m, r, version)
             }
@@ -7616,9 +12329,11 @@ impl ResponseBody {
             (Self::SyncGroup(m), ApiKey::SyncGroup) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeGroups(m), ApiKey::DescribeGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ListGroups(m), ApiKey::ListGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
@@ -7628,12 +12343,15 @@ impl ResponseBody {
             (Self::ApiVersions(m), ApiKey::ApiVersions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::CreateTopics(m), ApiKey::CreateTopics) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteTopics(m), ApiKey::DeleteTopics) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteRecords(m), ApiKey::DeleteRecords) => {
                 enc::Message::decode_into_from(m, r, version)
             }
@@ -7652,137 +12370,178 @@ impl ResponseBody {
             (Self::EndTxn(m), ApiKey::EndTxn) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::WriteTxnMarkers(m), ApiKey::WriteTxnMarkers) => {
                 enc::Message::decode_into_from(m, r, version)
             }
             (Self::TxnOffsetCommit(m), ApiKey::TxnOffsetCommit) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeAcls(m), ApiKey::DescribeAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::CreateAcls(m), ApiKey::CreateAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteAcls(m), ApiKey::DeleteAcls) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeConfigs(m), ApiKey::DescribeConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::AlterConfigs(m), ApiKey::AlterConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::AlterReplicaLogDirs(m), ApiKey::AlterReplicaLogDirs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeLogDirs(m), ApiKey::DescribeLogDirs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
             (Self::SaslAuthenticate(m), ApiKey::SaslAuthenticate) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::CreatePartitions(m), ApiKey::CreatePartitions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::CreateDelegationToken(m), ApiKey::CreateDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::RenewDelegationToken(m), ApiKey::RenewDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ExpireDelegationToken(m), ApiKey::ExpireDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeDelegationToken(m), ApiKey::DescribeDelegationToken) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteGroups(m), ApiKey::DeleteGroups) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ElectLeaders(m), ApiKey::ElectLeaders) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::IncrementalAlterConfigs(m), ApiKey::IncrementalAlterConfigs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (
                 Self::AlterPartitionReassignments(m),
                 ApiKey::AlterPartitionReassignments,
             ) => enc::Message::decode_into_from(m, r, version),
+            #[cfg(feature = "admin")]
             (Self::ListPartitionReassignments(m), ApiKey::ListPartitionReassignments) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::OffsetDelete(m), ApiKey::OffsetDelete) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeClientQuotas(m), ApiKey::DescribeClientQuotas) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::AlterClientQuotas(m), ApiKey::AlterClientQuotas) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (
                 Self::DescribeUserScramCredentials(m),
                 ApiKey::DescribeUserScramCredentials,
             ) => enc::Message::decode_into_from(m, r, version),
+            #[cfg(feature = "admin")]
             (Self::AlterUserScramCredentials(m), ApiKey::AlterUserScramCredentials) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::Vote(m), ApiKey::Vote) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::BeginQuorumEpoch(m), ApiKey::BeginQuorumEpoch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::EndQuorumEpoch(m), ApiKey::EndQuorumEpoch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeQuorum(m), ApiKey::DescribeQuorum) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::AlterPartition(m), ApiKey::AlterPartition) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::UpdateFeatures(m), ApiKey::UpdateFeatures) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::Envelope(m), ApiKey::Envelope) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::FetchSnapshot(m), ApiKey::FetchSnapshot) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeCluster(m), ApiKey::DescribeCluster) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeProducers(m), ApiKey::DescribeProducers) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::BrokerRegistration(m), ApiKey::BrokerRegistration) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::BrokerHeartbeat(m), ApiKey::BrokerHeartbeat) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::UnregisterBroker(m), ApiKey::UnregisterBroker) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeTransactions(m), ApiKey::DescribeTransactions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ListTransactions(m), ApiKey::ListTransactions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::AllocateProducerIds(m), ApiKey::AllocateProducerIds) => {
                 enc::Message::decode_into_from(m, r, version)
             }
             (Self::ConsumerGroupHeartbeat(m), ApiKey::ConsumerGroupHeartbeat) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ConsumerGroupDescribe(m), ApiKey::ConsumerGroupDescribe) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::ControllerRegistration(m), ApiKey::ControllerRegistration) => {
                 enc::Message::decode_into_from(m, r, version)
             }
@@ -7792,77 +12551,2242 @@ impl ResponseBody {
             (Self::PushTelemetry(m), ApiKey::PushTelemetry) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::AssignReplicasToDirs(m), ApiKey::AssignReplicasToDirs) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ListConfigResources(m), ApiKey::ListConfigResources) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeTopicPartitions(m), ApiKey::DescribeTopicPartitions) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ShareGroupHeartbeat(m), ApiKey::ShareGroupHeartbeat) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ShareGroupDescribe(m), ApiKey::ShareGroupDescribe) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ShareFetch(m), ApiKey::ShareFetch) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ShareAcknowledge(m), ApiKey::ShareAcknowledge) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::AddRaftVoter(m), ApiKey::AddRaftVoter) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::RemoveRaftVoter(m), ApiKey::RemoveRaftVoter) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "controller")]
             (Self::UpdateRaftVoter(m), ApiKey::UpdateRaftVoter) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::InitializeShareGroupState(m), ApiKey::InitializeShareGroupState) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ReadShareGroupState(m), ApiKey::ReadShareGroupState) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::WriteShareGroupState(m), ApiKey::WriteShareGroupState) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteShareGroupState(m), ApiKey::DeleteShareGroupState) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::ReadShareGroupStateSummary(m), ApiKey::ReadShareGroupStateSummary) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::StreamsGroupHeartbeat(m), ApiKey::StreamsGroupHeartbeat) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::StreamsGroupDescribe(m), ApiKey::StreamsGroupDescribe) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DescribeShareGroupOffsets(m), ApiKey::DescribeShareGroupOffsets) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::AlterShareGroupOffsets(m), ApiKey::AlterShareGroupOffsets) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (Self::DeleteShareGroupOffsets(m), ApiKey::DeleteShareGroupOffsets) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[cfg(feature = "admin")]
             (
                 Self::StreamsGroupTopologyDescriptionUpdate(m),
                 ApiKey::StreamsGroupTopologyDescriptionUpdate,
             ) => enc::Message::decode_into_from(m, r, version),
+            #[cfg(feature = "admin")]
             (Self::UnregisterController(m), ApiKey::UnregisterController) => {
                 enc::Message::decode_into_from(m, r, version)
             }
+            #[allow(unreachable_patterns)]
             _ => {
                 *self = Self::decode_from(api_key, r, version)?;
                 Ok(())
             }
+        }
+    }
+    #[cfg(feature = "sample")]
+    /// A random body for `api_key` at `version`, for property tests;
+    /// `None` for an api key whose messages were not compiled.
+    pub fn sample(
+        api_key: ApiKey,
+        g: &mut crate::sample::SampleGen,
+        version: i16,
+    ) -> Option<Self> {
+        match api_key {
+            ApiKey::Produce => {
+                Some(
+                    Self::Produce(
+                        <super::produce_response::ProduceResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::Fetch => {
+                Some(
+                    Self::Fetch(
+                        <super::fetch_response::FetchResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::ListOffsets => {
+                Some(
+                    Self::ListOffsets(
+                        <super::list_offsets_response::ListOffsetsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::Metadata => {
+                Some(
+                    Self::Metadata(
+                        <super::metadata_response::MetadataResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::LeaderAndIsr => {
+                Some(
+                    Self::LeaderAndIsr(
+                        <super::leader_and_isr_response::LeaderAndIsrResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::StopReplica => {
+                Some(
+                    Self::StopReplica(
+                        <super::stop_replica_response::StopReplicaResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateMetadata => {
+                Some(
+                    Self::UpdateMetadata(
+                        <super::update_metadata_response::UpdateMetadataResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControlledShutdown => {
+                Some(
+                    Self::ControlledShutdown(
+                        <super::controlled_shutdown_response::ControlledShutdownResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::OffsetCommit => {
+                Some(
+                    Self::OffsetCommit(
+                        <super::offset_commit_response::OffsetCommitResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::OffsetFetch => {
+                Some(
+                    Self::OffsetFetch(
+                        <super::offset_fetch_response::OffsetFetchResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::FindCoordinator => {
+                Some(
+                    Self::FindCoordinator(
+                        <super::find_coordinator_response::FindCoordinatorResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::JoinGroup => {
+                Some(
+                    Self::JoinGroup(
+                        <super::join_group_response::JoinGroupResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::Heartbeat => {
+                Some(
+                    Self::Heartbeat(
+                        <super::heartbeat_response::HeartbeatResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::LeaveGroup => {
+                Some(
+                    Self::LeaveGroup(
+                        <super::leave_group_response::LeaveGroupResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::SyncGroup => {
+                Some(
+                    Self::SyncGroup(
+                        <super::sync_group_response::SyncGroupResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeGroups => {
+                Some(
+                    Self::DescribeGroups(
+                        <super::describe_groups_response::DescribeGroupsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListGroups => {
+                Some(
+                    Self::ListGroups(
+                        <super::list_groups_response::ListGroupsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::SaslHandshake => {
+                Some(
+                    Self::SaslHandshake(
+                        <super::sasl_handshake_response::SaslHandshakeResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::ApiVersions => {
+                Some(
+                    Self::ApiVersions(
+                        <super::api_versions_response::ApiVersionsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateTopics => {
+                Some(
+                    Self::CreateTopics(
+                        <super::create_topics_response::CreateTopicsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteTopics => {
+                Some(
+                    Self::DeleteTopics(
+                        <super::delete_topics_response::DeleteTopicsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteRecords => {
+                Some(
+                    Self::DeleteRecords(
+                        <super::delete_records_response::DeleteRecordsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::InitProducerId => {
+                Some(
+                    Self::InitProducerId(
+                        <super::init_producer_id_response::InitProducerIdResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::OffsetForLeaderEpoch => {
+                Some(
+                    Self::OffsetForLeaderEpoch(
+                        <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::AddPartitionsToTxn => {
+                Some(
+                    Self::AddPartitionsToTxn(
+                        <super::add_partitions_to_txn_response::AddPartitionsToTxnResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::AddOffsetsToTxn => {
+                Some(
+                    Self::AddOffsetsToTxn(
+                        <super::add_offsets_to_txn_response::AddOffsetsToTxnResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::EndTxn => {
+                Some(
+                    Self::EndTxn(
+                        <super::end_txn_response::EndTxnResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteTxnMarkers => {
+                Some(
+                    Self::WriteTxnMarkers(
+                        <super::write_txn_markers_response::WriteTxnMarkersResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::TxnOffsetCommit => {
+                Some(
+                    Self::TxnOffsetCommit(
+                        <super::txn_offset_commit_response::TxnOffsetCommitResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeAcls => {
+                Some(
+                    Self::DescribeAcls(
+                        <super::describe_acls_response::DescribeAclsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateAcls => {
+                Some(
+                    Self::CreateAcls(
+                        <super::create_acls_response::CreateAclsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteAcls => {
+                Some(
+                    Self::DeleteAcls(
+                        <super::delete_acls_response::DeleteAclsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeConfigs => {
+                Some(
+                    Self::DescribeConfigs(
+                        <super::describe_configs_response::DescribeConfigsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterConfigs => {
+                Some(
+                    Self::AlterConfigs(
+                        <super::alter_configs_response::AlterConfigsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterReplicaLogDirs => {
+                Some(
+                    Self::AlterReplicaLogDirs(
+                        <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeLogDirs => {
+                Some(
+                    Self::DescribeLogDirs(
+                        <super::describe_log_dirs_response::DescribeLogDirsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::SaslAuthenticate => {
+                Some(
+                    Self::SaslAuthenticate(
+                        <super::sasl_authenticate_response::SaslAuthenticateResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreatePartitions => {
+                Some(
+                    Self::CreatePartitions(
+                        <super::create_partitions_response::CreatePartitionsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateDelegationToken => {
+                Some(
+                    Self::CreateDelegationToken(
+                        <super::create_delegation_token_response::CreateDelegationTokenResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RenewDelegationToken => {
+                Some(
+                    Self::RenewDelegationToken(
+                        <super::renew_delegation_token_response::RenewDelegationTokenResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ExpireDelegationToken => {
+                Some(
+                    Self::ExpireDelegationToken(
+                        <super::expire_delegation_token_response::ExpireDelegationTokenResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeDelegationToken => {
+                Some(
+                    Self::DescribeDelegationToken(
+                        <super::describe_delegation_token_response::DescribeDelegationTokenResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteGroups => {
+                Some(
+                    Self::DeleteGroups(
+                        <super::delete_groups_response::DeleteGroupsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ElectLeaders => {
+                Some(
+                    Self::ElectLeaders(
+                        <super::elect_leaders_response::ElectLeadersResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::IncrementalAlterConfigs => {
+                Some(
+                    Self::IncrementalAlterConfigs(
+                        <super::incremental_alter_configs_response::IncrementalAlterConfigsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterPartitionReassignments => {
+                Some(
+                    Self::AlterPartitionReassignments(
+                        <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListPartitionReassignments => {
+                Some(
+                    Self::ListPartitionReassignments(
+                        <super::list_partition_reassignments_response::ListPartitionReassignmentsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::OffsetDelete => {
+                Some(
+                    Self::OffsetDelete(
+                        <super::offset_delete_response::OffsetDeleteResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeClientQuotas => {
+                Some(
+                    Self::DescribeClientQuotas(
+                        <super::describe_client_quotas_response::DescribeClientQuotasResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterClientQuotas => {
+                Some(
+                    Self::AlterClientQuotas(
+                        <super::alter_client_quotas_response::AlterClientQuotasResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeUserScramCredentials => {
+                Some(
+                    Self::DescribeUserScramCredentials(
+                        <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterUserScramCredentials => {
+                Some(
+                    Self::AlterUserScramCredentials(
+                        <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::Vote => {
+                Some(
+                    Self::Vote(
+                        <super::vote_response::VoteResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BeginQuorumEpoch => {
+                Some(
+                    Self::BeginQuorumEpoch(
+                        <super::begin_quorum_epoch_response::BeginQuorumEpochResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::EndQuorumEpoch => {
+                Some(
+                    Self::EndQuorumEpoch(
+                        <super::end_quorum_epoch_response::EndQuorumEpochResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeQuorum => {
+                Some(
+                    Self::DescribeQuorum(
+                        <super::describe_quorum_response::DescribeQuorumResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AlterPartition => {
+                Some(
+                    Self::AlterPartition(
+                        <super::alter_partition_response::AlterPartitionResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UpdateFeatures => {
+                Some(
+                    Self::UpdateFeatures(
+                        <super::update_features_response::UpdateFeaturesResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::Envelope => {
+                Some(
+                    Self::Envelope(
+                        <super::envelope_response::EnvelopeResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::FetchSnapshot => {
+                Some(
+                    Self::FetchSnapshot(
+                        <super::fetch_snapshot_response::FetchSnapshotResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeCluster => {
+                Some(
+                    Self::DescribeCluster(
+                        <super::describe_cluster_response::DescribeClusterResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeProducers => {
+                Some(
+                    Self::DescribeProducers(
+                        <super::describe_producers_response::DescribeProducersResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerRegistration => {
+                Some(
+                    Self::BrokerRegistration(
+                        <super::broker_registration_response::BrokerRegistrationResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerHeartbeat => {
+                Some(
+                    Self::BrokerHeartbeat(
+                        <super::broker_heartbeat_response::BrokerHeartbeatResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterBroker => {
+                Some(
+                    Self::UnregisterBroker(
+                        <super::unregister_broker_response::UnregisterBrokerResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTransactions => {
+                Some(
+                    Self::DescribeTransactions(
+                        <super::describe_transactions_response::DescribeTransactionsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListTransactions => {
+                Some(
+                    Self::ListTransactions(
+                        <super::list_transactions_response::ListTransactionsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AllocateProducerIds => {
+                Some(
+                    Self::AllocateProducerIds(
+                        <super::allocate_producer_ids_response::AllocateProducerIdsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::ConsumerGroupHeartbeat => {
+                Some(
+                    Self::ConsumerGroupHeartbeat(
+                        <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ConsumerGroupDescribe => {
+                Some(
+                    Self::ConsumerGroupDescribe(
+                        <super::consumer_group_describe_response::ConsumerGroupDescribeResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControllerRegistration => {
+                Some(
+                    Self::ControllerRegistration(
+                        <super::controller_registration_response::ControllerRegistrationResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::GetTelemetrySubscriptions => {
+                Some(
+                    Self::GetTelemetrySubscriptions(
+                        <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            ApiKey::PushTelemetry => {
+                Some(
+                    Self::PushTelemetry(
+                        <super::push_telemetry_response::PushTelemetryResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AssignReplicasToDirs => {
+                Some(
+                    Self::AssignReplicasToDirs(
+                        <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListConfigResources => {
+                Some(
+                    Self::ListConfigResources(
+                        <super::list_config_resources_response::ListConfigResourcesResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTopicPartitions => {
+                Some(
+                    Self::DescribeTopicPartitions(
+                        <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupHeartbeat => {
+                Some(
+                    Self::ShareGroupHeartbeat(
+                        <super::share_group_heartbeat_response::ShareGroupHeartbeatResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupDescribe => {
+                Some(
+                    Self::ShareGroupDescribe(
+                        <super::share_group_describe_response::ShareGroupDescribeResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareFetch => {
+                Some(
+                    Self::ShareFetch(
+                        <super::share_fetch_response::ShareFetchResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareAcknowledge => {
+                Some(
+                    Self::ShareAcknowledge(
+                        <super::share_acknowledge_response::ShareAcknowledgeResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AddRaftVoter => {
+                Some(
+                    Self::AddRaftVoter(
+                        <super::add_raft_voter_response::AddRaftVoterResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RemoveRaftVoter => {
+                Some(
+                    Self::RemoveRaftVoter(
+                        <super::remove_raft_voter_response::RemoveRaftVoterResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateRaftVoter => {
+                Some(
+                    Self::UpdateRaftVoter(
+                        <super::update_raft_voter_response::UpdateRaftVoterResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::InitializeShareGroupState => {
+                Some(
+                    Self::InitializeShareGroupState(
+                        <super::initialize_share_group_state_response::InitializeShareGroupStateResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupState => {
+                Some(
+                    Self::ReadShareGroupState(
+                        <super::read_share_group_state_response::ReadShareGroupStateResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteShareGroupState => {
+                Some(
+                    Self::WriteShareGroupState(
+                        <super::write_share_group_state_response::WriteShareGroupStateResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupState => {
+                Some(
+                    Self::DeleteShareGroupState(
+                        <super::delete_share_group_state_response::DeleteShareGroupStateResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupStateSummary => {
+                Some(
+                    Self::ReadShareGroupStateSummary(
+                        <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupHeartbeat => {
+                Some(
+                    Self::StreamsGroupHeartbeat(
+                        <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupDescribe => {
+                Some(
+                    Self::StreamsGroupDescribe(
+                        <super::streams_group_describe_response::StreamsGroupDescribeResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeShareGroupOffsets => {
+                Some(
+                    Self::DescribeShareGroupOffsets(
+                        <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterShareGroupOffsets => {
+                Some(
+                    Self::AlterShareGroupOffsets(
+                        <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupOffsets => {
+                Some(
+                    Self::DeleteShareGroupOffsets(
+                        <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => {
+                Some(
+                    Self::StreamsGroupTopologyDescriptionUpdate(
+                        <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterController => {
+                Some(
+                    Self::UnregisterController(
+                        <super::unregister_controller_response::UnregisterControllerResponse as crate::sample::Sample>::sample(
+                            g,
+                            version,
+                        ),
+                    ),
+                )
+            }
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+    #[cfg(feature = "json")]
+    /// Kafka's JSON form of the body at `version` (see the runtime's
+    /// `json` module), sensitive fields redacted.
+    ///
+    /// # Errors
+    /// As the body's `ToJson::to_json`.
+    pub fn to_json(
+        &self,
+        version: i16,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        self.to_json_with(version, crate::json::JsonOptions::default())
+    }
+    #[cfg(feature = "json")]
+    /// Kafka's JSON form of the body at `version`, written as `options` say.
+    ///
+    /// # Errors
+    /// As the body's `ToJson::to_json_with`.
+    pub fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        match self {
+            Self::Produce(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::Fetch(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::ListOffsets(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::Metadata(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "controller")]
+            Self::LeaderAndIsr(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::StopReplica(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::UpdateMetadata(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::ControlledShutdown(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::OffsetCommit(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::OffsetFetch(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::FindCoordinator(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::JoinGroup(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::Heartbeat(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::LeaveGroup(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::SyncGroup(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "admin")]
+            Self::DescribeGroups(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListGroups(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::SaslHandshake(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::ApiVersions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateTopics(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteTopics(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteRecords(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::InitProducerId(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::AddPartitionsToTxn(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::AddOffsetsToTxn(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::EndTxn(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "admin")]
+            Self::WriteTxnMarkers(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::TxnOffsetCommit(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeAcls(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateAcls(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "admin")]
+            Self::DeleteAcls(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "admin")]
+            Self::DescribeConfigs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterConfigs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterReplicaLogDirs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeLogDirs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::SaslAuthenticate(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::CreatePartitions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateDelegationToken(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::RenewDelegationToken(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ExpireDelegationToken(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeDelegationToken(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteGroups(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ElectLeaders(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::IncrementalAlterConfigs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterPartitionReassignments(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListPartitionReassignments(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::OffsetDelete(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeClientQuotas(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterClientQuotas(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeUserScramCredentials(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterUserScramCredentials(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::Vote(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "controller")]
+            Self::BeginQuorumEpoch(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::EndQuorumEpoch(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeQuorum(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::AlterPartition(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::UpdateFeatures(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::Envelope(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "controller")]
+            Self::FetchSnapshot(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeCluster(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeProducers(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::BrokerRegistration(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::BrokerHeartbeat(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterBroker(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTransactions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListTransactions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::AllocateProducerIds(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ConsumerGroupDescribe(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::ControllerRegistration(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::GetTelemetrySubscriptions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            Self::PushTelemetry(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::AssignReplicasToDirs(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ListConfigResources(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTopicPartitions(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupHeartbeat(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupDescribe(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareFetch(m) => crate::json::ToJson::to_json_with(m, version, options),
+            #[cfg(feature = "admin")]
+            Self::ShareAcknowledge(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AddRaftVoter(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::RemoveRaftVoter(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "controller")]
+            Self::UpdateRaftVoter(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::InitializeShareGroupState(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupState(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::WriteShareGroupState(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupState(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupStateSummary(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupDescribe(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterShareGroupOffsets(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterController(m) => {
+                crate::json::ToJson::to_json_with(m, version, options)
+            }
+        }
+    }
+    #[cfg(feature = "json")]
+    /// Reads the body of `api_key` at `version` from Kafka's JSON form.
+    ///
+    /// # Errors
+    /// `JsonErrorKind::UnknownApiKey` for an api key whose messages were
+    /// not compiled, or the body's own error.
+    pub fn from_json(
+        api_key: ApiKey,
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        match api_key {
+            ApiKey::Produce => {
+                <super::produce_response::ProduceResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Produce)
+            }
+            ApiKey::Fetch => {
+                <super::fetch_response::FetchResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Fetch)
+            }
+            ApiKey::ListOffsets => {
+                <super::list_offsets_response::ListOffsetsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ListOffsets)
+            }
+            ApiKey::Metadata => {
+                <super::metadata_response::MetadataResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Metadata)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::LeaderAndIsr => {
+                <super::leader_and_isr_response::LeaderAndIsrResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::LeaderAndIsr)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::StopReplica => {
+                <super::stop_replica_response::StopReplicaResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::StopReplica)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateMetadata => {
+                <super::update_metadata_response::UpdateMetadataResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::UpdateMetadata)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControlledShutdown => {
+                <super::controlled_shutdown_response::ControlledShutdownResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ControlledShutdown)
+            }
+            ApiKey::OffsetCommit => {
+                <super::offset_commit_response::OffsetCommitResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::OffsetCommit)
+            }
+            ApiKey::OffsetFetch => {
+                <super::offset_fetch_response::OffsetFetchResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::OffsetFetch)
+            }
+            ApiKey::FindCoordinator => {
+                <super::find_coordinator_response::FindCoordinatorResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::FindCoordinator)
+            }
+            ApiKey::JoinGroup => {
+                <super::join_group_response::JoinGroupResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::JoinGroup)
+            }
+            ApiKey::Heartbeat => {
+                <super::heartbeat_response::HeartbeatResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Heartbeat)
+            }
+            ApiKey::LeaveGroup => {
+                <super::leave_group_response::LeaveGroupResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::LeaveGroup)
+            }
+            ApiKey::SyncGroup => {
+                <super::sync_group_response::SyncGroupResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::SyncGroup)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeGroups => {
+                <super::describe_groups_response::DescribeGroupsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeGroups)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListGroups => {
+                <super::list_groups_response::ListGroupsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ListGroups)
+            }
+            ApiKey::SaslHandshake => {
+                <super::sasl_handshake_response::SaslHandshakeResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::SaslHandshake)
+            }
+            ApiKey::ApiVersions => {
+                <super::api_versions_response::ApiVersionsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ApiVersions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateTopics => {
+                <super::create_topics_response::CreateTopicsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::CreateTopics)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteTopics => {
+                <super::delete_topics_response::DeleteTopicsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteTopics)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteRecords => {
+                <super::delete_records_response::DeleteRecordsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteRecords)
+            }
+            ApiKey::InitProducerId => {
+                <super::init_producer_id_response::InitProducerIdResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::InitProducerId)
+            }
+            ApiKey::OffsetForLeaderEpoch => {
+                <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::OffsetForLeaderEpoch)
+            }
+            ApiKey::AddPartitionsToTxn => {
+                <super::add_partitions_to_txn_response::AddPartitionsToTxnResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AddPartitionsToTxn)
+            }
+            ApiKey::AddOffsetsToTxn => {
+                <super::add_offsets_to_txn_response::AddOffsetsToTxnResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AddOffsetsToTxn)
+            }
+            ApiKey::EndTxn => {
+                <super::end_txn_response::EndTxnResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::EndTxn)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteTxnMarkers => {
+                <super::write_txn_markers_response::WriteTxnMarkersResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::WriteTxnMarkers)
+            }
+            ApiKey::TxnOffsetCommit => {
+                <super::txn_offset_commit_response::TxnOffsetCommitResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::TxnOffsetCommit)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeAcls => {
+                <super::describe_acls_response::DescribeAclsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateAcls => {
+                <super::create_acls_response::CreateAclsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::CreateAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteAcls => {
+                <super::delete_acls_response::DeleteAclsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeConfigs => {
+                <super::describe_configs_response::DescribeConfigsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterConfigs => {
+                <super::alter_configs_response::AlterConfigsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterReplicaLogDirs => {
+                <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterReplicaLogDirs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeLogDirs => {
+                <super::describe_log_dirs_response::DescribeLogDirsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeLogDirs)
+            }
+            ApiKey::SaslAuthenticate => {
+                <super::sasl_authenticate_response::SaslAuthenticateResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::SaslAuthenticate)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreatePartitions => {
+                <super::create_partitions_response::CreatePartitionsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::CreatePartitions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateDelegationToken => {
+                <super::create_delegation_token_response::CreateDelegationTokenResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::CreateDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RenewDelegationToken => {
+                <super::renew_delegation_token_response::RenewDelegationTokenResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::RenewDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ExpireDelegationToken => {
+                <super::expire_delegation_token_response::ExpireDelegationTokenResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ExpireDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeDelegationToken => {
+                <super::describe_delegation_token_response::DescribeDelegationTokenResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteGroups => {
+                <super::delete_groups_response::DeleteGroupsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteGroups)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ElectLeaders => {
+                <super::elect_leaders_response::ElectLeadersResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ElectLeaders)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::IncrementalAlterConfigs => {
+                <super::incremental_alter_configs_response::IncrementalAlterConfigsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::IncrementalAlterConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterPartitionReassignments => {
+                <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterPartitionReassignments)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListPartitionReassignments => {
+                <super::list_partition_reassignments_response::ListPartitionReassignmentsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ListPartitionReassignments)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::OffsetDelete => {
+                <super::offset_delete_response::OffsetDeleteResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::OffsetDelete)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeClientQuotas => {
+                <super::describe_client_quotas_response::DescribeClientQuotasResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeClientQuotas)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterClientQuotas => {
+                <super::alter_client_quotas_response::AlterClientQuotasResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterClientQuotas)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeUserScramCredentials => {
+                <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeUserScramCredentials)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterUserScramCredentials => {
+                <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterUserScramCredentials)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::Vote => {
+                <super::vote_response::VoteResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Vote)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BeginQuorumEpoch => {
+                <super::begin_quorum_epoch_response::BeginQuorumEpochResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::BeginQuorumEpoch)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::EndQuorumEpoch => {
+                <super::end_quorum_epoch_response::EndQuorumEpochResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::EndQuorumEpoch)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeQuorum => {
+                <super::describe_quorum_response::DescribeQuorumResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeQuorum)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AlterPartition => {
+                <super::alter_partition_response::AlterPartitionResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterPartition)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UpdateFeatures => {
+                <super::update_features_response::UpdateFeaturesResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::UpdateFeatures)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::Envelope => {
+                <super::envelope_response::EnvelopeResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::Envelope)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::FetchSnapshot => {
+                <super::fetch_snapshot_response::FetchSnapshotResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::FetchSnapshot)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeCluster => {
+                <super::describe_cluster_response::DescribeClusterResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeCluster)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeProducers => {
+                <super::describe_producers_response::DescribeProducersResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeProducers)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerRegistration => {
+                <super::broker_registration_response::BrokerRegistrationResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::BrokerRegistration)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerHeartbeat => {
+                <super::broker_heartbeat_response::BrokerHeartbeatResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::BrokerHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterBroker => {
+                <super::unregister_broker_response::UnregisterBrokerResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::UnregisterBroker)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTransactions => {
+                <super::describe_transactions_response::DescribeTransactionsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeTransactions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListTransactions => {
+                <super::list_transactions_response::ListTransactionsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ListTransactions)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AllocateProducerIds => {
+                <super::allocate_producer_ids_response::AllocateProducerIdsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AllocateProducerIds)
+            }
+            ApiKey::ConsumerGroupHeartbeat => {
+                <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ConsumerGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ConsumerGroupDescribe => {
+                <super::consumer_group_describe_response::ConsumerGroupDescribeResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ConsumerGroupDescribe)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControllerRegistration => {
+                <super::controller_registration_response::ControllerRegistrationResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ControllerRegistration)
+            }
+            ApiKey::GetTelemetrySubscriptions => {
+                <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::GetTelemetrySubscriptions)
+            }
+            ApiKey::PushTelemetry => {
+                <super::push_telemetry_response::PushTelemetryResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::PushTelemetry)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AssignReplicasToDirs => {
+                <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AssignReplicasToDirs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListConfigResources => {
+                <super::list_config_resources_response::ListConfigResourcesResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ListConfigResources)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTopicPartitions => {
+                <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeTopicPartitions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupHeartbeat => {
+                <super::share_group_heartbeat_response::ShareGroupHeartbeatResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ShareGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupDescribe => {
+                <super::share_group_describe_response::ShareGroupDescribeResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ShareGroupDescribe)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareFetch => {
+                <super::share_fetch_response::ShareFetchResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ShareFetch)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareAcknowledge => {
+                <super::share_acknowledge_response::ShareAcknowledgeResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ShareAcknowledge)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AddRaftVoter => {
+                <super::add_raft_voter_response::AddRaftVoterResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AddRaftVoter)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RemoveRaftVoter => {
+                <super::remove_raft_voter_response::RemoveRaftVoterResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::RemoveRaftVoter)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateRaftVoter => {
+                <super::update_raft_voter_response::UpdateRaftVoterResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::UpdateRaftVoter)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::InitializeShareGroupState => {
+                <super::initialize_share_group_state_response::InitializeShareGroupStateResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::InitializeShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupState => {
+                <super::read_share_group_state_response::ReadShareGroupStateResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ReadShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteShareGroupState => {
+                <super::write_share_group_state_response::WriteShareGroupStateResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::WriteShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupState => {
+                <super::delete_share_group_state_response::DeleteShareGroupStateResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupStateSummary => {
+                <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::ReadShareGroupStateSummary)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupHeartbeat => {
+                <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::StreamsGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupDescribe => {
+                <super::streams_group_describe_response::StreamsGroupDescribeResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::StreamsGroupDescribe)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeShareGroupOffsets => {
+                <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DescribeShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterShareGroupOffsets => {
+                <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::AlterShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupOffsets => {
+                <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::DeleteShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => {
+                <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::StreamsGroupTopologyDescriptionUpdate)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterController => {
+                <super::unregister_controller_response::UnregisterControllerResponse as crate::json::FromJson>::from_json(
+                        json,
+                        version,
+                    )
+                    .map(Self::UnregisterController)
+            }
+            #[allow(unreachable_patterns)]
+            _ => Err(enc::json::unknown_api_key(api_key.code(), version)),
         }
     }
 }
@@ -7954,11 +14878,13 @@ impl TryFrom<ResponseBody> for super::metadata_response::MetadataResponse {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::leader_and_isr_response::LeaderAndIsrResponse> for ResponseBody {
     fn from(m: super::leader_and_isr_response::LeaderAndIsrResponse) -> Self {
         Self::LeaderAndIsr(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 4, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::leader_and_isr_response::LeaderAndIsrResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -7976,11 +14902,13 @@ impl TryFrom<ResponseBody> for super::leader_and_isr_response::LeaderAndIsrRespo
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::stop_replica_response::StopReplicaResponse> for ResponseBody {
     fn from(m: super::stop_replica_response::StopReplicaResponse) -> Self {
         Self::StopReplica(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 5, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::stop_replica_response::StopReplicaResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -7998,11 +14926,13 @@ impl TryFrom<ResponseBody> for super::stop_replica_response::StopReplicaResponse
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::update_metadata_response::UpdateMetadataResponse> for ResponseBody {
     fn from(m: super::update_metadata_response::UpdateMetadataResponse) -> Self {
         Self::UpdateMetadata(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 6, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::update_metadata_response::UpdateMetadataResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8020,12 +14950,14 @@ impl TryFrom<ResponseBody> for super::update_metadata_response::UpdateMetadataRe
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::controlled_shutdown_response::ControlledShutdownResponse>
 for ResponseBody {
     fn from(m: super::controlled_shutdown_response::ControlledShutdownResponse) -> Self {
         Self::ControlledShutdown(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 7, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::controlled_shutdown_response::ControlledShutdownResponse {
@@ -8199,11 +15131,13 @@ impl TryFrom<ResponseBody> for super::sync_group_response::SyncGroupResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_groups_response::DescribeGroupsResponse> for ResponseBody {
     fn from(m: super::describe_groups_response::DescribeGroupsResponse) -> Self {
         Self::DescribeGroups(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 15, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::describe_groups_response::DescribeGroupsResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8221,11 +15155,13 @@ impl TryFrom<ResponseBody> for super::describe_groups_response::DescribeGroupsRe
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::list_groups_response::ListGroupsResponse> for ResponseBody {
     fn from(m: super::list_groups_response::ListGroupsResponse) -> Self {
         Self::ListGroups(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 16, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::list_groups_response::ListGroupsResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8287,11 +15223,13 @@ impl TryFrom<ResponseBody> for super::api_versions_response::ApiVersionsResponse
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::create_topics_response::CreateTopicsResponse> for ResponseBody {
     fn from(m: super::create_topics_response::CreateTopicsResponse) -> Self {
         Self::CreateTopics(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 19, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::create_topics_response::CreateTopicsResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8309,11 +15247,13 @@ impl TryFrom<ResponseBody> for super::create_topics_response::CreateTopicsRespon
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_topics_response::DeleteTopicsResponse> for ResponseBody {
     fn from(m: super::delete_topics_response::DeleteTopicsResponse) -> Self {
         Self::DeleteTopics(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 20, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_topics_response::DeleteTopicsResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8331,11 +15271,13 @@ impl TryFrom<ResponseBody> for super::delete_topics_response::DeleteTopicsRespon
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_records_response::DeleteRecordsResponse> for ResponseBody {
     fn from(m: super::delete_records_response::DeleteRecordsResponse) -> Self {
         Self::DeleteRecords(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 21, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_records_response::DeleteRecordsResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8472,11 +15414,13 @@ impl TryFrom<ResponseBody> for super::end_txn_response::EndTxnResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::write_txn_markers_response::WriteTxnMarkersResponse> for ResponseBody {
     fn from(m: super::write_txn_markers_response::WriteTxnMarkersResponse) -> Self {
         Self::WriteTxnMarkers(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 27, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::write_txn_markers_response::WriteTxnMarkersResponse {
@@ -8518,11 +15462,13 @@ for super::txn_offset_commit_response::TxnOffsetCommitResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_acls_response::DescribeAclsResponse> for ResponseBody {
     fn from(m: super::describe_acls_response::DescribeAclsResponse) -> Self {
         Self::DescribeAcls(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 29, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::describe_acls_response::DescribeAclsResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8540,11 +15486,13 @@ impl TryFrom<ResponseBody> for super::describe_acls_response::DescribeAclsRespon
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::create_acls_response::CreateAclsResponse> for ResponseBody {
     fn from(m: super::create_acls_response::CreateAclsResponse) -> Self {
         Self::CreateAcls(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 30, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::create_acls_response::CreateAclsResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8562,11 +15510,13 @@ impl TryFrom<ResponseBody> for super::create_acls_response::CreateAclsResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_acls_response::DeleteAclsResponse> for ResponseBody {
     fn from(m: super::delete_acls_response::DeleteAclsResponse) -> Self {
         Self::DeleteAcls(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 31, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_acls_response::DeleteAclsResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8584,11 +15534,13 @@ impl TryFrom<ResponseBody> for super::delete_acls_response::DeleteAclsResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_configs_response::DescribeConfigsResponse> for ResponseBody {
     fn from(m: super::describe_configs_response::DescribeConfigsResponse) -> Self {
         Self::DescribeConfigs(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 32, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_configs_response::DescribeConfigsResponse {
@@ -8607,11 +15559,13 @@ for super::describe_configs_response::DescribeConfigsResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::alter_configs_response::AlterConfigsResponse> for ResponseBody {
     fn from(m: super::alter_configs_response::AlterConfigsResponse) -> Self {
         Self::AlterConfigs(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 33, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::alter_configs_response::AlterConfigsResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8629,6 +15583,7 @@ impl TryFrom<ResponseBody> for super::alter_configs_response::AlterConfigsRespon
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse>
 for ResponseBody {
     fn from(
@@ -8637,6 +15592,7 @@ for ResponseBody {
         Self::AlterReplicaLogDirs(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 34, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse {
@@ -8655,11 +15611,13 @@ for super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_log_dirs_response::DescribeLogDirsResponse> for ResponseBody {
     fn from(m: super::describe_log_dirs_response::DescribeLogDirsResponse) -> Self {
         Self::DescribeLogDirs(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 35, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_log_dirs_response::DescribeLogDirsResponse {
@@ -8701,11 +15659,13 @@ for super::sasl_authenticate_response::SaslAuthenticateResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::create_partitions_response::CreatePartitionsResponse> for ResponseBody {
     fn from(m: super::create_partitions_response::CreatePartitionsResponse) -> Self {
         Self::CreatePartitions(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 37, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::create_partitions_response::CreatePartitionsResponse {
@@ -8724,6 +15684,7 @@ for super::create_partitions_response::CreatePartitionsResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::create_delegation_token_response::CreateDelegationTokenResponse>
 for ResponseBody {
     fn from(
@@ -8732,6 +15693,7 @@ for ResponseBody {
         Self::CreateDelegationToken(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 38, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::create_delegation_token_response::CreateDelegationTokenResponse {
@@ -8750,6 +15712,7 @@ for super::create_delegation_token_response::CreateDelegationTokenResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::renew_delegation_token_response::RenewDelegationTokenResponse>
 for ResponseBody {
     fn from(
@@ -8758,6 +15721,7 @@ for ResponseBody {
         Self::RenewDelegationToken(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 39, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::renew_delegation_token_response::RenewDelegationTokenResponse {
@@ -8776,6 +15740,7 @@ for super::renew_delegation_token_response::RenewDelegationTokenResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::expire_delegation_token_response::ExpireDelegationTokenResponse>
 for ResponseBody {
     fn from(
@@ -8784,6 +15749,7 @@ for ResponseBody {
         Self::ExpireDelegationToken(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 40, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::expire_delegation_token_response::ExpireDelegationTokenResponse {
@@ -8802,6 +15768,7 @@ for super::expire_delegation_token_response::ExpireDelegationTokenResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_delegation_token_response::DescribeDelegationTokenResponse>
 for ResponseBody {
     fn from(
@@ -8810,6 +15777,7 @@ for ResponseBody {
         Self::DescribeDelegationToken(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 41, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_delegation_token_response::DescribeDelegationTokenResponse {
@@ -8828,11 +15796,13 @@ for super::describe_delegation_token_response::DescribeDelegationTokenResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_groups_response::DeleteGroupsResponse> for ResponseBody {
     fn from(m: super::delete_groups_response::DeleteGroupsResponse) -> Self {
         Self::DeleteGroups(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 42, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::delete_groups_response::DeleteGroupsResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8850,11 +15820,13 @@ impl TryFrom<ResponseBody> for super::delete_groups_response::DeleteGroupsRespon
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::elect_leaders_response::ElectLeadersResponse> for ResponseBody {
     fn from(m: super::elect_leaders_response::ElectLeadersResponse) -> Self {
         Self::ElectLeaders(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 43, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::elect_leaders_response::ElectLeadersResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8872,6 +15844,7 @@ impl TryFrom<ResponseBody> for super::elect_leaders_response::ElectLeadersRespon
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::incremental_alter_configs_response::IncrementalAlterConfigsResponse>
 for ResponseBody {
     fn from(
@@ -8880,6 +15853,7 @@ for ResponseBody {
         Self::IncrementalAlterConfigs(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 44, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::incremental_alter_configs_response::IncrementalAlterConfigsResponse {
@@ -8898,6 +15872,7 @@ for super::incremental_alter_configs_response::IncrementalAlterConfigsResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse,
 > for ResponseBody {
@@ -8907,6 +15882,7 @@ impl From<
         Self::AlterPartitionReassignments(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 45, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse {
@@ -8925,6 +15901,7 @@ for super::alter_partition_reassignments_response::AlterPartitionReassignmentsRe
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::list_partition_reassignments_response::ListPartitionReassignmentsResponse,
 > for ResponseBody {
@@ -8934,6 +15911,7 @@ impl From<
         Self::ListPartitionReassignments(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 46, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::list_partition_reassignments_response::ListPartitionReassignmentsResponse {
@@ -8952,11 +15930,13 @@ for super::list_partition_reassignments_response::ListPartitionReassignmentsResp
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::offset_delete_response::OffsetDeleteResponse> for ResponseBody {
     fn from(m: super::offset_delete_response::OffsetDeleteResponse) -> Self {
         Self::OffsetDelete(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 47, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::offset_delete_response::OffsetDeleteResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -8974,6 +15954,7 @@ impl TryFrom<ResponseBody> for super::offset_delete_response::OffsetDeleteRespon
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_client_quotas_response::DescribeClientQuotasResponse>
 for ResponseBody {
     fn from(
@@ -8982,6 +15963,7 @@ for ResponseBody {
         Self::DescribeClientQuotas(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 48, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_client_quotas_response::DescribeClientQuotasResponse {
@@ -9000,12 +15982,14 @@ for super::describe_client_quotas_response::DescribeClientQuotasResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::alter_client_quotas_response::AlterClientQuotasResponse>
 for ResponseBody {
     fn from(m: super::alter_client_quotas_response::AlterClientQuotasResponse) -> Self {
         Self::AlterClientQuotas(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 49, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::alter_client_quotas_response::AlterClientQuotasResponse {
@@ -9024,6 +16008,7 @@ for super::alter_client_quotas_response::AlterClientQuotasResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse,
 > for ResponseBody {
@@ -9033,6 +16018,7 @@ impl From<
         Self::DescribeUserScramCredentials(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 50, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse {
@@ -9051,6 +16037,7 @@ for super::describe_user_scram_credentials_response::DescribeUserScramCredential
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse,
 > for ResponseBody {
@@ -9060,6 +16047,7 @@ impl From<
         Self::AlterUserScramCredentials(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 51, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse {
@@ -9078,11 +16066,13 @@ for super::alter_user_scram_credentials_response::AlterUserScramCredentialsRespo
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::vote_response::VoteResponse> for ResponseBody {
     fn from(m: super::vote_response::VoteResponse) -> Self {
         Self::Vote(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 52, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::vote_response::VoteResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -9100,12 +16090,14 @@ impl TryFrom<ResponseBody> for super::vote_response::VoteResponse {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::begin_quorum_epoch_response::BeginQuorumEpochResponse>
 for ResponseBody {
     fn from(m: super::begin_quorum_epoch_response::BeginQuorumEpochResponse) -> Self {
         Self::BeginQuorumEpoch(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 53, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::begin_quorum_epoch_response::BeginQuorumEpochResponse {
@@ -9124,11 +16116,13 @@ for super::begin_quorum_epoch_response::BeginQuorumEpochResponse {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::end_quorum_epoch_response::EndQuorumEpochResponse> for ResponseBody {
     fn from(m: super::end_quorum_epoch_response::EndQuorumEpochResponse) -> Self {
         Self::EndQuorumEpoch(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 54, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::end_quorum_epoch_response::EndQuorumEpochResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -9146,11 +16140,13 @@ impl TryFrom<ResponseBody> for super::end_quorum_epoch_response::EndQuorumEpochR
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_quorum_response::DescribeQuorumResponse> for ResponseBody {
     fn from(m: super::describe_quorum_response::DescribeQuorumResponse) -> Self {
         Self::DescribeQuorum(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 55, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::describe_quorum_response::DescribeQuorumResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -9168,11 +16164,13 @@ impl TryFrom<ResponseBody> for super::describe_quorum_response::DescribeQuorumRe
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::alter_partition_response::AlterPartitionResponse> for ResponseBody {
     fn from(m: super::alter_partition_response::AlterPartitionResponse) -> Self {
         Self::AlterPartition(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 56, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::alter_partition_response::AlterPartitionResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -9190,11 +16188,13 @@ impl TryFrom<ResponseBody> for super::alter_partition_response::AlterPartitionRe
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::update_features_response::UpdateFeaturesResponse> for ResponseBody {
     fn from(m: super::update_features_response::UpdateFeaturesResponse) -> Self {
         Self::UpdateFeatures(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 57, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::update_features_response::UpdateFeaturesResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -9212,11 +16212,13 @@ impl TryFrom<ResponseBody> for super::update_features_response::UpdateFeaturesRe
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::envelope_response::EnvelopeResponse> for ResponseBody {
     fn from(m: super::envelope_response::EnvelopeResponse) -> Self {
         Self::Envelope(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 58, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::envelope_response::EnvelopeResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -9234,11 +16236,13 @@ impl TryFrom<ResponseBody> for super::envelope_response::EnvelopeResponse {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::fetch_snapshot_response::FetchSnapshotResponse> for ResponseBody {
     fn from(m: super::fetch_snapshot_response::FetchSnapshotResponse) -> Self {
         Self::FetchSnapshot(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 59, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::fetch_snapshot_response::FetchSnapshotResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -9256,11 +16260,13 @@ impl TryFrom<ResponseBody> for super::fetch_snapshot_response::FetchSnapshotResp
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_cluster_response::DescribeClusterResponse> for ResponseBody {
     fn from(m: super::describe_cluster_response::DescribeClusterResponse) -> Self {
         Self::DescribeCluster(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 60, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_cluster_response::DescribeClusterResponse {
@@ -9279,12 +16285,14 @@ for super::describe_cluster_response::DescribeClusterResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_producers_response::DescribeProducersResponse>
 for ResponseBody {
     fn from(m: super::describe_producers_response::DescribeProducersResponse) -> Self {
         Self::DescribeProducers(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 61, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_producers_response::DescribeProducersResponse {
@@ -9303,12 +16311,14 @@ for super::describe_producers_response::DescribeProducersResponse {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::broker_registration_response::BrokerRegistrationResponse>
 for ResponseBody {
     fn from(m: super::broker_registration_response::BrokerRegistrationResponse) -> Self {
         Self::BrokerRegistration(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 62, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::broker_registration_response::BrokerRegistrationResponse {
@@ -9327,11 +16337,13 @@ for super::broker_registration_response::BrokerRegistrationResponse {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::broker_heartbeat_response::BrokerHeartbeatResponse> for ResponseBody {
     fn from(m: super::broker_heartbeat_response::BrokerHeartbeatResponse) -> Self {
         Self::BrokerHeartbeat(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 63, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::broker_heartbeat_response::BrokerHeartbeatResponse {
@@ -9350,11 +16362,13 @@ for super::broker_heartbeat_response::BrokerHeartbeatResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::unregister_broker_response::UnregisterBrokerResponse> for ResponseBody {
     fn from(m: super::unregister_broker_response::UnregisterBrokerResponse) -> Self {
         Self::UnregisterBroker(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 64, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::unregister_broker_response::UnregisterBrokerResponse {
@@ -9373,6 +16387,7 @@ for super::unregister_broker_response::UnregisterBrokerResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_transactions_response::DescribeTransactionsResponse>
 for ResponseBody {
     fn from(
@@ -9381,6 +16396,7 @@ for ResponseBody {
         Self::DescribeTransactions(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 65, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_transactions_response::DescribeTransactionsResponse {
@@ -9399,11 +16415,13 @@ for super::describe_transactions_response::DescribeTransactionsResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::list_transactions_response::ListTransactionsResponse> for ResponseBody {
     fn from(m: super::list_transactions_response::ListTransactionsResponse) -> Self {
         Self::ListTransactions(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 66, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::list_transactions_response::ListTransactionsResponse {
@@ -9422,6 +16440,7 @@ for super::list_transactions_response::ListTransactionsResponse {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::allocate_producer_ids_response::AllocateProducerIdsResponse>
 for ResponseBody {
     fn from(
@@ -9430,6 +16449,7 @@ for ResponseBody {
         Self::AllocateProducerIds(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 67, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::allocate_producer_ids_response::AllocateProducerIdsResponse {
@@ -9474,6 +16494,7 @@ for super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::consumer_group_describe_response::ConsumerGroupDescribeResponse>
 for ResponseBody {
     fn from(
@@ -9482,6 +16503,7 @@ for ResponseBody {
         Self::ConsumerGroupDescribe(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 69, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::consumer_group_describe_response::ConsumerGroupDescribeResponse {
@@ -9500,6 +16522,7 @@ for super::consumer_group_describe_response::ConsumerGroupDescribeResponse {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::controller_registration_response::ControllerRegistrationResponse>
 for ResponseBody {
     fn from(
@@ -9508,6 +16531,7 @@ for ResponseBody {
         Self::ControllerRegistration(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 70, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::controller_registration_response::ControllerRegistrationResponse {
@@ -9574,6 +16598,7 @@ impl TryFrom<ResponseBody> for super::push_telemetry_response::PushTelemetryResp
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse>
 for ResponseBody {
     fn from(
@@ -9582,6 +16607,7 @@ for ResponseBody {
         Self::AssignReplicasToDirs(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 73, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse {
@@ -9600,6 +16626,7 @@ for super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::list_config_resources_response::ListConfigResourcesResponse>
 for ResponseBody {
     fn from(
@@ -9608,6 +16635,7 @@ for ResponseBody {
         Self::ListConfigResources(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 74, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::list_config_resources_response::ListConfigResourcesResponse {
@@ -9626,6 +16654,7 @@ for super::list_config_resources_response::ListConfigResourcesResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::describe_topic_partitions_response::DescribeTopicPartitionsResponse>
 for ResponseBody {
     fn from(
@@ -9634,6 +16663,7 @@ for ResponseBody {
         Self::DescribeTopicPartitions(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 75, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_topic_partitions_response::DescribeTopicPartitionsResponse {
@@ -9652,6 +16682,7 @@ for super::describe_topic_partitions_response::DescribeTopicPartitionsResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::share_group_heartbeat_response::ShareGroupHeartbeatResponse>
 for ResponseBody {
     fn from(
@@ -9660,6 +16691,7 @@ for ResponseBody {
         Self::ShareGroupHeartbeat(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 76, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::share_group_heartbeat_response::ShareGroupHeartbeatResponse {
@@ -9678,6 +16710,7 @@ for super::share_group_heartbeat_response::ShareGroupHeartbeatResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::share_group_describe_response::ShareGroupDescribeResponse>
 for ResponseBody {
     fn from(
@@ -9686,6 +16719,7 @@ for ResponseBody {
         Self::ShareGroupDescribe(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 77, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::share_group_describe_response::ShareGroupDescribeResponse {
@@ -9704,11 +16738,13 @@ for super::share_group_describe_response::ShareGroupDescribeResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::share_fetch_response::ShareFetchResponse> for ResponseBody {
     fn from(m: super::share_fetch_response::ShareFetchResponse) -> Self {
         Self::ShareFetch(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 78, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::share_fetch_response::ShareFetchResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -9726,11 +16762,13 @@ impl TryFrom<ResponseBody> for super::share_fetch_response::ShareFetchResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::share_acknowledge_response::ShareAcknowledgeResponse> for ResponseBody {
     fn from(m: super::share_acknowledge_response::ShareAcknowledgeResponse) -> Self {
         Self::ShareAcknowledge(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 79, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::share_acknowledge_response::ShareAcknowledgeResponse {
@@ -9749,11 +16787,13 @@ for super::share_acknowledge_response::ShareAcknowledgeResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::add_raft_voter_response::AddRaftVoterResponse> for ResponseBody {
     fn from(m: super::add_raft_voter_response::AddRaftVoterResponse) -> Self {
         Self::AddRaftVoter(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 80, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody> for super::add_raft_voter_response::AddRaftVoterResponse {
     type Error = enc::UnexpectedBody<ResponseBody>;
@@ -9771,11 +16811,13 @@ impl TryFrom<ResponseBody> for super::add_raft_voter_response::AddRaftVoterRespo
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::remove_raft_voter_response::RemoveRaftVoterResponse> for ResponseBody {
     fn from(m: super::remove_raft_voter_response::RemoveRaftVoterResponse) -> Self {
         Self::RemoveRaftVoter(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 81, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::remove_raft_voter_response::RemoveRaftVoterResponse {
@@ -9794,11 +16836,13 @@ for super::remove_raft_voter_response::RemoveRaftVoterResponse {
         }
     }
 }
+#[cfg(feature = "controller")]
 impl From<super::update_raft_voter_response::UpdateRaftVoterResponse> for ResponseBody {
     fn from(m: super::update_raft_voter_response::UpdateRaftVoterResponse) -> Self {
         Self::UpdateRaftVoter(m)
     }
 }
+#[cfg(feature = "controller")]
 /// The body of api key 82, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::update_raft_voter_response::UpdateRaftVoterResponse {
@@ -9817,6 +16861,7 @@ for super::update_raft_voter_response::UpdateRaftVoterResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::initialize_share_group_state_response::InitializeShareGroupStateResponse,
 > for ResponseBody {
@@ -9826,6 +16871,7 @@ impl From<
         Self::InitializeShareGroupState(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 83, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::initialize_share_group_state_response::InitializeShareGroupStateResponse {
@@ -9844,6 +16890,7 @@ for super::initialize_share_group_state_response::InitializeShareGroupStateRespo
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::read_share_group_state_response::ReadShareGroupStateResponse>
 for ResponseBody {
     fn from(
@@ -9852,6 +16899,7 @@ for ResponseBody {
         Self::ReadShareGroupState(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 84, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::read_share_group_state_response::ReadShareGroupStateResponse {
@@ -9870,6 +16918,7 @@ for super::read_share_group_state_response::ReadShareGroupStateResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::write_share_group_state_response::WriteShareGroupStateResponse>
 for ResponseBody {
     fn from(
@@ -9878,6 +16927,7 @@ for ResponseBody {
         Self::WriteShareGroupState(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 85, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::write_share_group_state_response::WriteShareGroupStateResponse {
@@ -9896,6 +16946,7 @@ for super::write_share_group_state_response::WriteShareGroupStateResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_share_group_state_response::DeleteShareGroupStateResponse>
 for ResponseBody {
     fn from(
@@ -9904,6 +16955,7 @@ for ResponseBody {
         Self::DeleteShareGroupState(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 86, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::delete_share_group_state_response::DeleteShareGroupStateResponse {
@@ -9922,6 +16974,7 @@ for super::delete_share_group_state_response::DeleteShareGroupStateResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse,
 > for ResponseBody {
@@ -9931,6 +16984,7 @@ impl From<
         Self::ReadShareGroupStateSummary(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 87, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse {
@@ -9949,6 +17003,7 @@ for super::read_share_group_state_summary_response::ReadShareGroupStateSummaryRe
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse>
 for ResponseBody {
     fn from(
@@ -9957,6 +17012,7 @@ for ResponseBody {
         Self::StreamsGroupHeartbeat(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 88, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse {
@@ -9975,6 +17031,7 @@ for super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::streams_group_describe_response::StreamsGroupDescribeResponse>
 for ResponseBody {
     fn from(
@@ -9983,6 +17040,7 @@ for ResponseBody {
         Self::StreamsGroupDescribe(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 89, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::streams_group_describe_response::StreamsGroupDescribeResponse {
@@ -10001,6 +17059,7 @@ for super::streams_group_describe_response::StreamsGroupDescribeResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse,
 > for ResponseBody {
@@ -10010,6 +17069,7 @@ impl From<
         Self::DescribeShareGroupOffsets(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 90, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse {
@@ -10028,6 +17088,7 @@ for super::describe_share_group_offsets_response::DescribeShareGroupOffsetsRespo
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse>
 for ResponseBody {
     fn from(
@@ -10036,6 +17097,7 @@ for ResponseBody {
         Self::AlterShareGroupOffsets(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 91, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse {
@@ -10054,6 +17116,7 @@ for super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse {
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse>
 for ResponseBody {
     fn from(
@@ -10062,6 +17125,7 @@ for ResponseBody {
         Self::DeleteShareGroupOffsets(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 92, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse {
@@ -10080,6 +17144,7 @@ for super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse 
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<
     super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse,
 > for ResponseBody {
@@ -10089,6 +17154,7 @@ impl From<
         Self::StreamsGroupTopologyDescriptionUpdate(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 93, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse {
@@ -10107,6 +17173,7 @@ for super::streams_group_topology_description_update_response::StreamsGroupTopol
         }
     }
 }
+#[cfg(feature = "admin")]
 impl From<super::unregister_controller_response::UnregisterControllerResponse>
 for ResponseBody {
     fn from(
@@ -10115,6 +17182,7 @@ for ResponseBody {
         Self::UnregisterController(m)
     }
 }
+#[cfg(feature = "admin")]
 /// The body of api key 94, or [`UnexpectedBody`](crate::error::UnexpectedBody) giving back a body of another api key.
 impl TryFrom<ResponseBody>
 for super::unregister_controller_response::UnregisterControllerResponse {
@@ -10133,6 +17201,1558 @@ for super::unregister_controller_response::UnregisterControllerResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// The borrowed view of a response body of any api key: see [`ResponseBody`].
+///
+/// Non-exhaustive, as the owned enum: a `match` needs a `_` arm.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ResponseBodyRef<'a> {
+    /// Api key 0.
+    Produce(super::produce_response::ProduceResponseRef<'a>),
+    /// Api key 1.
+    Fetch(super::fetch_response::FetchResponseRef<'a>),
+    /// Api key 2.
+    ListOffsets(super::list_offsets_response::ListOffsetsResponseRef<'a>),
+    /// Api key 3.
+    Metadata(super::metadata_response::MetadataResponseRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 4.
+    LeaderAndIsr(super::leader_and_isr_response::LeaderAndIsrResponseRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 5.
+    StopReplica(super::stop_replica_response::StopReplicaResponseRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 6.
+    UpdateMetadata(super::update_metadata_response::UpdateMetadataResponseRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 7.
+    ControlledShutdown(
+        super::controlled_shutdown_response::ControlledShutdownResponseRef<'a>,
+    ),
+    /// Api key 8.
+    OffsetCommit(super::offset_commit_response::OffsetCommitResponseRef<'a>),
+    /// Api key 9.
+    OffsetFetch(super::offset_fetch_response::OffsetFetchResponseRef<'a>),
+    /// Api key 10.
+    FindCoordinator(super::find_coordinator_response::FindCoordinatorResponseRef<'a>),
+    /// Api key 11.
+    JoinGroup(super::join_group_response::JoinGroupResponseRef<'a>),
+    /// Api key 12.
+    Heartbeat(super::heartbeat_response::HeartbeatResponseRef<'a>),
+    /// Api key 13.
+    LeaveGroup(super::leave_group_response::LeaveGroupResponseRef<'a>),
+    /// Api key 14.
+    SyncGroup(super::sync_group_response::SyncGroupResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 15.
+    DescribeGroups(super::describe_groups_response::DescribeGroupsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 16.
+    ListGroups(super::list_groups_response::ListGroupsResponseRef<'a>),
+    /// Api key 17.
+    SaslHandshake(super::sasl_handshake_response::SaslHandshakeResponseRef<'a>),
+    /// Api key 18.
+    ApiVersions(super::api_versions_response::ApiVersionsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 19.
+    CreateTopics(super::create_topics_response::CreateTopicsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 20.
+    DeleteTopics(super::delete_topics_response::DeleteTopicsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 21.
+    DeleteRecords(super::delete_records_response::DeleteRecordsResponseRef<'a>),
+    /// Api key 22.
+    InitProducerId(super::init_producer_id_response::InitProducerIdResponseRef<'a>),
+    /// Api key 23.
+    OffsetForLeaderEpoch(
+        super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponseRef<'a>,
+    ),
+    /// Api key 24.
+    AddPartitionsToTxn(
+        super::add_partitions_to_txn_response::AddPartitionsToTxnResponseRef<'a>,
+    ),
+    /// Api key 25.
+    AddOffsetsToTxn(super::add_offsets_to_txn_response::AddOffsetsToTxnResponseRef<'a>),
+    /// Api key 26.
+    EndTxn(super::end_txn_response::EndTxnResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 27.
+    WriteTxnMarkers(super::write_txn_markers_response::WriteTxnMarkersResponseRef<'a>),
+    /// Api key 28.
+    TxnOffsetCommit(super::txn_offset_commit_response::TxnOffsetCommitResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 29.
+    DescribeAcls(super::describe_acls_response::DescribeAclsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 30.
+    CreateAcls(super::create_acls_response::CreateAclsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 31.
+    DeleteAcls(super::delete_acls_response::DeleteAclsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 32.
+    DescribeConfigs(super::describe_configs_response::DescribeConfigsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 33.
+    AlterConfigs(super::alter_configs_response::AlterConfigsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 34.
+    AlterReplicaLogDirs(
+        super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 35.
+    DescribeLogDirs(super::describe_log_dirs_response::DescribeLogDirsResponseRef<'a>),
+    /// Api key 36.
+    SaslAuthenticate(super::sasl_authenticate_response::SaslAuthenticateResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 37.
+    CreatePartitions(super::create_partitions_response::CreatePartitionsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 38.
+    CreateDelegationToken(
+        super::create_delegation_token_response::CreateDelegationTokenResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 39.
+    RenewDelegationToken(
+        super::renew_delegation_token_response::RenewDelegationTokenResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 40.
+    ExpireDelegationToken(
+        super::expire_delegation_token_response::ExpireDelegationTokenResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 41.
+    DescribeDelegationToken(
+        super::describe_delegation_token_response::DescribeDelegationTokenResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 42.
+    DeleteGroups(super::delete_groups_response::DeleteGroupsResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 43.
+    ElectLeaders(super::elect_leaders_response::ElectLeadersResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 44.
+    IncrementalAlterConfigs(
+        super::incremental_alter_configs_response::IncrementalAlterConfigsResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 45.
+    AlterPartitionReassignments(
+        super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponseRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 46.
+    ListPartitionReassignments(
+        super::list_partition_reassignments_response::ListPartitionReassignmentsResponseRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 47.
+    OffsetDelete(super::offset_delete_response::OffsetDeleteResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 48.
+    DescribeClientQuotas(
+        super::describe_client_quotas_response::DescribeClientQuotasResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 49.
+    AlterClientQuotas(
+        super::alter_client_quotas_response::AlterClientQuotasResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 50.
+    DescribeUserScramCredentials(
+        super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponseRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 51.
+    AlterUserScramCredentials(
+        super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponseRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "controller")]
+    /// Api key 52.
+    Vote(super::vote_response::VoteResponseRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 53.
+    BeginQuorumEpoch(
+        super::begin_quorum_epoch_response::BeginQuorumEpochResponseRef<'a>,
+    ),
+    #[cfg(feature = "controller")]
+    /// Api key 54.
+    EndQuorumEpoch(super::end_quorum_epoch_response::EndQuorumEpochResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 55.
+    DescribeQuorum(super::describe_quorum_response::DescribeQuorumResponseRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 56.
+    AlterPartition(super::alter_partition_response::AlterPartitionResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 57.
+    UpdateFeatures(super::update_features_response::UpdateFeaturesResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 58.
+    Envelope(super::envelope_response::EnvelopeResponseRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 59.
+    FetchSnapshot(super::fetch_snapshot_response::FetchSnapshotResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 60.
+    DescribeCluster(super::describe_cluster_response::DescribeClusterResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 61.
+    DescribeProducers(
+        super::describe_producers_response::DescribeProducersResponseRef<'a>,
+    ),
+    #[cfg(feature = "controller")]
+    /// Api key 62.
+    BrokerRegistration(
+        super::broker_registration_response::BrokerRegistrationResponseRef<'a>,
+    ),
+    #[cfg(feature = "controller")]
+    /// Api key 63.
+    BrokerHeartbeat(super::broker_heartbeat_response::BrokerHeartbeatResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 64.
+    UnregisterBroker(super::unregister_broker_response::UnregisterBrokerResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 65.
+    DescribeTransactions(
+        super::describe_transactions_response::DescribeTransactionsResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 66.
+    ListTransactions(super::list_transactions_response::ListTransactionsResponseRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 67.
+    AllocateProducerIds(
+        super::allocate_producer_ids_response::AllocateProducerIdsResponseRef<'a>,
+    ),
+    /// Api key 68.
+    ConsumerGroupHeartbeat(
+        super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 69.
+    ConsumerGroupDescribe(
+        super::consumer_group_describe_response::ConsumerGroupDescribeResponseRef<'a>,
+    ),
+    #[cfg(feature = "controller")]
+    /// Api key 70.
+    ControllerRegistration(
+        super::controller_registration_response::ControllerRegistrationResponseRef<'a>,
+    ),
+    /// Api key 71.
+    GetTelemetrySubscriptions(
+        super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponseRef<
+            'a,
+        >,
+    ),
+    /// Api key 72.
+    PushTelemetry(super::push_telemetry_response::PushTelemetryResponseRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 73.
+    AssignReplicasToDirs(
+        super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 74.
+    ListConfigResources(
+        super::list_config_resources_response::ListConfigResourcesResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 75.
+    DescribeTopicPartitions(
+        super::describe_topic_partitions_response::DescribeTopicPartitionsResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 76.
+    ShareGroupHeartbeat(
+        super::share_group_heartbeat_response::ShareGroupHeartbeatResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 77.
+    ShareGroupDescribe(
+        super::share_group_describe_response::ShareGroupDescribeResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 78.
+    ShareFetch(super::share_fetch_response::ShareFetchResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 79.
+    ShareAcknowledge(super::share_acknowledge_response::ShareAcknowledgeResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 80.
+    AddRaftVoter(super::add_raft_voter_response::AddRaftVoterResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 81.
+    RemoveRaftVoter(super::remove_raft_voter_response::RemoveRaftVoterResponseRef<'a>),
+    #[cfg(feature = "controller")]
+    /// Api key 82.
+    UpdateRaftVoter(super::update_raft_voter_response::UpdateRaftVoterResponseRef<'a>),
+    #[cfg(feature = "admin")]
+    /// Api key 83.
+    InitializeShareGroupState(
+        super::initialize_share_group_state_response::InitializeShareGroupStateResponseRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 84.
+    ReadShareGroupState(
+        super::read_share_group_state_response::ReadShareGroupStateResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 85.
+    WriteShareGroupState(
+        super::write_share_group_state_response::WriteShareGroupStateResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 86.
+    DeleteShareGroupState(
+        super::delete_share_group_state_response::DeleteShareGroupStateResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 87.
+    ReadShareGroupStateSummary(
+        super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponseRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 88.
+    StreamsGroupHeartbeat(
+        super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 89.
+    StreamsGroupDescribe(
+        super::streams_group_describe_response::StreamsGroupDescribeResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 90.
+    DescribeShareGroupOffsets(
+        super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponseRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 91.
+    AlterShareGroupOffsets(
+        super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponseRef<'a>,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 92.
+    DeleteShareGroupOffsets(
+        super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponseRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 93.
+    StreamsGroupTopologyDescriptionUpdate(
+        super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponseRef<
+            'a,
+        >,
+    ),
+    #[cfg(feature = "admin")]
+    /// Api key 94.
+    UnregisterController(
+        super::unregister_controller_response::UnregisterControllerResponseRef<'a>,
+    ),
+}
+#[cfg(feature = "borrowed")]
+impl<'a> ResponseBodyRef<'a> {
+    /// The api key of the body.
+    pub fn api_key(&self) -> ApiKey {
+        match self {
+            Self::Produce(_) => ApiKey::Produce,
+            Self::Fetch(_) => ApiKey::Fetch,
+            Self::ListOffsets(_) => ApiKey::ListOffsets,
+            Self::Metadata(_) => ApiKey::Metadata,
+            #[cfg(feature = "controller")]
+            Self::LeaderAndIsr(_) => ApiKey::LeaderAndIsr,
+            #[cfg(feature = "controller")]
+            Self::StopReplica(_) => ApiKey::StopReplica,
+            #[cfg(feature = "controller")]
+            Self::UpdateMetadata(_) => ApiKey::UpdateMetadata,
+            #[cfg(feature = "controller")]
+            Self::ControlledShutdown(_) => ApiKey::ControlledShutdown,
+            Self::OffsetCommit(_) => ApiKey::OffsetCommit,
+            Self::OffsetFetch(_) => ApiKey::OffsetFetch,
+            Self::FindCoordinator(_) => ApiKey::FindCoordinator,
+            Self::JoinGroup(_) => ApiKey::JoinGroup,
+            Self::Heartbeat(_) => ApiKey::Heartbeat,
+            Self::LeaveGroup(_) => ApiKey::LeaveGroup,
+            Self::SyncGroup(_) => ApiKey::SyncGroup,
+            #[cfg(feature = "admin")]
+            Self::DescribeGroups(_) => ApiKey::DescribeGroups,
+            #[cfg(feature = "admin")]
+            Self::ListGroups(_) => ApiKey::ListGroups,
+            Self::SaslHandshake(_) => ApiKey::SaslHandshake,
+            Self::ApiVersions(_) => ApiKey::ApiVersions,
+            #[cfg(feature = "admin")]
+            Self::CreateTopics(_) => ApiKey::CreateTopics,
+            #[cfg(feature = "admin")]
+            Self::DeleteTopics(_) => ApiKey::DeleteTopics,
+            #[cfg(feature = "admin")]
+            Self::DeleteRecords(_) => ApiKey::DeleteRecords,
+            Self::InitProducerId(_) => ApiKey::InitProducerId,
+            Self::OffsetForLeaderEpoch(_) => ApiKey::OffsetForLeaderEpoch,
+            Self::AddPartitionsToTxn(_) => ApiKey::AddPartitionsToTxn,
+            Self::AddOffsetsToTxn(_) => ApiKey::AddOffsetsToTxn,
+            Self::EndTxn(_) => ApiKey::EndTxn,
+            #[cfg(feature = "admin")]
+            Self::WriteTxnMarkers(_) => ApiKey::WriteTxnMarkers,
+            Self::TxnOffsetCommit(_) => ApiKey::TxnOffsetCommit,
+            #[cfg(feature = "admin")]
+            Self::DescribeAcls(_) => ApiKey::DescribeAcls,
+            #[cfg(feature = "admin")]
+            Self::CreateAcls(_) => ApiKey::CreateAcls,
+            #[cfg(feature = "admin")]
+            Self::DeleteAcls(_) => ApiKey::DeleteAcls,
+            #[cfg(feature = "admin")]
+            Self::DescribeConfigs(_) => ApiKey::DescribeConfigs,
+            #[cfg(feature = "admin")]
+            Self::AlterConfigs(_) => ApiKey::AlterConfigs,
+            #[cfg(feature = "admin")]
+            Self::AlterReplicaLogDirs(_) => ApiKey::AlterReplicaLogDirs,
+            #[cfg(feature = "admin")]
+            Self::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
+            Self::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
+            #[cfg(feature = "admin")]
+            Self::CreatePartitions(_) => ApiKey::CreatePartitions,
+            #[cfg(feature = "admin")]
+            Self::CreateDelegationToken(_) => ApiKey::CreateDelegationToken,
+            #[cfg(feature = "admin")]
+            Self::RenewDelegationToken(_) => ApiKey::RenewDelegationToken,
+            #[cfg(feature = "admin")]
+            Self::ExpireDelegationToken(_) => ApiKey::ExpireDelegationToken,
+            #[cfg(feature = "admin")]
+            Self::DescribeDelegationToken(_) => ApiKey::DescribeDelegationToken,
+            #[cfg(feature = "admin")]
+            Self::DeleteGroups(_) => ApiKey::DeleteGroups,
+            #[cfg(feature = "admin")]
+            Self::ElectLeaders(_) => ApiKey::ElectLeaders,
+            #[cfg(feature = "admin")]
+            Self::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
+            #[cfg(feature = "admin")]
+            Self::AlterPartitionReassignments(_) => ApiKey::AlterPartitionReassignments,
+            #[cfg(feature = "admin")]
+            Self::ListPartitionReassignments(_) => ApiKey::ListPartitionReassignments,
+            #[cfg(feature = "admin")]
+            Self::OffsetDelete(_) => ApiKey::OffsetDelete,
+            #[cfg(feature = "admin")]
+            Self::DescribeClientQuotas(_) => ApiKey::DescribeClientQuotas,
+            #[cfg(feature = "admin")]
+            Self::AlterClientQuotas(_) => ApiKey::AlterClientQuotas,
+            #[cfg(feature = "admin")]
+            Self::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
+            #[cfg(feature = "admin")]
+            Self::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
+            #[cfg(feature = "controller")]
+            Self::Vote(_) => ApiKey::Vote,
+            #[cfg(feature = "controller")]
+            Self::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
+            #[cfg(feature = "controller")]
+            Self::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
+            #[cfg(feature = "admin")]
+            Self::DescribeQuorum(_) => ApiKey::DescribeQuorum,
+            #[cfg(feature = "controller")]
+            Self::AlterPartition(_) => ApiKey::AlterPartition,
+            #[cfg(feature = "admin")]
+            Self::UpdateFeatures(_) => ApiKey::UpdateFeatures,
+            #[cfg(feature = "admin")]
+            Self::Envelope(_) => ApiKey::Envelope,
+            #[cfg(feature = "controller")]
+            Self::FetchSnapshot(_) => ApiKey::FetchSnapshot,
+            #[cfg(feature = "admin")]
+            Self::DescribeCluster(_) => ApiKey::DescribeCluster,
+            #[cfg(feature = "admin")]
+            Self::DescribeProducers(_) => ApiKey::DescribeProducers,
+            #[cfg(feature = "controller")]
+            Self::BrokerRegistration(_) => ApiKey::BrokerRegistration,
+            #[cfg(feature = "controller")]
+            Self::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
+            #[cfg(feature = "admin")]
+            Self::UnregisterBroker(_) => ApiKey::UnregisterBroker,
+            #[cfg(feature = "admin")]
+            Self::DescribeTransactions(_) => ApiKey::DescribeTransactions,
+            #[cfg(feature = "admin")]
+            Self::ListTransactions(_) => ApiKey::ListTransactions,
+            #[cfg(feature = "controller")]
+            Self::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
+            Self::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            #[cfg(feature = "admin")]
+            Self::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
+            #[cfg(feature = "controller")]
+            Self::ControllerRegistration(_) => ApiKey::ControllerRegistration,
+            Self::GetTelemetrySubscriptions(_) => ApiKey::GetTelemetrySubscriptions,
+            Self::PushTelemetry(_) => ApiKey::PushTelemetry,
+            #[cfg(feature = "controller")]
+            Self::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
+            #[cfg(feature = "admin")]
+            Self::ListConfigResources(_) => ApiKey::ListConfigResources,
+            #[cfg(feature = "admin")]
+            Self::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
+            #[cfg(feature = "admin")]
+            Self::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            #[cfg(feature = "admin")]
+            Self::ShareGroupDescribe(_) => ApiKey::ShareGroupDescribe,
+            #[cfg(feature = "admin")]
+            Self::ShareFetch(_) => ApiKey::ShareFetch,
+            #[cfg(feature = "admin")]
+            Self::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
+            #[cfg(feature = "admin")]
+            Self::AddRaftVoter(_) => ApiKey::AddRaftVoter,
+            #[cfg(feature = "admin")]
+            Self::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
+            #[cfg(feature = "controller")]
+            Self::UpdateRaftVoter(_) => ApiKey::UpdateRaftVoter,
+            #[cfg(feature = "admin")]
+            Self::InitializeShareGroupState(_) => ApiKey::InitializeShareGroupState,
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupState(_) => ApiKey::ReadShareGroupState,
+            #[cfg(feature = "admin")]
+            Self::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupDescribe(_) => ApiKey::StreamsGroupDescribe,
+            #[cfg(feature = "admin")]
+            Self::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
+            #[cfg(feature = "admin")]
+            Self::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupTopologyDescriptionUpdate(_) => {
+                ApiKey::StreamsGroupTopologyDescriptionUpdate
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterController(_) => ApiKey::UnregisterController,
+        }
+    }
+    /// Reads the view of the body of `api_key` at `version`.
+    ///
+    /// # Errors
+    /// As [`ResponseBody::decode_from`].
+    pub fn decode_from(
+        api_key: ApiKey,
+        r: &mut enc::Reader<&'a [u8]>,
+        version: i16,
+    ) -> Result<Self, enc::DecodeError> {
+        match api_key {
+            ApiKey::Produce => {
+                <super::produce_response::ProduceResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Produce)
+            }
+            ApiKey::Fetch => {
+                <super::fetch_response::FetchResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Fetch)
+            }
+            ApiKey::ListOffsets => {
+                <super::list_offsets_response::ListOffsetsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ListOffsets)
+            }
+            ApiKey::Metadata => {
+                <super::metadata_response::MetadataResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Metadata)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::LeaderAndIsr => {
+                <super::leader_and_isr_response::LeaderAndIsrResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::LeaderAndIsr)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::StopReplica => {
+                <super::stop_replica_response::StopReplicaResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::StopReplica)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateMetadata => {
+                <super::update_metadata_response::UpdateMetadataResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::UpdateMetadata)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControlledShutdown => {
+                <super::controlled_shutdown_response::ControlledShutdownResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ControlledShutdown)
+            }
+            ApiKey::OffsetCommit => {
+                <super::offset_commit_response::OffsetCommitResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::OffsetCommit)
+            }
+            ApiKey::OffsetFetch => {
+                <super::offset_fetch_response::OffsetFetchResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::OffsetFetch)
+            }
+            ApiKey::FindCoordinator => {
+                <super::find_coordinator_response::FindCoordinatorResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::FindCoordinator)
+            }
+            ApiKey::JoinGroup => {
+                <super::join_group_response::JoinGroupResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::JoinGroup)
+            }
+            ApiKey::Heartbeat => {
+                <super::heartbeat_response::HeartbeatResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Heartbeat)
+            }
+            ApiKey::LeaveGroup => {
+                <super::leave_group_response::LeaveGroupResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::LeaveGroup)
+            }
+            ApiKey::SyncGroup => {
+                <super::sync_group_response::SyncGroupResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::SyncGroup)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeGroups => {
+                <super::describe_groups_response::DescribeGroupsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeGroups)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListGroups => {
+                <super::list_groups_response::ListGroupsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ListGroups)
+            }
+            ApiKey::SaslHandshake => {
+                <super::sasl_handshake_response::SaslHandshakeResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::SaslHandshake)
+            }
+            ApiKey::ApiVersions => {
+                <super::api_versions_response::ApiVersionsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ApiVersions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateTopics => {
+                <super::create_topics_response::CreateTopicsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::CreateTopics)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteTopics => {
+                <super::delete_topics_response::DeleteTopicsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteTopics)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteRecords => {
+                <super::delete_records_response::DeleteRecordsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteRecords)
+            }
+            ApiKey::InitProducerId => {
+                <super::init_producer_id_response::InitProducerIdResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::InitProducerId)
+            }
+            ApiKey::OffsetForLeaderEpoch => {
+                <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::OffsetForLeaderEpoch)
+            }
+            ApiKey::AddPartitionsToTxn => {
+                <super::add_partitions_to_txn_response::AddPartitionsToTxnResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AddPartitionsToTxn)
+            }
+            ApiKey::AddOffsetsToTxn => {
+                <super::add_offsets_to_txn_response::AddOffsetsToTxnResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AddOffsetsToTxn)
+            }
+            ApiKey::EndTxn => {
+                <super::end_txn_response::EndTxnResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::EndTxn)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteTxnMarkers => {
+                <super::write_txn_markers_response::WriteTxnMarkersResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::WriteTxnMarkers)
+            }
+            ApiKey::TxnOffsetCommit => {
+                <super::txn_offset_commit_response::TxnOffsetCommitResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::TxnOffsetCommit)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeAcls => {
+                <super::describe_acls_response::DescribeAclsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateAcls => {
+                <super::create_acls_response::CreateAclsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::CreateAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteAcls => {
+                <super::delete_acls_response::DeleteAclsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteAcls)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeConfigs => {
+                <super::describe_configs_response::DescribeConfigsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterConfigs => {
+                <super::alter_configs_response::AlterConfigsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterReplicaLogDirs => {
+                <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterReplicaLogDirs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeLogDirs => {
+                <super::describe_log_dirs_response::DescribeLogDirsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeLogDirs)
+            }
+            ApiKey::SaslAuthenticate => {
+                <super::sasl_authenticate_response::SaslAuthenticateResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::SaslAuthenticate)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreatePartitions => {
+                <super::create_partitions_response::CreatePartitionsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::CreatePartitions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::CreateDelegationToken => {
+                <super::create_delegation_token_response::CreateDelegationTokenResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::CreateDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RenewDelegationToken => {
+                <super::renew_delegation_token_response::RenewDelegationTokenResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::RenewDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ExpireDelegationToken => {
+                <super::expire_delegation_token_response::ExpireDelegationTokenResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ExpireDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeDelegationToken => {
+                <super::describe_delegation_token_response::DescribeDelegationTokenResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeDelegationToken)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteGroups => {
+                <super::delete_groups_response::DeleteGroupsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteGroups)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ElectLeaders => {
+                <super::elect_leaders_response::ElectLeadersResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ElectLeaders)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::IncrementalAlterConfigs => {
+                <super::incremental_alter_configs_response::IncrementalAlterConfigsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::IncrementalAlterConfigs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterPartitionReassignments => {
+                <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterPartitionReassignments)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListPartitionReassignments => {
+                <super::list_partition_reassignments_response::ListPartitionReassignmentsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ListPartitionReassignments)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::OffsetDelete => {
+                <super::offset_delete_response::OffsetDeleteResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::OffsetDelete)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeClientQuotas => {
+                <super::describe_client_quotas_response::DescribeClientQuotasResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeClientQuotas)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterClientQuotas => {
+                <super::alter_client_quotas_response::AlterClientQuotasResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterClientQuotas)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeUserScramCredentials => {
+                <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeUserScramCredentials)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterUserScramCredentials => {
+                <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterUserScramCredentials)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::Vote => {
+                <super::vote_response::VoteResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Vote)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BeginQuorumEpoch => {
+                <super::begin_quorum_epoch_response::BeginQuorumEpochResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::BeginQuorumEpoch)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::EndQuorumEpoch => {
+                <super::end_quorum_epoch_response::EndQuorumEpochResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::EndQuorumEpoch)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeQuorum => {
+                <super::describe_quorum_response::DescribeQuorumResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeQuorum)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AlterPartition => {
+                <super::alter_partition_response::AlterPartitionResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterPartition)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UpdateFeatures => {
+                <super::update_features_response::UpdateFeaturesResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::UpdateFeatures)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::Envelope => {
+                <super::envelope_response::EnvelopeResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::Envelope)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::FetchSnapshot => {
+                <super::fetch_snapshot_response::FetchSnapshotResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::FetchSnapshot)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeCluster => {
+                <super::describe_cluster_response::DescribeClusterResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeCluster)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeProducers => {
+                <super::describe_producers_response::DescribeProducersResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeProducers)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerRegistration => {
+                <super::broker_registration_response::BrokerRegistrationResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::BrokerRegistration)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::BrokerHeartbeat => {
+                <super::broker_heartbeat_response::BrokerHeartbeatResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::BrokerHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterBroker => {
+                <super::unregister_broker_response::UnregisterBrokerResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::UnregisterBroker)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTransactions => {
+                <super::describe_transactions_response::DescribeTransactionsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeTransactions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListTransactions => {
+                <super::list_transactions_response::ListTransactionsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ListTransactions)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AllocateProducerIds => {
+                <super::allocate_producer_ids_response::AllocateProducerIdsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AllocateProducerIds)
+            }
+            ApiKey::ConsumerGroupHeartbeat => {
+                <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ConsumerGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ConsumerGroupDescribe => {
+                <super::consumer_group_describe_response::ConsumerGroupDescribeResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ConsumerGroupDescribe)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::ControllerRegistration => {
+                <super::controller_registration_response::ControllerRegistrationResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ControllerRegistration)
+            }
+            ApiKey::GetTelemetrySubscriptions => {
+                <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::GetTelemetrySubscriptions)
+            }
+            ApiKey::PushTelemetry => {
+                <super::push_telemetry_response::PushTelemetryResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::PushTelemetry)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::AssignReplicasToDirs => {
+                <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AssignReplicasToDirs)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ListConfigResources => {
+                <super::list_config_resources_response::ListConfigResourcesResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ListConfigResources)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeTopicPartitions => {
+                <super::describe_topic_partitions_response::DescribeTopicPartitionsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeTopicPartitions)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupHeartbeat => {
+                <super::share_group_heartbeat_response::ShareGroupHeartbeatResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ShareGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareGroupDescribe => {
+                <super::share_group_describe_response::ShareGroupDescribeResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ShareGroupDescribe)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareFetch => {
+                <super::share_fetch_response::ShareFetchResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ShareFetch)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ShareAcknowledge => {
+                <super::share_acknowledge_response::ShareAcknowledgeResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ShareAcknowledge)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AddRaftVoter => {
+                <super::add_raft_voter_response::AddRaftVoterResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AddRaftVoter)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::RemoveRaftVoter => {
+                <super::remove_raft_voter_response::RemoveRaftVoterResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::RemoveRaftVoter)
+            }
+            #[cfg(feature = "controller")]
+            ApiKey::UpdateRaftVoter => {
+                <super::update_raft_voter_response::UpdateRaftVoterResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::UpdateRaftVoter)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::InitializeShareGroupState => {
+                <super::initialize_share_group_state_response::InitializeShareGroupStateResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::InitializeShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupState => {
+                <super::read_share_group_state_response::ReadShareGroupStateResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ReadShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::WriteShareGroupState => {
+                <super::write_share_group_state_response::WriteShareGroupStateResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::WriteShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupState => {
+                <super::delete_share_group_state_response::DeleteShareGroupStateResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteShareGroupState)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::ReadShareGroupStateSummary => {
+                <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::ReadShareGroupStateSummary)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupHeartbeat => {
+                <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::StreamsGroupHeartbeat)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupDescribe => {
+                <super::streams_group_describe_response::StreamsGroupDescribeResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::StreamsGroupDescribe)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DescribeShareGroupOffsets => {
+                <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DescribeShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::AlterShareGroupOffsets => {
+                <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::AlterShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::DeleteShareGroupOffsets => {
+                <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::DeleteShareGroupOffsets)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => {
+                <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::StreamsGroupTopologyDescriptionUpdate)
+            }
+            #[cfg(feature = "admin")]
+            ApiKey::UnregisterController => {
+                <super::unregister_controller_response::UnregisterControllerResponseRef<
+                    'a,
+                > as enc::MessageView<'a>>::decode_from(r, version)
+                    .map(Self::UnregisterController)
+            }
+            #[allow(unreachable_patterns)]
+            _ => Err(r.error(enc::DecodeErrorKind::ApiKeyNotCompiled(api_key.code()))),
+        }
+    }
+    /// The owned [`ResponseBody`], allocating what the view borrowed.
+    #[inline]
+    pub fn into_owned(self) -> ResponseBody {
+        match self {
+            Self::Produce(m) => ResponseBody::Produce(enc::IntoOwned::into_owned(m)),
+            Self::Fetch(m) => ResponseBody::Fetch(enc::IntoOwned::into_owned(m)),
+            Self::ListOffsets(m) => {
+                ResponseBody::ListOffsets(enc::IntoOwned::into_owned(m))
+            }
+            Self::Metadata(m) => ResponseBody::Metadata(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "controller")]
+            Self::LeaderAndIsr(m) => {
+                ResponseBody::LeaderAndIsr(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::StopReplica(m) => {
+                ResponseBody::StopReplica(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::UpdateMetadata(m) => {
+                ResponseBody::UpdateMetadata(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::ControlledShutdown(m) => {
+                ResponseBody::ControlledShutdown(enc::IntoOwned::into_owned(m))
+            }
+            Self::OffsetCommit(m) => {
+                ResponseBody::OffsetCommit(enc::IntoOwned::into_owned(m))
+            }
+            Self::OffsetFetch(m) => {
+                ResponseBody::OffsetFetch(enc::IntoOwned::into_owned(m))
+            }
+            Self::FindCoordinator(m) => {
+                ResponseBody::FindCoordinator(enc::IntoOwned::into_owned(m))
+            }
+            Self::JoinGroup(m) => ResponseBody::JoinGroup(enc::IntoOwned::into_owned(m)),
+            Self::Heartbeat(m) => ResponseBody::Heartbeat(enc::IntoOwned::into_owned(m)),
+            Self::LeaveGroup(m) => {
+                ResponseBody::LeaveGroup(enc::IntoOwned::into_owned(m))
+            }
+            Self::SyncGroup(m) => ResponseBody::SyncGroup(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "admin")]
+            Self::DescribeGroups(m) => {
+                ResponseBody::DescribeGroups(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ListGroups(m) => {
+                ResponseBody::ListGroups(enc::IntoOwned::into_owned(m))
+            }
+            Self::SaslHandshake(m) => {
+                ResponseBody::SaslHandshake(enc::IntoOwned::into_owned(m))
+            }
+            Self::ApiVersions(m) => {
+                ResponseBody::ApiVersions(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateTopics(m) => {
+                ResponseBody::CreateTopics(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteTopics(m) => {
+                ResponseBody::DeleteTopics(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteRecords(m) => {
+                ResponseBody::DeleteRecords(enc::IntoOwned::into_owned(m))
+            }
+            Self::InitProducerId(m) => {
+                ResponseBody::InitProducerId(enc::IntoOwned::into_owned(m))
+            }
+            Self::OffsetForLeaderEpoch(m) => {
+                ResponseBody::OffsetForLeaderEpoch(enc::IntoOwned::into_owned(m))
+            }
+            Self::AddPartitionsToTxn(m) => {
+                ResponseBody::AddPartitionsToTxn(enc::IntoOwned::into_owned(m))
+            }
+            Self::AddOffsetsToTxn(m) => {
+                ResponseBody::AddOffsetsToTxn(enc::IntoOwned::into_owned(m))
+            }
+            Self::EndTxn(m) => ResponseBody::EndTxn(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "admin")]
+            Self::WriteTxnMarkers(m) => {
+                ResponseBody::WriteTxnMarkers(enc::IntoOwned::into_owned(m))
+            }
+            Self::TxnOffsetCommit(m) => {
+                ResponseBody::TxnOffsetCommit(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeAcls(m) => {
+                ResponseBody::DescribeAcls(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateAcls(m) => {
+                ResponseBody::CreateAcls(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteAcls(m) => {
+                ResponseBody::DeleteAcls(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeConfigs(m) => {
+                ResponseBody::DescribeConfigs(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterConfigs(m) => {
+                ResponseBody::AlterConfigs(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterReplicaLogDirs(m) => {
+                ResponseBody::AlterReplicaLogDirs(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeLogDirs(m) => {
+                ResponseBody::DescribeLogDirs(enc::IntoOwned::into_owned(m))
+            }
+            Self::SaslAuthenticate(m) => {
+                ResponseBody::SaslAuthenticate(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::CreatePartitions(m) => {
+                ResponseBody::CreatePartitions(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateDelegationToken(m) => {
+                ResponseBody::CreateDelegationToken(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::RenewDelegationToken(m) => {
+                ResponseBody::RenewDelegationToken(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ExpireDelegationToken(m) => {
+                ResponseBody::ExpireDelegationToken(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeDelegationToken(m) => {
+                ResponseBody::DescribeDelegationToken(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteGroups(m) => {
+                ResponseBody::DeleteGroups(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ElectLeaders(m) => {
+                ResponseBody::ElectLeaders(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::IncrementalAlterConfigs(m) => {
+                ResponseBody::IncrementalAlterConfigs(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterPartitionReassignments(m) => {
+                ResponseBody::AlterPartitionReassignments(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ListPartitionReassignments(m) => {
+                ResponseBody::ListPartitionReassignments(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::OffsetDelete(m) => {
+                ResponseBody::OffsetDelete(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeClientQuotas(m) => {
+                ResponseBody::DescribeClientQuotas(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterClientQuotas(m) => {
+                ResponseBody::AlterClientQuotas(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeUserScramCredentials(m) => {
+                ResponseBody::DescribeUserScramCredentials(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterUserScramCredentials(m) => {
+                ResponseBody::AlterUserScramCredentials(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::Vote(m) => ResponseBody::Vote(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "controller")]
+            Self::BeginQuorumEpoch(m) => {
+                ResponseBody::BeginQuorumEpoch(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::EndQuorumEpoch(m) => {
+                ResponseBody::EndQuorumEpoch(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeQuorum(m) => {
+                ResponseBody::DescribeQuorum(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::AlterPartition(m) => {
+                ResponseBody::AlterPartition(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::UpdateFeatures(m) => {
+                ResponseBody::UpdateFeatures(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::Envelope(m) => ResponseBody::Envelope(enc::IntoOwned::into_owned(m)),
+            #[cfg(feature = "controller")]
+            Self::FetchSnapshot(m) => {
+                ResponseBody::FetchSnapshot(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeCluster(m) => {
+                ResponseBody::DescribeCluster(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeProducers(m) => {
+                ResponseBody::DescribeProducers(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::BrokerRegistration(m) => {
+                ResponseBody::BrokerRegistration(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::BrokerHeartbeat(m) => {
+                ResponseBody::BrokerHeartbeat(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterBroker(m) => {
+                ResponseBody::UnregisterBroker(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTransactions(m) => {
+                ResponseBody::DescribeTransactions(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ListTransactions(m) => {
+                ResponseBody::ListTransactions(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::AllocateProducerIds(m) => {
+                ResponseBody::AllocateProducerIds(enc::IntoOwned::into_owned(m))
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                ResponseBody::ConsumerGroupHeartbeat(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ConsumerGroupDescribe(m) => {
+                ResponseBody::ConsumerGroupDescribe(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::ControllerRegistration(m) => {
+                ResponseBody::ControllerRegistration(enc::IntoOwned::into_owned(m))
+            }
+            Self::GetTelemetrySubscriptions(m) => {
+                ResponseBody::GetTelemetrySubscriptions(enc::IntoOwned::into_owned(m))
+            }
+            Self::PushTelemetry(m) => {
+                ResponseBody::PushTelemetry(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::AssignReplicasToDirs(m) => {
+                ResponseBody::AssignReplicasToDirs(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ListConfigResources(m) => {
+                ResponseBody::ListConfigResources(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTopicPartitions(m) => {
+                ResponseBody::DescribeTopicPartitions(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupHeartbeat(m) => {
+                ResponseBody::ShareGroupHeartbeat(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareGroupDescribe(m) => {
+                ResponseBody::ShareGroupDescribe(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareFetch(m) => {
+                ResponseBody::ShareFetch(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ShareAcknowledge(m) => {
+                ResponseBody::ShareAcknowledge(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AddRaftVoter(m) => {
+                ResponseBody::AddRaftVoter(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::RemoveRaftVoter(m) => {
+                ResponseBody::RemoveRaftVoter(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "controller")]
+            Self::UpdateRaftVoter(m) => {
+                ResponseBody::UpdateRaftVoter(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::InitializeShareGroupState(m) => {
+                ResponseBody::InitializeShareGroupState(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupState(m) => {
+                ResponseBody::ReadShareGroupState(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::WriteShareGroupState(m) => {
+                ResponseBody::WriteShareGroupState(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupState(m) => {
+                ResponseBody::DeleteShareGroupState(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupStateSummary(m) => {
+                ResponseBody::ReadShareGroupStateSummary(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupHeartbeat(m) => {
+                ResponseBody::StreamsGroupHeartbeat(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupDescribe(m) => {
+                ResponseBody::StreamsGroupDescribe(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeShareGroupOffsets(m) => {
+                ResponseBody::DescribeShareGroupOffsets(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterShareGroupOffsets(m) => {
+                ResponseBody::AlterShareGroupOffsets(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupOffsets(m) => {
+                ResponseBody::DeleteShareGroupOffsets(enc::IntoOwned::into_owned(m))
+            }
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                ResponseBody::StreamsGroupTopologyDescriptionUpdate(
+                    enc::IntoOwned::into_owned(m),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::UnregisterController(m) => {
+                ResponseBody::UnregisterController(enc::IntoOwned::into_owned(m))
+            }
+        }
+    }
+}
 /// Delegates to the body (see the runtime's `entity` module).
 impl enc::Entities for ResponseBody {
     fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
@@ -10141,69 +18761,109 @@ impl enc::Entities for ResponseBody {
             Self::Fetch(m) => enc::Entities::visit_entities(m, version, f),
             Self::ListOffsets(m) => enc::Entities::visit_entities(m, version, f),
             Self::Metadata(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::LeaderAndIsr(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::StopReplica(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::ControlledShutdown(m) => enc::Entities::visit_entities(m, version, f),
             Self::OffsetCommit(m) => enc::Entities::visit_entities(m, version, f),
             Self::OffsetFetch(m) => enc::Entities::visit_entities(m, version, f),
             Self::FindCoordinator(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeGroups(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ListGroups(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::CreateTopics(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteTopics(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteRecords(m) => enc::Entities::visit_entities(m, version, f),
             Self::InitProducerId(m) => enc::Entities::visit_entities(m, version, f),
             Self::OffsetForLeaderEpoch(m) => enc::Entities::visit_entities(m, version, f),
             Self::AddPartitionsToTxn(m) => enc::Entities::visit_entities(m, version, f),
             Self::EndTxn(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::WriteTxnMarkers(m) => enc::Entities::visit_entities(m, version, f),
             Self::TxnOffsetCommit(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::AlterReplicaLogDirs(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeLogDirs(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::CreatePartitions(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteGroups(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ElectLeaders(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::AlterPartitionReassignments(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ListPartitionReassignments(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::OffsetDelete(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::Vote(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::BeginQuorumEpoch(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::EndQuorumEpoch(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeQuorum(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::AlterPartition(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::FetchSnapshot(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeCluster(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeProducers(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeTransactions(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ListTransactions(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::AllocateProducerIds(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ConsumerGroupDescribe(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DescribeTopicPartitions(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ShareGroupDescribe(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ShareFetch(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ShareAcknowledge(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::UpdateRaftVoter(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupHeartbeat(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::StreamsGroupDescribe(m) => enc::Entities::visit_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeShareGroupOffsets(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::AlterShareGroupOffsets(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupOffsets(m) => {
                 enc::Entities::visit_entities(m, version, f)
             }
+            #[allow(unreachable_patterns)]
             _ => {}
         }
     }
@@ -10213,16 +18873,24 @@ impl enc::Entities for ResponseBody {
             Self::Fetch(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::ListOffsets(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::Metadata(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::LeaderAndIsr(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::StopReplica(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::ControlledShutdown(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::OffsetCommit(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::OffsetFetch(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::FindCoordinator(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeGroups(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ListGroups(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::CreateTopics(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteTopics(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteRecords(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::InitProducerId(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::OffsetForLeaderEpoch(m) => {
@@ -10230,62 +18898,94 @@ impl enc::Entities for ResponseBody {
             }
             Self::AddPartitionsToTxn(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::EndTxn(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::WriteTxnMarkers(m) => enc::Entities::rewrite_entities(m, version, f),
             Self::TxnOffsetCommit(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::AlterReplicaLogDirs(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DescribeLogDirs(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::CreatePartitions(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DeleteGroups(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ElectLeaders(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::AlterPartitionReassignments(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ListPartitionReassignments(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::OffsetDelete(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::Vote(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::BeginQuorumEpoch(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::EndQuorumEpoch(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeQuorum(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::AlterPartition(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::FetchSnapshot(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeCluster(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeProducers(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::DescribeTransactions(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ListTransactions(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::AllocateProducerIds(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ConsumerGroupDescribe(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DescribeTopicPartitions(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::ShareGroupDescribe(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ShareFetch(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::ShareAcknowledge(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "controller")]
             Self::UpdateRaftVoter(m) => enc::Entities::rewrite_entities(m, version, f),
+            #[cfg(feature = "admin")]
             Self::StreamsGroupHeartbeat(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::StreamsGroupDescribe(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DescribeShareGroupOffsets(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::AlterShareGroupOffsets(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[cfg(feature = "admin")]
             Self::DeleteShareGroupOffsets(m) => {
                 enc::Entities::rewrite_entities(m, version, f)
             }
+            #[allow(unreachable_patterns)]
             _ => {}
         }
     }

@@ -175,6 +175,262 @@ impl enc::Struct for ApiVersionsRequest {
     }
 }
 impl enc::Entities for ApiVersionsRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ApiVersionsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiVersionsRequestRef<'a> {
+    /// Name of the client library, e.g. apache-kafka-java.
+    ///
+    /// Versions 3+; ignorable.
+    pub client_software_name: &'a str,
+    /// Version string of the client library.
+    ///
+    /// Versions 3+; ignorable.
+    pub client_software_version: &'a str,
+    /// Id of the cluster the client means to reach, checked by the broker (KIP-1242); null when unknown. Send it together with NodeId.
+    ///
+    /// Versions 5+; nullable 5+; ignorable; default null.
+    pub cluster_id: Option<&'a str>,
+    /// Id of the node the client means to reach, checked by the broker (KIP-1242); -1 when unknown. Send it together with ClusterId.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub node_id: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ApiVersionsRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            client_software_name: "",
+            client_software_version: "",
+            cluster_id: None,
+            node_id: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ApiVersionsRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.client_software_name,
+                r,
+                version,
+                true,
+                "client_software_name",
+            )?;
+        } else {
+            self.client_software_name = "";
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.client_software_version,
+                r,
+                version,
+                true,
+                "client_software_version",
+            )?;
+        } else {
+            self.client_software_version = "";
+        }
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.cluster_id,
+                r,
+                version,
+                true,
+                "cluster_id",
+            )?;
+        } else {
+            self.cluster_id = None;
+        }
+        if version >= 5 {
+            enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
+        } else {
+            self.node_id = -1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.client_software_name = "";
+        self.client_software_version = "";
+        self.cluster_id = None;
+        self.node_id = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ApiVersionsRequestRef<'a> {
+    type Owned = ApiVersionsRequest;
+    #[inline]
+    fn into_owned(self) -> ApiVersionsRequest {
+        ApiVersionsRequest {
+            client_software_name: enc::IntoOwned::into_owned(self.client_software_name),
+            client_software_version: enc::IntoOwned::into_owned(
+                self.client_software_version,
+            ),
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            node_id: self.node_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ApiVersionsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ApiVersionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 3 {
+            value.client_software_name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.client_software_version = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.cluster_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 5 {
+            value.node_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ApiVersionsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.client_software_name,
+                version,
+                options,
+                "ApiVersionsRequest",
+                "clientSoftwareName",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.client_software_version,
+                version,
+                options,
+                "ApiVersionsRequest",
+                "clientSoftwareVersion",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.cluster_id,
+                version,
+                options,
+                "ApiVersionsRequest",
+                "clusterId",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.node_id,
+                version,
+                options,
+                "ApiVersionsRequest",
+                "nodeId",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ApiVersionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ApiVersionsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clientSoftwareName") {
+            value.client_software_name = enc::json::field(
+                v,
+                version,
+                "ApiVersionsRequest",
+                "clientSoftwareName",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("ApiVersionsRequest", "clientSoftwareName", version),
+            );
+        }
+        if let Some(v) = object.get("clientSoftwareVersion") {
+            value.client_software_version = enc::json::field(
+                v,
+                version,
+                "ApiVersionsRequest",
+                "clientSoftwareVersion",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "ApiVersionsRequest",
+                    "clientSoftwareVersion",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "ApiVersionsRequest",
+                "clusterId",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("ApiVersionsRequest", "clusterId", version));
+        }
+        if let Some(v) = object.get("nodeId") {
+            value.node_id = enc::json::field(
+                v,
+                version,
+                "ApiVersionsRequest",
+                "nodeId",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("ApiVersionsRequest", "nodeId", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ApiVersionsRequest {
     const NAME: &'static str = "ApiVersionsRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);

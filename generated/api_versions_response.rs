@@ -267,6 +267,346 @@ impl enc::Struct for ApiVersionsResponse {
     }
 }
 impl enc::Entities for ApiVersionsResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ApiVersionsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiVersionsResponseRef<'a> {
+    /// Error code for the whole response; 0 on success.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// One entry per API the broker serves.
+    ///
+    /// Versions 0+.
+    pub api_keys: Vec<ApiVersionRef<'a>>,
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 1+; ignorable.
+    pub throttle_time_ms: i32,
+    /// Feature flags this broker can run, with their version ranges. Before v4, features whose minimum is 0 are left out.
+    ///
+    /// Versions 3+; tag 0 from 3+; ignorable.
+    pub supported_features: Vec<SupportedFeatureKeyRef<'a>>,
+    /// Epoch of the finalized-feature information; grows with every change, -1 when unknown.
+    ///
+    /// Versions 3+; tag 1 from 3+; ignorable; default -1.
+    pub finalized_features_epoch: i64,
+    /// Feature levels finalized for the whole cluster; meaningful only when FinalizedFeaturesEpoch is 0 or more.
+    ///
+    /// Versions 3+; tag 2 from 3+; ignorable.
+    pub finalized_features: Vec<FinalizedFeatureKeyRef<'a>>,
+    /// Sent by a KRaft controller: true when the settings needed to migrate from ZooKeeper are in place.
+    ///
+    /// Versions 3+; tag 3 from 3+; ignorable; default false.
+    pub zk_migration_ready: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ApiVersionsResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            api_keys: Default::default(),
+            throttle_time_ms: 0,
+            supported_features: Default::default(),
+            finalized_features_epoch: -1,
+            finalized_features: Default::default(),
+            zk_migration_ready: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ApiVersionsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.api_keys,
+            r,
+            version,
+            version >= 3,
+            "api_keys",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        self.supported_features.clear();
+        self.finalized_features_epoch = -1;
+        self.finalized_features.clear();
+        self.zk_migration_ready = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_section(
+                r,
+                4,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 => {
+                            self.supported_features = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "supported_features",
+                            )?;
+                        }
+                        1 => {
+                            self.finalized_features_epoch = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "finalized_features_epoch",
+                            )?;
+                        }
+                        2 => {
+                            self.finalized_features = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "finalized_features",
+                            )?;
+                        }
+                        3 => {
+                            self.zk_migration_ready = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "zk_migration_ready",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.api_keys.clear();
+        self.throttle_time_ms = 0;
+        self.supported_features.clear();
+        self.finalized_features_epoch = -1;
+        self.finalized_features.clear();
+        self.zk_migration_ready = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ApiVersionsResponseRef<'a> {
+    type Owned = ApiVersionsResponse;
+    #[inline]
+    fn into_owned(self) -> ApiVersionsResponse {
+        ApiVersionsResponse {
+            error_code: self.error_code,
+            api_keys: enc::IntoOwned::into_owned(self.api_keys),
+            throttle_time_ms: self.throttle_time_ms,
+            supported_features: enc::IntoOwned::into_owned(self.supported_features),
+            finalized_features_epoch: self.finalized_features_epoch,
+            finalized_features: enc::IntoOwned::into_owned(self.finalized_features),
+            zk_migration_ready: self.zk_migration_ready,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ApiVersionsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ApiVersionsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.api_keys = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.supported_features = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.finalized_features_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.finalized_features = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.zk_migration_ready = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(4);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ApiVersionsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "ApiVersionsResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.api_keys,
+            version,
+            options,
+            "ApiVersionsResponse",
+            "apiKeys",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "ApiVersionsResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        if version >= 3 && !self.supported_features.is_empty() {
+            enc::json::put(
+                &mut out,
+                &self.supported_features,
+                version,
+                options,
+                "ApiVersionsResponse",
+                "supportedFeatures",
+            )?;
+        }
+        if version >= 3 && self.finalized_features_epoch != -1 {
+            enc::json::put(
+                &mut out,
+                &self.finalized_features_epoch,
+                version,
+                options,
+                "ApiVersionsResponse",
+                "finalizedFeaturesEpoch",
+            )?;
+        }
+        if version >= 3 && !self.finalized_features.is_empty() {
+            enc::json::put(
+                &mut out,
+                &self.finalized_features,
+                version,
+                options,
+                "ApiVersionsResponse",
+                "finalizedFeatures",
+            )?;
+        }
+        if version >= 3 && self.zk_migration_ready {
+            enc::json::put(
+                &mut out,
+                &self.zk_migration_ready,
+                version,
+                options,
+                "ApiVersionsResponse",
+                "zkMigrationReady",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ApiVersionsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ApiVersionsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ApiVersionsResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("ApiVersionsResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("apiKeys") {
+            value.api_keys = enc::json::field(
+                v,
+                version,
+                "ApiVersionsResponse",
+                "apiKeys",
+            )?;
+        } else {
+            return Err(enc::json::missing("ApiVersionsResponse", "apiKeys", version));
+        }
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ApiVersionsResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("ApiVersionsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("supportedFeatures") {
+            value.supported_features = enc::json::field(
+                v,
+                version,
+                "ApiVersionsResponse",
+                "supportedFeatures",
+            )?;
+        }
+        if let Some(v) = object.get("finalizedFeaturesEpoch") {
+            value.finalized_features_epoch = enc::json::field(
+                v,
+                version,
+                "ApiVersionsResponse",
+                "finalizedFeaturesEpoch",
+            )?;
+        }
+        if let Some(v) = object.get("finalizedFeatures") {
+            value.finalized_features = enc::json::field(
+                v,
+                version,
+                "ApiVersionsResponse",
+                "finalizedFeatures",
+            )?;
+        }
+        if let Some(v) = object.get("zkMigrationReady") {
+            value.zk_migration_ready = enc::json::field(
+                v,
+                version,
+                "ApiVersionsResponse",
+                "zkMigrationReady",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ApiVersion {
@@ -356,6 +696,157 @@ impl enc::Struct for ApiVersion {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ApiVersion`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ApiVersionRef<'a> {
+    /// Numeric API key.
+    ///
+    /// Versions 0+.
+    pub api_key: i16,
+    /// Lowest version served for this API (inclusive).
+    ///
+    /// Versions 0+.
+    pub min_version: i16,
+    /// Highest version served for this API (inclusive).
+    ///
+    /// Versions 0+.
+    pub max_version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ApiVersionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("api_key", 2), ("min_version", 2), ("max_version", 2)],
+        )?;
+        self.api_key = enc::Fixed::from_chunk(&run[0..2]);
+        self.min_version = enc::Fixed::from_chunk(&run[2..4]);
+        self.max_version = enc::Fixed::from_chunk(&run[4..6]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.api_key = 0;
+        self.min_version = 0;
+        self.max_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ApiVersionRef<'a> {
+    type Owned = ApiVersion;
+    #[inline]
+    fn into_owned(self) -> ApiVersion {
+        ApiVersion {
+            api_key: self.api_key,
+            min_version: self.min_version,
+            max_version: self.max_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ApiVersion {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.api_key = crate::sample::Sample::sample(g, version);
+        value.min_version = crate::sample::Sample::sample(g, version);
+        value.max_version = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ApiVersion {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.api_key,
+            version,
+            options,
+            "ApiVersion",
+            "apiKey",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.min_version,
+            version,
+            options,
+            "ApiVersion",
+            "minVersion",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_version,
+            version,
+            options,
+            "ApiVersion",
+            "maxVersion",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ApiVersion {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ApiVersion", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("apiKey") {
+            value.api_key = enc::json::field(v, version, "ApiVersion", "apiKey")?;
+        } else {
+            return Err(enc::json::missing("ApiVersion", "apiKey", version));
+        }
+        if let Some(v) = object.get("minVersion") {
+            value.min_version = enc::json::field(
+                v,
+                version,
+                "ApiVersion",
+                "minVersion",
+            )?;
+        } else {
+            return Err(enc::json::missing("ApiVersion", "minVersion", version));
+        }
+        if let Some(v) = object.get("maxVersion") {
+            value.max_version = enc::json::field(
+                v,
+                version,
+                "ApiVersion",
+                "maxVersion",
+            )?;
+        } else {
+            return Err(enc::json::missing("ApiVersion", "maxVersion", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 3-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SupportedFeatureKey {
@@ -434,6 +925,153 @@ impl enc::Struct for SupportedFeatureKey {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SupportedFeatureKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 3-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SupportedFeatureKeyRef<'a> {
+    /// Feature name.
+    ///
+    /// Versions 3+.
+    pub name: &'a str,
+    /// Lowest feature version this broker supports.
+    ///
+    /// Versions 3+.
+    pub min_version: i16,
+    /// Highest feature version this broker supports.
+    ///
+    /// Versions 3+.
+    pub max_version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SupportedFeatureKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("min_version", 2), ("max_version", 2)],
+        )?;
+        self.min_version = enc::Fixed::from_chunk(&run[0..2]);
+        self.max_version = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.min_version = 0;
+        self.max_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SupportedFeatureKeyRef<'a> {
+    type Owned = SupportedFeatureKey;
+    #[inline]
+    fn into_owned(self) -> SupportedFeatureKey {
+        SupportedFeatureKey {
+            name: enc::IntoOwned::into_owned(self.name),
+            min_version: self.min_version,
+            max_version: self.max_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SupportedFeatureKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.min_version = crate::sample::Sample::sample(g, version);
+        value.max_version = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SupportedFeatureKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "SupportedFeatureKey",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.min_version,
+            version,
+            options,
+            "SupportedFeatureKey",
+            "minVersion",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_version,
+            version,
+            options,
+            "SupportedFeatureKey",
+            "maxVersion",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SupportedFeatureKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SupportedFeatureKey", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "SupportedFeatureKey", "name")?;
+        } else {
+            return Err(enc::json::missing("SupportedFeatureKey", "name", version));
+        }
+        if let Some(v) = object.get("minVersion") {
+            value.min_version = enc::json::field(
+                v,
+                version,
+                "SupportedFeatureKey",
+                "minVersion",
+            )?;
+        } else {
+            return Err(enc::json::missing("SupportedFeatureKey", "minVersion", version));
+        }
+        if let Some(v) = object.get("maxVersion") {
+            value.max_version = enc::json::field(
+                v,
+                version,
+                "SupportedFeatureKey",
+                "maxVersion",
+            )?;
+        } else {
+            return Err(enc::json::missing("SupportedFeatureKey", "maxVersion", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 3-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FinalizedFeatureKey {
@@ -510,6 +1148,157 @@ impl enc::Struct for FinalizedFeatureKey {
         self.max_version_level = 0;
         self.min_version_level = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FinalizedFeatureKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 3-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FinalizedFeatureKeyRef<'a> {
+    /// Feature name.
+    ///
+    /// Versions 3+.
+    pub name: &'a str,
+    /// Highest finalized level of the feature, cluster-wide.
+    ///
+    /// Versions 3+.
+    pub max_version_level: i16,
+    /// Lowest finalized level of the feature, cluster-wide.
+    ///
+    /// Versions 3+.
+    pub min_version_level: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FinalizedFeatureKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("max_version_level", 2), ("min_version_level", 2)],
+        )?;
+        self.max_version_level = enc::Fixed::from_chunk(&run[0..2]);
+        self.min_version_level = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.max_version_level = 0;
+        self.min_version_level = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FinalizedFeatureKeyRef<'a> {
+    type Owned = FinalizedFeatureKey;
+    #[inline]
+    fn into_owned(self) -> FinalizedFeatureKey {
+        FinalizedFeatureKey {
+            name: enc::IntoOwned::into_owned(self.name),
+            max_version_level: self.max_version_level,
+            min_version_level: self.min_version_level,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FinalizedFeatureKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.max_version_level = crate::sample::Sample::sample(g, version);
+        value.min_version_level = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FinalizedFeatureKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "FinalizedFeatureKey",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_version_level,
+            version,
+            options,
+            "FinalizedFeatureKey",
+            "maxVersionLevel",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.min_version_level,
+            version,
+            options,
+            "FinalizedFeatureKey",
+            "minVersionLevel",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FinalizedFeatureKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FinalizedFeatureKey", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "FinalizedFeatureKey", "name")?;
+        } else {
+            return Err(enc::json::missing("FinalizedFeatureKey", "name", version));
+        }
+        if let Some(v) = object.get("maxVersionLevel") {
+            value.max_version_level = enc::json::field(
+                v,
+                version,
+                "FinalizedFeatureKey",
+                "maxVersionLevel",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("FinalizedFeatureKey", "maxVersionLevel", version),
+            );
+        }
+        if let Some(v) = object.get("minVersionLevel") {
+            value.min_version_level = enc::json::field(
+                v,
+                version,
+                "FinalizedFeatureKey",
+                "minVersionLevel",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("FinalizedFeatureKey", "minVersionLevel", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ApiVersionsResponse {

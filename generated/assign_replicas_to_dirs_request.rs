@@ -98,6 +98,176 @@ impl enc::Entities for AssignReplicasToDirsRequest {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AssignReplicasToDirsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AssignReplicasToDirsRequestRef<'a> {
+    /// Id of the broker sending the assignments.
+    ///
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Current epoch of that broker; -1 when unknown.
+    ///
+    /// Versions 0+; default -1.
+    pub broker_epoch: i64,
+    /// Log directories, each with the replicas now placed in it.
+    ///
+    /// Versions 0+.
+    pub directories: Vec<DirectoryDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for AssignReplicasToDirsRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            broker_id: 0,
+            broker_epoch: -1,
+            directories: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AssignReplicasToDirsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("broker_id", 4), ("broker_epoch", 8)],
+        )?;
+        self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+        enc::field::decode_into(&mut self.directories, r, version, true, "directories")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        self.directories.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AssignReplicasToDirsRequestRef<'a> {
+    type Owned = AssignReplicasToDirsRequest;
+    #[inline]
+    fn into_owned(self) -> AssignReplicasToDirsRequest {
+        AssignReplicasToDirsRequest {
+            broker_id: self.broker_id,
+            broker_epoch: self.broker_epoch,
+            directories: enc::IntoOwned::into_owned(self.directories),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AssignReplicasToDirsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AssignReplicasToDirsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.broker_epoch = crate::sample::Sample::sample(g, version);
+        value.directories = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AssignReplicasToDirsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "AssignReplicasToDirsRequest",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_epoch,
+            version,
+            options,
+            "AssignReplicasToDirsRequest",
+            "brokerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.directories,
+            version,
+            options,
+            "AssignReplicasToDirsRequest",
+            "directories",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AssignReplicasToDirsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AssignReplicasToDirsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "AssignReplicasToDirsRequest",
+                "brokerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AssignReplicasToDirsRequest", "brokerId", version),
+            );
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "AssignReplicasToDirsRequest",
+                "brokerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AssignReplicasToDirsRequest", "brokerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("directories") {
+            value.directories = enc::json::field(
+                v,
+                version,
+                "AssignReplicasToDirsRequest",
+                "directories",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AssignReplicasToDirsRequest", "directories", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DirectoryData {
@@ -155,6 +325,110 @@ impl enc::Struct for DirectoryData {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DirectoryData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DirectoryDataRef<'a> {
+    /// Log directory id.
+    ///
+    /// Versions 0+.
+    pub id: enc::Uuid,
+    /// Topics with partitions placed in this directory.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DirectoryDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.id, r, version, false, "id")?;
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.id = enc::Uuid::NIL;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DirectoryDataRef<'a> {
+    type Owned = DirectoryData;
+    #[inline]
+    fn into_owned(self) -> DirectoryData {
+        DirectoryData {
+            id: self.id,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DirectoryData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.id = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DirectoryData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.id, version, options, "DirectoryData", "id")?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "DirectoryData",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DirectoryData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DirectoryData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("id") {
+            value.id = enc::json::field(v, version, "DirectoryData", "id")?;
+        } else {
+            return Err(enc::json::missing("DirectoryData", "id", version));
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "DirectoryData", "topics")?;
+        } else {
+            return Err(enc::json::missing("DirectoryData", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -210,6 +484,117 @@ impl enc::Struct for TopicData {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicDataRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Partitions of that topic placed in this directory.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicDataRef<'a> {
+    type Owned = TopicData;
+    #[inline]
+    fn into_owned(self) -> TopicData {
+        TopicData {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "TopicData",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicData",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "TopicData", "topicId")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TopicData", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -271,6 +656,108 @@ impl enc::Struct for PartitionData {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.partition_index,
+            r,
+            version,
+            false,
+            "partition_index",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition_index: self.partition_index,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "PartitionData",
+            "partitionIndex",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionIndex", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for AssignReplicasToDirsRequest {

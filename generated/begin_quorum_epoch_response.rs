@@ -130,6 +130,191 @@ impl enc::Entities for BeginQuorumEpochResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BeginQuorumEpochResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BeginQuorumEpochResponseRef<'a> {
+    /// Error for the request as a whole; 0 when none.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Outcome per topic.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicDataRef<'a>>,
+    /// Endpoints of the leaders named in Partitions.
+    ///
+    /// Versions 1+; tag 0 from 1+.
+    pub node_endpoints: Vec<NodeEndpointRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BeginQuorumEpochResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(&mut self.topics, r, version, version >= 1, "topics")?;
+        self.node_endpoints.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_section(
+                r,
+                1,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 => {
+                            self.node_endpoints = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "node_endpoints",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.topics.clear();
+        self.node_endpoints.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BeginQuorumEpochResponseRef<'a> {
+    type Owned = BeginQuorumEpochResponse;
+    #[inline]
+    fn into_owned(self) -> BeginQuorumEpochResponse {
+        BeginQuorumEpochResponse {
+            error_code: self.error_code,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            node_endpoints: enc::IntoOwned::into_owned(self.node_endpoints),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for BeginQuorumEpochResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BeginQuorumEpochResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.node_endpoints = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BeginQuorumEpochResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && !self.node_endpoints.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "BeginQuorumEpochResponse",
+                    "nodeEndpoints",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "BeginQuorumEpochResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "BeginQuorumEpochResponse",
+            "topics",
+        )?;
+        if version >= 1 && !self.node_endpoints.is_empty() {
+            enc::json::put(
+                &mut out,
+                &self.node_endpoints,
+                version,
+                options,
+                "BeginQuorumEpochResponse",
+                "nodeEndpoints",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BeginQuorumEpochResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BeginQuorumEpochResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "BeginQuorumEpochResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BeginQuorumEpochResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "BeginQuorumEpochResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BeginQuorumEpochResponse", "topics", version),
+            );
+        }
+        if let Some(v) = object.get("nodeEndpoints") {
+            value.node_endpoints = enc::json::field(
+                v,
+                version,
+                "BeginQuorumEpochResponse",
+                "nodeEndpoints",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -227,6 +412,133 @@ impl enc::Entities for TopicData {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicDataRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Outcome per partition.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.topic_name,
+            r,
+            version,
+            version >= 1,
+            "topic_name",
+        )?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 1,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicDataRef<'a> {
+    type Owned = TopicData;
+    #[inline]
+    fn into_owned(self) -> TopicData {
+        TopicData {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "TopicData",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicData",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(v, version, "TopicData", "topicName")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "topicName", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TopicData", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 1.
@@ -339,6 +651,188 @@ impl enc::Entities for PartitionData {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the voter accepted the new leader, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Replica id of the leader the responder knows of, or -1 when unknown.
+    ///
+    /// Versions 0+.
+    pub leader_id: i32,
+    /// Highest leader epoch the responder knows of.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 14] = enc::field::read_run(
+            r,
+            &[
+                ("partition_index", 4),
+                ("error_code", 2),
+                ("leader_id", 4),
+                ("leader_epoch", 4),
+            ],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        self.leader_id = enc::Fixed::from_chunk(&run[6..10]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[10..14]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "PartitionData",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionData",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "PartitionData",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "PartitionData",
+            "leaderEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionIndex", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "errorCode", version));
+        }
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(v, version, "PartitionData", "leaderId")?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "leaderId", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "leaderEpoch", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
@@ -417,6 +911,125 @@ impl enc::Entities for NodeEndpoint {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`NodeEndpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NodeEndpointRef<'a> {
+    /// Replica id of the node.
+    ///
+    /// Versions 1+.
+    pub node_id: i32,
+    /// Host name or address.
+    ///
+    /// Versions 1+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 1+.
+    pub port: u16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for NodeEndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.node_id = 0;
+        self.host = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for NodeEndpointRef<'a> {
+    type Owned = NodeEndpoint;
+    #[inline]
+    fn into_owned(self) -> NodeEndpoint {
+        NodeEndpoint {
+            node_id: self.node_id,
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for NodeEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.node_id = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for NodeEndpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.node_id,
+            version,
+            options,
+            "NodeEndpoint",
+            "nodeId",
+        )?;
+        enc::json::put(&mut out, &self.host, version, options, "NodeEndpoint", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "NodeEndpoint", "port")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for NodeEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "NodeEndpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("nodeId") {
+            value.node_id = enc::json::field(v, version, "NodeEndpoint", "nodeId")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "nodeId", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "NodeEndpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "NodeEndpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "port", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for BeginQuorumEpochResponse {

@@ -207,6 +207,349 @@ impl enc::Entities for BrokerHeartbeatRequest {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BrokerHeartbeatRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrokerHeartbeatRequestRef<'a> {
+    /// Id of the broker sending the heartbeat.
+    ///
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Epoch the broker received when it registered; -1 when unknown.
+    ///
+    /// Versions 0+; default -1.
+    pub broker_epoch: i64,
+    /// Highest metadata log offset the broker has reached.
+    ///
+    /// Versions 0+.
+    pub current_metadata_offset: i64,
+    /// True when the broker asks to be fenced.
+    ///
+    /// Versions 0+.
+    pub want_fence: bool,
+    /// True when the broker asks to be shut down in a controlled way.
+    ///
+    /// Versions 0+.
+    pub want_shut_down: bool,
+    /// Ids of the broker's log directories that have failed.
+    ///
+    /// Versions 1+; tag 0 from 1+.
+    pub offline_log_dirs: enc::FixedArray<'a, enc::Uuid>,
+    /// Ids of the log directories the broker has cordoned, so that no new replicas go there (KIP-1066); null until the broker has reached the RECOVERY state.
+    ///
+    /// Versions 2+; nullable 2+; tag 1 from 2+; default null.
+    pub cordoned_log_dirs: Option<enc::FixedArray<'a, enc::Uuid>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for BrokerHeartbeatRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            broker_id: 0,
+            broker_epoch: -1,
+            current_metadata_offset: 0,
+            want_fence: false,
+            want_shut_down: false,
+            offline_log_dirs: Default::default(),
+            cordoned_log_dirs: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BrokerHeartbeatRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 22] = enc::field::read_run(
+            r,
+            &[
+                ("broker_id", 4),
+                ("broker_epoch", 8),
+                ("current_metadata_offset", 8),
+                ("want_fence", 1),
+                ("want_shut_down", 1),
+            ],
+        )?;
+        self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+        self.current_metadata_offset = enc::Fixed::from_chunk(&run[12..20]);
+        self.want_fence = enc::Fixed::from_chunk(&run[20..21]);
+        self.want_shut_down = enc::Fixed::from_chunk(&run[21..22]);
+        self.offline_log_dirs = Default::default();
+        self.cordoned_log_dirs = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            2,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 if version >= 1 => {
+                        self.offline_log_dirs = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "offline_log_dirs",
+                        )?;
+                    }
+                    1 if version >= 2 => {
+                        self.cordoned_log_dirs = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "cordoned_log_dirs",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        self.current_metadata_offset = 0;
+        self.want_fence = false;
+        self.want_shut_down = false;
+        self.offline_log_dirs = Default::default();
+        self.cordoned_log_dirs = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BrokerHeartbeatRequestRef<'a> {
+    type Owned = BrokerHeartbeatRequest;
+    #[inline]
+    fn into_owned(self) -> BrokerHeartbeatRequest {
+        BrokerHeartbeatRequest {
+            broker_id: self.broker_id,
+            broker_epoch: self.broker_epoch,
+            current_metadata_offset: self.current_metadata_offset,
+            want_fence: self.want_fence,
+            want_shut_down: self.want_shut_down,
+            offline_log_dirs: enc::IntoOwned::into_owned(self.offline_log_dirs),
+            cordoned_log_dirs: enc::IntoOwned::into_owned(self.cordoned_log_dirs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for BrokerHeartbeatRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BrokerHeartbeatRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.broker_epoch = crate::sample::Sample::sample(g, version);
+        value.current_metadata_offset = crate::sample::Sample::sample(g, version);
+        value.want_fence = crate::sample::Sample::sample(g, version);
+        value.want_shut_down = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.offline_log_dirs = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.cordoned_log_dirs = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(2);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BrokerHeartbeatRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && !self.offline_log_dirs.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "BrokerHeartbeatRequest",
+                    "offlineLogDirs",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && self.cordoned_log_dirs.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "BrokerHeartbeatRequest",
+                    "cordonedLogDirs",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "BrokerHeartbeatRequest",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_epoch,
+            version,
+            options,
+            "BrokerHeartbeatRequest",
+            "brokerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.current_metadata_offset,
+            version,
+            options,
+            "BrokerHeartbeatRequest",
+            "currentMetadataOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.want_fence,
+            version,
+            options,
+            "BrokerHeartbeatRequest",
+            "wantFence",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.want_shut_down,
+            version,
+            options,
+            "BrokerHeartbeatRequest",
+            "wantShutDown",
+        )?;
+        if version >= 1 && !self.offline_log_dirs.is_empty() {
+            enc::json::put(
+                &mut out,
+                &self.offline_log_dirs,
+                version,
+                options,
+                "BrokerHeartbeatRequest",
+                "offlineLogDirs",
+            )?;
+        }
+        if version >= 2 && self.cordoned_log_dirs.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.cordoned_log_dirs,
+                version,
+                options,
+                "BrokerHeartbeatRequest",
+                "cordonedLogDirs",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BrokerHeartbeatRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BrokerHeartbeatRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatRequest",
+                "brokerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerHeartbeatRequest", "brokerId", version),
+            );
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatRequest",
+                "brokerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerHeartbeatRequest", "brokerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("currentMetadataOffset") {
+            value.current_metadata_offset = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatRequest",
+                "currentMetadataOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "BrokerHeartbeatRequest",
+                    "currentMetadataOffset",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("wantFence") {
+            value.want_fence = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatRequest",
+                "wantFence",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerHeartbeatRequest", "wantFence", version),
+            );
+        }
+        if let Some(v) = object.get("wantShutDown") {
+            value.want_shut_down = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatRequest",
+                "wantShutDown",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerHeartbeatRequest", "wantShutDown", version),
+            );
+        }
+        if let Some(v) = object.get("offlineLogDirs") {
+            value.offline_log_dirs = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatRequest",
+                "offlineLogDirs",
+            )?;
+        }
+        if let Some(v) = object.get("cordonedLogDirs") {
+            value.cordoned_log_dirs = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatRequest",
+                "cordonedLogDirs",
+            )?;
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for BrokerHeartbeatRequest {
     const NAME: &'static str = "BrokerHeartbeatRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

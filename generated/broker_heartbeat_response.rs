@@ -115,6 +115,241 @@ impl enc::Struct for BrokerHeartbeatResponse {
     }
 }
 impl enc::Entities for BrokerHeartbeatResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BrokerHeartbeatResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrokerHeartbeatResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// True once the broker's metadata is close to the latest offset.
+    ///
+    /// Versions 0+; default false.
+    pub is_caught_up: bool,
+    /// True while the broker is fenced.
+    ///
+    /// Versions 0+; default true.
+    pub is_fenced: bool,
+    /// True when the broker may go on and finish its shutdown.
+    ///
+    /// Versions 0+.
+    pub should_shut_down: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for BrokerHeartbeatResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            is_caught_up: false,
+            is_fenced: true,
+            should_shut_down: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BrokerHeartbeatResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 9] = enc::field::read_run(
+            r,
+            &[
+                ("throttle_time_ms", 4),
+                ("error_code", 2),
+                ("is_caught_up", 1),
+                ("is_fenced", 1),
+                ("should_shut_down", 1),
+            ],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        self.is_caught_up = enc::Fixed::from_chunk(&run[6..7]);
+        self.is_fenced = enc::Fixed::from_chunk(&run[7..8]);
+        self.should_shut_down = enc::Fixed::from_chunk(&run[8..9]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.is_caught_up = false;
+        self.is_fenced = true;
+        self.should_shut_down = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BrokerHeartbeatResponseRef<'a> {
+    type Owned = BrokerHeartbeatResponse;
+    #[inline]
+    fn into_owned(self) -> BrokerHeartbeatResponse {
+        BrokerHeartbeatResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            is_caught_up: self.is_caught_up,
+            is_fenced: self.is_fenced,
+            should_shut_down: self.should_shut_down,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for BrokerHeartbeatResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BrokerHeartbeatResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.is_caught_up = crate::sample::Sample::sample(g, version);
+        value.is_fenced = crate::sample::Sample::sample(g, version);
+        value.should_shut_down = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BrokerHeartbeatResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "BrokerHeartbeatResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "BrokerHeartbeatResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.is_caught_up,
+            version,
+            options,
+            "BrokerHeartbeatResponse",
+            "isCaughtUp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.is_fenced,
+            version,
+            options,
+            "BrokerHeartbeatResponse",
+            "isFenced",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.should_shut_down,
+            version,
+            options,
+            "BrokerHeartbeatResponse",
+            "shouldShutDown",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BrokerHeartbeatResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BrokerHeartbeatResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerHeartbeatResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerHeartbeatResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("isCaughtUp") {
+            value.is_caught_up = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatResponse",
+                "isCaughtUp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerHeartbeatResponse", "isCaughtUp", version),
+            );
+        }
+        if let Some(v) = object.get("isFenced") {
+            value.is_fenced = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatResponse",
+                "isFenced",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerHeartbeatResponse", "isFenced", version),
+            );
+        }
+        if let Some(v) = object.get("shouldShutDown") {
+            value.should_shut_down = enc::json::field(
+                v,
+                version,
+                "BrokerHeartbeatResponse",
+                "shouldShutDown",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerHeartbeatResponse", "shouldShutDown", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for BrokerHeartbeatResponse {
     const NAME: &'static str = "BrokerHeartbeatResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

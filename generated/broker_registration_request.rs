@@ -201,6 +201,407 @@ impl enc::Entities for BrokerRegistrationRequest {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BrokerRegistrationRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 0-4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrokerRegistrationRequestRef<'a> {
+    /// Id of the broker registering.
+    ///
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Id of the cluster the broker belongs to.
+    ///
+    /// Versions 0+.
+    pub cluster_id: &'a str,
+    /// Random id of this run of the broker process, new at every start.
+    ///
+    /// Versions 0+.
+    pub incarnation_id: enc::Uuid,
+    /// Listeners on which the broker accepts connections.
+    ///
+    /// Versions 0+.
+    pub listeners: Vec<ListenerRef<'a>>,
+    /// Feature level ranges the broker supports; before v4 a feature whose lowest level is 0 is left out.
+    ///
+    /// Versions 0+.
+    pub features: Vec<FeatureRef<'a>>,
+    /// Rack label of the broker; null when none is configured.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub rack: Option<&'a str>,
+    /// True for a ZooKeeper broker being migrated to KRaft (its migration configs are set).
+    ///
+    /// Versions 1+; default false.
+    pub is_migrating_zk_broker: bool,
+    /// Ids of the broker's log directories that are online.
+    ///
+    /// Versions 2+; ignorable.
+    pub log_dirs: enc::FixedArray<'a, enc::Uuid>,
+    /// Broker epoch held before the last clean shutdown; -1 when none.
+    ///
+    /// Versions 3+; ignorable; default -1.
+    pub previous_broker_epoch: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for BrokerRegistrationRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            broker_id: 0,
+            cluster_id: "",
+            incarnation_id: enc::Uuid::NIL,
+            listeners: Default::default(),
+            features: Default::default(),
+            rack: Some(""),
+            is_migrating_zk_broker: false,
+            log_dirs: Default::default(),
+            previous_broker_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BrokerRegistrationRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.broker_id, r, version, false, "broker_id")?;
+        enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
+        enc::field::decode_into(
+            &mut self.incarnation_id,
+            r,
+            version,
+            false,
+            "incarnation_id",
+        )?;
+        enc::field::decode_into(&mut self.listeners, r, version, true, "listeners")?;
+        enc::field::decode_into(&mut self.features, r, version, true, "features")?;
+        enc::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.is_migrating_zk_broker,
+                r,
+                version,
+                false,
+                "is_migrating_zk_broker",
+            )?;
+        } else {
+            self.is_migrating_zk_broker = false;
+        }
+        if version >= 2 {
+            enc::field::decode_into(&mut self.log_dirs, r, version, true, "log_dirs")?;
+        } else {
+            self.log_dirs = Default::default();
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.previous_broker_epoch,
+                r,
+                version,
+                false,
+                "previous_broker_epoch",
+            )?;
+        } else {
+            self.previous_broker_epoch = -1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.cluster_id = "";
+        self.incarnation_id = enc::Uuid::NIL;
+        self.listeners.clear();
+        self.features.clear();
+        self.rack = Some("");
+        self.is_migrating_zk_broker = false;
+        self.log_dirs = Default::default();
+        self.previous_broker_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BrokerRegistrationRequestRef<'a> {
+    type Owned = BrokerRegistrationRequest;
+    #[inline]
+    fn into_owned(self) -> BrokerRegistrationRequest {
+        BrokerRegistrationRequest {
+            broker_id: self.broker_id,
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            incarnation_id: self.incarnation_id,
+            listeners: enc::IntoOwned::into_owned(self.listeners),
+            features: enc::IntoOwned::into_owned(self.features),
+            rack: enc::IntoOwned::into_owned(self.rack),
+            is_migrating_zk_broker: self.is_migrating_zk_broker,
+            log_dirs: enc::IntoOwned::into_owned(self.log_dirs),
+            previous_broker_epoch: self.previous_broker_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for BrokerRegistrationRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BrokerRegistrationRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.cluster_id = crate::sample::Sample::sample(g, version);
+        value.incarnation_id = crate::sample::Sample::sample(g, version);
+        value.listeners = crate::sample::Sample::sample(g, version);
+        value.features = crate::sample::Sample::sample(g, version);
+        value.rack = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.is_migrating_zk_broker = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.log_dirs = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.previous_broker_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BrokerRegistrationRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.is_migrating_zk_broker {
+            return Err(
+                enc::json::non_default(
+                    "BrokerRegistrationRequest",
+                    "isMigratingZkBroker",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "BrokerRegistrationRequest",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.cluster_id,
+            version,
+            options,
+            "BrokerRegistrationRequest",
+            "clusterId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.incarnation_id,
+            version,
+            options,
+            "BrokerRegistrationRequest",
+            "incarnationId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.listeners,
+            version,
+            options,
+            "BrokerRegistrationRequest",
+            "listeners",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.features,
+            version,
+            options,
+            "BrokerRegistrationRequest",
+            "features",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.rack,
+            version,
+            options,
+            "BrokerRegistrationRequest",
+            "rack",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.is_migrating_zk_broker,
+                version,
+                options,
+                "BrokerRegistrationRequest",
+                "isMigratingZkBroker",
+            )?;
+        }
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.log_dirs,
+                version,
+                options,
+                "BrokerRegistrationRequest",
+                "logDirs",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.previous_broker_epoch,
+                version,
+                options,
+                "BrokerRegistrationRequest",
+                "previousBrokerEpoch",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BrokerRegistrationRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BrokerRegistrationRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationRequest",
+                "brokerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerRegistrationRequest", "brokerId", version),
+            );
+        }
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationRequest",
+                "clusterId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerRegistrationRequest", "clusterId", version),
+            );
+        }
+        if let Some(v) = object.get("incarnationId") {
+            value.incarnation_id = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationRequest",
+                "incarnationId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerRegistrationRequest", "incarnationId", version),
+            );
+        }
+        if let Some(v) = object.get("listeners") {
+            value.listeners = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationRequest",
+                "listeners",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerRegistrationRequest", "listeners", version),
+            );
+        }
+        if let Some(v) = object.get("features") {
+            value.features = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationRequest",
+                "features",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerRegistrationRequest", "features", version),
+            );
+        }
+        if let Some(v) = object.get("rack") {
+            value.rack = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationRequest",
+                "rack",
+            )?;
+        } else {
+            return Err(enc::json::missing("BrokerRegistrationRequest", "rack", version));
+        }
+        if let Some(v) = object.get("isMigratingZkBroker") {
+            value.is_migrating_zk_broker = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationRequest",
+                "isMigratingZkBroker",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "BrokerRegistrationRequest",
+                    "isMigratingZkBroker",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("logDirs") {
+            value.log_dirs = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationRequest",
+                "logDirs",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("BrokerRegistrationRequest", "logDirs", version),
+            );
+        }
+        if let Some(v) = object.get("previousBrokerEpoch") {
+            value.previous_broker_epoch = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationRequest",
+                "previousBrokerEpoch",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "BrokerRegistrationRequest",
+                    "previousBrokerEpoch",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-4; flexible 0-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {
@@ -288,6 +689,148 @@ impl enc::Struct for Listener {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Listener`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 0-4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListenerRef<'a> {
+    /// Listener name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Host name or address.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 0+.
+    pub port: u16,
+    /// Security protocol code of the listener (0 PLAINTEXT, 1 SSL, 2 SASL_PLAINTEXT, 3 SASL_SSL).
+    ///
+    /// Versions 0+.
+    pub security_protocol: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListenerRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("port", 2), ("security_protocol", 2)],
+        )?;
+        self.port = enc::Fixed::from_chunk(&run[0..2]);
+        self.security_protocol = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.host = "";
+        self.port = 0;
+        self.security_protocol = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListenerRef<'a> {
+    type Owned = Listener;
+    #[inline]
+    fn into_owned(self) -> Listener {
+        Listener {
+            name: enc::IntoOwned::into_owned(self.name),
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            security_protocol: self.security_protocol,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Listener {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.security_protocol = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Listener {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "Listener", "name")?;
+        enc::json::put(&mut out, &self.host, version, options, "Listener", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "Listener", "port")?;
+        enc::json::put(
+            &mut out,
+            &self.security_protocol,
+            version,
+            options,
+            "Listener",
+            "securityProtocol",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Listener {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Listener", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "Listener", "name")?;
+        } else {
+            return Err(enc::json::missing("Listener", "name", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "Listener", "host")?;
+        } else {
+            return Err(enc::json::missing("Listener", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "Listener", "port")?;
+        } else {
+            return Err(enc::json::missing("Listener", "port", version));
+        }
+        if let Some(v) = object.get("securityProtocol") {
+            value.security_protocol = enc::json::field(
+                v,
+                version,
+                "Listener",
+                "securityProtocol",
+            )?;
+        } else {
+            return Err(enc::json::missing("Listener", "securityProtocol", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-4; flexible 0-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Feature {
@@ -364,6 +907,146 @@ impl enc::Struct for Feature {
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Feature`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 0-4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FeatureRef<'a> {
+    /// Feature name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Lowest supported feature level.
+    ///
+    /// Versions 0+.
+    pub min_supported_version: i16,
+    /// Highest supported feature level.
+    ///
+    /// Versions 0+.
+    pub max_supported_version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FeatureRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("min_supported_version", 2), ("max_supported_version", 2)],
+        )?;
+        self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.min_supported_version = 0;
+        self.max_supported_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FeatureRef<'a> {
+    type Owned = Feature;
+    #[inline]
+    fn into_owned(self) -> Feature {
+        Feature {
+            name: enc::IntoOwned::into_owned(self.name),
+            min_supported_version: self.min_supported_version,
+            max_supported_version: self.max_supported_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Feature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.min_supported_version = crate::sample::Sample::sample(g, version);
+        value.max_supported_version = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Feature {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "Feature", "name")?;
+        enc::json::put(
+            &mut out,
+            &self.min_supported_version,
+            version,
+            options,
+            "Feature",
+            "minSupportedVersion",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_supported_version,
+            version,
+            options,
+            "Feature",
+            "maxSupportedVersion",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Feature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Feature", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "Feature", "name")?;
+        } else {
+            return Err(enc::json::missing("Feature", "name", version));
+        }
+        if let Some(v) = object.get("minSupportedVersion") {
+            value.min_supported_version = enc::json::field(
+                v,
+                version,
+                "Feature",
+                "minSupportedVersion",
+            )?;
+        } else {
+            return Err(enc::json::missing("Feature", "minSupportedVersion", version));
+        }
+        if let Some(v) = object.get("maxSupportedVersion") {
+            value.max_supported_version = enc::json::field(
+                v,
+                version,
+                "Feature",
+                "maxSupportedVersion",
+            )?;
+        } else {
+            return Err(enc::json::missing("Feature", "maxSupportedVersion", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for BrokerRegistrationRequest {

@@ -91,6 +91,181 @@ impl enc::Struct for BrokerRegistrationResponse {
     }
 }
 impl enc::Entities for BrokerRegistrationResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BrokerRegistrationResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 0-4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrokerRegistrationResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 when the broker was registered, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Epoch assigned to the broker by this registration; -1 when none.
+    ///
+    /// Versions 0+; default -1.
+    pub broker_epoch: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for BrokerRegistrationResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            broker_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BrokerRegistrationResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 14] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2), ("broker_epoch", 8)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        self.broker_epoch = enc::Fixed::from_chunk(&run[6..14]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.broker_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BrokerRegistrationResponseRef<'a> {
+    type Owned = BrokerRegistrationResponse;
+    #[inline]
+    fn into_owned(self) -> BrokerRegistrationResponse {
+        BrokerRegistrationResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            broker_epoch: self.broker_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for BrokerRegistrationResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BrokerRegistrationResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.broker_epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BrokerRegistrationResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "BrokerRegistrationResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "BrokerRegistrationResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_epoch,
+            version,
+            options,
+            "BrokerRegistrationResponse",
+            "brokerEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BrokerRegistrationResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BrokerRegistrationResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "BrokerRegistrationResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerRegistrationResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationResponse",
+                "brokerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerRegistrationResponse", "brokerEpoch", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for BrokerRegistrationResponse {
     const NAME: &'static str = "BrokerRegistrationResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);

@@ -81,6 +81,144 @@ impl enc::Entities for ConsumerGroupDescribeRequest {
         enc::group_id_mut(&mut self.group_ids, "GroupIds", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerGroupDescribeRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConsumerGroupDescribeRequestRef<'a> {
+    /// Ids of the groups to describe.
+    ///
+    /// Versions 0+.
+    pub group_ids: Vec<&'a str>,
+    /// True to also return the operations the caller may perform on each group.
+    ///
+    /// Versions 0+.
+    pub include_authorized_operations: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerGroupDescribeRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_ids, r, version, true, "group_ids")?;
+        enc::field::decode_into(
+            &mut self.include_authorized_operations,
+            r,
+            version,
+            false,
+            "include_authorized_operations",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_ids.clear();
+        self.include_authorized_operations = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerGroupDescribeRequestRef<'a> {
+    type Owned = ConsumerGroupDescribeRequest;
+    #[inline]
+    fn into_owned(self) -> ConsumerGroupDescribeRequest {
+        ConsumerGroupDescribeRequest {
+            group_ids: enc::IntoOwned::into_owned(self.group_ids),
+            include_authorized_operations: self.include_authorized_operations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerGroupDescribeRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerGroupDescribeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_ids = crate::sample::Sample::sample(g, version);
+        value.include_authorized_operations = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerGroupDescribeRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_ids,
+            version,
+            options,
+            "ConsumerGroupDescribeRequest",
+            "groupIds",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.include_authorized_operations,
+            version,
+            options,
+            "ConsumerGroupDescribeRequest",
+            "includeAuthorizedOperations",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerGroupDescribeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ConsumerGroupDescribeRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupIds") {
+            value.group_ids = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupDescribeRequest",
+                "groupIds",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerGroupDescribeRequest", "groupIds", version),
+            );
+        }
+        if let Some(v) = object.get("includeAuthorizedOperations") {
+            value.include_authorized_operations = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupDescribeRequest",
+                "includeAuthorizedOperations",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupDescribeRequest",
+                    "includeAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ConsumerGroupDescribeRequest {
     const NAME: &'static str = "ConsumerGroupDescribeRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);

@@ -75,6 +75,143 @@ impl enc::Entities for ConsumerGroupDescribeResponse {
         enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerGroupDescribeResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConsumerGroupDescribeResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// One entry per requested group.
+    ///
+    /// Versions 0+.
+    pub groups: Vec<DescribedGroupRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerGroupDescribeResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::field::decode_into(&mut self.groups, r, version, true, "groups")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.groups.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerGroupDescribeResponseRef<'a> {
+    type Owned = ConsumerGroupDescribeResponse;
+    #[inline]
+    fn into_owned(self) -> ConsumerGroupDescribeResponse {
+        ConsumerGroupDescribeResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            groups: enc::IntoOwned::into_owned(self.groups),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerGroupDescribeResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerGroupDescribeResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.groups = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerGroupDescribeResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "ConsumerGroupDescribeResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.groups,
+            version,
+            options,
+            "ConsumerGroupDescribeResponse",
+            "groups",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerGroupDescribeResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ConsumerGroupDescribeResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupDescribeResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupDescribeResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("groups") {
+            value.groups = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupDescribeResponse",
+                "groups",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerGroupDescribeResponse", "groups", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
@@ -160,6 +297,149 @@ impl enc::Entities for TopicPartitions {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicPartitions`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicPartitionsRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Partition numbers.
+    ///
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicPartitionsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.topic_name = "";
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicPartitionsRef<'a> {
+    type Owned = TopicPartitions;
+    #[inline]
+    fn into_owned(self) -> TopicPartitions {
+        TopicPartitions {
+            topic_id: self.topic_id,
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicPartitions {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "TopicPartitions",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "TopicPartitions",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicPartitions",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicPartitions", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "TopicPartitions", "topicId")?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "topicId", version));
+        }
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "TopicPartitions",
+                "topicName",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "topicName", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicPartitions",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "partitions", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Assignment {
@@ -224,6 +504,107 @@ impl enc::Entities for Assignment {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::Entities::rewrite_entities(&mut self.topic_partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Assignment`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AssignmentRef<'a> {
+    /// Assigned partitions, per topic.
+    ///
+    /// Versions 0+.
+    pub topic_partitions: Vec<TopicPartitionsRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AssignmentRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.topic_partitions,
+            r,
+            version,
+            true,
+            "topic_partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AssignmentRef<'a> {
+    type Owned = Assignment;
+    #[inline]
+    fn into_owned(self) -> Assignment {
+        Assignment {
+            topic_partitions: enc::IntoOwned::into_owned(self.topic_partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Assignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Assignment {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_partitions,
+            version,
+            options,
+            "Assignment",
+            "topicPartitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Assignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Assignment", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicPartitions") {
+            value.topic_partitions = enc::json::field(
+                v,
+                version,
+                "Assignment",
+                "topicPartitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("Assignment", "topicPartitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -402,6 +783,344 @@ impl enc::Entities for DescribedGroup {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
         enc::Entities::rewrite_entities(&mut self.members, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribedGroup`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribedGroupRef<'a> {
+    /// 0 when the group was described, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Group id.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Name of the group's state; may be empty.
+    ///
+    /// Versions 0+.
+    pub group_state: &'a str,
+    /// Current group epoch.
+    ///
+    /// Versions 0+.
+    pub group_epoch: i32,
+    /// Epoch of the current target assignment.
+    ///
+    /// Versions 0+.
+    pub assignment_epoch: i32,
+    /// Name of the server-side assignor in use.
+    ///
+    /// Versions 0+.
+    pub assignor_name: &'a str,
+    /// Members of the group.
+    ///
+    /// Versions 0+.
+    pub members: Vec<MemberRef<'a>>,
+    /// Bit set of the operations the caller may perform on the group (bit n = ACL operation code n); INT32_MIN when not requested.
+    ///
+    /// Versions 0+; default -2147483648.
+    pub authorized_operations: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribedGroupRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            error_message: None,
+            group_id: "",
+            group_state: "",
+            group_epoch: 0,
+            assignment_epoch: 0,
+            assignor_name: "",
+            members: Default::default(),
+            authorized_operations: -2147483648,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribedGroupRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        enc::field::decode_into(&mut self.group_state, r, version, true, "group_state")?;
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("group_epoch", 4), ("assignment_epoch", 4)],
+        )?;
+        self.group_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.assignment_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        enc::field::decode_into(
+            &mut self.assignor_name,
+            r,
+            version,
+            true,
+            "assignor_name",
+        )?;
+        enc::field::decode_into(&mut self.members, r, version, true, "members")?;
+        enc::field::decode_into(
+            &mut self.authorized_operations,
+            r,
+            version,
+            false,
+            "authorized_operations",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.error_message = None;
+        self.group_id = "";
+        self.group_state = "";
+        self.group_epoch = 0;
+        self.assignment_epoch = 0;
+        self.assignor_name = "";
+        self.members.clear();
+        self.authorized_operations = -2147483648;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribedGroupRef<'a> {
+    type Owned = DescribedGroup;
+    #[inline]
+    fn into_owned(self) -> DescribedGroup {
+        DescribedGroup {
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            group_state: enc::IntoOwned::into_owned(self.group_state),
+            group_epoch: self.group_epoch,
+            assignment_epoch: self.assignment_epoch,
+            assignor_name: enc::IntoOwned::into_owned(self.assignor_name),
+            members: enc::IntoOwned::into_owned(self.members),
+            authorized_operations: self.authorized_operations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribedGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.group_state = crate::sample::Sample::sample(g, version);
+        value.group_epoch = crate::sample::Sample::sample(g, version);
+        value.assignment_epoch = crate::sample::Sample::sample(g, version);
+        value.assignor_name = crate::sample::Sample::sample(g, version);
+        value.members = crate::sample::Sample::sample(g, version);
+        value.authorized_operations = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribedGroup {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribedGroup",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DescribedGroup",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "DescribedGroup",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_state,
+            version,
+            options,
+            "DescribedGroup",
+            "groupState",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_epoch,
+            version,
+            options,
+            "DescribedGroup",
+            "groupEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assignment_epoch,
+            version,
+            options,
+            "DescribedGroup",
+            "assignmentEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assignor_name,
+            version,
+            options,
+            "DescribedGroup",
+            "assignorName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.members,
+            version,
+            options,
+            "DescribedGroup",
+            "members",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.authorized_operations,
+            version,
+            options,
+            "DescribedGroup",
+            "authorizedOperations",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribedGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribedGroup", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "errorMessage", version));
+        }
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(v, version, "DescribedGroup", "groupId")?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "groupId", version));
+        }
+        if let Some(v) = object.get("groupState") {
+            value.group_state = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "groupState",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "groupState", version));
+        }
+        if let Some(v) = object.get("groupEpoch") {
+            value.group_epoch = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "groupEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "groupEpoch", version));
+        }
+        if let Some(v) = object.get("assignmentEpoch") {
+            value.assignment_epoch = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "assignmentEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "assignmentEpoch", version));
+        }
+        if let Some(v) = object.get("assignorName") {
+            value.assignor_name = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "assignorName",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "assignorName", version));
+        }
+        if let Some(v) = object.get("members") {
+            value.members = enc::json::field(v, version, "DescribedGroup", "members")?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "members", version));
+        }
+        if let Some(v) = object.get("authorizedOperations") {
+            value.authorized_operations = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "authorizedOperations",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedGroup", "authorizedOperations", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -641,6 +1360,387 @@ impl enc::Entities for Member {
         enc::topic_name_mut(&mut self.subscribed_topic_names, "SubscribedTopicNames", f);
         enc::Entities::rewrite_entities(&mut self.assignment, version, f);
         enc::Entities::rewrite_entities(&mut self.target_assignment, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Member`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberRef<'a> {
+    /// Member id.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Static instance id; null for a dynamic member.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub instance_id: Option<&'a str>,
+    /// Rack of the member; null when not given.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub rack_id: Option<&'a str>,
+    /// Current epoch of the member.
+    ///
+    /// Versions 0+.
+    pub member_epoch: i32,
+    /// Client id the member connects with.
+    ///
+    /// Versions 0+.
+    pub client_id: &'a str,
+    /// Host the member connects from.
+    ///
+    /// Versions 0+.
+    pub client_host: &'a str,
+    /// Topics the member subscribes to by name.
+    ///
+    /// Versions 0+.
+    pub subscribed_topic_names: Vec<&'a str>,
+    /// Regular expression the member subscribes with; null when none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub subscribed_topic_regex: Option<&'a str>,
+    /// Partitions the member owns now.
+    ///
+    /// Versions 0+.
+    pub assignment: AssignmentRef<'a>,
+    /// Partitions the member is to own once it has reconciled.
+    ///
+    /// Versions 0+.
+    pub target_assignment: AssignmentRef<'a>,
+    /// Protocol of the member (KIP-1099): 0 classic, 1 consumer; -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub member_type: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for MemberRef<'a> {
+    fn default() -> Self {
+        Self {
+            member_id: "",
+            instance_id: None,
+            rack_id: None,
+            member_epoch: 0,
+            client_id: "",
+            client_host: "",
+            subscribed_topic_names: Default::default(),
+            subscribed_topic_regex: None,
+            assignment: Default::default(),
+            target_assignment: Default::default(),
+            member_type: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MemberRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
+        enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
+        enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
+        enc::field::decode_into(
+            &mut self.member_epoch,
+            r,
+            version,
+            false,
+            "member_epoch",
+        )?;
+        enc::field::decode_into(&mut self.client_id, r, version, true, "client_id")?;
+        enc::field::decode_into(&mut self.client_host, r, version, true, "client_host")?;
+        enc::field::decode_into(
+            &mut self.subscribed_topic_names,
+            r,
+            version,
+            true,
+            "subscribed_topic_names",
+        )?;
+        enc::field::decode_into(
+            &mut self.subscribed_topic_regex,
+            r,
+            version,
+            true,
+            "subscribed_topic_regex",
+        )?;
+        enc::field::decode_into(&mut self.assignment, r, version, false, "assignment")?;
+        enc::field::decode_into(
+            &mut self.target_assignment,
+            r,
+            version,
+            false,
+            "target_assignment",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.member_type,
+                r,
+                version,
+                false,
+                "member_type",
+            )?;
+        } else {
+            self.member_type = -1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_id = "";
+        self.instance_id = None;
+        self.rack_id = None;
+        self.member_epoch = 0;
+        self.client_id = "";
+        self.client_host = "";
+        self.subscribed_topic_names.clear();
+        self.subscribed_topic_regex = None;
+        enc::Decode::reset_value(&mut self.assignment);
+        enc::Decode::reset_value(&mut self.target_assignment);
+        self.member_type = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MemberRef<'a> {
+    type Owned = Member;
+    #[inline]
+    fn into_owned(self) -> Member {
+        Member {
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            instance_id: enc::IntoOwned::into_owned(self.instance_id),
+            rack_id: enc::IntoOwned::into_owned(self.rack_id),
+            member_epoch: self.member_epoch,
+            client_id: enc::IntoOwned::into_owned(self.client_id),
+            client_host: enc::IntoOwned::into_owned(self.client_host),
+            subscribed_topic_names: enc::IntoOwned::into_owned(
+                self.subscribed_topic_names,
+            ),
+            subscribed_topic_regex: enc::IntoOwned::into_owned(
+                self.subscribed_topic_regex,
+            ),
+            assignment: enc::IntoOwned::into_owned(self.assignment),
+            target_assignment: enc::IntoOwned::into_owned(self.target_assignment),
+            member_type: self.member_type,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Member {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_id = crate::sample::Sample::sample(g, version);
+        value.instance_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.rack_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.member_epoch = crate::sample::Sample::sample(g, version);
+        value.client_id = crate::sample::Sample::sample(g, version);
+        value.client_host = crate::sample::Sample::sample(g, version);
+        value.subscribed_topic_names = crate::sample::Sample::sample(g, version);
+        value.subscribed_topic_regex = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.assignment = crate::sample::Sample::sample(g, version);
+        value.target_assignment = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.member_type = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Member {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "Member",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.instance_id,
+            version,
+            options,
+            "Member",
+            "instanceId",
+        )?;
+        enc::json::put(&mut out, &self.rack_id, version, options, "Member", "rackId")?;
+        enc::json::put(
+            &mut out,
+            &self.member_epoch,
+            version,
+            options,
+            "Member",
+            "memberEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_id,
+            version,
+            options,
+            "Member",
+            "clientId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_host,
+            version,
+            options,
+            "Member",
+            "clientHost",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.subscribed_topic_names,
+            version,
+            options,
+            "Member",
+            "subscribedTopicNames",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.subscribed_topic_regex,
+            version,
+            options,
+            "Member",
+            "subscribedTopicRegex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assignment,
+            version,
+            options,
+            "Member",
+            "assignment",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.target_assignment,
+            version,
+            options,
+            "Member",
+            "targetAssignment",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.member_type,
+                version,
+                options,
+                "Member",
+                "memberType",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Member {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Member", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(v, version, "Member", "memberId")?;
+        } else {
+            return Err(enc::json::missing("Member", "memberId", version));
+        }
+        if let Some(v) = object.get("instanceId") {
+            value.instance_id = enc::json::field(v, version, "Member", "instanceId")?;
+        } else {
+            return Err(enc::json::missing("Member", "instanceId", version));
+        }
+        if let Some(v) = object.get("rackId") {
+            value.rack_id = enc::json::field(v, version, "Member", "rackId")?;
+        } else {
+            return Err(enc::json::missing("Member", "rackId", version));
+        }
+        if let Some(v) = object.get("memberEpoch") {
+            value.member_epoch = enc::json::field(v, version, "Member", "memberEpoch")?;
+        } else {
+            return Err(enc::json::missing("Member", "memberEpoch", version));
+        }
+        if let Some(v) = object.get("clientId") {
+            value.client_id = enc::json::field(v, version, "Member", "clientId")?;
+        } else {
+            return Err(enc::json::missing("Member", "clientId", version));
+        }
+        if let Some(v) = object.get("clientHost") {
+            value.client_host = enc::json::field(v, version, "Member", "clientHost")?;
+        } else {
+            return Err(enc::json::missing("Member", "clientHost", version));
+        }
+        if let Some(v) = object.get("subscribedTopicNames") {
+            value.subscribed_topic_names = enc::json::field(
+                v,
+                version,
+                "Member",
+                "subscribedTopicNames",
+            )?;
+        } else {
+            return Err(enc::json::missing("Member", "subscribedTopicNames", version));
+        }
+        if let Some(v) = object.get("subscribedTopicRegex") {
+            value.subscribed_topic_regex = enc::json::field(
+                v,
+                version,
+                "Member",
+                "subscribedTopicRegex",
+            )?;
+        } else {
+            return Err(enc::json::missing("Member", "subscribedTopicRegex", version));
+        }
+        if let Some(v) = object.get("assignment") {
+            value.assignment = enc::json::field(v, version, "Member", "assignment")?;
+        } else {
+            return Err(enc::json::missing("Member", "assignment", version));
+        }
+        if let Some(v) = object.get("targetAssignment") {
+            value.target_assignment = enc::json::field(
+                v,
+                version,
+                "Member",
+                "targetAssignment",
+            )?;
+        } else {
+            return Err(enc::json::missing("Member", "targetAssignment", version));
+        }
+        if let Some(v) = object.get("memberType") {
+            value.member_type = enc::json::field(v, version, "Member", "memberType")?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("Member", "memberType", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ConsumerGroupDescribeResponse {

@@ -237,6 +237,484 @@ impl enc::Entities for ConsumerGroupHeartbeatRequest {
         enc::topic_name_mut(&mut self.subscribed_topic_names, "SubscribedTopicNames", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerGroupHeartbeatRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConsumerGroupHeartbeatRequestRef<'a> {
+    /// Group id.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Member id; from v1 the member generates it (KIP-1082), in v0 the coordinator may assign it. Stays the same for the member's lifetime.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Member's current epoch; 0 to join, -1 to leave, -2 when a static member leaves and will rejoin.
+    ///
+    /// Versions 0+.
+    pub member_epoch: i32,
+    /// Static instance id; null when not used or unchanged.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub instance_id: Option<&'a str>,
+    /// Rack of the member; null when not given or unchanged.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub rack_id: Option<&'a str>,
+    /// Longest time in ms the coordinator waits for the member to give up revoked partitions; -1 when unchanged.
+    ///
+    /// Versions 0+; default -1.
+    pub rebalance_timeout_ms: i32,
+    /// Topic names the member subscribes to; null when unchanged.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub subscribed_topic_names: Option<Vec<&'a str>>,
+    /// Regular expression the member subscribes with; null when unchanged.
+    ///
+    /// Versions 1+; nullable 1+; default null.
+    pub subscribed_topic_regex: Option<&'a str>,
+    /// Server-side assignor to use; null when unused or unchanged.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub server_assignor: Option<&'a str>,
+    /// Partitions the member currently owns; null when unchanged.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub topic_partitions: Option<Vec<TopicPartitionsRef<'a>>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ConsumerGroupHeartbeatRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            group_id: "",
+            member_id: "",
+            member_epoch: 0,
+            instance_id: None,
+            rack_id: None,
+            rebalance_timeout_ms: -1,
+            subscribed_topic_names: None,
+            subscribed_topic_regex: None,
+            server_assignor: None,
+            topic_partitions: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerGroupHeartbeatRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
+        enc::field::decode_into(
+            &mut self.member_epoch,
+            r,
+            version,
+            false,
+            "member_epoch",
+        )?;
+        enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
+        enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
+        enc::field::decode_into(
+            &mut self.rebalance_timeout_ms,
+            r,
+            version,
+            false,
+            "rebalance_timeout_ms",
+        )?;
+        enc::field::decode_into(
+            &mut self.subscribed_topic_names,
+            r,
+            version,
+            true,
+            "subscribed_topic_names",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.subscribed_topic_regex,
+                r,
+                version,
+                true,
+                "subscribed_topic_regex",
+            )?;
+        } else {
+            self.subscribed_topic_regex = None;
+        }
+        enc::field::decode_into(
+            &mut self.server_assignor,
+            r,
+            version,
+            true,
+            "server_assignor",
+        )?;
+        enc::field::decode_into(
+            &mut self.topic_partitions,
+            r,
+            version,
+            true,
+            "topic_partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.member_id = "";
+        self.member_epoch = 0;
+        self.instance_id = None;
+        self.rack_id = None;
+        self.rebalance_timeout_ms = -1;
+        self.subscribed_topic_names = None;
+        self.subscribed_topic_regex = None;
+        self.server_assignor = None;
+        self.topic_partitions = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerGroupHeartbeatRequestRef<'a> {
+    type Owned = ConsumerGroupHeartbeatRequest;
+    #[inline]
+    fn into_owned(self) -> ConsumerGroupHeartbeatRequest {
+        ConsumerGroupHeartbeatRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            member_epoch: self.member_epoch,
+            instance_id: enc::IntoOwned::into_owned(self.instance_id),
+            rack_id: enc::IntoOwned::into_owned(self.rack_id),
+            rebalance_timeout_ms: self.rebalance_timeout_ms,
+            subscribed_topic_names: enc::IntoOwned::into_owned(
+                self.subscribed_topic_names,
+            ),
+            subscribed_topic_regex: enc::IntoOwned::into_owned(
+                self.subscribed_topic_regex,
+            ),
+            server_assignor: enc::IntoOwned::into_owned(self.server_assignor),
+            topic_partitions: enc::IntoOwned::into_owned(self.topic_partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerGroupHeartbeatRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerGroupHeartbeatRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.member_id = crate::sample::Sample::sample(g, version);
+        value.member_epoch = crate::sample::Sample::sample(g, version);
+        value.instance_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.rack_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.rebalance_timeout_ms = crate::sample::Sample::sample(g, version);
+        value.subscribed_topic_names = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.subscribed_topic_regex = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.server_assignor = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.topic_partitions = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerGroupHeartbeatRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.subscribed_topic_regex.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "ConsumerGroupHeartbeatRequest",
+                    "subscribedTopicRegex",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "ConsumerGroupHeartbeatRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "ConsumerGroupHeartbeatRequest",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_epoch,
+            version,
+            options,
+            "ConsumerGroupHeartbeatRequest",
+            "memberEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.instance_id,
+            version,
+            options,
+            "ConsumerGroupHeartbeatRequest",
+            "instanceId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.rack_id,
+            version,
+            options,
+            "ConsumerGroupHeartbeatRequest",
+            "rackId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.rebalance_timeout_ms,
+            version,
+            options,
+            "ConsumerGroupHeartbeatRequest",
+            "rebalanceTimeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.subscribed_topic_names,
+            version,
+            options,
+            "ConsumerGroupHeartbeatRequest",
+            "subscribedTopicNames",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.subscribed_topic_regex,
+                version,
+                options,
+                "ConsumerGroupHeartbeatRequest",
+                "subscribedTopicRegex",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.server_assignor,
+            version,
+            options,
+            "ConsumerGroupHeartbeatRequest",
+            "serverAssignor",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_partitions,
+            version,
+            options,
+            "ConsumerGroupHeartbeatRequest",
+            "topicPartitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerGroupHeartbeatRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ConsumerGroupHeartbeatRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerGroupHeartbeatRequest", "groupId", version),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatRequest",
+                "memberId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerGroupHeartbeatRequest", "memberId", version),
+            );
+        }
+        if let Some(v) = object.get("memberEpoch") {
+            value.member_epoch = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatRequest",
+                "memberEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatRequest",
+                    "memberEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("instanceId") {
+            value.instance_id = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatRequest",
+                "instanceId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatRequest",
+                    "instanceId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("rackId") {
+            value.rack_id = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatRequest",
+                "rackId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerGroupHeartbeatRequest", "rackId", version),
+            );
+        }
+        if let Some(v) = object.get("rebalanceTimeoutMs") {
+            value.rebalance_timeout_ms = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatRequest",
+                "rebalanceTimeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatRequest",
+                    "rebalanceTimeoutMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("subscribedTopicNames") {
+            value.subscribed_topic_names = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatRequest",
+                "subscribedTopicNames",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatRequest",
+                    "subscribedTopicNames",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("subscribedTopicRegex") {
+            value.subscribed_topic_regex = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatRequest",
+                "subscribedTopicRegex",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatRequest",
+                    "subscribedTopicRegex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("serverAssignor") {
+            value.server_assignor = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatRequest",
+                "serverAssignor",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatRequest",
+                    "serverAssignor",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topicPartitions") {
+            value.topic_partitions = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatRequest",
+                "topicPartitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatRequest",
+                    "topicPartitions",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
@@ -303,6 +781,123 @@ impl enc::Struct for TopicPartitions {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicPartitions`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicPartitionsRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Partition numbers.
+    ///
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicPartitionsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicPartitionsRef<'a> {
+    type Owned = TopicPartitions;
+    #[inline]
+    fn into_owned(self) -> TopicPartitions {
+        TopicPartitions {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicPartitions {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "TopicPartitions",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicPartitions",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicPartitions", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "TopicPartitions", "topicId")?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicPartitions",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "partitions", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ConsumerGroupHeartbeatRequest {

@@ -125,6 +125,323 @@ impl enc::Struct for ConsumerGroupHeartbeatResponse {
     }
 }
 impl enc::Entities for ConsumerGroupHeartbeatResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerGroupHeartbeatResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConsumerGroupHeartbeatResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Member id chosen by the coordinator, sent only in answer to a join (MemberEpoch 0); null otherwise.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub member_id: Option<&'a str>,
+    /// Member's epoch after this heartbeat.
+    ///
+    /// Versions 0+.
+    pub member_epoch: i32,
+    /// Time in ms the member should wait before its next heartbeat.
+    ///
+    /// Versions 0+.
+    pub heartbeat_interval_ms: i32,
+    /// Partitions assigned to the member; null when unchanged.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub assignment: Option<AssignmentRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerGroupHeartbeatResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("member_epoch", 4), ("heartbeat_interval_ms", 4)],
+        )?;
+        self.member_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.heartbeat_interval_ms = enc::Fixed::from_chunk(&run[4..8]);
+        enc::field::decode_into(&mut self.assignment, r, version, false, "assignment")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.member_id = None;
+        self.member_epoch = 0;
+        self.heartbeat_interval_ms = 0;
+        self.assignment = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerGroupHeartbeatResponseRef<'a> {
+    type Owned = ConsumerGroupHeartbeatResponse;
+    #[inline]
+    fn into_owned(self) -> ConsumerGroupHeartbeatResponse {
+        ConsumerGroupHeartbeatResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            member_epoch: self.member_epoch,
+            heartbeat_interval_ms: self.heartbeat_interval_ms,
+            assignment: enc::IntoOwned::into_owned(self.assignment),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerGroupHeartbeatResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerGroupHeartbeatResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.member_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.member_epoch = crate::sample::Sample::sample(g, version);
+        value.heartbeat_interval_ms = crate::sample::Sample::sample(g, version);
+        value.assignment = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerGroupHeartbeatResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "ConsumerGroupHeartbeatResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "ConsumerGroupHeartbeatResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "ConsumerGroupHeartbeatResponse",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "ConsumerGroupHeartbeatResponse",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_epoch,
+            version,
+            options,
+            "ConsumerGroupHeartbeatResponse",
+            "memberEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.heartbeat_interval_ms,
+            version,
+            options,
+            "ConsumerGroupHeartbeatResponse",
+            "heartbeatIntervalMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assignment,
+            version,
+            options,
+            "ConsumerGroupHeartbeatResponse",
+            "assignment",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerGroupHeartbeatResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ConsumerGroupHeartbeatResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatResponse",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatResponse",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatResponse",
+                "memberId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerGroupHeartbeatResponse", "memberId", version),
+            );
+        }
+        if let Some(v) = object.get("memberEpoch") {
+            value.member_epoch = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatResponse",
+                "memberEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatResponse",
+                    "memberEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("heartbeatIntervalMs") {
+            value.heartbeat_interval_ms = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatResponse",
+                "heartbeatIntervalMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatResponse",
+                    "heartbeatIntervalMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("assignment") {
+            value.assignment = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupHeartbeatResponse",
+                "assignment",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupHeartbeatResponse",
+                    "assignment",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
@@ -193,6 +510,123 @@ impl enc::Struct for TopicPartitions {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicPartitions`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicPartitionsRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Partition numbers.
+    ///
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicPartitionsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicPartitionsRef<'a> {
+    type Owned = TopicPartitions;
+    #[inline]
+    fn into_owned(self) -> TopicPartitions {
+        TopicPartitions {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicPartitions {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "TopicPartitions",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicPartitions",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicPartitions", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "TopicPartitions", "topicId")?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicPartitions",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "partitions", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Assignment {
@@ -249,6 +683,107 @@ impl enc::Struct for Assignment {
     fn reset_fields(&mut self) {
         self.topic_partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Assignment`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AssignmentRef<'a> {
+    /// Assigned partitions the member may use right away, per topic.
+    ///
+    /// Versions 0+.
+    pub topic_partitions: Vec<TopicPartitionsRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AssignmentRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.topic_partitions,
+            r,
+            version,
+            true,
+            "topic_partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AssignmentRef<'a> {
+    type Owned = Assignment;
+    #[inline]
+    fn into_owned(self) -> Assignment {
+        Assignment {
+            topic_partitions: enc::IntoOwned::into_owned(self.topic_partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Assignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Assignment {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_partitions,
+            version,
+            options,
+            "Assignment",
+            "topicPartitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Assignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Assignment", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicPartitions") {
+            value.topic_partitions = enc::json::field(
+                v,
+                version,
+                "Assignment",
+                "topicPartitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("Assignment", "topicPartitions", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ConsumerGroupHeartbeatResponse {

@@ -71,6 +71,140 @@ impl enc::Entities for ConsumerProtocolAssignment {
         enc::Entities::rewrite_entities(&mut self.assigned_partitions, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerProtocolAssignment`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConsumerProtocolAssignmentRef<'a> {
+    /// Partitions assigned to the member, per topic.
+    ///
+    /// Versions 0+.
+    pub assigned_partitions: Vec<TopicPartitionRef<'a>>,
+    /// Assignor-specific bytes; null when there are none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub user_data: Option<&'a [u8]>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerProtocolAssignmentRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.assigned_partitions,
+            r,
+            version,
+            false,
+            "assigned_partitions",
+        )?;
+        enc::field::decode_into(&mut self.user_data, r, version, false, "user_data")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.assigned_partitions.clear();
+        self.user_data = None;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerProtocolAssignmentRef<'a> {
+    type Owned = ConsumerProtocolAssignment;
+    #[inline]
+    fn into_owned(self) -> ConsumerProtocolAssignment {
+        ConsumerProtocolAssignment {
+            assigned_partitions: enc::IntoOwned::into_owned(self.assigned_partitions),
+            user_data: enc::IntoOwned::into_owned(self.user_data),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerProtocolAssignmentRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerProtocolAssignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.assigned_partitions = crate::sample::Sample::sample(g, version);
+        value.user_data = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerProtocolAssignment {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.assigned_partitions,
+            version,
+            options,
+            "ConsumerProtocolAssignment",
+            "assignedPartitions",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.user_data,
+            version,
+            options,
+            "ConsumerProtocolAssignment",
+            "userData",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerProtocolAssignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ConsumerProtocolAssignment", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("assignedPartitions") {
+            value.assigned_partitions = enc::json::field(
+                v,
+                version,
+                "ConsumerProtocolAssignment",
+                "assignedPartitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerProtocolAssignment",
+                    "assignedPartitions",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("userData") {
+            value.user_data = enc::json::field(
+                v,
+                version,
+                "ConsumerProtocolAssignment",
+                "userData",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerProtocolAssignment", "userData", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartition {
@@ -134,6 +268,116 @@ impl enc::Entities for TopicPartition {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicPartitionRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic: &'a str,
+    /// Partition numbers.
+    ///
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicPartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic, r, version, false, "topic")?;
+        enc::field::decode_into(&mut self.partitions, r, version, false, "partitions")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.partitions = Default::default();
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicPartitionRef<'a> {
+    type Owned = TopicPartition;
+    #[inline]
+    fn into_owned(self) -> TopicPartition {
+        TopicPartition {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic,
+            version,
+            options,
+            "TopicPartition",
+            "topic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicPartition",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicPartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(v, version, "TopicPartition", "topic")?;
+        } else {
+            return Err(enc::json::missing("TopicPartition", "topic", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicPartition",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartition", "partitions", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ConsumerProtocolAssignment {

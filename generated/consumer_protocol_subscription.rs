@@ -143,6 +143,274 @@ impl enc::Entities for ConsumerProtocolSubscription {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerProtocolSubscription`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible none.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConsumerProtocolSubscriptionRef<'a> {
+    /// Names of the topics the member subscribes to.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<&'a str>,
+    /// Assignor-specific bytes; null when there are none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub user_data: Option<&'a [u8]>,
+    /// Partitions the member owns at present, per topic.
+    ///
+    /// Versions 1+; ignorable.
+    pub owned_partitions: Vec<TopicPartitionRef<'a>>,
+    /// Group generation in which OwnedPartitions were assigned; -1 when unknown.
+    ///
+    /// Versions 2+; ignorable; default -1.
+    pub generation_id: i32,
+    /// Rack of the member; null when none is configured.
+    ///
+    /// Versions 3+; nullable 3+; ignorable; default null.
+    pub rack_id: Option<&'a str>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ConsumerProtocolSubscriptionRef<'a> {
+    fn default() -> Self {
+        Self {
+            topics: Default::default(),
+            user_data: None,
+            owned_partitions: Default::default(),
+            generation_id: -1,
+            rack_id: None,
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerProtocolSubscriptionRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topics, r, version, false, "topics")?;
+        enc::field::decode_into(&mut self.user_data, r, version, false, "user_data")?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.owned_partitions,
+                r,
+                version,
+                false,
+                "owned_partitions",
+            )?;
+        } else {
+            self.owned_partitions.clear();
+        }
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.generation_id,
+                r,
+                version,
+                false,
+                "generation_id",
+            )?;
+        } else {
+            self.generation_id = -1;
+        }
+        if version >= 3 {
+            enc::field::decode_into(&mut self.rack_id, r, version, false, "rack_id")?;
+        } else {
+            self.rack_id = None;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topics.clear();
+        self.user_data = None;
+        self.owned_partitions.clear();
+        self.generation_id = -1;
+        self.rack_id = None;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerProtocolSubscriptionRef<'a> {
+    type Owned = ConsumerProtocolSubscription;
+    #[inline]
+    fn into_owned(self) -> ConsumerProtocolSubscription {
+        ConsumerProtocolSubscription {
+            topics: enc::IntoOwned::into_owned(self.topics),
+            user_data: enc::IntoOwned::into_owned(self.user_data),
+            owned_partitions: enc::IntoOwned::into_owned(self.owned_partitions),
+            generation_id: self.generation_id,
+            rack_id: enc::IntoOwned::into_owned(self.rack_id),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerProtocolSubscriptionRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerProtocolSubscription {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.user_data = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.owned_partitions = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.generation_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.rack_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerProtocolSubscription {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "ConsumerProtocolSubscription",
+            "topics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.user_data,
+            version,
+            options,
+            "ConsumerProtocolSubscription",
+            "userData",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.owned_partitions,
+                version,
+                options,
+                "ConsumerProtocolSubscription",
+                "ownedPartitions",
+            )?;
+        }
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.generation_id,
+                version,
+                options,
+                "ConsumerProtocolSubscription",
+                "generationId",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.rack_id,
+                version,
+                options,
+                "ConsumerProtocolSubscription",
+                "rackId",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerProtocolSubscription {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ConsumerProtocolSubscription", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "ConsumerProtocolSubscription",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerProtocolSubscription", "topics", version),
+            );
+        }
+        if let Some(v) = object.get("userData") {
+            value.user_data = enc::json::field(
+                v,
+                version,
+                "ConsumerProtocolSubscription",
+                "userData",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerProtocolSubscription", "userData", version),
+            );
+        }
+        if let Some(v) = object.get("ownedPartitions") {
+            value.owned_partitions = enc::json::field(
+                v,
+                version,
+                "ConsumerProtocolSubscription",
+                "ownedPartitions",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "ConsumerProtocolSubscription",
+                    "ownedPartitions",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("generationId") {
+            value.generation_id = enc::json::field(
+                v,
+                version,
+                "ConsumerProtocolSubscription",
+                "generationId",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing(
+                    "ConsumerProtocolSubscription",
+                    "generationId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("rackId") {
+            value.rack_id = enc::json::field(
+                v,
+                version,
+                "ConsumerProtocolSubscription",
+                "rackId",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("ConsumerProtocolSubscription", "rackId", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 1-3; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartition {
@@ -206,6 +474,116 @@ impl enc::Entities for TopicPartition {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1-3; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicPartitionRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 1+.
+    pub topic: &'a str,
+    /// Partition numbers.
+    ///
+    /// Versions 1+.
+    pub partitions: enc::FixedArray<'a, i32>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicPartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic, r, version, false, "topic")?;
+        enc::field::decode_into(&mut self.partitions, r, version, false, "partitions")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.partitions = Default::default();
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicPartitionRef<'a> {
+    type Owned = TopicPartition;
+    #[inline]
+    fn into_owned(self) -> TopicPartition {
+        TopicPartition {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic,
+            version,
+            options,
+            "TopicPartition",
+            "topic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicPartition",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicPartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(v, version, "TopicPartition", "topic")?;
+        } else {
+            return Err(enc::json::missing("TopicPartition", "topic", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicPartition",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartition", "partitions", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ConsumerProtocolSubscription {

@@ -44,6 +44,99 @@ impl enc::Struct for ControlRecordTypeSchema {
         self.r#type = 0;
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ControlRecordTypeSchema`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ControlRecordTypeSchemaRef<'a> {
+    /// Kind of control record: 0 abort marker, 1 commit marker, 2 KRaft leader change, 3 snapshot header, 4 snapshot footer, 5 kraft.version, 6 KRaft voters.
+    ///
+    /// Versions 0+.
+    pub r#type: i16,
+    /// The input's lifetime: this view borrows nothing else from it.
+    pub input: ::core::marker::PhantomData<&'a [u8]>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ControlRecordTypeSchemaRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.r#type, r, version, false, "type")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.r#type = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ControlRecordTypeSchemaRef<'a> {
+    type Owned = ControlRecordTypeSchema;
+    #[inline]
+    fn into_owned(self) -> ControlRecordTypeSchema {
+        ControlRecordTypeSchema {
+            r#type: self.r#type,
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ControlRecordTypeSchemaRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ControlRecordTypeSchema {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.r#type = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ControlRecordTypeSchema {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.r#type,
+            version,
+            options,
+            "ControlRecordTypeSchema",
+            "type",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ControlRecordTypeSchema {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ControlRecordTypeSchema", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("type") {
+            value.r#type = enc::json::field(
+                v,
+                version,
+                "ControlRecordTypeSchema",
+                "type",
+            )?;
+        } else {
+            return Err(enc::json::missing("ControlRecordTypeSchema", "type", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ControlRecordTypeSchema {
     const NAME: &'static str = "ControlRecordTypeSchema";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

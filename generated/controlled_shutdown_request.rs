@@ -113,6 +113,162 @@ impl enc::Entities for ControlledShutdownRequest {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ControlledShutdownRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ControlledShutdownRequestRef<'a> {
+    /// Id of the broker that wants to shut down.
+    ///
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Current epoch of that broker; -1 when unknown.
+    ///
+    /// Versions 2+; ignorable; default -1.
+    pub broker_epoch: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ControlledShutdownRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            broker_id: 0,
+            broker_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ControlledShutdownRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("broker_id", 4), ("broker_epoch", 8)],
+            )?;
+            self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("broker_id", 4)])?;
+            self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = -1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ControlledShutdownRequestRef<'a> {
+    type Owned = ControlledShutdownRequest;
+    #[inline]
+    fn into_owned(self) -> ControlledShutdownRequest {
+        ControlledShutdownRequest {
+            broker_id: self.broker_id,
+            broker_epoch: self.broker_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ControlledShutdownRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ControlledShutdownRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.broker_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ControlledShutdownRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "ControlledShutdownRequest",
+            "brokerId",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.broker_epoch,
+                version,
+                options,
+                "ControlledShutdownRequest",
+                "brokerEpoch",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ControlledShutdownRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ControlledShutdownRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "ControlledShutdownRequest",
+                "brokerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ControlledShutdownRequest", "brokerId", version),
+            );
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "ControlledShutdownRequest",
+                "brokerEpoch",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("ControlledShutdownRequest", "brokerEpoch", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ControlledShutdownRequest {
     const NAME: &'static str = "ControlledShutdownRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);

@@ -99,6 +99,147 @@ impl enc::Entities for ControlledShutdownResponse {
         enc::Entities::rewrite_entities(&mut self.remaining_partitions, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ControlledShutdownResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ControlledShutdownResponseRef<'a> {
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Partitions for which the broker is still leader.
+    ///
+    /// Versions 0+.
+    pub remaining_partitions: Vec<RemainingPartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ControlledShutdownResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.remaining_partitions,
+            r,
+            version,
+            version >= 3,
+            "remaining_partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.remaining_partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ControlledShutdownResponseRef<'a> {
+    type Owned = ControlledShutdownResponse;
+    #[inline]
+    fn into_owned(self) -> ControlledShutdownResponse {
+        ControlledShutdownResponse {
+            error_code: self.error_code,
+            remaining_partitions: enc::IntoOwned::into_owned(self.remaining_partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ControlledShutdownResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ControlledShutdownResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.remaining_partitions = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ControlledShutdownResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "ControlledShutdownResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.remaining_partitions,
+            version,
+            options,
+            "ControlledShutdownResponse",
+            "remainingPartitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ControlledShutdownResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ControlledShutdownResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ControlledShutdownResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ControlledShutdownResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("remainingPartitions") {
+            value.remaining_partitions = enc::json::field(
+                v,
+                version,
+                "ControlledShutdownResponse",
+                "remainingPartitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ControlledShutdownResponse",
+                    "remainingPartitions",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RemainingPartition {
@@ -193,6 +334,146 @@ impl enc::Entities for RemainingPartition {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RemainingPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RemainingPartitionRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RemainingPartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.topic_name,
+            r,
+            version,
+            version >= 3,
+            "topic_name",
+        )?;
+        enc::field::decode_into(
+            &mut self.partition_index,
+            r,
+            version,
+            false,
+            "partition_index",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partition_index = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RemainingPartitionRef<'a> {
+    type Owned = RemainingPartition;
+    #[inline]
+    fn into_owned(self) -> RemainingPartition {
+        RemainingPartition {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partition_index: self.partition_index,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemainingPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RemainingPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "RemainingPartition",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "RemainingPartition",
+            "partitionIndex",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RemainingPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RemainingPartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "RemainingPartition",
+                "topicName",
+            )?;
+        } else {
+            return Err(enc::json::missing("RemainingPartition", "topicName", version));
+        }
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "RemainingPartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RemainingPartition", "partitionIndex", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ControlledShutdownResponse {

@@ -92,6 +92,233 @@ impl enc::Struct for ControllerRegistrationRequest {
     }
 }
 impl enc::Entities for ControllerRegistrationRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ControllerRegistrationRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ControllerRegistrationRequestRef<'a> {
+    /// Id of the controller being registered.
+    ///
+    /// Versions 0+.
+    pub controller_id: i32,
+    /// Random id of this run of the controller process, new at every start.
+    ///
+    /// Versions 0+.
+    pub incarnation_id: enc::Uuid,
+    /// True when the controller has the configs needed for ZooKeeper to KRaft migration.
+    ///
+    /// Versions 0+.
+    pub zk_migration_ready: bool,
+    /// Listeners on which the controller accepts connections.
+    ///
+    /// Versions 0+.
+    pub listeners: Vec<ListenerRef<'a>>,
+    /// Feature level ranges the controller supports.
+    ///
+    /// Versions 0+.
+    pub features: Vec<FeatureRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ControllerRegistrationRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 21] = enc::field::read_run(
+            r,
+            &[("controller_id", 4), ("incarnation_id", 16), ("zk_migration_ready", 1)],
+        )?;
+        self.controller_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.incarnation_id = enc::Fixed::from_chunk(&run[4..20]);
+        self.zk_migration_ready = enc::Fixed::from_chunk(&run[20..21]);
+        enc::field::decode_into(&mut self.listeners, r, version, true, "listeners")?;
+        enc::field::decode_into(&mut self.features, r, version, true, "features")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.controller_id = 0;
+        self.incarnation_id = enc::Uuid::NIL;
+        self.zk_migration_ready = false;
+        self.listeners.clear();
+        self.features.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ControllerRegistrationRequestRef<'a> {
+    type Owned = ControllerRegistrationRequest;
+    #[inline]
+    fn into_owned(self) -> ControllerRegistrationRequest {
+        ControllerRegistrationRequest {
+            controller_id: self.controller_id,
+            incarnation_id: self.incarnation_id,
+            zk_migration_ready: self.zk_migration_ready,
+            listeners: enc::IntoOwned::into_owned(self.listeners),
+            features: enc::IntoOwned::into_owned(self.features),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ControllerRegistrationRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ControllerRegistrationRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.controller_id = crate::sample::Sample::sample(g, version);
+        value.incarnation_id = crate::sample::Sample::sample(g, version);
+        value.zk_migration_ready = crate::sample::Sample::sample(g, version);
+        value.listeners = crate::sample::Sample::sample(g, version);
+        value.features = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ControllerRegistrationRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.controller_id,
+            version,
+            options,
+            "ControllerRegistrationRequest",
+            "controllerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.incarnation_id,
+            version,
+            options,
+            "ControllerRegistrationRequest",
+            "incarnationId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.zk_migration_ready,
+            version,
+            options,
+            "ControllerRegistrationRequest",
+            "zkMigrationReady",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.listeners,
+            version,
+            options,
+            "ControllerRegistrationRequest",
+            "listeners",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.features,
+            version,
+            options,
+            "ControllerRegistrationRequest",
+            "features",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ControllerRegistrationRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ControllerRegistrationRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("controllerId") {
+            value.controller_id = enc::json::field(
+                v,
+                version,
+                "ControllerRegistrationRequest",
+                "controllerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ControllerRegistrationRequest",
+                    "controllerId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("incarnationId") {
+            value.incarnation_id = enc::json::field(
+                v,
+                version,
+                "ControllerRegistrationRequest",
+                "incarnationId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ControllerRegistrationRequest",
+                    "incarnationId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("zkMigrationReady") {
+            value.zk_migration_ready = enc::json::field(
+                v,
+                version,
+                "ControllerRegistrationRequest",
+                "zkMigrationReady",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ControllerRegistrationRequest",
+                    "zkMigrationReady",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("listeners") {
+            value.listeners = enc::json::field(
+                v,
+                version,
+                "ControllerRegistrationRequest",
+                "listeners",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ControllerRegistrationRequest", "listeners", version),
+            );
+        }
+        if let Some(v) = object.get("features") {
+            value.features = enc::json::field(
+                v,
+                version,
+                "ControllerRegistrationRequest",
+                "features",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ControllerRegistrationRequest", "features", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {
@@ -179,6 +406,148 @@ impl enc::Struct for Listener {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Listener`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListenerRef<'a> {
+    /// Listener name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Host name or address.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 0+.
+    pub port: u16,
+    /// Security protocol code of the listener (0 PLAINTEXT, 1 SSL, 2 SASL_PLAINTEXT, 3 SASL_SSL).
+    ///
+    /// Versions 0+.
+    pub security_protocol: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListenerRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("port", 2), ("security_protocol", 2)],
+        )?;
+        self.port = enc::Fixed::from_chunk(&run[0..2]);
+        self.security_protocol = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.host = "";
+        self.port = 0;
+        self.security_protocol = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListenerRef<'a> {
+    type Owned = Listener;
+    #[inline]
+    fn into_owned(self) -> Listener {
+        Listener {
+            name: enc::IntoOwned::into_owned(self.name),
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            security_protocol: self.security_protocol,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Listener {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.security_protocol = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Listener {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "Listener", "name")?;
+        enc::json::put(&mut out, &self.host, version, options, "Listener", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "Listener", "port")?;
+        enc::json::put(
+            &mut out,
+            &self.security_protocol,
+            version,
+            options,
+            "Listener",
+            "securityProtocol",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Listener {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Listener", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "Listener", "name")?;
+        } else {
+            return Err(enc::json::missing("Listener", "name", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "Listener", "host")?;
+        } else {
+            return Err(enc::json::missing("Listener", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "Listener", "port")?;
+        } else {
+            return Err(enc::json::missing("Listener", "port", version));
+        }
+        if let Some(v) = object.get("securityProtocol") {
+            value.security_protocol = enc::json::field(
+                v,
+                version,
+                "Listener",
+                "securityProtocol",
+            )?;
+        } else {
+            return Err(enc::json::missing("Listener", "securityProtocol", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Feature {
@@ -255,6 +624,146 @@ impl enc::Struct for Feature {
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Feature`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FeatureRef<'a> {
+    /// Feature name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Lowest supported feature level.
+    ///
+    /// Versions 0+.
+    pub min_supported_version: i16,
+    /// Highest supported feature level.
+    ///
+    /// Versions 0+.
+    pub max_supported_version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FeatureRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("min_supported_version", 2), ("max_supported_version", 2)],
+        )?;
+        self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.min_supported_version = 0;
+        self.max_supported_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FeatureRef<'a> {
+    type Owned = Feature;
+    #[inline]
+    fn into_owned(self) -> Feature {
+        Feature {
+            name: enc::IntoOwned::into_owned(self.name),
+            min_supported_version: self.min_supported_version,
+            max_supported_version: self.max_supported_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Feature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.min_supported_version = crate::sample::Sample::sample(g, version);
+        value.max_supported_version = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Feature {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "Feature", "name")?;
+        enc::json::put(
+            &mut out,
+            &self.min_supported_version,
+            version,
+            options,
+            "Feature",
+            "minSupportedVersion",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_supported_version,
+            version,
+            options,
+            "Feature",
+            "maxSupportedVersion",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Feature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Feature", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "Feature", "name")?;
+        } else {
+            return Err(enc::json::missing("Feature", "name", version));
+        }
+        if let Some(v) = object.get("minSupportedVersion") {
+            value.min_supported_version = enc::json::field(
+                v,
+                version,
+                "Feature",
+                "minSupportedVersion",
+            )?;
+        } else {
+            return Err(enc::json::missing("Feature", "minSupportedVersion", version));
+        }
+        if let Some(v) = object.get("maxSupportedVersion") {
+            value.max_supported_version = enc::json::field(
+                v,
+                version,
+                "Feature",
+                "maxSupportedVersion",
+            )?;
+        } else {
+            return Err(enc::json::missing("Feature", "maxSupportedVersion", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ControllerRegistrationRequest {

@@ -65,6 +65,113 @@ impl enc::Struct for CreateAclsRequest {
     }
 }
 impl enc::Entities for CreateAclsRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreateAclsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CreateAclsRequestRef<'a> {
+    /// ACL entries to add.
+    ///
+    /// Versions 0+.
+    pub creations: Vec<AclCreationRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreateAclsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.creations,
+            r,
+            version,
+            version >= 2,
+            "creations",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.creations.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreateAclsRequestRef<'a> {
+    type Owned = CreateAclsRequest;
+    #[inline]
+    fn into_owned(self) -> CreateAclsRequest {
+        CreateAclsRequest {
+            creations: enc::IntoOwned::into_owned(self.creations),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for CreateAclsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreateAclsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.creations = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreateAclsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.creations,
+            version,
+            options,
+            "CreateAclsRequest",
+            "creations",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreateAclsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreateAclsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("creations") {
+            value.creations = enc::json::field(
+                v,
+                version,
+                "CreateAclsRequest",
+                "creations",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreateAclsRequest", "creations", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AclCreation {
@@ -239,6 +346,298 @@ impl enc::Struct for AclCreation {
         self.operation = 0;
         self.permission_type = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AclCreation`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AclCreationRef<'a> {
+    /// Resource type code (2 topic, 3 group, 4 cluster, 5 transactional id, 6 delegation token, 7 user).
+    ///
+    /// Versions 0+.
+    pub resource_type: i8,
+    /// Resource name, or a prefix when the pattern type is prefixed.
+    ///
+    /// Versions 0+.
+    pub resource_name: &'a str,
+    /// How ResourceName matches: 3 literal, 4 prefixed.
+    ///
+    /// Versions 1+; default 3.
+    pub resource_pattern_type: i8,
+    /// Principal the entry applies to, e.g. User:alice.
+    ///
+    /// Versions 0+.
+    pub principal: &'a str,
+    /// Client host the entry applies to, or * for any.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// Operation code, e.g. 3 read, 4 write, 2 all.
+    ///
+    /// Versions 0+.
+    pub operation: i8,
+    /// Permission code: 2 deny, 3 allow.
+    ///
+    /// Versions 0+.
+    pub permission_type: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for AclCreationRef<'a> {
+    fn default() -> Self {
+        Self {
+            resource_type: 0,
+            resource_name: "",
+            resource_pattern_type: 3,
+            principal: "",
+            host: "",
+            operation: 0,
+            permission_type: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AclCreationRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.resource_type,
+            r,
+            version,
+            false,
+            "resource_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_name,
+            r,
+            version,
+            version >= 2,
+            "resource_name",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.resource_pattern_type,
+                r,
+                version,
+                false,
+                "resource_pattern_type",
+            )?;
+        } else {
+            self.resource_pattern_type = 3;
+        }
+        enc::field::decode_into(
+            &mut self.principal,
+            r,
+            version,
+            version >= 2,
+            "principal",
+        )?;
+        enc::field::decode_into(&mut self.host, r, version, version >= 2, "host")?;
+        let run: [u8; 2] = enc::field::read_run(
+            r,
+            &[("operation", 1), ("permission_type", 1)],
+        )?;
+        self.operation = enc::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resource_type = 0;
+        self.resource_name = "";
+        self.resource_pattern_type = 3;
+        self.principal = "";
+        self.host = "";
+        self.operation = 0;
+        self.permission_type = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AclCreationRef<'a> {
+    type Owned = AclCreation;
+    #[inline]
+    fn into_owned(self) -> AclCreation {
+        AclCreation {
+            resource_type: self.resource_type,
+            resource_name: enc::IntoOwned::into_owned(self.resource_name),
+            resource_pattern_type: self.resource_pattern_type,
+            principal: enc::IntoOwned::into_owned(self.principal),
+            host: enc::IntoOwned::into_owned(self.host),
+            operation: self.operation,
+            permission_type: self.permission_type,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AclCreation {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.resource_type = crate::sample::Sample::sample(g, version);
+        value.resource_name = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.resource_pattern_type = crate::sample::Sample::sample(g, version);
+        }
+        value.principal = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.operation = crate::sample::Sample::sample(g, version);
+        value.permission_type = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AclCreation {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.resource_pattern_type != 3 {
+            return Err(
+                enc::json::non_default("AclCreation", "resourcePatternType", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.resource_type,
+            version,
+            options,
+            "AclCreation",
+            "resourceType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_name,
+            version,
+            options,
+            "AclCreation",
+            "resourceName",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.resource_pattern_type,
+                version,
+                options,
+                "AclCreation",
+                "resourcePatternType",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.principal,
+            version,
+            options,
+            "AclCreation",
+            "principal",
+        )?;
+        enc::json::put(&mut out, &self.host, version, options, "AclCreation", "host")?;
+        enc::json::put(
+            &mut out,
+            &self.operation,
+            version,
+            options,
+            "AclCreation",
+            "operation",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.permission_type,
+            version,
+            options,
+            "AclCreation",
+            "permissionType",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AclCreation {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AclCreation", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resourceType") {
+            value.resource_type = enc::json::field(
+                v,
+                version,
+                "AclCreation",
+                "resourceType",
+            )?;
+        } else {
+            return Err(enc::json::missing("AclCreation", "resourceType", version));
+        }
+        if let Some(v) = object.get("resourceName") {
+            value.resource_name = enc::json::field(
+                v,
+                version,
+                "AclCreation",
+                "resourceName",
+            )?;
+        } else {
+            return Err(enc::json::missing("AclCreation", "resourceName", version));
+        }
+        if let Some(v) = object.get("resourcePatternType") {
+            value.resource_pattern_type = enc::json::field(
+                v,
+                version,
+                "AclCreation",
+                "resourcePatternType",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("AclCreation", "resourcePatternType", version),
+            );
+        }
+        if let Some(v) = object.get("principal") {
+            value.principal = enc::json::field(v, version, "AclCreation", "principal")?;
+        } else {
+            return Err(enc::json::missing("AclCreation", "principal", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "AclCreation", "host")?;
+        } else {
+            return Err(enc::json::missing("AclCreation", "host", version));
+        }
+        if let Some(v) = object.get("operation") {
+            value.operation = enc::json::field(v, version, "AclCreation", "operation")?;
+        } else {
+            return Err(enc::json::missing("AclCreation", "operation", version));
+        }
+        if let Some(v) = object.get("permissionType") {
+            value.permission_type = enc::json::field(
+                v,
+                version,
+                "AclCreation",
+                "permissionType",
+            )?;
+        } else {
+            return Err(enc::json::missing("AclCreation", "permissionType", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for CreateAclsRequest {

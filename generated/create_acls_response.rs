@@ -82,6 +82,141 @@ impl enc::Struct for CreateAclsResponse {
     }
 }
 impl enc::Entities for CreateAclsResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreateAclsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CreateAclsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Outcome for each entry, in request order.
+    ///
+    /// Versions 0+.
+    pub results: Vec<AclCreationResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreateAclsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::field::decode_into(&mut self.results, r, version, version >= 2, "results")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.results.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreateAclsResponseRef<'a> {
+    type Owned = CreateAclsResponse;
+    #[inline]
+    fn into_owned(self) -> CreateAclsResponse {
+        CreateAclsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            results: enc::IntoOwned::into_owned(self.results),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for CreateAclsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreateAclsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.results = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreateAclsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "CreateAclsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.results,
+            version,
+            options,
+            "CreateAclsResponse",
+            "results",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreateAclsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreateAclsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "CreateAclsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreateAclsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("results") {
+            value.results = enc::json::field(
+                v,
+                version,
+                "CreateAclsResponse",
+                "results",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreateAclsResponse", "results", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AclCreationResult {
@@ -176,6 +311,152 @@ impl enc::Struct for AclCreationResult {
         self.error_code = 0;
         self.error_message = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AclCreationResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AclCreationResultRef<'a> {
+    /// 0 when the entry was added, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for AclCreationResultRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            error_message: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AclCreationResultRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            version >= 2,
+            "error_message",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AclCreationResultRef<'a> {
+    type Owned = AclCreationResult;
+    #[inline]
+    fn into_owned(self) -> AclCreationResult {
+        AclCreationResult {
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AclCreationResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AclCreationResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "AclCreationResult",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "AclCreationResult",
+            "errorMessage",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AclCreationResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AclCreationResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "AclCreationResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("AclCreationResult", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "AclCreationResult",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(enc::json::missing("AclCreationResult", "errorMessage", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for CreateAclsResponse {

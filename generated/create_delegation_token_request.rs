@@ -180,6 +180,287 @@ impl enc::Struct for CreateDelegationTokenRequest {
     }
 }
 impl enc::Entities for CreateDelegationTokenRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreateDelegationTokenRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateDelegationTokenRequestRef<'a> {
+    /// Principal type of the token's owner; null means the requesting principal.
+    ///
+    /// Versions 3+; nullable 3+.
+    pub owner_principal_type: Option<&'a str>,
+    /// Principal name of the token's owner; null means the requesting principal.
+    ///
+    /// Versions 3+; nullable 3+.
+    pub owner_principal_name: Option<&'a str>,
+    /// Principals allowed to renew the token.
+    ///
+    /// Versions 0+.
+    pub renewers: Vec<CreatableRenewersRef<'a>>,
+    /// Longest lifetime of the token in ms; -1 for the broker's default.
+    ///
+    /// Versions 0+.
+    pub max_lifetime_ms: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for CreateDelegationTokenRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            owner_principal_type: Some(""),
+            owner_principal_name: Some(""),
+            renewers: Default::default(),
+            max_lifetime_ms: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreateDelegationTokenRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.owner_principal_type,
+                r,
+                version,
+                true,
+                "owner_principal_type",
+            )?;
+        } else {
+            self.owner_principal_type = Some("");
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.owner_principal_name,
+                r,
+                version,
+                true,
+                "owner_principal_name",
+            )?;
+        } else {
+            self.owner_principal_name = Some("");
+        }
+        enc::field::decode_into(
+            &mut self.renewers,
+            r,
+            version,
+            version >= 2,
+            "renewers",
+        )?;
+        enc::field::decode_into(
+            &mut self.max_lifetime_ms,
+            r,
+            version,
+            false,
+            "max_lifetime_ms",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.owner_principal_type = Some("");
+        self.owner_principal_name = Some("");
+        self.renewers.clear();
+        self.max_lifetime_ms = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreateDelegationTokenRequestRef<'a> {
+    type Owned = CreateDelegationTokenRequest;
+    #[inline]
+    fn into_owned(self) -> CreateDelegationTokenRequest {
+        CreateDelegationTokenRequest {
+            owner_principal_type: enc::IntoOwned::into_owned(self.owner_principal_type),
+            owner_principal_name: enc::IntoOwned::into_owned(self.owner_principal_name),
+            renewers: enc::IntoOwned::into_owned(self.renewers),
+            max_lifetime_ms: self.max_lifetime_ms,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for CreateDelegationTokenRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreateDelegationTokenRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 3 {
+            value.owner_principal_type = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 3 {
+            value.owner_principal_name = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.renewers = crate::sample::Sample::sample(g, version);
+        value.max_lifetime_ms = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreateDelegationTokenRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 3
+            && self.owner_principal_type.as_ref().is_none_or(|v| !v.is_empty())
+        {
+            return Err(
+                enc::json::non_default(
+                    "CreateDelegationTokenRequest",
+                    "ownerPrincipalType",
+                    version,
+                ),
+            );
+        }
+        if version < 3
+            && self.owner_principal_name.as_ref().is_none_or(|v| !v.is_empty())
+        {
+            return Err(
+                enc::json::non_default(
+                    "CreateDelegationTokenRequest",
+                    "ownerPrincipalName",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.owner_principal_type,
+                version,
+                options,
+                "CreateDelegationTokenRequest",
+                "ownerPrincipalType",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.owner_principal_name,
+                version,
+                options,
+                "CreateDelegationTokenRequest",
+                "ownerPrincipalName",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.renewers,
+            version,
+            options,
+            "CreateDelegationTokenRequest",
+            "renewers",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_lifetime_ms,
+            version,
+            options,
+            "CreateDelegationTokenRequest",
+            "maxLifetimeMs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreateDelegationTokenRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreateDelegationTokenRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("ownerPrincipalType") {
+            value.owner_principal_type = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenRequest",
+                "ownerPrincipalType",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenRequest",
+                    "ownerPrincipalType",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("ownerPrincipalName") {
+            value.owner_principal_name = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenRequest",
+                "ownerPrincipalName",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenRequest",
+                    "ownerPrincipalName",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("renewers") {
+            value.renewers = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenRequest",
+                "renewers",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreateDelegationTokenRequest", "renewers", version),
+            );
+        }
+        if let Some(v) = object.get("maxLifetimeMs") {
+            value.max_lifetime_ms = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenRequest",
+                "maxLifetimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenRequest",
+                    "maxLifetimeMs",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreatableRenewers {
@@ -278,6 +559,148 @@ impl enc::Struct for CreatableRenewers {
         self.principal_type = ByteString::new();
         self.principal_name = ByteString::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreatableRenewers`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CreatableRenewersRef<'a> {
+    /// Principal type, e.g. User.
+    ///
+    /// Versions 0+.
+    pub principal_type: &'a str,
+    /// Principal name.
+    ///
+    /// Versions 0+.
+    pub principal_name: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreatableRenewersRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.principal_type,
+            r,
+            version,
+            version >= 2,
+            "principal_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.principal_name,
+            r,
+            version,
+            version >= 2,
+            "principal_name",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.principal_type = "";
+        self.principal_name = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreatableRenewersRef<'a> {
+    type Owned = CreatableRenewers;
+    #[inline]
+    fn into_owned(self) -> CreatableRenewers {
+        CreatableRenewers {
+            principal_type: enc::IntoOwned::into_owned(self.principal_type),
+            principal_name: enc::IntoOwned::into_owned(self.principal_name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreatableRenewers {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.principal_type = crate::sample::Sample::sample(g, version);
+        value.principal_name = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreatableRenewers {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.principal_type,
+            version,
+            options,
+            "CreatableRenewers",
+            "principalType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.principal_name,
+            version,
+            options,
+            "CreatableRenewers",
+            "principalName",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreatableRenewers {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreatableRenewers", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("principalType") {
+            value.principal_type = enc::json::field(
+                v,
+                version,
+                "CreatableRenewers",
+                "principalType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreatableRenewers", "principalType", version),
+            );
+        }
+        if let Some(v) = object.get("principalName") {
+            value.principal_name = enc::json::field(
+                v,
+                version,
+                "CreatableRenewers",
+                "principalName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreatableRenewers", "principalName", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for CreateDelegationTokenRequest {

@@ -290,6 +290,537 @@ impl enc::Struct for CreateDelegationTokenResponse {
     }
 }
 impl enc::Entities for CreateDelegationTokenResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreateDelegationTokenResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Clone, PartialEq, Default)]
+pub struct CreateDelegationTokenResponseRef<'a> {
+    /// 0 when the token was created, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Owner's principal type.
+    ///
+    /// Versions 0+.
+    pub principal_type: &'a str,
+    /// Owner's principal name.
+    ///
+    /// Versions 0+.
+    pub principal_name: &'a str,
+    /// Principal type of whoever asked for the token.
+    ///
+    /// Versions 3+.
+    pub token_requester_principal_type: &'a str,
+    /// Principal name of whoever asked for the token.
+    ///
+    /// Versions 3+.
+    pub token_requester_principal_name: &'a str,
+    /// Creation time of the token, in ms since the Unix epoch.
+    ///
+    /// Versions 0+.
+    pub issue_timestamp_ms: i64,
+    /// Time the token expires unless renewed, in ms since the Unix epoch.
+    ///
+    /// Versions 0+.
+    pub expiry_timestamp_ms: i64,
+    /// Time after which the token cannot be renewed any more, in ms since the Unix epoch.
+    ///
+    /// Versions 0+.
+    pub max_timestamp_ms: i64,
+    /// Token id.
+    ///
+    /// Versions 0+.
+    pub token_id: &'a str,
+    /// HMAC of the token: the secret used to authenticate with it.
+    ///
+    /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
+    pub hmac: &'a [u8],
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl ::core::fmt::Debug for CreateDelegationTokenResponseRef<'_> {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("CreateDelegationTokenResponseRef")
+            .field("error_code", &self.error_code)
+            .field("principal_type", &self.principal_type)
+            .field("principal_name", &self.principal_name)
+            .field(
+                "token_requester_principal_type",
+                &self.token_requester_principal_type,
+            )
+            .field(
+                "token_requester_principal_name",
+                &self.token_requester_principal_name,
+            )
+            .field("issue_timestamp_ms", &self.issue_timestamp_ms)
+            .field("expiry_timestamp_ms", &self.expiry_timestamp_ms)
+            .field("max_timestamp_ms", &self.max_timestamp_ms)
+            .field("token_id", &self.token_id)
+            .field("hmac", &crate::redact::Redacted(&self.hmac))
+            .field("throttle_time_ms", &self.throttle_time_ms)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreateDelegationTokenResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.principal_type,
+            r,
+            version,
+            version >= 2,
+            "principal_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.principal_name,
+            r,
+            version,
+            version >= 2,
+            "principal_name",
+        )?;
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.token_requester_principal_type,
+                r,
+                version,
+                true,
+                "token_requester_principal_type",
+            )?;
+        } else {
+            self.token_requester_principal_type = "";
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.token_requester_principal_name,
+                r,
+                version,
+                true,
+                "token_requester_principal_name",
+            )?;
+        } else {
+            self.token_requester_principal_name = "";
+        }
+        let run: [u8; 24] = enc::field::read_run(
+            r,
+            &[
+                ("issue_timestamp_ms", 8),
+                ("expiry_timestamp_ms", 8),
+                ("max_timestamp_ms", 8),
+            ],
+        )?;
+        self.issue_timestamp_ms = enc::Fixed::from_chunk(&run[0..8]);
+        self.expiry_timestamp_ms = enc::Fixed::from_chunk(&run[8..16]);
+        self.max_timestamp_ms = enc::Fixed::from_chunk(&run[16..24]);
+        enc::field::decode_into(
+            &mut self.token_id,
+            r,
+            version,
+            version >= 2,
+            "token_id",
+        )?;
+        enc::field::decode_into(&mut self.hmac, r, version, version >= 2, "hmac")?;
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.principal_type = "";
+        self.principal_name = "";
+        self.token_requester_principal_type = "";
+        self.token_requester_principal_name = "";
+        self.issue_timestamp_ms = 0;
+        self.expiry_timestamp_ms = 0;
+        self.max_timestamp_ms = 0;
+        self.token_id = "";
+        self.hmac = Default::default();
+        self.throttle_time_ms = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreateDelegationTokenResponseRef<'a> {
+    type Owned = CreateDelegationTokenResponse;
+    #[inline]
+    fn into_owned(self) -> CreateDelegationTokenResponse {
+        CreateDelegationTokenResponse {
+            error_code: self.error_code,
+            principal_type: enc::IntoOwned::into_owned(self.principal_type),
+            principal_name: enc::IntoOwned::into_owned(self.principal_name),
+            token_requester_principal_type: enc::IntoOwned::into_owned(
+                self.token_requester_principal_type,
+            ),
+            token_requester_principal_name: enc::IntoOwned::into_owned(
+                self.token_requester_principal_name,
+            ),
+            issue_timestamp_ms: self.issue_timestamp_ms,
+            expiry_timestamp_ms: self.expiry_timestamp_ms,
+            max_timestamp_ms: self.max_timestamp_ms,
+            token_id: enc::IntoOwned::into_owned(self.token_id),
+            hmac: enc::IntoOwned::into_owned(self.hmac),
+            throttle_time_ms: self.throttle_time_ms,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for CreateDelegationTokenResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreateDelegationTokenResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.principal_type = crate::sample::Sample::sample(g, version);
+        value.principal_name = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.token_requester_principal_type = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 3 {
+            value.token_requester_principal_name = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        value.issue_timestamp_ms = crate::sample::Sample::sample(g, version);
+        value.expiry_timestamp_ms = crate::sample::Sample::sample(g, version);
+        value.max_timestamp_ms = crate::sample::Sample::sample(g, version);
+        value.token_id = crate::sample::Sample::sample(g, version);
+        value.hmac = crate::sample::Sample::sample(g, version);
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreateDelegationTokenResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 3 && !self.token_requester_principal_type.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "CreateDelegationTokenResponse",
+                    "tokenRequesterPrincipalType",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && !self.token_requester_principal_name.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "CreateDelegationTokenResponse",
+                    "tokenRequesterPrincipalName",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "CreateDelegationTokenResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.principal_type,
+            version,
+            options,
+            "CreateDelegationTokenResponse",
+            "principalType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.principal_name,
+            version,
+            options,
+            "CreateDelegationTokenResponse",
+            "principalName",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.token_requester_principal_type,
+                version,
+                options,
+                "CreateDelegationTokenResponse",
+                "tokenRequesterPrincipalType",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.token_requester_principal_name,
+                version,
+                options,
+                "CreateDelegationTokenResponse",
+                "tokenRequesterPrincipalName",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.issue_timestamp_ms,
+            version,
+            options,
+            "CreateDelegationTokenResponse",
+            "issueTimestampMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.expiry_timestamp_ms,
+            version,
+            options,
+            "CreateDelegationTokenResponse",
+            "expiryTimestampMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_timestamp_ms,
+            version,
+            options,
+            "CreateDelegationTokenResponse",
+            "maxTimestampMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.token_id,
+            version,
+            options,
+            "CreateDelegationTokenResponse",
+            "tokenId",
+        )?;
+        enc::json::put_sensitive(
+            &mut out,
+            &self.hmac,
+            version,
+            options,
+            "CreateDelegationTokenResponse",
+            "hmac",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "CreateDelegationTokenResponse",
+            "throttleTimeMs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreateDelegationTokenResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreateDelegationTokenResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreateDelegationTokenResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("principalType") {
+            value.principal_type = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "principalType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenResponse",
+                    "principalType",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("principalName") {
+            value.principal_name = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "principalName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenResponse",
+                    "principalName",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("tokenRequesterPrincipalType") {
+            value.token_requester_principal_type = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "tokenRequesterPrincipalType",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenResponse",
+                    "tokenRequesterPrincipalType",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("tokenRequesterPrincipalName") {
+            value.token_requester_principal_name = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "tokenRequesterPrincipalName",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenResponse",
+                    "tokenRequesterPrincipalName",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("issueTimestampMs") {
+            value.issue_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "issueTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenResponse",
+                    "issueTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("expiryTimestampMs") {
+            value.expiry_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "expiryTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenResponse",
+                    "expiryTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("maxTimestampMs") {
+            value.max_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "maxTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenResponse",
+                    "maxTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("tokenId") {
+            value.token_id = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "tokenId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreateDelegationTokenResponse", "tokenId", version),
+            );
+        }
+        if let Some(v) = object.get("hmac") {
+            value.hmac = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "hmac",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreateDelegationTokenResponse", "hmac", version),
+            );
+        }
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "CreateDelegationTokenResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "CreateDelegationTokenResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for CreateDelegationTokenResponse {
     const NAME: &'static str = "CreateDelegationTokenResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);

@@ -99,6 +99,167 @@ impl enc::Entities for CreatePartitionsRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreatePartitionsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CreatePartitionsRequestRef<'a> {
+    /// Topics to grow.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<CreatePartitionsTopicRef<'a>>,
+    /// Time in ms to wait for the partitions to be created before answering.
+    ///
+    /// Versions 0+.
+    pub timeout_ms: i32,
+    /// Only check that the change is possible; add no partitions.
+    ///
+    /// Versions 0+.
+    pub validate_only: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreatePartitionsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
+        let run: [u8; 5] = enc::field::read_run(
+            r,
+            &[("timeout_ms", 4), ("validate_only", 1)],
+        )?;
+        self.timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.validate_only = enc::Fixed::from_chunk(&run[4..5]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topics.clear();
+        self.timeout_ms = 0;
+        self.validate_only = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreatePartitionsRequestRef<'a> {
+    type Owned = CreatePartitionsRequest;
+    #[inline]
+    fn into_owned(self) -> CreatePartitionsRequest {
+        CreatePartitionsRequest {
+            topics: enc::IntoOwned::into_owned(self.topics),
+            timeout_ms: self.timeout_ms,
+            validate_only: self.validate_only,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for CreatePartitionsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreatePartitionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.timeout_ms = crate::sample::Sample::sample(g, version);
+        value.validate_only = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreatePartitionsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "CreatePartitionsRequest",
+            "topics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.timeout_ms,
+            version,
+            options,
+            "CreatePartitionsRequest",
+            "timeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.validate_only,
+            version,
+            options,
+            "CreatePartitionsRequest",
+            "validateOnly",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreatePartitionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreatePartitionsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "CreatePartitionsRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreatePartitionsRequest", "topics", version));
+        }
+        if let Some(v) = object.get("timeoutMs") {
+            value.timeout_ms = enc::json::field(
+                v,
+                version,
+                "CreatePartitionsRequest",
+                "timeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreatePartitionsRequest", "timeoutMs", version),
+            );
+        }
+        if let Some(v) = object.get("validateOnly") {
+            value.validate_only = enc::json::field(
+                v,
+                version,
+                "CreatePartitionsRequest",
+                "validateOnly",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreatePartitionsRequest", "validateOnly", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreatePartitionsTopic {
@@ -204,6 +365,175 @@ impl enc::Entities for CreatePartitionsTopic {
         enc::Entities::rewrite_entities(&mut self.assignments, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreatePartitionsTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreatePartitionsTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Total partition count wanted after the change (not the number added).
+    ///
+    /// Versions 0+.
+    pub count: i32,
+    /// Replica placement for each added partition, in order; null to let the controller place them.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub assignments: Option<Vec<CreatePartitionsAssignmentRef<'a>>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for CreatePartitionsTopicRef<'a> {
+    fn default() -> Self {
+        Self {
+            name: "",
+            count: 0,
+            assignments: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreatePartitionsTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
+        enc::field::decode_into(&mut self.count, r, version, false, "count")?;
+        enc::field::decode_into(
+            &mut self.assignments,
+            r,
+            version,
+            version >= 2,
+            "assignments",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.count = 0;
+        self.assignments = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreatePartitionsTopicRef<'a> {
+    type Owned = CreatePartitionsTopic;
+    #[inline]
+    fn into_owned(self) -> CreatePartitionsTopic {
+        CreatePartitionsTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            count: self.count,
+            assignments: enc::IntoOwned::into_owned(self.assignments),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreatePartitionsTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.count = crate::sample::Sample::sample(g, version);
+        value.assignments = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreatePartitionsTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "CreatePartitionsTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.count,
+            version,
+            options,
+            "CreatePartitionsTopic",
+            "count",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assignments,
+            version,
+            options,
+            "CreatePartitionsTopic",
+            "assignments",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreatePartitionsTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreatePartitionsTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "CreatePartitionsTopic", "name")?;
+        } else {
+            return Err(enc::json::missing("CreatePartitionsTopic", "name", version));
+        }
+        if let Some(v) = object.get("count") {
+            value.count = enc::json::field(
+                v,
+                version,
+                "CreatePartitionsTopic",
+                "count",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreatePartitionsTopic", "count", version));
+        }
+        if let Some(v) = object.get("assignments") {
+            value.assignments = enc::json::field(
+                v,
+                version,
+                "CreatePartitionsTopic",
+                "assignments",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreatePartitionsTopic", "assignments", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreatePartitionsAssignment {
@@ -287,6 +617,114 @@ impl enc::Entities for CreatePartitionsAssignment {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_ids, "BrokerIds", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreatePartitionsAssignment`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CreatePartitionsAssignmentRef<'a> {
+    /// Broker ids to hold the replicas, preferred leader first.
+    ///
+    /// Versions 0+.
+    pub broker_ids: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreatePartitionsAssignmentRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.broker_ids,
+            r,
+            version,
+            version >= 2,
+            "broker_ids",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_ids = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreatePartitionsAssignmentRef<'a> {
+    type Owned = CreatePartitionsAssignment;
+    #[inline]
+    fn into_owned(self) -> CreatePartitionsAssignment {
+        CreatePartitionsAssignment {
+            broker_ids: enc::IntoOwned::into_owned(self.broker_ids),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreatePartitionsAssignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_ids = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreatePartitionsAssignment {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_ids,
+            version,
+            options,
+            "CreatePartitionsAssignment",
+            "brokerIds",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreatePartitionsAssignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreatePartitionsAssignment", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerIds") {
+            value.broker_ids = enc::json::field(
+                v,
+                version,
+                "CreatePartitionsAssignment",
+                "brokerIds",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreatePartitionsAssignment", "brokerIds", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for CreatePartitionsRequest {

@@ -124,6 +124,191 @@ impl enc::Entities for CreateTopicsRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreateTopicsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 5-7.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateTopicsRequestRef<'a> {
+    /// Topics to create.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<CreatableTopicRef<'a>>,
+    /// Time in ms to wait for the topics to be created before answering.
+    ///
+    /// Versions 0+; default 60000.
+    pub timeout_ms: i32,
+    /// Only check that the topics could be created; create nothing.
+    ///
+    /// Versions 1+; default false.
+    pub validate_only: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for CreateTopicsRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            topics: Default::default(),
+            timeout_ms: 60000,
+            validate_only: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreateTopicsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topics, r, version, version >= 5, "topics")?;
+        if version >= 1 {
+            let run: [u8; 5] = enc::field::read_run(
+                r,
+                &[("timeout_ms", 4), ("validate_only", 1)],
+            )?;
+            self.timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.validate_only = enc::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("timeout_ms", 4)])?;
+            self.timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.validate_only = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 5 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topics.clear();
+        self.timeout_ms = 60000;
+        self.validate_only = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreateTopicsRequestRef<'a> {
+    type Owned = CreateTopicsRequest;
+    #[inline]
+    fn into_owned(self) -> CreateTopicsRequest {
+        CreateTopicsRequest {
+            topics: enc::IntoOwned::into_owned(self.topics),
+            timeout_ms: self.timeout_ms,
+            validate_only: self.validate_only,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for CreateTopicsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreateTopicsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.timeout_ms = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.validate_only = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreateTopicsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.validate_only {
+            return Err(
+                enc::json::non_default("CreateTopicsRequest", "validateOnly", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "CreateTopicsRequest",
+            "topics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.timeout_ms,
+            version,
+            options,
+            "CreateTopicsRequest",
+            "timeoutMs",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.validate_only,
+                version,
+                options,
+                "CreateTopicsRequest",
+                "validateOnly",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreateTopicsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreateTopicsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "CreateTopicsRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreateTopicsRequest", "topics", version));
+        }
+        if let Some(v) = object.get("timeoutMs") {
+            value.timeout_ms = enc::json::field(
+                v,
+                version,
+                "CreateTopicsRequest",
+                "timeoutMs",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreateTopicsRequest", "timeoutMs", version));
+        }
+        if let Some(v) = object.get("validateOnly") {
+            value.validate_only = enc::json::field(
+                v,
+                version,
+                "CreateTopicsRequest",
+                "validateOnly",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("CreateTopicsRequest", "validateOnly", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreatableTopic {
@@ -247,6 +432,211 @@ impl enc::Entities for CreatableTopic {
         enc::Entities::rewrite_entities(&mut self.assignments, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreatableTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 5-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CreatableTopicRef<'a> {
+    /// Name of the new topic.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Partition count, or -1 to use the broker default or when Assignments is given.
+    ///
+    /// Versions 0+.
+    pub num_partitions: i32,
+    /// Replicas per partition, or -1 to use the broker default or when Assignments is given.
+    ///
+    /// Versions 0+.
+    pub replication_factor: i16,
+    /// Explicit replica placement per partition; empty to let the controller place replicas.
+    ///
+    /// Versions 0+.
+    pub assignments: Vec<CreatableReplicaAssignmentRef<'a>>,
+    /// Topic configuration overrides.
+    ///
+    /// Versions 0+.
+    pub configs: Vec<CreatableTopicConfigRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreatableTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 5, "name")?;
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("num_partitions", 4), ("replication_factor", 2)],
+        )?;
+        self.num_partitions = enc::Fixed::from_chunk(&run[0..4]);
+        self.replication_factor = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.assignments,
+            r,
+            version,
+            version >= 5,
+            "assignments",
+        )?;
+        enc::field::decode_into(&mut self.configs, r, version, version >= 5, "configs")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 5 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.num_partitions = 0;
+        self.replication_factor = 0;
+        self.assignments.clear();
+        self.configs.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreatableTopicRef<'a> {
+    type Owned = CreatableTopic;
+    #[inline]
+    fn into_owned(self) -> CreatableTopic {
+        CreatableTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            num_partitions: self.num_partitions,
+            replication_factor: self.replication_factor,
+            assignments: enc::IntoOwned::into_owned(self.assignments),
+            configs: enc::IntoOwned::into_owned(self.configs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreatableTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.num_partitions = crate::sample::Sample::sample(g, version);
+        value.replication_factor = crate::sample::Sample::sample(g, version);
+        value.assignments = crate::sample::Sample::sample(g, version);
+        value.configs = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreatableTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "CreatableTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.num_partitions,
+            version,
+            options,
+            "CreatableTopic",
+            "numPartitions",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replication_factor,
+            version,
+            options,
+            "CreatableTopic",
+            "replicationFactor",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assignments,
+            version,
+            options,
+            "CreatableTopic",
+            "assignments",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.configs,
+            version,
+            options,
+            "CreatableTopic",
+            "configs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreatableTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreatableTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "CreatableTopic", "name")?;
+        } else {
+            return Err(enc::json::missing("CreatableTopic", "name", version));
+        }
+        if let Some(v) = object.get("numPartitions") {
+            value.num_partitions = enc::json::field(
+                v,
+                version,
+                "CreatableTopic",
+                "numPartitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreatableTopic", "numPartitions", version));
+        }
+        if let Some(v) = object.get("replicationFactor") {
+            value.replication_factor = enc::json::field(
+                v,
+                version,
+                "CreatableTopic",
+                "replicationFactor",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreatableTopic", "replicationFactor", version),
+            );
+        }
+        if let Some(v) = object.get("assignments") {
+            value.assignments = enc::json::field(
+                v,
+                version,
+                "CreatableTopic",
+                "assignments",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreatableTopic", "assignments", version));
+        }
+        if let Some(v) = object.get("configs") {
+            value.configs = enc::json::field(v, version, "CreatableTopic", "configs")?;
+        } else {
+            return Err(enc::json::missing("CreatableTopic", "configs", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreatableReplicaAssignment {
@@ -346,6 +736,152 @@ impl enc::Entities for CreatableReplicaAssignment {
         enc::broker_id_mut(&mut self.broker_ids, "BrokerIds", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreatableReplicaAssignment`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 5-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CreatableReplicaAssignmentRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Broker ids to hold the replicas, preferred leader first.
+    ///
+    /// Versions 0+.
+    pub broker_ids: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreatableReplicaAssignmentRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.partition_index,
+            r,
+            version,
+            false,
+            "partition_index",
+        )?;
+        enc::field::decode_into(
+            &mut self.broker_ids,
+            r,
+            version,
+            version >= 5,
+            "broker_ids",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 5 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.broker_ids = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreatableReplicaAssignmentRef<'a> {
+    type Owned = CreatableReplicaAssignment;
+    #[inline]
+    fn into_owned(self) -> CreatableReplicaAssignment {
+        CreatableReplicaAssignment {
+            partition_index: self.partition_index,
+            broker_ids: enc::IntoOwned::into_owned(self.broker_ids),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreatableReplicaAssignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.broker_ids = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreatableReplicaAssignment {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "CreatableReplicaAssignment",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_ids,
+            version,
+            options,
+            "CreatableReplicaAssignment",
+            "brokerIds",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreatableReplicaAssignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreatableReplicaAssignment", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "CreatableReplicaAssignment",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "CreatableReplicaAssignment",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("brokerIds") {
+            value.broker_ids = enc::json::field(
+                v,
+                version,
+                "CreatableReplicaAssignment",
+                "brokerIds",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreatableReplicaAssignment", "brokerIds", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreatableTopicConfig {
@@ -430,6 +966,136 @@ impl enc::Struct for CreatableTopicConfig {
         self.name = ByteString::new();
         self.value = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreatableTopicConfig`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 5-7.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreatableTopicConfigRef<'a> {
+    /// Configuration key.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Configuration value; may be null.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub value: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for CreatableTopicConfigRef<'a> {
+    fn default() -> Self {
+        Self {
+            name: "",
+            value: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreatableTopicConfigRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 5, "name")?;
+        enc::field::decode_into(&mut self.value, r, version, version >= 5, "value")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 5 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.value = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreatableTopicConfigRef<'a> {
+    type Owned = CreatableTopicConfig;
+    #[inline]
+    fn into_owned(self) -> CreatableTopicConfig {
+        CreatableTopicConfig {
+            name: enc::IntoOwned::into_owned(self.name),
+            value: enc::IntoOwned::into_owned(self.value),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreatableTopicConfig {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.value = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 5 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreatableTopicConfig {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "CreatableTopicConfig",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.value,
+            version,
+            options,
+            "CreatableTopicConfig",
+            "value",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreatableTopicConfig {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreatableTopicConfig", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "CreatableTopicConfig", "name")?;
+        } else {
+            return Err(enc::json::missing("CreatableTopicConfig", "name", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(v, version, "CreatableTopicConfig", "value")?;
+        } else {
+            return Err(enc::json::missing("CreatableTopicConfig", "value", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for CreateTopicsRequest {

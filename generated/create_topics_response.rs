@@ -91,6 +91,149 @@ impl enc::Entities for CreateTopicsResponse {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreateTopicsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 5-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CreateTopicsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 2+; ignorable.
+    pub throttle_time_ms: i32,
+    /// Outcome for each topic in the request.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<CreatableTopicResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreateTopicsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, version >= 5, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 5 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreateTopicsResponseRef<'a> {
+    type Owned = CreateTopicsResponse;
+    #[inline]
+    fn into_owned(self) -> CreateTopicsResponse {
+        CreateTopicsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for CreateTopicsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreateTopicsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 2 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreateTopicsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "CreateTopicsResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "CreateTopicsResponse",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreateTopicsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreateTopicsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "CreateTopicsResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("CreateTopicsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "CreateTopicsResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreateTopicsResponse", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreatableTopicResult {
@@ -322,6 +465,378 @@ impl enc::Entities for CreatableTopicResult {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreatableTopicResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 5-7.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreatableTopicResultRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// ID assigned to the new topic.
+    ///
+    /// Versions 7+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// 0 when the topic was created (or would be, with validateOnly), otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 1+; nullable 0+; ignorable.
+    pub error_message: Option<&'a str>,
+    /// Why Configs is missing when the topic was created but its configs could not be returned.
+    ///
+    /// Versions 5+; tag 0 from 5+; ignorable.
+    pub topic_config_error_code: i16,
+    /// Partition count of the topic.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub num_partitions: i32,
+    /// Replicas per partition of the topic.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub replication_factor: i16,
+    /// Effective configuration of the topic; null when it could not be read.
+    ///
+    /// Versions 5+; nullable 5+; ignorable.
+    pub configs: Option<Vec<CreatableTopicConfigsRef<'a>>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for CreatableTopicResultRef<'a> {
+    fn default() -> Self {
+        Self {
+            name: "",
+            topic_id: enc::Uuid::NIL,
+            error_code: 0,
+            error_message: Some(""),
+            topic_config_error_code: 0,
+            num_partitions: -1,
+            replication_factor: -1,
+            configs: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreatableTopicResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 5, "name")?;
+        if version >= 7 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                version >= 5,
+                "error_message",
+            )?;
+        } else {
+            self.error_message = Some("");
+        }
+        self.topic_config_error_code = 0;
+        if version >= 5 {
+            let run: [u8; 6] = enc::field::read_run(
+                r,
+                &[("num_partitions", 4), ("replication_factor", 2)],
+            )?;
+            self.num_partitions = enc::Fixed::from_chunk(&run[0..4]);
+            self.replication_factor = enc::Fixed::from_chunk(&run[4..6]);
+        } else {
+            self.num_partitions = -1;
+            self.replication_factor = -1;
+        }
+        if version >= 5 {
+            enc::field::decode_into(&mut self.configs, r, version, true, "configs")?;
+        } else {
+            self.configs = Some(Default::default());
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 5 {
+            enc::tagged::decode_section(
+                r,
+                1,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 => {
+                            self.topic_config_error_code = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "topic_config_error_code",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.topic_config_error_code = 0;
+        self.num_partitions = -1;
+        self.replication_factor = -1;
+        self.configs = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreatableTopicResultRef<'a> {
+    type Owned = CreatableTopicResult;
+    #[inline]
+    fn into_owned(self) -> CreatableTopicResult {
+        CreatableTopicResult {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            topic_config_error_code: self.topic_config_error_code,
+            num_partitions: self.num_partitions,
+            replication_factor: self.replication_factor,
+            configs: enc::IntoOwned::into_owned(self.configs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreatableTopicResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        if version >= 7 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.error_message = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 5 {
+            value.topic_config_error_code = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.num_partitions = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.replication_factor = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.configs = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 5 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreatableTopicResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "CreatableTopicResult",
+            "name",
+        )?;
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "CreatableTopicResult",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "CreatableTopicResult",
+            "errorCode",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.error_message,
+                version,
+                options,
+                "CreatableTopicResult",
+                "errorMessage",
+            )?;
+        }
+        if version >= 5 && self.topic_config_error_code != 0 {
+            enc::json::put(
+                &mut out,
+                &self.topic_config_error_code,
+                version,
+                options,
+                "CreatableTopicResult",
+                "topicConfigErrorCode",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.num_partitions,
+                version,
+                options,
+                "CreatableTopicResult",
+                "numPartitions",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.replication_factor,
+                version,
+                options,
+                "CreatableTopicResult",
+                "replicationFactor",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.configs,
+                version,
+                options,
+                "CreatableTopicResult",
+                "configs",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreatableTopicResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreatableTopicResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "CreatableTopicResult", "name")?;
+        } else {
+            return Err(enc::json::missing("CreatableTopicResult", "name", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "CreatableTopicResult",
+                "topicId",
+            )?;
+        } else if version >= 7 {
+            return Err(enc::json::missing("CreatableTopicResult", "topicId", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "CreatableTopicResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreatableTopicResult", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "CreatableTopicResult",
+                "errorMessage",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("CreatableTopicResult", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("topicConfigErrorCode") {
+            value.topic_config_error_code = enc::json::field(
+                v,
+                version,
+                "CreatableTopicResult",
+                "topicConfigErrorCode",
+            )?;
+        }
+        if let Some(v) = object.get("numPartitions") {
+            value.num_partitions = enc::json::field(
+                v,
+                version,
+                "CreatableTopicResult",
+                "numPartitions",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing("CreatableTopicResult", "numPartitions", version),
+            );
+        }
+        if let Some(v) = object.get("replicationFactor") {
+            value.replication_factor = enc::json::field(
+                v,
+                version,
+                "CreatableTopicResult",
+                "replicationFactor",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing("CreatableTopicResult", "replicationFactor", version),
+            );
+        }
+        if let Some(v) = object.get("configs") {
+            value.configs = enc::json::field(
+                v,
+                version,
+                "CreatableTopicResult",
+                "configs",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("CreatableTopicResult", "configs", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 5-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreatableTopicConfigs {
@@ -427,6 +942,226 @@ impl enc::Struct for CreatableTopicConfigs {
         self.config_source = -1;
         self.is_sensitive = false;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CreatableTopicConfigs`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 5-7; flexible 5-7.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreatableTopicConfigsRef<'a> {
+    /// Configuration key.
+    ///
+    /// Versions 5+.
+    pub name: &'a str,
+    /// Configuration value; null when unset or sensitive.
+    ///
+    /// Versions 5+; nullable 5+.
+    pub value: Option<&'a str>,
+    /// True when the key cannot be changed.
+    ///
+    /// Versions 5+.
+    pub read_only: bool,
+    /// Where the value comes from (topic override, broker default, ...), as a source code; -1 when unknown.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub config_source: i8,
+    /// True when the value is secret and therefore withheld.
+    ///
+    /// Versions 5+.
+    pub is_sensitive: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for CreatableTopicConfigsRef<'a> {
+    fn default() -> Self {
+        Self {
+            name: "",
+            value: Some(""),
+            read_only: false,
+            config_source: -1,
+            is_sensitive: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CreatableTopicConfigsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.value, r, version, true, "value")?;
+        let run: [u8; 3] = enc::field::read_run(
+            r,
+            &[("read_only", 1), ("config_source", 1), ("is_sensitive", 1)],
+        )?;
+        self.read_only = enc::Fixed::from_chunk(&run[0..1]);
+        self.config_source = enc::Fixed::from_chunk(&run[1..2]);
+        self.is_sensitive = enc::Fixed::from_chunk(&run[2..3]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.value = Some("");
+        self.read_only = false;
+        self.config_source = -1;
+        self.is_sensitive = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CreatableTopicConfigsRef<'a> {
+    type Owned = CreatableTopicConfigs;
+    #[inline]
+    fn into_owned(self) -> CreatableTopicConfigs {
+        CreatableTopicConfigs {
+            name: enc::IntoOwned::into_owned(self.name),
+            value: enc::IntoOwned::into_owned(self.value),
+            read_only: self.read_only,
+            config_source: self.config_source,
+            is_sensitive: self.is_sensitive,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CreatableTopicConfigs {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.value = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.read_only = crate::sample::Sample::sample(g, version);
+        value.config_source = crate::sample::Sample::sample(g, version);
+        value.is_sensitive = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CreatableTopicConfigs {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "CreatableTopicConfigs",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.value,
+            version,
+            options,
+            "CreatableTopicConfigs",
+            "value",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.read_only,
+            version,
+            options,
+            "CreatableTopicConfigs",
+            "readOnly",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.config_source,
+            version,
+            options,
+            "CreatableTopicConfigs",
+            "configSource",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.is_sensitive,
+            version,
+            options,
+            "CreatableTopicConfigs",
+            "isSensitive",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CreatableTopicConfigs {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CreatableTopicConfigs", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "CreatableTopicConfigs", "name")?;
+        } else {
+            return Err(enc::json::missing("CreatableTopicConfigs", "name", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(
+                v,
+                version,
+                "CreatableTopicConfigs",
+                "value",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreatableTopicConfigs", "value", version));
+        }
+        if let Some(v) = object.get("readOnly") {
+            value.read_only = enc::json::field(
+                v,
+                version,
+                "CreatableTopicConfigs",
+                "readOnly",
+            )?;
+        } else {
+            return Err(enc::json::missing("CreatableTopicConfigs", "readOnly", version));
+        }
+        if let Some(v) = object.get("configSource") {
+            value.config_source = enc::json::field(
+                v,
+                version,
+                "CreatableTopicConfigs",
+                "configSource",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreatableTopicConfigs", "configSource", version),
+            );
+        }
+        if let Some(v) = object.get("isSensitive") {
+            value.is_sensitive = enc::json::field(
+                v,
+                version,
+                "CreatableTopicConfigs",
+                "isSensitive",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CreatableTopicConfigs", "isSensitive", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for CreateTopicsResponse {

@@ -83,6 +83,154 @@ impl enc::Struct for DefaultPrincipalData {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DefaultPrincipalData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DefaultPrincipalDataRef<'a> {
+    /// Kind of principal, e.g. User.
+    ///
+    /// Versions 0+.
+    pub r#type: &'a str,
+    /// Name of the principal within its kind.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// True when the forwarding broker authenticated this principal with a delegation token.
+    ///
+    /// Versions 0+.
+    pub token_authenticated: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DefaultPrincipalDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.r#type, r, version, true, "type")?;
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(
+            &mut self.token_authenticated,
+            r,
+            version,
+            false,
+            "token_authenticated",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.r#type = "";
+        self.name = "";
+        self.token_authenticated = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DefaultPrincipalDataRef<'a> {
+    type Owned = DefaultPrincipalData;
+    #[inline]
+    fn into_owned(self) -> DefaultPrincipalData {
+        DefaultPrincipalData {
+            r#type: enc::IntoOwned::into_owned(self.r#type),
+            name: enc::IntoOwned::into_owned(self.name),
+            token_authenticated: self.token_authenticated,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DefaultPrincipalDataRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DefaultPrincipalData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.r#type = crate::sample::Sample::sample(g, version);
+        value.name = crate::sample::Sample::sample(g, version);
+        value.token_authenticated = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DefaultPrincipalData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.r#type,
+            version,
+            options,
+            "DefaultPrincipalData",
+            "type",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "DefaultPrincipalData",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.token_authenticated,
+            version,
+            options,
+            "DefaultPrincipalData",
+            "tokenAuthenticated",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DefaultPrincipalData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DefaultPrincipalData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("type") {
+            value.r#type = enc::json::field(v, version, "DefaultPrincipalData", "type")?;
+        } else {
+            return Err(enc::json::missing("DefaultPrincipalData", "type", version));
+        }
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "DefaultPrincipalData", "name")?;
+        } else {
+            return Err(enc::json::missing("DefaultPrincipalData", "name", version));
+        }
+        if let Some(v) = object.get("tokenAuthenticated") {
+            value.token_authenticated = enc::json::field(
+                v,
+                version,
+                "DefaultPrincipalData",
+                "tokenAuthenticated",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DefaultPrincipalData", "tokenAuthenticated", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for DefaultPrincipalData {
     const NAME: &'static str = "DefaultPrincipalData";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -59,6 +59,107 @@ impl enc::Struct for DeleteAclsRequest {
     }
 }
 impl enc::Entities for DeleteAclsRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteAclsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeleteAclsRequestRef<'a> {
+    /// Filters; every entry matching any of them is removed.
+    ///
+    /// Versions 0+.
+    pub filters: Vec<DeleteAclsFilterRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteAclsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.filters, r, version, version >= 2, "filters")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.filters.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteAclsRequestRef<'a> {
+    type Owned = DeleteAclsRequest;
+    #[inline]
+    fn into_owned(self) -> DeleteAclsRequest {
+        DeleteAclsRequest {
+            filters: enc::IntoOwned::into_owned(self.filters),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DeleteAclsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteAclsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.filters = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteAclsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.filters,
+            version,
+            options,
+            "DeleteAclsRequest",
+            "filters",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteAclsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteAclsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("filters") {
+            value.filters = enc::json::field(
+                v,
+                version,
+                "DeleteAclsRequest",
+                "filters",
+            )?;
+        } else {
+            return Err(enc::json::missing("DeleteAclsRequest", "filters", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAclsFilter {
@@ -261,6 +362,346 @@ impl enc::Struct for DeleteAclsFilter {
         self.operation = 0;
         self.permission_type = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteAclsFilter`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteAclsFilterRef<'a> {
+    /// Resource type code to match (1 any).
+    ///
+    /// Versions 0+.
+    pub resource_type_filter: i8,
+    /// Resource name to match; null matches any name.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub resource_name_filter: Option<&'a str>,
+    /// Pattern type to match: 1 any, 2 match (literal, wildcard or covering prefix), 3 literal, 4 prefixed.
+    ///
+    /// Versions 1+; default 3.
+    pub pattern_type_filter: i8,
+    /// Principal to match; null matches any principal.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub principal_filter: Option<&'a str>,
+    /// Host to match; null matches any host.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub host_filter: Option<&'a str>,
+    /// Operation code to match (1 any).
+    ///
+    /// Versions 0+.
+    pub operation: i8,
+    /// Permission code to match (1 any, 2 deny, 3 allow).
+    ///
+    /// Versions 0+.
+    pub permission_type: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DeleteAclsFilterRef<'a> {
+    fn default() -> Self {
+        Self {
+            resource_type_filter: 0,
+            resource_name_filter: Some(""),
+            pattern_type_filter: 3,
+            principal_filter: Some(""),
+            host_filter: Some(""),
+            operation: 0,
+            permission_type: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteAclsFilterRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.resource_type_filter,
+            r,
+            version,
+            false,
+            "resource_type_filter",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_name_filter,
+            r,
+            version,
+            version >= 2,
+            "resource_name_filter",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.pattern_type_filter,
+                r,
+                version,
+                false,
+                "pattern_type_filter",
+            )?;
+        } else {
+            self.pattern_type_filter = 3;
+        }
+        enc::field::decode_into(
+            &mut self.principal_filter,
+            r,
+            version,
+            version >= 2,
+            "principal_filter",
+        )?;
+        enc::field::decode_into(
+            &mut self.host_filter,
+            r,
+            version,
+            version >= 2,
+            "host_filter",
+        )?;
+        let run: [u8; 2] = enc::field::read_run(
+            r,
+            &[("operation", 1), ("permission_type", 1)],
+        )?;
+        self.operation = enc::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resource_type_filter = 0;
+        self.resource_name_filter = Some("");
+        self.pattern_type_filter = 3;
+        self.principal_filter = Some("");
+        self.host_filter = Some("");
+        self.operation = 0;
+        self.permission_type = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteAclsFilterRef<'a> {
+    type Owned = DeleteAclsFilter;
+    #[inline]
+    fn into_owned(self) -> DeleteAclsFilter {
+        DeleteAclsFilter {
+            resource_type_filter: self.resource_type_filter,
+            resource_name_filter: enc::IntoOwned::into_owned(self.resource_name_filter),
+            pattern_type_filter: self.pattern_type_filter,
+            principal_filter: enc::IntoOwned::into_owned(self.principal_filter),
+            host_filter: enc::IntoOwned::into_owned(self.host_filter),
+            operation: self.operation,
+            permission_type: self.permission_type,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteAclsFilter {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.resource_type_filter = crate::sample::Sample::sample(g, version);
+        value.resource_name_filter = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.pattern_type_filter = crate::sample::Sample::sample(g, version);
+        }
+        value.principal_filter = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.host_filter = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.operation = crate::sample::Sample::sample(g, version);
+        value.permission_type = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteAclsFilter {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.pattern_type_filter != 3 {
+            return Err(
+                enc::json::non_default("DeleteAclsFilter", "patternTypeFilter", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.resource_type_filter,
+            version,
+            options,
+            "DeleteAclsFilter",
+            "resourceTypeFilter",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_name_filter,
+            version,
+            options,
+            "DeleteAclsFilter",
+            "resourceNameFilter",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.pattern_type_filter,
+                version,
+                options,
+                "DeleteAclsFilter",
+                "patternTypeFilter",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.principal_filter,
+            version,
+            options,
+            "DeleteAclsFilter",
+            "principalFilter",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host_filter,
+            version,
+            options,
+            "DeleteAclsFilter",
+            "hostFilter",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.operation,
+            version,
+            options,
+            "DeleteAclsFilter",
+            "operation",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.permission_type,
+            version,
+            options,
+            "DeleteAclsFilter",
+            "permissionType",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteAclsFilter {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteAclsFilter", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resourceTypeFilter") {
+            value.resource_type_filter = enc::json::field(
+                v,
+                version,
+                "DeleteAclsFilter",
+                "resourceTypeFilter",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsFilter", "resourceTypeFilter", version),
+            );
+        }
+        if let Some(v) = object.get("resourceNameFilter") {
+            value.resource_name_filter = enc::json::field(
+                v,
+                version,
+                "DeleteAclsFilter",
+                "resourceNameFilter",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsFilter", "resourceNameFilter", version),
+            );
+        }
+        if let Some(v) = object.get("patternTypeFilter") {
+            value.pattern_type_filter = enc::json::field(
+                v,
+                version,
+                "DeleteAclsFilter",
+                "patternTypeFilter",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DeleteAclsFilter", "patternTypeFilter", version),
+            );
+        }
+        if let Some(v) = object.get("principalFilter") {
+            value.principal_filter = enc::json::field(
+                v,
+                version,
+                "DeleteAclsFilter",
+                "principalFilter",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsFilter", "principalFilter", version),
+            );
+        }
+        if let Some(v) = object.get("hostFilter") {
+            value.host_filter = enc::json::field(
+                v,
+                version,
+                "DeleteAclsFilter",
+                "hostFilter",
+            )?;
+        } else {
+            return Err(enc::json::missing("DeleteAclsFilter", "hostFilter", version));
+        }
+        if let Some(v) = object.get("operation") {
+            value.operation = enc::json::field(
+                v,
+                version,
+                "DeleteAclsFilter",
+                "operation",
+            )?;
+        } else {
+            return Err(enc::json::missing("DeleteAclsFilter", "operation", version));
+        }
+        if let Some(v) = object.get("permissionType") {
+            value.permission_type = enc::json::field(
+                v,
+                version,
+                "DeleteAclsFilter",
+                "permissionType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsFilter", "permissionType", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DeleteAclsRequest {

@@ -93,6 +93,149 @@ impl enc::Struct for DeleteAclsResponse {
     }
 }
 impl enc::Entities for DeleteAclsResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteAclsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeleteAclsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Outcome for each filter, in request order.
+    ///
+    /// Versions 0+.
+    pub filter_results: Vec<DeleteAclsFilterResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteAclsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::field::decode_into(
+            &mut self.filter_results,
+            r,
+            version,
+            version >= 2,
+            "filter_results",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.filter_results.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteAclsResponseRef<'a> {
+    type Owned = DeleteAclsResponse;
+    #[inline]
+    fn into_owned(self) -> DeleteAclsResponse {
+        DeleteAclsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            filter_results: enc::IntoOwned::into_owned(self.filter_results),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DeleteAclsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteAclsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.filter_results = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteAclsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DeleteAclsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.filter_results,
+            version,
+            options,
+            "DeleteAclsResponse",
+            "filterResults",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteAclsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteAclsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DeleteAclsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("filterResults") {
+            value.filter_results = enc::json::field(
+                v,
+                version,
+                "DeleteAclsResponse",
+                "filterResults",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsResponse", "filterResults", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAclsFilterResult {
@@ -203,6 +346,190 @@ impl enc::Struct for DeleteAclsFilterResult {
         self.error_message = Some(ByteString::new());
         self.matching_acls.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteAclsFilterResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteAclsFilterResultRef<'a> {
+    /// 0 when the filter was applied, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the filter's error; null on success.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// Entries the filter matched.
+    ///
+    /// Versions 0+.
+    pub matching_acls: Vec<DeleteAclsMatchingAclRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DeleteAclsFilterResultRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            error_message: Some(""),
+            matching_acls: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteAclsFilterResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            version >= 2,
+            "error_message",
+        )?;
+        enc::field::decode_into(
+            &mut self.matching_acls,
+            r,
+            version,
+            version >= 2,
+            "matching_acls",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.matching_acls.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteAclsFilterResultRef<'a> {
+    type Owned = DeleteAclsFilterResult;
+    #[inline]
+    fn into_owned(self) -> DeleteAclsFilterResult {
+        DeleteAclsFilterResult {
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            matching_acls: enc::IntoOwned::into_owned(self.matching_acls),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteAclsFilterResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.matching_acls = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteAclsFilterResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DeleteAclsFilterResult",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DeleteAclsFilterResult",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.matching_acls,
+            version,
+            options,
+            "DeleteAclsFilterResult",
+            "matchingAcls",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteAclsFilterResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteAclsFilterResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DeleteAclsFilterResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsFilterResult", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DeleteAclsFilterResult",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsFilterResult", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("matchingAcls") {
+            value.matching_acls = enc::json::field(
+                v,
+                version,
+                "DeleteAclsFilterResult",
+                "matchingAcls",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsFilterResult", "matchingAcls", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-3; flexible 2-3.
@@ -410,6 +737,393 @@ impl enc::Struct for DeleteAclsMatchingAcl {
         self.operation = 0;
         self.permission_type = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteAclsMatchingAcl`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteAclsMatchingAclRef<'a> {
+    /// 0 when this entry was removed, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the entry's error; null on success.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// Resource type code of the entry.
+    ///
+    /// Versions 0+.
+    pub resource_type: i8,
+    /// Resource name or prefix of the entry.
+    ///
+    /// Versions 0+.
+    pub resource_name: &'a str,
+    /// Pattern type of the entry: 3 literal, 4 prefixed.
+    ///
+    /// Versions 1+; default 3.
+    pub pattern_type: i8,
+    /// Principal of the entry.
+    ///
+    /// Versions 0+.
+    pub principal: &'a str,
+    /// Host of the entry.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// Operation code of the entry.
+    ///
+    /// Versions 0+.
+    pub operation: i8,
+    /// Permission code of the entry.
+    ///
+    /// Versions 0+.
+    pub permission_type: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DeleteAclsMatchingAclRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            error_message: Some(""),
+            resource_type: 0,
+            resource_name: "",
+            pattern_type: 3,
+            principal: "",
+            host: "",
+            operation: 0,
+            permission_type: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteAclsMatchingAclRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            version >= 2,
+            "error_message",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_type,
+            r,
+            version,
+            false,
+            "resource_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_name,
+            r,
+            version,
+            version >= 2,
+            "resource_name",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.pattern_type,
+                r,
+                version,
+                false,
+                "pattern_type",
+            )?;
+        } else {
+            self.pattern_type = 3;
+        }
+        enc::field::decode_into(
+            &mut self.principal,
+            r,
+            version,
+            version >= 2,
+            "principal",
+        )?;
+        enc::field::decode_into(&mut self.host, r, version, version >= 2, "host")?;
+        let run: [u8; 2] = enc::field::read_run(
+            r,
+            &[("operation", 1), ("permission_type", 1)],
+        )?;
+        self.operation = enc::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.resource_type = 0;
+        self.resource_name = "";
+        self.pattern_type = 3;
+        self.principal = "";
+        self.host = "";
+        self.operation = 0;
+        self.permission_type = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteAclsMatchingAclRef<'a> {
+    type Owned = DeleteAclsMatchingAcl;
+    #[inline]
+    fn into_owned(self) -> DeleteAclsMatchingAcl {
+        DeleteAclsMatchingAcl {
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            resource_type: self.resource_type,
+            resource_name: enc::IntoOwned::into_owned(self.resource_name),
+            pattern_type: self.pattern_type,
+            principal: enc::IntoOwned::into_owned(self.principal),
+            host: enc::IntoOwned::into_owned(self.host),
+            operation: self.operation,
+            permission_type: self.permission_type,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteAclsMatchingAcl {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.resource_type = crate::sample::Sample::sample(g, version);
+        value.resource_name = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.pattern_type = crate::sample::Sample::sample(g, version);
+        }
+        value.principal = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.operation = crate::sample::Sample::sample(g, version);
+        value.permission_type = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteAclsMatchingAcl {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.pattern_type != 3 {
+            return Err(
+                enc::json::non_default("DeleteAclsMatchingAcl", "patternType", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DeleteAclsMatchingAcl",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DeleteAclsMatchingAcl",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_type,
+            version,
+            options,
+            "DeleteAclsMatchingAcl",
+            "resourceType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_name,
+            version,
+            options,
+            "DeleteAclsMatchingAcl",
+            "resourceName",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.pattern_type,
+                version,
+                options,
+                "DeleteAclsMatchingAcl",
+                "patternType",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.principal,
+            version,
+            options,
+            "DeleteAclsMatchingAcl",
+            "principal",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host,
+            version,
+            options,
+            "DeleteAclsMatchingAcl",
+            "host",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.operation,
+            version,
+            options,
+            "DeleteAclsMatchingAcl",
+            "operation",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.permission_type,
+            version,
+            options,
+            "DeleteAclsMatchingAcl",
+            "permissionType",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteAclsMatchingAcl {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteAclsMatchingAcl", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DeleteAclsMatchingAcl",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsMatchingAcl", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DeleteAclsMatchingAcl",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsMatchingAcl", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("resourceType") {
+            value.resource_type = enc::json::field(
+                v,
+                version,
+                "DeleteAclsMatchingAcl",
+                "resourceType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsMatchingAcl", "resourceType", version),
+            );
+        }
+        if let Some(v) = object.get("resourceName") {
+            value.resource_name = enc::json::field(
+                v,
+                version,
+                "DeleteAclsMatchingAcl",
+                "resourceName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsMatchingAcl", "resourceName", version),
+            );
+        }
+        if let Some(v) = object.get("patternType") {
+            value.pattern_type = enc::json::field(
+                v,
+                version,
+                "DeleteAclsMatchingAcl",
+                "patternType",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DeleteAclsMatchingAcl", "patternType", version),
+            );
+        }
+        if let Some(v) = object.get("principal") {
+            value.principal = enc::json::field(
+                v,
+                version,
+                "DeleteAclsMatchingAcl",
+                "principal",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsMatchingAcl", "principal", version),
+            );
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "DeleteAclsMatchingAcl", "host")?;
+        } else {
+            return Err(enc::json::missing("DeleteAclsMatchingAcl", "host", version));
+        }
+        if let Some(v) = object.get("operation") {
+            value.operation = enc::json::field(
+                v,
+                version,
+                "DeleteAclsMatchingAcl",
+                "operation",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsMatchingAcl", "operation", version),
+            );
+        }
+        if let Some(v) = object.get("permissionType") {
+            value.permission_type = enc::json::field(
+                v,
+                version,
+                "DeleteAclsMatchingAcl",
+                "permissionType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteAclsMatchingAcl", "permissionType", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DeleteAclsResponse {

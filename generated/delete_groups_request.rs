@@ -80,6 +80,116 @@ impl enc::Entities for DeleteGroupsRequest {
         enc::group_id_mut(&mut self.groups_names, "GroupsNames", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteGroupsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeleteGroupsRequestRef<'a> {
+    /// Ids of the groups to delete.
+    ///
+    /// Versions 0+.
+    pub groups_names: Vec<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteGroupsRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.groups_names,
+            r,
+            version,
+            version >= 2,
+            "groups_names",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.groups_names.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteGroupsRequestRef<'a> {
+    type Owned = DeleteGroupsRequest;
+    #[inline]
+    fn into_owned(self) -> DeleteGroupsRequest {
+        DeleteGroupsRequest {
+            groups_names: enc::IntoOwned::into_owned(self.groups_names),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DeleteGroupsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteGroupsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.groups_names = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteGroupsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.groups_names,
+            version,
+            options,
+            "DeleteGroupsRequest",
+            "groupsNames",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteGroupsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteGroupsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupsNames") {
+            value.groups_names = enc::json::field(
+                v,
+                version,
+                "DeleteGroupsRequest",
+                "groupsNames",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteGroupsRequest", "groupsNames", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for DeleteGroupsRequest {
     const NAME: &'static str = "DeleteGroupsRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);

@@ -63,6 +63,133 @@ impl enc::Struct for DeleteShareGroupStateRequest {
     }
 }
 impl enc::Entities for DeleteShareGroupStateRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteShareGroupStateRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeleteShareGroupStateRequestRef<'a> {
+    /// Share group id.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Topics whose share state is to be deleted.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<DeleteStateDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteShareGroupStateRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteShareGroupStateRequestRef<'a> {
+    type Owned = DeleteShareGroupStateRequest;
+    #[inline]
+    fn into_owned(self) -> DeleteShareGroupStateRequest {
+        DeleteShareGroupStateRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DeleteShareGroupStateRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteShareGroupStateRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteShareGroupStateRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "DeleteShareGroupStateRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "DeleteShareGroupStateRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteShareGroupStateRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteShareGroupStateRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "DeleteShareGroupStateRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteShareGroupStateRequest", "groupId", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "DeleteShareGroupStateRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DeleteShareGroupStateRequest", "topics", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteStateData {
@@ -120,6 +247,122 @@ impl enc::Struct for DeleteStateData {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteStateData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeleteStateDataRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Partitions of that topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteStateDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteStateDataRef<'a> {
+    type Owned = DeleteStateData;
+    #[inline]
+    fn into_owned(self) -> DeleteStateData {
+        DeleteStateData {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteStateData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteStateData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "DeleteStateData",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "DeleteStateData",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteStateData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteStateData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "DeleteStateData", "topicId")?;
+        } else {
+            return Err(enc::json::missing("DeleteStateData", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "DeleteStateData",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("DeleteStateData", "partitions", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -173,6 +416,102 @@ impl enc::Struct for PartitionData {
     fn reset_fields(&mut self) {
         self.partition = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.partition, r, version, false, "partition")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition: self.partition,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "PartitionData",
+            "partition",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partition", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DeleteShareGroupStateRequest {

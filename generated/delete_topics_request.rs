@@ -134,6 +134,184 @@ impl enc::Entities for DeleteTopicsRequest {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteTopicsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 4-6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeleteTopicsRequestRef<'a> {
+    /// Topics to delete, each given by name or by ID.
+    ///
+    /// Versions 6+.
+    pub topics: Vec<DeleteTopicStateRef<'a>>,
+    /// Names of the topics to delete (before v6).
+    ///
+    /// Versions 0-5; ignorable.
+    pub topic_names: Vec<&'a str>,
+    /// Time in ms to wait for the deletions to finish before answering.
+    ///
+    /// Versions 0+.
+    pub timeout_ms: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteTopicsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 6 {
+            enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        } else {
+            self.topics.clear();
+        }
+        if version <= 5 {
+            enc::field::decode_into(
+                &mut self.topic_names,
+                r,
+                version,
+                version >= 4,
+                "topic_names",
+            )?;
+        } else {
+            self.topic_names.clear();
+        }
+        enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topics.clear();
+        self.topic_names.clear();
+        self.timeout_ms = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteTopicsRequestRef<'a> {
+    type Owned = DeleteTopicsRequest;
+    #[inline]
+    fn into_owned(self) -> DeleteTopicsRequest {
+        DeleteTopicsRequest {
+            topics: enc::IntoOwned::into_owned(self.topics),
+            topic_names: enc::IntoOwned::into_owned(self.topic_names),
+            timeout_ms: self.timeout_ms,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DeleteTopicsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteTopicsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 6 {
+            value.topics = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 5 {
+            value.topic_names = crate::sample::Sample::sample(g, version);
+        }
+        value.timeout_ms = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteTopicsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 6 && !self.topics.is_empty() {
+            return Err(enc::json::non_default("DeleteTopicsRequest", "topics", version));
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.topics,
+                version,
+                options,
+                "DeleteTopicsRequest",
+                "topics",
+            )?;
+        }
+        if version <= 5 {
+            enc::json::put(
+                &mut out,
+                &self.topic_names,
+                version,
+                options,
+                "DeleteTopicsRequest",
+                "topicNames",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.timeout_ms,
+            version,
+            options,
+            "DeleteTopicsRequest",
+            "timeoutMs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteTopicsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteTopicsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "DeleteTopicsRequest",
+                "topics",
+            )?;
+        } else if version >= 6 {
+            return Err(enc::json::missing("DeleteTopicsRequest", "topics", version));
+        }
+        if let Some(v) = object.get("topicNames") {
+            value.topic_names = enc::json::field(
+                v,
+                version,
+                "DeleteTopicsRequest",
+                "topicNames",
+            )?;
+        } else if version <= 5 {
+            return Err(enc::json::missing("DeleteTopicsRequest", "topicNames", version));
+        }
+        if let Some(v) = object.get("timeoutMs") {
+            value.timeout_ms = enc::json::field(
+                v,
+                version,
+                "DeleteTopicsRequest",
+                "timeoutMs",
+            )?;
+        } else {
+            return Err(enc::json::missing("DeleteTopicsRequest", "timeoutMs", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 6; flexible 6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteTopicState {
@@ -204,6 +382,127 @@ impl enc::Entities for DeleteTopicState {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteTopicState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 6; flexible 6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeleteTopicStateRef<'a> {
+    /// Topic name; null when TopicId is used.
+    ///
+    /// Versions 6+; nullable 6+; default null.
+    pub name: Option<&'a str>,
+    /// Topic ID; all zeros when Name is used.
+    ///
+    /// Versions 6+.
+    pub topic_id: enc::Uuid,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteTopicStateRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = None;
+        self.topic_id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteTopicStateRef<'a> {
+    type Owned = DeleteTopicState;
+    #[inline]
+    fn into_owned(self) -> DeleteTopicState {
+        DeleteTopicState {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteTopicState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteTopicState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "DeleteTopicState",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "DeleteTopicState",
+            "topicId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteTopicState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteTopicState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "DeleteTopicState", "name")?;
+        } else {
+            return Err(enc::json::missing("DeleteTopicState", "name", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "DeleteTopicState",
+                "topicId",
+            )?;
+        } else {
+            return Err(enc::json::missing("DeleteTopicState", "topicId", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DeleteTopicsRequest {

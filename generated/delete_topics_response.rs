@@ -103,6 +103,155 @@ impl enc::Entities for DeleteTopicsResponse {
         enc::Entities::rewrite_entities(&mut self.responses, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeleteTopicsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 4-6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeleteTopicsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 1+; ignorable.
+    pub throttle_time_ms: i32,
+    /// Outcome for each topic in the request.
+    ///
+    /// Versions 0+.
+    pub responses: Vec<DeletableTopicResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeleteTopicsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        enc::field::decode_into(
+            &mut self.responses,
+            r,
+            version,
+            version >= 4,
+            "responses",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.responses.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeleteTopicsResponseRef<'a> {
+    type Owned = DeleteTopicsResponse;
+    #[inline]
+    fn into_owned(self) -> DeleteTopicsResponse {
+        DeleteTopicsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            responses: enc::IntoOwned::into_owned(self.responses),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DeleteTopicsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeleteTopicsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 1 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.responses = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeleteTopicsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "DeleteTopicsResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.responses,
+            version,
+            options,
+            "DeleteTopicsResponse",
+            "responses",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeleteTopicsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeleteTopicsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DeleteTopicsResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DeleteTopicsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("responses") {
+            value.responses = enc::json::field(
+                v,
+                version,
+                "DeleteTopicsResponse",
+                "responses",
+            )?;
+        } else {
+            return Err(enc::json::missing("DeleteTopicsResponse", "responses", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-6; flexible 4-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeletableTopicResult {
@@ -257,6 +406,233 @@ impl enc::Entities for DeletableTopicResult {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DeletableTopicResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 4-6.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeletableTopicResultRef<'a> {
+    /// Topic name; may be null when the topic was given by ID.
+    ///
+    /// Versions 0+; nullable 6+.
+    pub name: Option<&'a str>,
+    /// Topic ID.
+    ///
+    /// Versions 6+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// 0 when the topic was deleted, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 5+; nullable 5+; ignorable; default null.
+    pub error_message: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DeletableTopicResultRef<'a> {
+    fn default() -> Self {
+        Self {
+            name: Some(""),
+            topic_id: enc::Uuid::NIL,
+            error_code: 0,
+            error_message: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DeletableTopicResultRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 6 {
+            enc::field::decode_into(&mut self.name, r, version, version >= 4, "name")?;
+        } else {
+            enc::field::decode_required_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 4,
+                "name",
+            )?;
+        }
+        if version >= 6 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                true,
+                "error_message",
+            )?;
+        } else {
+            self.error_message = None;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = Some("");
+        self.topic_id = enc::Uuid::NIL;
+        self.error_code = 0;
+        self.error_message = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DeletableTopicResultRef<'a> {
+    type Owned = DeletableTopicResult;
+    #[inline]
+    fn into_owned(self) -> DeletableTopicResult {
+        DeletableTopicResult {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DeletableTopicResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = if version >= 6 && g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 6 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.error_message = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DeletableTopicResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "DeletableTopicResult",
+            "name",
+        )?;
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "DeletableTopicResult",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DeletableTopicResult",
+            "errorCode",
+        )?;
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.error_message,
+                version,
+                options,
+                "DeletableTopicResult",
+                "errorMessage",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DeletableTopicResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DeletableTopicResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "DeletableTopicResult", "name")?;
+        } else {
+            return Err(enc::json::missing("DeletableTopicResult", "name", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "DeletableTopicResult",
+                "topicId",
+            )?;
+        } else if version >= 6 {
+            return Err(enc::json::missing("DeletableTopicResult", "topicId", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DeletableTopicResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("DeletableTopicResult", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DeletableTopicResult",
+                "errorMessage",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing("DeletableTopicResult", "errorMessage", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DeleteTopicsResponse {

@@ -209,6 +209,352 @@ impl enc::Struct for DescribeAclsRequest {
     }
 }
 impl enc::Entities for DescribeAclsRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeAclsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeAclsRequestRef<'a> {
+    /// Resource type code to match; 1 (ANY) matches every type.
+    ///
+    /// Versions 0+.
+    pub resource_type_filter: i8,
+    /// Resource name to match; null matches any name.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub resource_name_filter: Option<&'a str>,
+    /// Pattern type code to match (1 ANY, 2 MATCH, 3 LITERAL, 4 PREFIXED).
+    ///
+    /// Versions 1+; default 3.
+    pub pattern_type_filter: i8,
+    /// Principal to match, e.g. User:alice; null matches any.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub principal_filter: Option<&'a str>,
+    /// Host to match; null matches any.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub host_filter: Option<&'a str>,
+    /// ACL operation code to match; 1 (ANY) matches every operation.
+    ///
+    /// Versions 0+.
+    pub operation: i8,
+    /// Permission type code to match (1 ANY, 2 DENY, 3 ALLOW).
+    ///
+    /// Versions 0+.
+    pub permission_type: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeAclsRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            resource_type_filter: 0,
+            resource_name_filter: Some(""),
+            pattern_type_filter: 3,
+            principal_filter: Some(""),
+            host_filter: Some(""),
+            operation: 0,
+            permission_type: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeAclsRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.resource_type_filter,
+            r,
+            version,
+            false,
+            "resource_type_filter",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_name_filter,
+            r,
+            version,
+            version >= 2,
+            "resource_name_filter",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.pattern_type_filter,
+                r,
+                version,
+                false,
+                "pattern_type_filter",
+            )?;
+        } else {
+            self.pattern_type_filter = 3;
+        }
+        enc::field::decode_into(
+            &mut self.principal_filter,
+            r,
+            version,
+            version >= 2,
+            "principal_filter",
+        )?;
+        enc::field::decode_into(
+            &mut self.host_filter,
+            r,
+            version,
+            version >= 2,
+            "host_filter",
+        )?;
+        let run: [u8; 2] = enc::field::read_run(
+            r,
+            &[("operation", 1), ("permission_type", 1)],
+        )?;
+        self.operation = enc::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resource_type_filter = 0;
+        self.resource_name_filter = Some("");
+        self.pattern_type_filter = 3;
+        self.principal_filter = Some("");
+        self.host_filter = Some("");
+        self.operation = 0;
+        self.permission_type = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeAclsRequestRef<'a> {
+    type Owned = DescribeAclsRequest;
+    #[inline]
+    fn into_owned(self) -> DescribeAclsRequest {
+        DescribeAclsRequest {
+            resource_type_filter: self.resource_type_filter,
+            resource_name_filter: enc::IntoOwned::into_owned(self.resource_name_filter),
+            pattern_type_filter: self.pattern_type_filter,
+            principal_filter: enc::IntoOwned::into_owned(self.principal_filter),
+            host_filter: enc::IntoOwned::into_owned(self.host_filter),
+            operation: self.operation,
+            permission_type: self.permission_type,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeAclsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeAclsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.resource_type_filter = crate::sample::Sample::sample(g, version);
+        value.resource_name_filter = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.pattern_type_filter = crate::sample::Sample::sample(g, version);
+        }
+        value.principal_filter = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.host_filter = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.operation = crate::sample::Sample::sample(g, version);
+        value.permission_type = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeAclsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.pattern_type_filter != 3 {
+            return Err(
+                enc::json::non_default(
+                    "DescribeAclsRequest",
+                    "patternTypeFilter",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.resource_type_filter,
+            version,
+            options,
+            "DescribeAclsRequest",
+            "resourceTypeFilter",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_name_filter,
+            version,
+            options,
+            "DescribeAclsRequest",
+            "resourceNameFilter",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.pattern_type_filter,
+                version,
+                options,
+                "DescribeAclsRequest",
+                "patternTypeFilter",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.principal_filter,
+            version,
+            options,
+            "DescribeAclsRequest",
+            "principalFilter",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host_filter,
+            version,
+            options,
+            "DescribeAclsRequest",
+            "hostFilter",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.operation,
+            version,
+            options,
+            "DescribeAclsRequest",
+            "operation",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.permission_type,
+            version,
+            options,
+            "DescribeAclsRequest",
+            "permissionType",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeAclsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeAclsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resourceTypeFilter") {
+            value.resource_type_filter = enc::json::field(
+                v,
+                version,
+                "DescribeAclsRequest",
+                "resourceTypeFilter",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeAclsRequest", "resourceTypeFilter", version),
+            );
+        }
+        if let Some(v) = object.get("resourceNameFilter") {
+            value.resource_name_filter = enc::json::field(
+                v,
+                version,
+                "DescribeAclsRequest",
+                "resourceNameFilter",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeAclsRequest", "resourceNameFilter", version),
+            );
+        }
+        if let Some(v) = object.get("patternTypeFilter") {
+            value.pattern_type_filter = enc::json::field(
+                v,
+                version,
+                "DescribeAclsRequest",
+                "patternTypeFilter",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DescribeAclsRequest", "patternTypeFilter", version),
+            );
+        }
+        if let Some(v) = object.get("principalFilter") {
+            value.principal_filter = enc::json::field(
+                v,
+                version,
+                "DescribeAclsRequest",
+                "principalFilter",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeAclsRequest", "principalFilter", version),
+            );
+        }
+        if let Some(v) = object.get("hostFilter") {
+            value.host_filter = enc::json::field(
+                v,
+                version,
+                "DescribeAclsRequest",
+                "hostFilter",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeAclsRequest", "hostFilter", version));
+        }
+        if let Some(v) = object.get("operation") {
+            value.operation = enc::json::field(
+                v,
+                version,
+                "DescribeAclsRequest",
+                "operation",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeAclsRequest", "operation", version));
+        }
+        if let Some(v) = object.get("permissionType") {
+            value.permission_type = enc::json::field(
+                v,
+                version,
+                "DescribeAclsRequest",
+                "permissionType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeAclsRequest", "permissionType", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for DescribeAclsRequest {
     const NAME: &'static str = "DescribeAclsRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);

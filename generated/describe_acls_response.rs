@@ -127,6 +127,221 @@ impl enc::Struct for DescribeAclsResponse {
     }
 }
 impl enc::Entities for DescribeAclsResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeAclsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeAclsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// Matching ACL entries, grouped by resource pattern.
+    ///
+    /// Versions 0+.
+    pub resources: Vec<DescribeAclsResourceRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeAclsResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            error_message: Some(""),
+            resources: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeAclsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            version >= 2,
+            "error_message",
+        )?;
+        enc::field::decode_into(
+            &mut self.resources,
+            r,
+            version,
+            version >= 2,
+            "resources",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.resources.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeAclsResponseRef<'a> {
+    type Owned = DescribeAclsResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeAclsResponse {
+        DescribeAclsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            resources: enc::IntoOwned::into_owned(self.resources),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeAclsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeAclsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.resources = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeAclsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeAclsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeAclsResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DescribeAclsResponse",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resources,
+            version,
+            options,
+            "DescribeAclsResponse",
+            "resources",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeAclsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeAclsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeAclsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeAclsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeAclsResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeAclsResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribeAclsResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeAclsResponse", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("resources") {
+            value.resources = enc::json::field(
+                v,
+                version,
+                "DescribeAclsResponse",
+                "resources",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeAclsResponse", "resources", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeAclsResource {
@@ -249,6 +464,227 @@ impl enc::Struct for DescribeAclsResource {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeAclsResource`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeAclsResourceRef<'a> {
+    /// Resource type code.
+    ///
+    /// Versions 0+.
+    pub resource_type: i8,
+    /// Resource name or prefix.
+    ///
+    /// Versions 0+.
+    pub resource_name: &'a str,
+    /// Pattern type code (3 LITERAL, 4 PREFIXED).
+    ///
+    /// Versions 1+; default 3.
+    pub pattern_type: i8,
+    /// ACL entries on that resource pattern.
+    ///
+    /// Versions 0+.
+    pub acls: Vec<AclDescriptionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeAclsResourceRef<'a> {
+    fn default() -> Self {
+        Self {
+            resource_type: 0,
+            resource_name: "",
+            pattern_type: 3,
+            acls: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeAclsResourceRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.resource_type,
+            r,
+            version,
+            false,
+            "resource_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_name,
+            r,
+            version,
+            version >= 2,
+            "resource_name",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.pattern_type,
+                r,
+                version,
+                false,
+                "pattern_type",
+            )?;
+        } else {
+            self.pattern_type = 3;
+        }
+        enc::field::decode_into(&mut self.acls, r, version, version >= 2, "acls")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resource_type = 0;
+        self.resource_name = "";
+        self.pattern_type = 3;
+        self.acls.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeAclsResourceRef<'a> {
+    type Owned = DescribeAclsResource;
+    #[inline]
+    fn into_owned(self) -> DescribeAclsResource {
+        DescribeAclsResource {
+            resource_type: self.resource_type,
+            resource_name: enc::IntoOwned::into_owned(self.resource_name),
+            pattern_type: self.pattern_type,
+            acls: enc::IntoOwned::into_owned(self.acls),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeAclsResource {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.resource_type = crate::sample::Sample::sample(g, version);
+        value.resource_name = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.pattern_type = crate::sample::Sample::sample(g, version);
+        }
+        value.acls = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeAclsResource {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.pattern_type != 3 {
+            return Err(
+                enc::json::non_default("DescribeAclsResource", "patternType", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.resource_type,
+            version,
+            options,
+            "DescribeAclsResource",
+            "resourceType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_name,
+            version,
+            options,
+            "DescribeAclsResource",
+            "resourceName",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.pattern_type,
+                version,
+                options,
+                "DescribeAclsResource",
+                "patternType",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.acls,
+            version,
+            options,
+            "DescribeAclsResource",
+            "acls",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeAclsResource {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeAclsResource", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resourceType") {
+            value.resource_type = enc::json::field(
+                v,
+                version,
+                "DescribeAclsResource",
+                "resourceType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeAclsResource", "resourceType", version),
+            );
+        }
+        if let Some(v) = object.get("resourceName") {
+            value.resource_name = enc::json::field(
+                v,
+                version,
+                "DescribeAclsResource",
+                "resourceName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeAclsResource", "resourceName", version),
+            );
+        }
+        if let Some(v) = object.get("patternType") {
+            value.pattern_type = enc::json::field(
+                v,
+                version,
+                "DescribeAclsResource",
+                "patternType",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DescribeAclsResource", "patternType", version),
+            );
+        }
+        if let Some(v) = object.get("acls") {
+            value.acls = enc::json::field(v, version, "DescribeAclsResource", "acls")?;
+        } else {
+            return Err(enc::json::missing("DescribeAclsResource", "acls", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AclDescription {
@@ -352,6 +788,189 @@ impl enc::Struct for AclDescription {
         self.operation = 0;
         self.permission_type = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AclDescription`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AclDescriptionRef<'a> {
+    /// Principal the entry applies to.
+    ///
+    /// Versions 0+.
+    pub principal: &'a str,
+    /// Host the entry applies to; * for every host.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// ACL operation code.
+    ///
+    /// Versions 0+.
+    pub operation: i8,
+    /// Permission type code (2 DENY, 3 ALLOW).
+    ///
+    /// Versions 0+.
+    pub permission_type: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AclDescriptionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.principal,
+            r,
+            version,
+            version >= 2,
+            "principal",
+        )?;
+        enc::field::decode_into(&mut self.host, r, version, version >= 2, "host")?;
+        let run: [u8; 2] = enc::field::read_run(
+            r,
+            &[("operation", 1), ("permission_type", 1)],
+        )?;
+        self.operation = enc::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.principal = "";
+        self.host = "";
+        self.operation = 0;
+        self.permission_type = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AclDescriptionRef<'a> {
+    type Owned = AclDescription;
+    #[inline]
+    fn into_owned(self) -> AclDescription {
+        AclDescription {
+            principal: enc::IntoOwned::into_owned(self.principal),
+            host: enc::IntoOwned::into_owned(self.host),
+            operation: self.operation,
+            permission_type: self.permission_type,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AclDescription {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.principal = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.operation = crate::sample::Sample::sample(g, version);
+        value.permission_type = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AclDescription {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.principal,
+            version,
+            options,
+            "AclDescription",
+            "principal",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host,
+            version,
+            options,
+            "AclDescription",
+            "host",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.operation,
+            version,
+            options,
+            "AclDescription",
+            "operation",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.permission_type,
+            version,
+            options,
+            "AclDescription",
+            "permissionType",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AclDescription {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AclDescription", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("principal") {
+            value.principal = enc::json::field(
+                v,
+                version,
+                "AclDescription",
+                "principal",
+            )?;
+        } else {
+            return Err(enc::json::missing("AclDescription", "principal", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "AclDescription", "host")?;
+        } else {
+            return Err(enc::json::missing("AclDescription", "host", version));
+        }
+        if let Some(v) = object.get("operation") {
+            value.operation = enc::json::field(
+                v,
+                version,
+                "AclDescription",
+                "operation",
+            )?;
+        } else {
+            return Err(enc::json::missing("AclDescription", "operation", version));
+        }
+        if let Some(v) = object.get("permissionType") {
+            value.permission_type = enc::json::field(
+                v,
+                version,
+                "AclDescription",
+                "permissionType",
+            )?;
+        } else {
+            return Err(enc::json::missing("AclDescription", "permissionType", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeAclsResponse {

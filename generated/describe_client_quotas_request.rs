@@ -84,6 +84,143 @@ impl enc::Struct for DescribeClientQuotasRequest {
     }
 }
 impl enc::Entities for DescribeClientQuotasRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeClientQuotasRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeClientQuotasRequestRef<'a> {
+    /// Filter parts; each constrains one entity type.
+    ///
+    /// Versions 0+.
+    pub components: Vec<ComponentDataRef<'a>>,
+    /// True to leave out entities that also have entity types not named in Components.
+    ///
+    /// Versions 0+.
+    pub strict: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeClientQuotasRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.components,
+            r,
+            version,
+            version >= 1,
+            "components",
+        )?;
+        enc::field::decode_into(&mut self.strict, r, version, false, "strict")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.components.clear();
+        self.strict = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeClientQuotasRequestRef<'a> {
+    type Owned = DescribeClientQuotasRequest;
+    #[inline]
+    fn into_owned(self) -> DescribeClientQuotasRequest {
+        DescribeClientQuotasRequest {
+            components: enc::IntoOwned::into_owned(self.components),
+            strict: self.strict,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeClientQuotasRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeClientQuotasRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.components = crate::sample::Sample::sample(g, version);
+        value.strict = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeClientQuotasRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.components,
+            version,
+            options,
+            "DescribeClientQuotasRequest",
+            "components",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.strict,
+            version,
+            options,
+            "DescribeClientQuotasRequest",
+            "strict",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeClientQuotasRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeClientQuotasRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("components") {
+            value.components = enc::json::field(
+                v,
+                version,
+                "DescribeClientQuotasRequest",
+                "components",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeClientQuotasRequest", "components", version),
+            );
+        }
+        if let Some(v) = object.get("strict") {
+            value.strict = enc::json::field(
+                v,
+                version,
+                "DescribeClientQuotasRequest",
+                "strict",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeClientQuotasRequest", "strict", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ComponentData {
@@ -184,6 +321,174 @@ impl enc::Struct for ComponentData {
         self.match_type = 0;
         self.r#match = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ComponentData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComponentDataRef<'a> {
+    /// Entity type the part applies to, e.g. user or client-id.
+    ///
+    /// Versions 0+.
+    pub entity_type: &'a str,
+    /// How to match: 0 the exact name in Match, 1 the default entity, 2 any named entity.
+    ///
+    /// Versions 0+.
+    pub match_type: i8,
+    /// Name to match with match type 0; null for the other match types.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub r#match: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ComponentDataRef<'a> {
+    fn default() -> Self {
+        Self {
+            entity_type: "",
+            match_type: 0,
+            r#match: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ComponentDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.entity_type,
+            r,
+            version,
+            version >= 1,
+            "entity_type",
+        )?;
+        enc::field::decode_into(&mut self.match_type, r, version, false, "match_type")?;
+        enc::field::decode_into(&mut self.r#match, r, version, version >= 1, "match")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.entity_type = "";
+        self.match_type = 0;
+        self.r#match = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ComponentDataRef<'a> {
+    type Owned = ComponentData;
+    #[inline]
+    fn into_owned(self) -> ComponentData {
+        ComponentData {
+            entity_type: enc::IntoOwned::into_owned(self.entity_type),
+            match_type: self.match_type,
+            r#match: enc::IntoOwned::into_owned(self.r#match),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ComponentData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.entity_type = crate::sample::Sample::sample(g, version);
+        value.match_type = crate::sample::Sample::sample(g, version);
+        value.r#match = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ComponentData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.entity_type,
+            version,
+            options,
+            "ComponentData",
+            "entityType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.match_type,
+            version,
+            options,
+            "ComponentData",
+            "matchType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.r#match,
+            version,
+            options,
+            "ComponentData",
+            "match",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ComponentData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ComponentData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("entityType") {
+            value.entity_type = enc::json::field(
+                v,
+                version,
+                "ComponentData",
+                "entityType",
+            )?;
+        } else {
+            return Err(enc::json::missing("ComponentData", "entityType", version));
+        }
+        if let Some(v) = object.get("matchType") {
+            value.match_type = enc::json::field(
+                v,
+                version,
+                "ComponentData",
+                "matchType",
+            )?;
+        } else {
+            return Err(enc::json::missing("ComponentData", "matchType", version));
+        }
+        if let Some(v) = object.get("match") {
+            value.r#match = enc::json::field(v, version, "ComponentData", "match")?;
+        } else {
+            return Err(enc::json::missing("ComponentData", "match", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeClientQuotasRequest {

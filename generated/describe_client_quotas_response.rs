@@ -114,6 +114,231 @@ impl enc::Struct for DescribeClientQuotasResponse {
     }
 }
 impl enc::Entities for DescribeClientQuotasResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeClientQuotasResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeClientQuotasResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// One entry per matching entity; null on error.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub entries: Option<Vec<EntryDataRef<'a>>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeClientQuotasResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            error_message: Some(""),
+            entries: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeClientQuotasResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            version >= 1,
+            "error_message",
+        )?;
+        enc::field::decode_into(&mut self.entries, r, version, version >= 1, "entries")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.entries = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeClientQuotasResponseRef<'a> {
+    type Owned = DescribeClientQuotasResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeClientQuotasResponse {
+        DescribeClientQuotasResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            entries: enc::IntoOwned::into_owned(self.entries),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeClientQuotasResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeClientQuotasResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.entries = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeClientQuotasResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeClientQuotasResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeClientQuotasResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DescribeClientQuotasResponse",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.entries,
+            version,
+            options,
+            "DescribeClientQuotasResponse",
+            "entries",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeClientQuotasResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeClientQuotasResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeClientQuotasResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeClientQuotasResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeClientQuotasResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeClientQuotasResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribeClientQuotasResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeClientQuotasResponse",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("entries") {
+            value.entries = enc::json::field(
+                v,
+                version,
+                "DescribeClientQuotasResponse",
+                "entries",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeClientQuotasResponse", "entries", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EntryData {
@@ -174,6 +399,107 @@ impl enc::Struct for EntryData {
         self.entity.clear();
         self.values.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EntryData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EntryDataRef<'a> {
+    /// Parts that identify the entity.
+    ///
+    /// Versions 0+.
+    pub entity: Vec<EntityDataRef<'a>>,
+    /// Quotas set for the entity.
+    ///
+    /// Versions 0+.
+    pub values: Vec<ValueDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EntryDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.entity, r, version, version >= 1, "entity")?;
+        enc::field::decode_into(&mut self.values, r, version, version >= 1, "values")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.entity.clear();
+        self.values.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EntryDataRef<'a> {
+    type Owned = EntryData;
+    #[inline]
+    fn into_owned(self) -> EntryData {
+        EntryData {
+            entity: enc::IntoOwned::into_owned(self.entity),
+            values: enc::IntoOwned::into_owned(self.values),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EntryData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.entity = crate::sample::Sample::sample(g, version);
+        value.values = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EntryData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.entity, version, options, "EntryData", "entity")?;
+        enc::json::put(&mut out, &self.values, version, options, "EntryData", "values")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EntryData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EntryData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("entity") {
+            value.entity = enc::json::field(v, version, "EntryData", "entity")?;
+        } else {
+            return Err(enc::json::missing("EntryData", "entity", version));
+        }
+        if let Some(v) = object.get("values") {
+            value.values = enc::json::field(v, version, "EntryData", "values")?;
+        } else {
+            return Err(enc::json::missing("EntryData", "values", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 1.
@@ -280,6 +606,158 @@ impl enc::Struct for EntityData {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EntityData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityDataRef<'a> {
+    /// Entity type, e.g. user or client-id.
+    ///
+    /// Versions 0+.
+    pub entity_type: &'a str,
+    /// Entity name; null for the default entity.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub entity_name: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for EntityDataRef<'a> {
+    fn default() -> Self {
+        Self {
+            entity_type: "",
+            entity_name: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EntityDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.entity_type,
+            r,
+            version,
+            version >= 1,
+            "entity_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.entity_name,
+            r,
+            version,
+            version >= 1,
+            "entity_name",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.entity_type = "";
+        self.entity_name = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EntityDataRef<'a> {
+    type Owned = EntityData;
+    #[inline]
+    fn into_owned(self) -> EntityData {
+        EntityData {
+            entity_type: enc::IntoOwned::into_owned(self.entity_type),
+            entity_name: enc::IntoOwned::into_owned(self.entity_name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EntityData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.entity_type = crate::sample::Sample::sample(g, version);
+        value.entity_name = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EntityData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.entity_type,
+            version,
+            options,
+            "EntityData",
+            "entityType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.entity_name,
+            version,
+            options,
+            "EntityData",
+            "entityName",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EntityData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EntityData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("entityType") {
+            value.entity_type = enc::json::field(
+                v,
+                version,
+                "EntityData",
+                "entityType",
+            )?;
+        } else {
+            return Err(enc::json::missing("EntityData", "entityType", version));
+        }
+        if let Some(v) = object.get("entityName") {
+            value.entity_name = enc::json::field(
+                v,
+                version,
+                "EntityData",
+                "entityName",
+            )?;
+        } else {
+            return Err(enc::json::missing("EntityData", "entityName", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ValueData {
@@ -354,6 +832,108 @@ impl enc::Struct for ValueData {
         self.key = ByteString::new();
         self.value = 0.0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ValueData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ValueDataRef<'a> {
+    /// Quota name, e.g. producer_byte_rate.
+    ///
+    /// Versions 0+.
+    pub key: &'a str,
+    /// Quota value.
+    ///
+    /// Versions 0+.
+    pub value: f64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ValueDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.key, r, version, version >= 1, "key")?;
+        enc::field::decode_into(&mut self.value, r, version, false, "value")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.key = "";
+        self.value = 0.0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ValueDataRef<'a> {
+    type Owned = ValueData;
+    #[inline]
+    fn into_owned(self) -> ValueData {
+        ValueData {
+            key: enc::IntoOwned::into_owned(self.key),
+            value: self.value,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ValueData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.key = crate::sample::Sample::sample(g, version);
+        value.value = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ValueData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.key, version, options, "ValueData", "key")?;
+        enc::json::put(&mut out, &self.value, version, options, "ValueData", "value")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ValueData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ValueData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("key") {
+            value.key = enc::json::field(v, version, "ValueData", "key")?;
+        } else {
+            return Err(enc::json::missing("ValueData", "key", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(v, version, "ValueData", "value")?;
+        } else {
+            return Err(enc::json::missing("ValueData", "value", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeClientQuotasResponse {

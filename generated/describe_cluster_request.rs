@@ -144,6 +144,239 @@ impl enc::Struct for DescribeClusterRequest {
     }
 }
 impl enc::Entities for DescribeClusterRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeClusterRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeClusterRequestRef<'a> {
+    /// True to also return the operations the caller may perform on the cluster.
+    ///
+    /// Versions 0+.
+    pub include_cluster_authorized_operations: bool,
+    /// Which nodes to list: 1 brokers, 2 controllers.
+    ///
+    /// Versions 1+; default 1.
+    pub endpoint_type: i8,
+    /// True to list fenced brokers as well (KIP-1073).
+    ///
+    /// Versions 2+.
+    pub include_fenced_brokers: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeClusterRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            include_cluster_authorized_operations: false,
+            endpoint_type: 1,
+            include_fenced_brokers: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeClusterRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            let run: [u8; 3] = enc::field::read_run(
+                r,
+                &[
+                    ("include_cluster_authorized_operations", 1),
+                    ("endpoint_type", 1),
+                    ("include_fenced_brokers", 1),
+                ],
+            )?;
+            self.include_cluster_authorized_operations = enc::Fixed::from_chunk(
+                &run[0..1],
+            );
+            self.endpoint_type = enc::Fixed::from_chunk(&run[1..2]);
+            self.include_fenced_brokers = enc::Fixed::from_chunk(&run[2..3]);
+        } else if version >= 1 {
+            let run: [u8; 2] = enc::field::read_run(
+                r,
+                &[("include_cluster_authorized_operations", 1), ("endpoint_type", 1)],
+            )?;
+            self.include_cluster_authorized_operations = enc::Fixed::from_chunk(
+                &run[0..1],
+            );
+            self.endpoint_type = enc::Fixed::from_chunk(&run[1..2]);
+            self.include_fenced_brokers = false;
+        } else {
+            let run: [u8; 1] = enc::field::read_run(
+                r,
+                &[("include_cluster_authorized_operations", 1)],
+            )?;
+            self.include_cluster_authorized_operations = enc::Fixed::from_chunk(
+                &run[0..1],
+            );
+            self.endpoint_type = 1;
+            self.include_fenced_brokers = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.include_cluster_authorized_operations = false;
+        self.endpoint_type = 1;
+        self.include_fenced_brokers = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeClusterRequestRef<'a> {
+    type Owned = DescribeClusterRequest;
+    #[inline]
+    fn into_owned(self) -> DescribeClusterRequest {
+        DescribeClusterRequest {
+            include_cluster_authorized_operations: self
+                .include_cluster_authorized_operations,
+            endpoint_type: self.endpoint_type,
+            include_fenced_brokers: self.include_fenced_brokers,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeClusterRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeClusterRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.include_cluster_authorized_operations = crate::sample::Sample::sample(
+            g,
+            version,
+        );
+        if version >= 1 {
+            value.endpoint_type = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.include_fenced_brokers = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeClusterRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.endpoint_type != 1 {
+            return Err(
+                enc::json::non_default("DescribeClusterRequest", "endpointType", version),
+            );
+        }
+        if version < 2 && self.include_fenced_brokers {
+            return Err(
+                enc::json::non_default(
+                    "DescribeClusterRequest",
+                    "includeFencedBrokers",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.include_cluster_authorized_operations,
+            version,
+            options,
+            "DescribeClusterRequest",
+            "includeClusterAuthorizedOperations",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.endpoint_type,
+                version,
+                options,
+                "DescribeClusterRequest",
+                "endpointType",
+            )?;
+        }
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.include_fenced_brokers,
+                version,
+                options,
+                "DescribeClusterRequest",
+                "includeFencedBrokers",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeClusterRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeClusterRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("includeClusterAuthorizedOperations") {
+            value.include_cluster_authorized_operations = enc::json::field(
+                v,
+                version,
+                "DescribeClusterRequest",
+                "includeClusterAuthorizedOperations",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeClusterRequest",
+                    "includeClusterAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("endpointType") {
+            value.endpoint_type = enc::json::field(
+                v,
+                version,
+                "DescribeClusterRequest",
+                "endpointType",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DescribeClusterRequest", "endpointType", version),
+            );
+        }
+        if let Some(v) = object.get("includeFencedBrokers") {
+            value.include_fenced_brokers = enc::json::field(
+                v,
+                version,
+                "DescribeClusterRequest",
+                "includeFencedBrokers",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing(
+                    "DescribeClusterRequest",
+                    "includeFencedBrokers",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for DescribeClusterRequest {
     const NAME: &'static str = "DescribeClusterRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

@@ -187,6 +187,370 @@ impl enc::Entities for DescribeClusterResponse {
         enc::Entities::rewrite_entities(&mut self.brokers, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeClusterResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeClusterResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Error for the request as a whole; 0 when none.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Which nodes are listed: 1 brokers, 2 controllers.
+    ///
+    /// Versions 1+; default 1.
+    pub endpoint_type: i8,
+    /// Id of the cluster.
+    ///
+    /// Versions 0+.
+    pub cluster_id: &'a str,
+    /// Id of the controller, or -1 when unknown (KRaft brokers name a random live broker).
+    ///
+    /// Versions 0+; default -1.
+    pub controller_id: i32,
+    /// Nodes of the kind asked for.
+    ///
+    /// Versions 0+.
+    pub brokers: Vec<DescribeClusterBrokerRef<'a>>,
+    /// Bit set of the operations the caller may perform on the cluster (bit n = ACL operation code n); INT32_MIN when not requested.
+    ///
+    /// Versions 0+; default -2147483648.
+    pub cluster_authorized_operations: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeClusterResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            error_message: None,
+            endpoint_type: 1,
+            cluster_id: "",
+            controller_id: -1,
+            brokers: Default::default(),
+            cluster_authorized_operations: -2147483648,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeClusterResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.endpoint_type,
+                r,
+                version,
+                false,
+                "endpoint_type",
+            )?;
+        } else {
+            self.endpoint_type = 1;
+        }
+        enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
+        enc::field::decode_into(
+            &mut self.controller_id,
+            r,
+            version,
+            false,
+            "controller_id",
+        )?;
+        enc::field::decode_into(&mut self.brokers, r, version, true, "brokers")?;
+        enc::field::decode_into(
+            &mut self.cluster_authorized_operations,
+            r,
+            version,
+            false,
+            "cluster_authorized_operations",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.endpoint_type = 1;
+        self.cluster_id = "";
+        self.controller_id = -1;
+        self.brokers.clear();
+        self.cluster_authorized_operations = -2147483648;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeClusterResponseRef<'a> {
+    type Owned = DescribeClusterResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeClusterResponse {
+        DescribeClusterResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            endpoint_type: self.endpoint_type,
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            controller_id: self.controller_id,
+            brokers: enc::IntoOwned::into_owned(self.brokers),
+            cluster_authorized_operations: self.cluster_authorized_operations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeClusterResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeClusterResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.endpoint_type = crate::sample::Sample::sample(g, version);
+        }
+        value.cluster_id = crate::sample::Sample::sample(g, version);
+        value.controller_id = crate::sample::Sample::sample(g, version);
+        value.brokers = crate::sample::Sample::sample(g, version);
+        value.cluster_authorized_operations = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeClusterResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.endpoint_type != 1 {
+            return Err(
+                enc::json::non_default(
+                    "DescribeClusterResponse",
+                    "endpointType",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeClusterResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeClusterResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DescribeClusterResponse",
+            "errorMessage",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.endpoint_type,
+                version,
+                options,
+                "DescribeClusterResponse",
+                "endpointType",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.cluster_id,
+            version,
+            options,
+            "DescribeClusterResponse",
+            "clusterId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.controller_id,
+            version,
+            options,
+            "DescribeClusterResponse",
+            "controllerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.brokers,
+            version,
+            options,
+            "DescribeClusterResponse",
+            "brokers",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.cluster_authorized_operations,
+            version,
+            options,
+            "DescribeClusterResponse",
+            "clusterAuthorizedOperations",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeClusterResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeClusterResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeClusterResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeClusterResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeClusterResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeClusterResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribeClusterResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeClusterResponse", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("endpointType") {
+            value.endpoint_type = enc::json::field(
+                v,
+                version,
+                "DescribeClusterResponse",
+                "endpointType",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DescribeClusterResponse", "endpointType", version),
+            );
+        }
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "DescribeClusterResponse",
+                "clusterId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeClusterResponse", "clusterId", version),
+            );
+        }
+        if let Some(v) = object.get("controllerId") {
+            value.controller_id = enc::json::field(
+                v,
+                version,
+                "DescribeClusterResponse",
+                "controllerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeClusterResponse", "controllerId", version),
+            );
+        }
+        if let Some(v) = object.get("brokers") {
+            value.brokers = enc::json::field(
+                v,
+                version,
+                "DescribeClusterResponse",
+                "brokers",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeClusterResponse", "brokers", version),
+            );
+        }
+        if let Some(v) = object.get("clusterAuthorizedOperations") {
+            value.cluster_authorized_operations = enc::json::field(
+                v,
+                version,
+                "DescribeClusterResponse",
+                "clusterAuthorizedOperations",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeClusterResponse",
+                    "clusterAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeClusterBroker {
@@ -299,6 +663,214 @@ impl enc::Entities for DescribeClusterBroker {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeClusterBroker`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeClusterBrokerRef<'a> {
+    /// Node id.
+    ///
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Host name or address.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 0+.
+    pub port: i32,
+    /// Rack label of the node; null when none is configured.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub rack: Option<&'a str>,
+    /// True when the broker is fenced (KIP-1073).
+    ///
+    /// Versions 2+.
+    pub is_fenced: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeClusterBrokerRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.broker_id, r, version, false, "broker_id")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.is_fenced,
+                r,
+                version,
+                false,
+                "is_fenced",
+            )?;
+        } else {
+            self.is_fenced = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.host = "";
+        self.port = 0;
+        self.rack = None;
+        self.is_fenced = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeClusterBrokerRef<'a> {
+    type Owned = DescribeClusterBroker;
+    #[inline]
+    fn into_owned(self) -> DescribeClusterBroker {
+        DescribeClusterBroker {
+            broker_id: self.broker_id,
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            rack: enc::IntoOwned::into_owned(self.rack),
+            is_fenced: self.is_fenced,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeClusterBroker {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.rack = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 2 {
+            value.is_fenced = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeClusterBroker {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 2 && self.is_fenced {
+            return Err(
+                enc::json::non_default("DescribeClusterBroker", "isFenced", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "DescribeClusterBroker",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host,
+            version,
+            options,
+            "DescribeClusterBroker",
+            "host",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.port,
+            version,
+            options,
+            "DescribeClusterBroker",
+            "port",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.rack,
+            version,
+            options,
+            "DescribeClusterBroker",
+            "rack",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.is_fenced,
+                version,
+                options,
+                "DescribeClusterBroker",
+                "isFenced",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeClusterBroker {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeClusterBroker", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "DescribeClusterBroker",
+                "brokerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeClusterBroker", "brokerId", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "DescribeClusterBroker", "host")?;
+        } else {
+            return Err(enc::json::missing("DescribeClusterBroker", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "DescribeClusterBroker", "port")?;
+        } else {
+            return Err(enc::json::missing("DescribeClusterBroker", "port", version));
+        }
+        if let Some(v) = object.get("rack") {
+            value.rack = enc::json::field(v, version, "DescribeClusterBroker", "rack")?;
+        } else {
+            return Err(enc::json::missing("DescribeClusterBroker", "rack", version));
+        }
+        if let Some(v) = object.get("isFenced") {
+            value.is_fenced = enc::json::field(
+                v,
+                version,
+                "DescribeClusterBroker",
+                "isFenced",
+            )?;
+        } else if version >= 2 {
+            return Err(enc::json::missing("DescribeClusterBroker", "isFenced", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeClusterResponse {

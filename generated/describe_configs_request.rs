@@ -121,6 +121,214 @@ impl enc::Struct for DescribeConfigsRequest {
     }
 }
 impl enc::Entities for DescribeConfigsRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeConfigsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeConfigsRequestRef<'a> {
+    /// Resources whose configuration to read.
+    ///
+    /// Versions 0+.
+    pub resources: Vec<DescribeConfigsResourceRef<'a>>,
+    /// True to also return each key's values from lower-precedence sources.
+    ///
+    /// Versions 1+; default false.
+    pub include_synonyms: bool,
+    /// True to also return each key's documentation text.
+    ///
+    /// Versions 3+; default false.
+    pub include_documentation: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeConfigsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.resources,
+            r,
+            version,
+            version >= 4,
+            "resources",
+        )?;
+        if version >= 3 {
+            let run: [u8; 2] = enc::field::read_run(
+                r,
+                &[("include_synonyms", 1), ("include_documentation", 1)],
+            )?;
+            self.include_synonyms = enc::Fixed::from_chunk(&run[0..1]);
+            self.include_documentation = enc::Fixed::from_chunk(&run[1..2]);
+        } else if version >= 1 {
+            let run: [u8; 1] = enc::field::read_run(r, &[("include_synonyms", 1)])?;
+            self.include_synonyms = enc::Fixed::from_chunk(&run[0..1]);
+            self.include_documentation = false;
+        } else {
+            self.include_synonyms = false;
+            self.include_documentation = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resources.clear();
+        self.include_synonyms = false;
+        self.include_documentation = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeConfigsRequestRef<'a> {
+    type Owned = DescribeConfigsRequest;
+    #[inline]
+    fn into_owned(self) -> DescribeConfigsRequest {
+        DescribeConfigsRequest {
+            resources: enc::IntoOwned::into_owned(self.resources),
+            include_synonyms: self.include_synonyms,
+            include_documentation: self.include_documentation,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeConfigsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeConfigsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.resources = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.include_synonyms = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.include_documentation = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeConfigsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.include_synonyms {
+            return Err(
+                enc::json::non_default(
+                    "DescribeConfigsRequest",
+                    "includeSynonyms",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && self.include_documentation {
+            return Err(
+                enc::json::non_default(
+                    "DescribeConfigsRequest",
+                    "includeDocumentation",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.resources,
+            version,
+            options,
+            "DescribeConfigsRequest",
+            "resources",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.include_synonyms,
+                version,
+                options,
+                "DescribeConfigsRequest",
+                "includeSynonyms",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.include_documentation,
+                version,
+                options,
+                "DescribeConfigsRequest",
+                "includeDocumentation",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeConfigsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeConfigsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resources") {
+            value.resources = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsRequest",
+                "resources",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsRequest", "resources", version),
+            );
+        }
+        if let Some(v) = object.get("includeSynonyms") {
+            value.include_synonyms = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsRequest",
+                "includeSynonyms",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DescribeConfigsRequest", "includeSynonyms", version),
+            );
+        }
+        if let Some(v) = object.get("includeDocumentation") {
+            value.include_documentation = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsRequest",
+                "includeDocumentation",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "DescribeConfigsRequest",
+                    "includeDocumentation",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsResource {
@@ -228,6 +436,201 @@ impl enc::Struct for DescribeConfigsResource {
         self.resource_name = ByteString::new();
         self.configuration_keys = Some(Vec::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeConfigsResource`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeConfigsResourceRef<'a> {
+    /// Resource type code, e.g. 2 topic, 4 broker, 8 broker logger.
+    ///
+    /// Versions 0+.
+    pub resource_type: i8,
+    /// Resource name (for a broker: its id as text).
+    ///
+    /// Versions 0+.
+    pub resource_name: &'a str,
+    /// Keys to read; null for every key.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub configuration_keys: Option<Vec<&'a str>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeConfigsResourceRef<'a> {
+    fn default() -> Self {
+        Self {
+            resource_type: 0,
+            resource_name: "",
+            configuration_keys: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeConfigsResourceRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.resource_type,
+            r,
+            version,
+            false,
+            "resource_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_name,
+            r,
+            version,
+            version >= 4,
+            "resource_name",
+        )?;
+        enc::field::decode_into(
+            &mut self.configuration_keys,
+            r,
+            version,
+            version >= 4,
+            "configuration_keys",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resource_type = 0;
+        self.resource_name = "";
+        self.configuration_keys = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeConfigsResourceRef<'a> {
+    type Owned = DescribeConfigsResource;
+    #[inline]
+    fn into_owned(self) -> DescribeConfigsResource {
+        DescribeConfigsResource {
+            resource_type: self.resource_type,
+            resource_name: enc::IntoOwned::into_owned(self.resource_name),
+            configuration_keys: enc::IntoOwned::into_owned(self.configuration_keys),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeConfigsResource {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.resource_type = crate::sample::Sample::sample(g, version);
+        value.resource_name = crate::sample::Sample::sample(g, version);
+        value.configuration_keys = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeConfigsResource {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.resource_type,
+            version,
+            options,
+            "DescribeConfigsResource",
+            "resourceType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_name,
+            version,
+            options,
+            "DescribeConfigsResource",
+            "resourceName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.configuration_keys,
+            version,
+            options,
+            "DescribeConfigsResource",
+            "configurationKeys",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeConfigsResource {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeConfigsResource", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resourceType") {
+            value.resource_type = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResource",
+                "resourceType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResource", "resourceType", version),
+            );
+        }
+        if let Some(v) = object.get("resourceName") {
+            value.resource_name = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResource",
+                "resourceName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResource", "resourceName", version),
+            );
+        }
+        if let Some(v) = object.get("configurationKeys") {
+            value.configuration_keys = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResource",
+                "configurationKeys",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeConfigsResource",
+                    "configurationKeys",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeConfigsRequest {

@@ -82,6 +82,143 @@ impl enc::Struct for DescribeConfigsResponse {
     }
 }
 impl enc::Entities for DescribeConfigsResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeConfigsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeConfigsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Outcome per resource.
+    ///
+    /// Versions 0+.
+    pub results: Vec<DescribeConfigsResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeConfigsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::field::decode_into(&mut self.results, r, version, version >= 4, "results")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.results.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeConfigsResponseRef<'a> {
+    type Owned = DescribeConfigsResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeConfigsResponse {
+        DescribeConfigsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            results: enc::IntoOwned::into_owned(self.results),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeConfigsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeConfigsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.results = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeConfigsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeConfigsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.results,
+            version,
+            options,
+            "DescribeConfigsResponse",
+            "results",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeConfigsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeConfigsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("results") {
+            value.results = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResponse",
+                "results",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResponse", "results", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsResult {
@@ -215,6 +352,252 @@ impl enc::Struct for DescribeConfigsResult {
         self.resource_name = ByteString::new();
         self.configs.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeConfigsResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeConfigsResultRef<'a> {
+    /// 0 when the resource was described, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// Resource type code, as in the request.
+    ///
+    /// Versions 0+.
+    pub resource_type: i8,
+    /// Resource name, as in the request.
+    ///
+    /// Versions 0+.
+    pub resource_name: &'a str,
+    /// Configuration entries of the resource.
+    ///
+    /// Versions 0+.
+    pub configs: Vec<DescribeConfigsResourceResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeConfigsResultRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            error_message: Some(""),
+            resource_type: 0,
+            resource_name: "",
+            configs: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeConfigsResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            version >= 4,
+            "error_message",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_type,
+            r,
+            version,
+            false,
+            "resource_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_name,
+            r,
+            version,
+            version >= 4,
+            "resource_name",
+        )?;
+        enc::field::decode_into(&mut self.configs, r, version, version >= 4, "configs")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.resource_type = 0;
+        self.resource_name = "";
+        self.configs.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeConfigsResultRef<'a> {
+    type Owned = DescribeConfigsResult;
+    #[inline]
+    fn into_owned(self) -> DescribeConfigsResult {
+        DescribeConfigsResult {
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            resource_type: self.resource_type,
+            resource_name: enc::IntoOwned::into_owned(self.resource_name),
+            configs: enc::IntoOwned::into_owned(self.configs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeConfigsResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.resource_type = crate::sample::Sample::sample(g, version);
+        value.resource_name = crate::sample::Sample::sample(g, version);
+        value.configs = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeConfigsResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeConfigsResult",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DescribeConfigsResult",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_type,
+            version,
+            options,
+            "DescribeConfigsResult",
+            "resourceType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_name,
+            version,
+            options,
+            "DescribeConfigsResult",
+            "resourceName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.configs,
+            version,
+            options,
+            "DescribeConfigsResult",
+            "configs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeConfigsResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeConfigsResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResult", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResult",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResult", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("resourceType") {
+            value.resource_type = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResult",
+                "resourceType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResult", "resourceType", version),
+            );
+        }
+        if let Some(v) = object.get("resourceName") {
+            value.resource_name = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResult",
+                "resourceName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResult", "resourceName", version),
+            );
+        }
+        if let Some(v) = object.get("configs") {
+            value.configs = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResult",
+                "configs",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeConfigsResult", "configs", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-4; flexible 4.
@@ -469,6 +852,457 @@ impl enc::Struct for DescribeConfigsResourceResult {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeConfigsResourceResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeConfigsResourceResultRef<'a> {
+    /// Configuration key.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Configuration value; null when unset or sensitive.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub value: Option<&'a str>,
+    /// True when the key cannot be changed.
+    ///
+    /// Versions 0+.
+    pub read_only: bool,
+    /// True when no value is set and the default applies (v0 only).
+    ///
+    /// Versions 0.
+    pub is_default: bool,
+    /// Where the value comes from, as a source code (e.g. 1 dynamic topic, 4 static broker, 5 default); -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub config_source: i8,
+    /// True when the value is secret and therefore withheld.
+    ///
+    /// Versions 0+.
+    pub is_sensitive: bool,
+    /// Values of this key from every source, highest precedence first.
+    ///
+    /// Versions 1+; ignorable.
+    pub synonyms: Vec<DescribeConfigsSynonymRef<'a>>,
+    /// Data type code of the value: 1 BOOLEAN, 2 STRING, 3 INT, 4 SHORT, 5 LONG, 6 DOUBLE, 7 LIST, 8 CLASS, 9 PASSWORD; 0 unknown.
+    ///
+    /// Versions 3+; ignorable; default 0.
+    pub config_type: i8,
+    /// Documentation text of the key; null when not requested or not available.
+    ///
+    /// Versions 3+; nullable 0+; ignorable.
+    pub documentation: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeConfigsResourceResultRef<'a> {
+    fn default() -> Self {
+        Self {
+            name: "",
+            value: Some(""),
+            read_only: false,
+            is_default: false,
+            config_source: -1,
+            is_sensitive: false,
+            synonyms: Default::default(),
+            config_type: 0,
+            documentation: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeConfigsResourceResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 4, "name")?;
+        enc::field::decode_into(&mut self.value, r, version, version >= 4, "value")?;
+        if version <= 0 {
+            let run: [u8; 2] = enc::field::read_run(
+                r,
+                &[("read_only", 1), ("is_default", 1)],
+            )?;
+            self.read_only = enc::Fixed::from_chunk(&run[0..1]);
+            self.is_default = enc::Fixed::from_chunk(&run[1..2]);
+        } else {
+            let run: [u8; 1] = enc::field::read_run(r, &[("read_only", 1)])?;
+            self.read_only = enc::Fixed::from_chunk(&run[0..1]);
+            self.is_default = false;
+        }
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.config_source,
+                r,
+                version,
+                false,
+                "config_source",
+            )?;
+        } else {
+            self.config_source = -1;
+        }
+        enc::field::decode_into(
+            &mut self.is_sensitive,
+            r,
+            version,
+            false,
+            "is_sensitive",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.synonyms,
+                r,
+                version,
+                version >= 4,
+                "synonyms",
+            )?;
+        } else {
+            self.synonyms.clear();
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.config_type,
+                r,
+                version,
+                false,
+                "config_type",
+            )?;
+        } else {
+            self.config_type = 0;
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.documentation,
+                r,
+                version,
+                version >= 4,
+                "documentation",
+            )?;
+        } else {
+            self.documentation = Some("");
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.value = Some("");
+        self.read_only = false;
+        self.is_default = false;
+        self.config_source = -1;
+        self.is_sensitive = false;
+        self.synonyms.clear();
+        self.config_type = 0;
+        self.documentation = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeConfigsResourceResultRef<'a> {
+    type Owned = DescribeConfigsResourceResult;
+    #[inline]
+    fn into_owned(self) -> DescribeConfigsResourceResult {
+        DescribeConfigsResourceResult {
+            name: enc::IntoOwned::into_owned(self.name),
+            value: enc::IntoOwned::into_owned(self.value),
+            read_only: self.read_only,
+            is_default: self.is_default,
+            config_source: self.config_source,
+            is_sensitive: self.is_sensitive,
+            synonyms: enc::IntoOwned::into_owned(self.synonyms),
+            config_type: self.config_type,
+            documentation: enc::IntoOwned::into_owned(self.documentation),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeConfigsResourceResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.value = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.read_only = crate::sample::Sample::sample(g, version);
+        if version <= 0 {
+            value.is_default = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.config_source = crate::sample::Sample::sample(g, version);
+        }
+        value.is_sensitive = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.synonyms = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.config_type = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.documentation = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeConfigsResourceResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 0 && self.is_default {
+            return Err(
+                enc::json::non_default(
+                    "DescribeConfigsResourceResult",
+                    "isDefault",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "DescribeConfigsResourceResult",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.value,
+            version,
+            options,
+            "DescribeConfigsResourceResult",
+            "value",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.read_only,
+            version,
+            options,
+            "DescribeConfigsResourceResult",
+            "readOnly",
+        )?;
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.is_default,
+                version,
+                options,
+                "DescribeConfigsResourceResult",
+                "isDefault",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.config_source,
+                version,
+                options,
+                "DescribeConfigsResourceResult",
+                "configSource",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.is_sensitive,
+            version,
+            options,
+            "DescribeConfigsResourceResult",
+            "isSensitive",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.synonyms,
+                version,
+                options,
+                "DescribeConfigsResourceResult",
+                "synonyms",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.config_type,
+                version,
+                options,
+                "DescribeConfigsResourceResult",
+                "configType",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.documentation,
+                version,
+                options,
+                "DescribeConfigsResourceResult",
+                "documentation",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeConfigsResourceResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeConfigsResourceResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResourceResult",
+                "name",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResourceResult", "name", version),
+            );
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResourceResult",
+                "value",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResourceResult", "value", version),
+            );
+        }
+        if let Some(v) = object.get("readOnly") {
+            value.read_only = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResourceResult",
+                "readOnly",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeConfigsResourceResult", "readOnly", version),
+            );
+        }
+        if let Some(v) = object.get("isDefault") {
+            value.is_default = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResourceResult",
+                "isDefault",
+            )?;
+        } else if version <= 0 {
+            return Err(
+                enc::json::missing("DescribeConfigsResourceResult", "isDefault", version),
+            );
+        }
+        if let Some(v) = object.get("configSource") {
+            value.config_source = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResourceResult",
+                "configSource",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "DescribeConfigsResourceResult",
+                    "configSource",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("isSensitive") {
+            value.is_sensitive = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResourceResult",
+                "isSensitive",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeConfigsResourceResult",
+                    "isSensitive",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("synonyms") {
+            value.synonyms = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResourceResult",
+                "synonyms",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DescribeConfigsResourceResult", "synonyms", version),
+            );
+        }
+        if let Some(v) = object.get("configType") {
+            value.config_type = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResourceResult",
+                "configType",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "DescribeConfigsResourceResult",
+                    "configType",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("documentation") {
+            value.documentation = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsResourceResult",
+                "documentation",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "DescribeConfigsResourceResult",
+                    "documentation",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 1-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsSynonym {
@@ -562,6 +1396,168 @@ impl enc::Struct for DescribeConfigsSynonym {
         self.value = Some(ByteString::new());
         self.source = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeConfigsSynonym`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1-4; flexible 4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeConfigsSynonymRef<'a> {
+    /// Key under which that source holds the value.
+    ///
+    /// Versions 1+.
+    pub name: &'a str,
+    /// Value from that source; null when sensitive.
+    ///
+    /// Versions 1+; nullable 0+.
+    pub value: Option<&'a str>,
+    /// Source code of that value.
+    ///
+    /// Versions 1+.
+    pub source: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeConfigsSynonymRef<'a> {
+    fn default() -> Self {
+        Self {
+            name: "",
+            value: Some(""),
+            source: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeConfigsSynonymRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 4, "name")?;
+        enc::field::decode_into(&mut self.value, r, version, version >= 4, "value")?;
+        enc::field::decode_into(&mut self.source, r, version, false, "source")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.value = Some("");
+        self.source = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeConfigsSynonymRef<'a> {
+    type Owned = DescribeConfigsSynonym;
+    #[inline]
+    fn into_owned(self) -> DescribeConfigsSynonym {
+        DescribeConfigsSynonym {
+            name: enc::IntoOwned::into_owned(self.name),
+            value: enc::IntoOwned::into_owned(self.value),
+            source: self.source,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeConfigsSynonym {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.value = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.source = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeConfigsSynonym {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "DescribeConfigsSynonym",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.value,
+            version,
+            options,
+            "DescribeConfigsSynonym",
+            "value",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.source,
+            version,
+            options,
+            "DescribeConfigsSynonym",
+            "source",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeConfigsSynonym {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeConfigsSynonym", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "DescribeConfigsSynonym", "name")?;
+        } else {
+            return Err(enc::json::missing("DescribeConfigsSynonym", "name", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsSynonym",
+                "value",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeConfigsSynonym", "value", version));
+        }
+        if let Some(v) = object.get("source") {
+            value.source = enc::json::field(
+                v,
+                version,
+                "DescribeConfigsSynonym",
+                "source",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeConfigsSynonym", "source", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeConfigsResponse {

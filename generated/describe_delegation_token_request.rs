@@ -67,6 +67,122 @@ impl enc::Struct for DescribeDelegationTokenRequest {
     }
 }
 impl enc::Entities for DescribeDelegationTokenRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeDelegationTokenRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeDelegationTokenRequestRef<'a> {
+    /// Owners whose tokens to list; null lists every token.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub owners: Option<Vec<DescribeDelegationTokenOwnerRef<'a>>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeDelegationTokenRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            owners: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeDelegationTokenRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.owners, r, version, version >= 2, "owners")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.owners = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeDelegationTokenRequestRef<'a> {
+    type Owned = DescribeDelegationTokenRequest;
+    #[inline]
+    fn into_owned(self) -> DescribeDelegationTokenRequest {
+        DescribeDelegationTokenRequest {
+            owners: enc::IntoOwned::into_owned(self.owners),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeDelegationTokenRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeDelegationTokenRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.owners = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeDelegationTokenRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.owners,
+            version,
+            options,
+            "DescribeDelegationTokenRequest",
+            "owners",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeDelegationTokenRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeDelegationTokenRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("owners") {
+            value.owners = enc::json::field(
+                v,
+                version,
+                "DescribeDelegationTokenRequest",
+                "owners",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeDelegationTokenRequest", "owners", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeDelegationTokenOwner {
@@ -165,6 +281,156 @@ impl enc::Struct for DescribeDelegationTokenOwner {
         self.principal_type = ByteString::new();
         self.principal_name = ByteString::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeDelegationTokenOwner`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeDelegationTokenOwnerRef<'a> {
+    /// Owner's principal type.
+    ///
+    /// Versions 0+.
+    pub principal_type: &'a str,
+    /// Owner's principal name.
+    ///
+    /// Versions 0+.
+    pub principal_name: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeDelegationTokenOwnerRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.principal_type,
+            r,
+            version,
+            version >= 2,
+            "principal_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.principal_name,
+            r,
+            version,
+            version >= 2,
+            "principal_name",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.principal_type = "";
+        self.principal_name = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeDelegationTokenOwnerRef<'a> {
+    type Owned = DescribeDelegationTokenOwner;
+    #[inline]
+    fn into_owned(self) -> DescribeDelegationTokenOwner {
+        DescribeDelegationTokenOwner {
+            principal_type: enc::IntoOwned::into_owned(self.principal_type),
+            principal_name: enc::IntoOwned::into_owned(self.principal_name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeDelegationTokenOwner {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.principal_type = crate::sample::Sample::sample(g, version);
+        value.principal_name = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeDelegationTokenOwner {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.principal_type,
+            version,
+            options,
+            "DescribeDelegationTokenOwner",
+            "principalType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.principal_name,
+            version,
+            options,
+            "DescribeDelegationTokenOwner",
+            "principalName",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeDelegationTokenOwner {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeDelegationTokenOwner", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("principalType") {
+            value.principal_type = enc::json::field(
+                v,
+                version,
+                "DescribeDelegationTokenOwner",
+                "principalType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeDelegationTokenOwner",
+                    "principalType",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("principalName") {
+            value.principal_name = enc::json::field(
+                v,
+                version,
+                "DescribeDelegationTokenOwner",
+                "principalName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeDelegationTokenOwner",
+                    "principalName",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeDelegationTokenRequest {

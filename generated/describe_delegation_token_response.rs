@@ -95,6 +95,183 @@ impl enc::Struct for DescribeDelegationTokenResponse {
     }
 }
 impl enc::Entities for DescribeDelegationTokenResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeDelegationTokenResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeDelegationTokenResponseRef<'a> {
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Matching tokens.
+    ///
+    /// Versions 0+.
+    pub tokens: Vec<DescribedDelegationTokenRef<'a>>,
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeDelegationTokenResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(&mut self.tokens, r, version, version >= 2, "tokens")?;
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.tokens.clear();
+        self.throttle_time_ms = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeDelegationTokenResponseRef<'a> {
+    type Owned = DescribeDelegationTokenResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeDelegationTokenResponse {
+        DescribeDelegationTokenResponse {
+            error_code: self.error_code,
+            tokens: enc::IntoOwned::into_owned(self.tokens),
+            throttle_time_ms: self.throttle_time_ms,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeDelegationTokenResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeDelegationTokenResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.tokens = crate::sample::Sample::sample(g, version);
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeDelegationTokenResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeDelegationTokenResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.tokens,
+            version,
+            options,
+            "DescribeDelegationTokenResponse",
+            "tokens",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeDelegationTokenResponse",
+            "throttleTimeMs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeDelegationTokenResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribeDelegationTokenResponse",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeDelegationTokenResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeDelegationTokenResponse",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("tokens") {
+            value.tokens = enc::json::field(
+                v,
+                version,
+                "DescribeDelegationTokenResponse",
+                "tokens",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeDelegationTokenResponse", "tokens", version),
+            );
+        }
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeDelegationTokenResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeDelegationTokenResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Clone, PartialEq, Default)]
 pub struct DescribedDelegationToken {
@@ -354,6 +531,479 @@ impl enc::Struct for DescribedDelegationToken {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribedDelegationToken`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Clone, PartialEq, Default)]
+pub struct DescribedDelegationTokenRef<'a> {
+    /// Owner's principal type.
+    ///
+    /// Versions 0+.
+    pub principal_type: &'a str,
+    /// Owner's principal name.
+    ///
+    /// Versions 0+.
+    pub principal_name: &'a str,
+    /// Principal type of whoever asked for the token.
+    ///
+    /// Versions 3+.
+    pub token_requester_principal_type: &'a str,
+    /// Principal name of whoever asked for the token.
+    ///
+    /// Versions 3+.
+    pub token_requester_principal_name: &'a str,
+    /// Creation time of the token, in ms since the Unix epoch.
+    ///
+    /// Versions 0+.
+    pub issue_timestamp: i64,
+    /// Time the token expires unless renewed, in ms since the Unix epoch.
+    ///
+    /// Versions 0+.
+    pub expiry_timestamp: i64,
+    /// Time after which the token cannot be renewed any more, in ms since the Unix epoch.
+    ///
+    /// Versions 0+.
+    pub max_timestamp: i64,
+    /// Token id.
+    ///
+    /// Versions 0+.
+    pub token_id: &'a str,
+    /// HMAC of the token.
+    ///
+    /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
+    pub hmac: &'a [u8],
+    /// Principals allowed to renew the token.
+    ///
+    /// Versions 0+.
+    pub renewers: Vec<DescribedDelegationTokenRenewerRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl ::core::fmt::Debug for DescribedDelegationTokenRef<'_> {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("DescribedDelegationTokenRef")
+            .field("principal_type", &self.principal_type)
+            .field("principal_name", &self.principal_name)
+            .field(
+                "token_requester_principal_type",
+                &self.token_requester_principal_type,
+            )
+            .field(
+                "token_requester_principal_name",
+                &self.token_requester_principal_name,
+            )
+            .field("issue_timestamp", &self.issue_timestamp)
+            .field("expiry_timestamp", &self.expiry_timestamp)
+            .field("max_timestamp", &self.max_timestamp)
+            .field("token_id", &self.token_id)
+            .field("hmac", &crate::redact::Redacted(&self.hmac))
+            .field("renewers", &self.renewers)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribedDelegationTokenRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.principal_type,
+            r,
+            version,
+            version >= 2,
+            "principal_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.principal_name,
+            r,
+            version,
+            version >= 2,
+            "principal_name",
+        )?;
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.token_requester_principal_type,
+                r,
+                version,
+                true,
+                "token_requester_principal_type",
+            )?;
+        } else {
+            self.token_requester_principal_type = "";
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.token_requester_principal_name,
+                r,
+                version,
+                true,
+                "token_requester_principal_name",
+            )?;
+        } else {
+            self.token_requester_principal_name = "";
+        }
+        let run: [u8; 24] = enc::field::read_run(
+            r,
+            &[("issue_timestamp", 8), ("expiry_timestamp", 8), ("max_timestamp", 8)],
+        )?;
+        self.issue_timestamp = enc::Fixed::from_chunk(&run[0..8]);
+        self.expiry_timestamp = enc::Fixed::from_chunk(&run[8..16]);
+        self.max_timestamp = enc::Fixed::from_chunk(&run[16..24]);
+        enc::field::decode_into(
+            &mut self.token_id,
+            r,
+            version,
+            version >= 2,
+            "token_id",
+        )?;
+        enc::field::decode_into(&mut self.hmac, r, version, version >= 2, "hmac")?;
+        enc::field::decode_into(
+            &mut self.renewers,
+            r,
+            version,
+            version >= 2,
+            "renewers",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.principal_type = "";
+        self.principal_name = "";
+        self.token_requester_principal_type = "";
+        self.token_requester_principal_name = "";
+        self.issue_timestamp = 0;
+        self.expiry_timestamp = 0;
+        self.max_timestamp = 0;
+        self.token_id = "";
+        self.hmac = Default::default();
+        self.renewers.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribedDelegationTokenRef<'a> {
+    type Owned = DescribedDelegationToken;
+    #[inline]
+    fn into_owned(self) -> DescribedDelegationToken {
+        DescribedDelegationToken {
+            principal_type: enc::IntoOwned::into_owned(self.principal_type),
+            principal_name: enc::IntoOwned::into_owned(self.principal_name),
+            token_requester_principal_type: enc::IntoOwned::into_owned(
+                self.token_requester_principal_type,
+            ),
+            token_requester_principal_name: enc::IntoOwned::into_owned(
+                self.token_requester_principal_name,
+            ),
+            issue_timestamp: self.issue_timestamp,
+            expiry_timestamp: self.expiry_timestamp,
+            max_timestamp: self.max_timestamp,
+            token_id: enc::IntoOwned::into_owned(self.token_id),
+            hmac: enc::IntoOwned::into_owned(self.hmac),
+            renewers: enc::IntoOwned::into_owned(self.renewers),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribedDelegationToken {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.principal_type = crate::sample::Sample::sample(g, version);
+        value.principal_name = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.token_requester_principal_type = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 3 {
+            value.token_requester_principal_name = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        value.issue_timestamp = crate::sample::Sample::sample(g, version);
+        value.expiry_timestamp = crate::sample::Sample::sample(g, version);
+        value.max_timestamp = crate::sample::Sample::sample(g, version);
+        value.token_id = crate::sample::Sample::sample(g, version);
+        value.hmac = crate::sample::Sample::sample(g, version);
+        value.renewers = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribedDelegationToken {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 3 && !self.token_requester_principal_type.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "DescribedDelegationToken",
+                    "tokenRequesterPrincipalType",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && !self.token_requester_principal_name.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "DescribedDelegationToken",
+                    "tokenRequesterPrincipalName",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.principal_type,
+            version,
+            options,
+            "DescribedDelegationToken",
+            "principalType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.principal_name,
+            version,
+            options,
+            "DescribedDelegationToken",
+            "principalName",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.token_requester_principal_type,
+                version,
+                options,
+                "DescribedDelegationToken",
+                "tokenRequesterPrincipalType",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.token_requester_principal_name,
+                version,
+                options,
+                "DescribedDelegationToken",
+                "tokenRequesterPrincipalName",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.issue_timestamp,
+            version,
+            options,
+            "DescribedDelegationToken",
+            "issueTimestamp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.expiry_timestamp,
+            version,
+            options,
+            "DescribedDelegationToken",
+            "expiryTimestamp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_timestamp,
+            version,
+            options,
+            "DescribedDelegationToken",
+            "maxTimestamp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.token_id,
+            version,
+            options,
+            "DescribedDelegationToken",
+            "tokenId",
+        )?;
+        enc::json::put_sensitive(
+            &mut out,
+            &self.hmac,
+            version,
+            options,
+            "DescribedDelegationToken",
+            "hmac",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.renewers,
+            version,
+            options,
+            "DescribedDelegationToken",
+            "renewers",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribedDelegationToken {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribedDelegationToken", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("principalType") {
+            value.principal_type = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationToken",
+                "principalType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedDelegationToken", "principalType", version),
+            );
+        }
+        if let Some(v) = object.get("principalName") {
+            value.principal_name = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationToken",
+                "principalName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedDelegationToken", "principalName", version),
+            );
+        }
+        if let Some(v) = object.get("tokenRequesterPrincipalType") {
+            value.token_requester_principal_type = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationToken",
+                "tokenRequesterPrincipalType",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "DescribedDelegationToken",
+                    "tokenRequesterPrincipalType",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("tokenRequesterPrincipalName") {
+            value.token_requester_principal_name = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationToken",
+                "tokenRequesterPrincipalName",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "DescribedDelegationToken",
+                    "tokenRequesterPrincipalName",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("issueTimestamp") {
+            value.issue_timestamp = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationToken",
+                "issueTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedDelegationToken", "issueTimestamp", version),
+            );
+        }
+        if let Some(v) = object.get("expiryTimestamp") {
+            value.expiry_timestamp = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationToken",
+                "expiryTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribedDelegationToken",
+                    "expiryTimestamp",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("maxTimestamp") {
+            value.max_timestamp = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationToken",
+                "maxTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedDelegationToken", "maxTimestamp", version),
+            );
+        }
+        if let Some(v) = object.get("tokenId") {
+            value.token_id = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationToken",
+                "tokenId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedDelegationToken", "tokenId", version),
+            );
+        }
+        if let Some(v) = object.get("hmac") {
+            value.hmac = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationToken",
+                "hmac",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedDelegationToken", "hmac", version));
+        }
+        if let Some(v) = object.get("renewers") {
+            value.renewers = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationToken",
+                "renewers",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedDelegationToken", "renewers", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribedDelegationTokenRenewer {
@@ -452,6 +1102,160 @@ impl enc::Struct for DescribedDelegationTokenRenewer {
         self.principal_type = ByteString::new();
         self.principal_name = ByteString::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribedDelegationTokenRenewer`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 2-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribedDelegationTokenRenewerRef<'a> {
+    /// Principal type.
+    ///
+    /// Versions 0+.
+    pub principal_type: &'a str,
+    /// Principal name.
+    ///
+    /// Versions 0+.
+    pub principal_name: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribedDelegationTokenRenewerRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.principal_type,
+            r,
+            version,
+            version >= 2,
+            "principal_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.principal_name,
+            r,
+            version,
+            version >= 2,
+            "principal_name",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.principal_type = "";
+        self.principal_name = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribedDelegationTokenRenewerRef<'a> {
+    type Owned = DescribedDelegationTokenRenewer;
+    #[inline]
+    fn into_owned(self) -> DescribedDelegationTokenRenewer {
+        DescribedDelegationTokenRenewer {
+            principal_type: enc::IntoOwned::into_owned(self.principal_type),
+            principal_name: enc::IntoOwned::into_owned(self.principal_name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribedDelegationTokenRenewer {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.principal_type = crate::sample::Sample::sample(g, version);
+        value.principal_name = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribedDelegationTokenRenewer {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.principal_type,
+            version,
+            options,
+            "DescribedDelegationTokenRenewer",
+            "principalType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.principal_name,
+            version,
+            options,
+            "DescribedDelegationTokenRenewer",
+            "principalName",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribedDelegationTokenRenewer {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribedDelegationTokenRenewer",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("principalType") {
+            value.principal_type = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationTokenRenewer",
+                "principalType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribedDelegationTokenRenewer",
+                    "principalType",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("principalName") {
+            value.principal_name = enc::json::field(
+                v,
+                version,
+                "DescribedDelegationTokenRenewer",
+                "principalName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribedDelegationTokenRenewer",
+                    "principalName",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeDelegationTokenResponse {

@@ -104,6 +104,166 @@ impl enc::Entities for DescribeGroupsRequest {
         enc::group_id_mut(&mut self.groups, "Groups", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeGroupsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 5-6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeGroupsRequestRef<'a> {
+    /// IDs of the groups to describe.
+    ///
+    /// Versions 0+.
+    pub groups: Vec<&'a str>,
+    /// True to have the response list the operations the caller may perform on each group.
+    ///
+    /// Versions 3+.
+    pub include_authorized_operations: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeGroupsRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.groups, r, version, version >= 5, "groups")?;
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.include_authorized_operations,
+                r,
+                version,
+                false,
+                "include_authorized_operations",
+            )?;
+        } else {
+            self.include_authorized_operations = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 5 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.groups.clear();
+        self.include_authorized_operations = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeGroupsRequestRef<'a> {
+    type Owned = DescribeGroupsRequest;
+    #[inline]
+    fn into_owned(self) -> DescribeGroupsRequest {
+        DescribeGroupsRequest {
+            groups: enc::IntoOwned::into_owned(self.groups),
+            include_authorized_operations: self.include_authorized_operations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeGroupsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeGroupsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.groups = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.include_authorized_operations = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 5 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeGroupsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 3 && self.include_authorized_operations {
+            return Err(
+                enc::json::non_default(
+                    "DescribeGroupsRequest",
+                    "includeAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.groups,
+            version,
+            options,
+            "DescribeGroupsRequest",
+            "groups",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.include_authorized_operations,
+                version,
+                options,
+                "DescribeGroupsRequest",
+                "includeAuthorizedOperations",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeGroupsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeGroupsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groups") {
+            value.groups = enc::json::field(
+                v,
+                version,
+                "DescribeGroupsRequest",
+                "groups",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeGroupsRequest", "groups", version));
+        }
+        if let Some(v) = object.get("includeAuthorizedOperations") {
+            value.include_authorized_operations = enc::json::field(
+                v,
+                version,
+                "DescribeGroupsRequest",
+                "includeAuthorizedOperations",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "DescribeGroupsRequest",
+                    "includeAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for DescribeGroupsRequest {
     const NAME: &'static str = "DescribeGroupsRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);

@@ -91,6 +91,149 @@ impl enc::Entities for DescribeGroupsResponse {
         enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeGroupsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 5-6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeGroupsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 1+; ignorable.
+    pub throttle_time_ms: i32,
+    /// One entry per group asked for.
+    ///
+    /// Versions 0+.
+    pub groups: Vec<DescribedGroupRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeGroupsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        enc::field::decode_into(&mut self.groups, r, version, version >= 5, "groups")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 5 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.groups.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeGroupsResponseRef<'a> {
+    type Owned = DescribeGroupsResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeGroupsResponse {
+        DescribeGroupsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            groups: enc::IntoOwned::into_owned(self.groups),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeGroupsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeGroupsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 1 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.groups = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeGroupsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "DescribeGroupsResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.groups,
+            version,
+            options,
+            "DescribeGroupsResponse",
+            "groups",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeGroupsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeGroupsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeGroupsResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DescribeGroupsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("groups") {
+            value.groups = enc::json::field(
+                v,
+                version,
+                "DescribeGroupsResponse",
+                "groups",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeGroupsResponse", "groups", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-6; flexible 5-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribedGroup {
@@ -317,6 +460,361 @@ impl enc::Entities for DescribedGroup {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribedGroup`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 5-6.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribedGroupRef<'a> {
+    /// 0 when the group was described, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 6+; nullable 6+; default null.
+    pub error_message: Option<&'a str>,
+    /// Group ID.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Current state, e.g. Stable or Empty; empty string when unknown.
+    ///
+    /// Versions 0+.
+    pub group_state: &'a str,
+    /// Protocol type of the group, e.g. consumer; may be the empty string.
+    ///
+    /// Versions 0+.
+    pub protocol_type: &'a str,
+    /// Name of the selected protocol (e.g. the assignor); may be the empty string.
+    ///
+    /// Versions 0+.
+    pub protocol_data: &'a str,
+    /// Current members of the group.
+    ///
+    /// Versions 0+.
+    pub members: Vec<DescribedGroupMemberRef<'a>>,
+    /// Bit set of the operations the caller may perform on the group (bit n = ACL operation code n); INT32_MIN when not requested.
+    ///
+    /// Versions 3+; default -2147483648.
+    pub authorized_operations: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribedGroupRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            error_message: None,
+            group_id: "",
+            group_state: "",
+            protocol_type: "",
+            protocol_data: "",
+            members: Default::default(),
+            authorized_operations: -2147483648,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribedGroupRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        if version >= 6 {
+            enc::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                true,
+                "error_message",
+            )?;
+        } else {
+            self.error_message = None;
+        }
+        enc::field::decode_into(
+            &mut self.group_id,
+            r,
+            version,
+            version >= 5,
+            "group_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.group_state,
+            r,
+            version,
+            version >= 5,
+            "group_state",
+        )?;
+        enc::field::decode_into(
+            &mut self.protocol_type,
+            r,
+            version,
+            version >= 5,
+            "protocol_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.protocol_data,
+            r,
+            version,
+            version >= 5,
+            "protocol_data",
+        )?;
+        enc::field::decode_into(&mut self.members, r, version, version >= 5, "members")?;
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.authorized_operations,
+                r,
+                version,
+                false,
+                "authorized_operations",
+            )?;
+        } else {
+            self.authorized_operations = -2147483648;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 5 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.error_message = None;
+        self.group_id = "";
+        self.group_state = "";
+        self.protocol_type = "";
+        self.protocol_data = "";
+        self.members.clear();
+        self.authorized_operations = -2147483648;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribedGroupRef<'a> {
+    type Owned = DescribedGroup;
+    #[inline]
+    fn into_owned(self) -> DescribedGroup {
+        DescribedGroup {
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            group_state: enc::IntoOwned::into_owned(self.group_state),
+            protocol_type: enc::IntoOwned::into_owned(self.protocol_type),
+            protocol_data: enc::IntoOwned::into_owned(self.protocol_data),
+            members: enc::IntoOwned::into_owned(self.members),
+            authorized_operations: self.authorized_operations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribedGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.error_message = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.group_state = crate::sample::Sample::sample(g, version);
+        value.protocol_type = crate::sample::Sample::sample(g, version);
+        value.protocol_data = crate::sample::Sample::sample(g, version);
+        value.members = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.authorized_operations = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribedGroup {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 6 && self.error_message.is_some() {
+            return Err(
+                enc::json::non_default("DescribedGroup", "errorMessage", version),
+            );
+        }
+        if version < 3 && self.authorized_operations != -2147483648 {
+            return Err(
+                enc::json::non_default("DescribedGroup", "authorizedOperations", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribedGroup",
+            "errorCode",
+        )?;
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.error_message,
+                version,
+                options,
+                "DescribedGroup",
+                "errorMessage",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "DescribedGroup",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_state,
+            version,
+            options,
+            "DescribedGroup",
+            "groupState",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.protocol_type,
+            version,
+            options,
+            "DescribedGroup",
+            "protocolType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.protocol_data,
+            version,
+            options,
+            "DescribedGroup",
+            "protocolData",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.members,
+            version,
+            options,
+            "DescribedGroup",
+            "members",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.authorized_operations,
+                version,
+                options,
+                "DescribedGroup",
+                "authorizedOperations",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribedGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribedGroup", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "errorMessage",
+            )?;
+        } else if version >= 6 {
+            return Err(enc::json::missing("DescribedGroup", "errorMessage", version));
+        }
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(v, version, "DescribedGroup", "groupId")?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "groupId", version));
+        }
+        if let Some(v) = object.get("groupState") {
+            value.group_state = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "groupState",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "groupState", version));
+        }
+        if let Some(v) = object.get("protocolType") {
+            value.protocol_type = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "protocolType",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "protocolType", version));
+        }
+        if let Some(v) = object.get("protocolData") {
+            value.protocol_data = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "protocolData",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "protocolData", version));
+        }
+        if let Some(v) = object.get("members") {
+            value.members = enc::json::field(v, version, "DescribedGroup", "members")?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "members", version));
+        }
+        if let Some(v) = object.get("authorizedOperations") {
+            value.authorized_operations = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "authorizedOperations",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("DescribedGroup", "authorizedOperations", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-6; flexible 5-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribedGroupMember {
@@ -487,6 +985,292 @@ impl enc::Struct for DescribedGroupMember {
         self.member_metadata = crate::Bytes::new();
         self.member_assignment = crate::Bytes::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribedGroupMember`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 5-6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribedGroupMemberRef<'a> {
+    /// Member ID given out by the coordinator.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Static member ID configured by the user (group.instance.id); null for dynamic members.
+    ///
+    /// Versions 4+; nullable 4+; ignorable; default null.
+    pub group_instance_id: Option<&'a str>,
+    /// Client ID from the member's most recent JoinGroup.
+    ///
+    /// Versions 0+.
+    pub client_id: &'a str,
+    /// Host the member connects from.
+    ///
+    /// Versions 0+.
+    pub client_host: &'a str,
+    /// Member's protocol metadata for the protocol currently selected.
+    ///
+    /// Versions 0+.
+    pub member_metadata: &'a [u8],
+    /// Assignment the leader gave this member.
+    ///
+    /// Versions 0+.
+    pub member_assignment: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribedGroupMemberRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.member_id,
+            r,
+            version,
+            version >= 5,
+            "member_id",
+        )?;
+        if version >= 4 {
+            enc::field::decode_into(
+                &mut self.group_instance_id,
+                r,
+                version,
+                version >= 5,
+                "group_instance_id",
+            )?;
+        } else {
+            self.group_instance_id = None;
+        }
+        enc::field::decode_into(
+            &mut self.client_id,
+            r,
+            version,
+            version >= 5,
+            "client_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.client_host,
+            r,
+            version,
+            version >= 5,
+            "client_host",
+        )?;
+        enc::field::decode_into(
+            &mut self.member_metadata,
+            r,
+            version,
+            version >= 5,
+            "member_metadata",
+        )?;
+        enc::field::decode_into(
+            &mut self.member_assignment,
+            r,
+            version,
+            version >= 5,
+            "member_assignment",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 5 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_id = "";
+        self.group_instance_id = None;
+        self.client_id = "";
+        self.client_host = "";
+        self.member_metadata = Default::default();
+        self.member_assignment = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribedGroupMemberRef<'a> {
+    type Owned = DescribedGroupMember;
+    #[inline]
+    fn into_owned(self) -> DescribedGroupMember {
+        DescribedGroupMember {
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            group_instance_id: enc::IntoOwned::into_owned(self.group_instance_id),
+            client_id: enc::IntoOwned::into_owned(self.client_id),
+            client_host: enc::IntoOwned::into_owned(self.client_host),
+            member_metadata: enc::IntoOwned::into_owned(self.member_metadata),
+            member_assignment: enc::IntoOwned::into_owned(self.member_assignment),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribedGroupMember {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_id = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.group_instance_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.client_id = crate::sample::Sample::sample(g, version);
+        value.client_host = crate::sample::Sample::sample(g, version);
+        value.member_metadata = crate::sample::Sample::sample(g, version);
+        value.member_assignment = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribedGroupMember {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "DescribedGroupMember",
+            "memberId",
+        )?;
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.group_instance_id,
+                version,
+                options,
+                "DescribedGroupMember",
+                "groupInstanceId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.client_id,
+            version,
+            options,
+            "DescribedGroupMember",
+            "clientId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_host,
+            version,
+            options,
+            "DescribedGroupMember",
+            "clientHost",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_metadata,
+            version,
+            options,
+            "DescribedGroupMember",
+            "memberMetadata",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_assignment,
+            version,
+            options,
+            "DescribedGroupMember",
+            "memberAssignment",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribedGroupMember {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribedGroupMember", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "DescribedGroupMember",
+                "memberId",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroupMember", "memberId", version));
+        }
+        if let Some(v) = object.get("groupInstanceId") {
+            value.group_instance_id = enc::json::field(
+                v,
+                version,
+                "DescribedGroupMember",
+                "groupInstanceId",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("DescribedGroupMember", "groupInstanceId", version),
+            );
+        }
+        if let Some(v) = object.get("clientId") {
+            value.client_id = enc::json::field(
+                v,
+                version,
+                "DescribedGroupMember",
+                "clientId",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroupMember", "clientId", version));
+        }
+        if let Some(v) = object.get("clientHost") {
+            value.client_host = enc::json::field(
+                v,
+                version,
+                "DescribedGroupMember",
+                "clientHost",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedGroupMember", "clientHost", version),
+            );
+        }
+        if let Some(v) = object.get("memberMetadata") {
+            value.member_metadata = enc::json::field(
+                v,
+                version,
+                "DescribedGroupMember",
+                "memberMetadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedGroupMember", "memberMetadata", version),
+            );
+        }
+        if let Some(v) = object.get("memberAssignment") {
+            value.member_assignment = enc::json::field(
+                v,
+                version,
+                "DescribedGroupMember",
+                "memberAssignment",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedGroupMember", "memberAssignment", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeGroupsResponse {

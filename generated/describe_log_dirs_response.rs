@@ -109,6 +109,179 @@ impl enc::Entities for DescribeLogDirsResponse {
         enc::Entities::rewrite_entities(&mut self.results, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeLogDirsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 2-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeLogDirsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Error for the whole request; 0 on success.
+    ///
+    /// Versions 3+; ignorable.
+    pub error_code: i16,
+    /// One entry per log directory of the broker.
+    ///
+    /// Versions 0+.
+    pub results: Vec<DescribeLogDirsResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeLogDirsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 3 {
+            let run: [u8; 6] = enc::field::read_run(
+                r,
+                &[("throttle_time_ms", 4), ("error_code", 2)],
+            )?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("throttle_time_ms", 4)])?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = 0;
+        }
+        enc::field::decode_into(&mut self.results, r, version, version >= 2, "results")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.results.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeLogDirsResponseRef<'a> {
+    type Owned = DescribeLogDirsResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeLogDirsResponse {
+        DescribeLogDirsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            results: enc::IntoOwned::into_owned(self.results),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeLogDirsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeLogDirsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.error_code = crate::sample::Sample::sample(g, version);
+        }
+        value.results = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeLogDirsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeLogDirsResponse",
+            "throttleTimeMs",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.error_code,
+                version,
+                options,
+                "DescribeLogDirsResponse",
+                "errorCode",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.results,
+            version,
+            options,
+            "DescribeLogDirsResponse",
+            "results",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeLogDirsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeLogDirsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeLogDirsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsResponse",
+                "errorCode",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("DescribeLogDirsResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("results") {
+            value.results = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsResponse",
+                "results",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeLogDirsResponse", "results", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeLogDirsResult {
@@ -272,6 +445,287 @@ impl enc::Entities for DescribeLogDirsResult {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeLogDirsResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 2-5.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeLogDirsResultRef<'a> {
+    /// Error for this directory, e.g. KAFKA_STORAGE_ERROR when offline; 0 otherwise.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Absolute path of the directory.
+    ///
+    /// Versions 0+.
+    pub log_dir: &'a str,
+    /// Topics with replicas in this directory.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<DescribeLogDirsTopicRef<'a>>,
+    /// Capacity in bytes of the volume holding the directory; -1 when unknown.
+    ///
+    /// Versions 4+; ignorable; default -1.
+    pub total_bytes: i64,
+    /// Free space in bytes usable on that volume; -1 when unknown.
+    ///
+    /// Versions 4+; ignorable; default -1.
+    pub usable_bytes: i64,
+    /// True when the directory is cordoned, so no new replicas are placed in it (KIP-1066).
+    ///
+    /// Versions 5+; ignorable; default false.
+    pub is_cordoned: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeLogDirsResultRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            log_dir: "",
+            topics: Default::default(),
+            total_bytes: -1,
+            usable_bytes: -1,
+            is_cordoned: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeLogDirsResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(&mut self.log_dir, r, version, version >= 2, "log_dir")?;
+        enc::field::decode_into(&mut self.topics, r, version, version >= 2, "topics")?;
+        if version >= 5 {
+            let run: [u8; 17] = enc::field::read_run(
+                r,
+                &[("total_bytes", 8), ("usable_bytes", 8), ("is_cordoned", 1)],
+            )?;
+            self.total_bytes = enc::Fixed::from_chunk(&run[0..8]);
+            self.usable_bytes = enc::Fixed::from_chunk(&run[8..16]);
+            self.is_cordoned = enc::Fixed::from_chunk(&run[16..17]);
+        } else if version >= 4 {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[("total_bytes", 8), ("usable_bytes", 8)],
+            )?;
+            self.total_bytes = enc::Fixed::from_chunk(&run[0..8]);
+            self.usable_bytes = enc::Fixed::from_chunk(&run[8..16]);
+            self.is_cordoned = false;
+        } else {
+            self.total_bytes = -1;
+            self.usable_bytes = -1;
+            self.is_cordoned = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.log_dir = "";
+        self.topics.clear();
+        self.total_bytes = -1;
+        self.usable_bytes = -1;
+        self.is_cordoned = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeLogDirsResultRef<'a> {
+    type Owned = DescribeLogDirsResult;
+    #[inline]
+    fn into_owned(self) -> DescribeLogDirsResult {
+        DescribeLogDirsResult {
+            error_code: self.error_code,
+            log_dir: enc::IntoOwned::into_owned(self.log_dir),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            total_bytes: self.total_bytes,
+            usable_bytes: self.usable_bytes,
+            is_cordoned: self.is_cordoned,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeLogDirsResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.log_dir = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.total_bytes = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.usable_bytes = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.is_cordoned = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeLogDirsResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeLogDirsResult",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.log_dir,
+            version,
+            options,
+            "DescribeLogDirsResult",
+            "logDir",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "DescribeLogDirsResult",
+            "topics",
+        )?;
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.total_bytes,
+                version,
+                options,
+                "DescribeLogDirsResult",
+                "totalBytes",
+            )?;
+        }
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.usable_bytes,
+                version,
+                options,
+                "DescribeLogDirsResult",
+                "usableBytes",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.is_cordoned,
+                version,
+                options,
+                "DescribeLogDirsResult",
+                "isCordoned",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeLogDirsResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeLogDirsResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeLogDirsResult", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("logDir") {
+            value.log_dir = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsResult",
+                "logDir",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeLogDirsResult", "logDir", version));
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsResult",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeLogDirsResult", "topics", version));
+        }
+        if let Some(v) = object.get("totalBytes") {
+            value.total_bytes = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsResult",
+                "totalBytes",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("DescribeLogDirsResult", "totalBytes", version),
+            );
+        }
+        if let Some(v) = object.get("usableBytes") {
+            value.usable_bytes = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsResult",
+                "usableBytes",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("DescribeLogDirsResult", "usableBytes", version),
+            );
+        }
+        if let Some(v) = object.get("isCordoned") {
+            value.is_cordoned = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsResult",
+                "isCordoned",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing("DescribeLogDirsResult", "isCordoned", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeLogDirsTopic {
@@ -361,6 +815,134 @@ impl enc::Entities for DescribeLogDirsTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeLogDirsTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 2-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeLogDirsTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Replicas of the topic in this directory.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<DescribeLogDirsPartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeLogDirsTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 2,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeLogDirsTopicRef<'a> {
+    type Owned = DescribeLogDirsTopic;
+    #[inline]
+    fn into_owned(self) -> DescribeLogDirsTopic {
+        DescribeLogDirsTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeLogDirsTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeLogDirsTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "DescribeLogDirsTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "DescribeLogDirsTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeLogDirsTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeLogDirsTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "DescribeLogDirsTopic", "name")?;
+        } else {
+            return Err(enc::json::missing("DescribeLogDirsTopic", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeLogDirsTopic", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-5; flexible 2-5.
@@ -463,6 +1045,201 @@ impl enc::Struct for DescribeLogDirsPartition {
         self.offset_lag = 0;
         self.is_future_key = false;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeLogDirsPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 2-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeLogDirsPartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Size of the replica's log segments in bytes.
+    ///
+    /// Versions 0+.
+    pub partition_size: i64,
+    /// For the current log: high watermark minus log end offset; for a future log: the current replica's log end offset minus this log's.
+    ///
+    /// Versions 0+.
+    pub offset_lag: i64,
+    /// True for a future log, being built by AlterReplicaLogDirs to take over from the current one.
+    ///
+    /// Versions 0+.
+    pub is_future_key: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeLogDirsPartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 21] = enc::field::read_run(
+            r,
+            &[
+                ("partition_index", 4),
+                ("partition_size", 8),
+                ("offset_lag", 8),
+                ("is_future_key", 1),
+            ],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.partition_size = enc::Fixed::from_chunk(&run[4..12]);
+        self.offset_lag = enc::Fixed::from_chunk(&run[12..20]);
+        self.is_future_key = enc::Fixed::from_chunk(&run[20..21]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.partition_size = 0;
+        self.offset_lag = 0;
+        self.is_future_key = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeLogDirsPartitionRef<'a> {
+    type Owned = DescribeLogDirsPartition;
+    #[inline]
+    fn into_owned(self) -> DescribeLogDirsPartition {
+        DescribeLogDirsPartition {
+            partition_index: self.partition_index,
+            partition_size: self.partition_size,
+            offset_lag: self.offset_lag,
+            is_future_key: self.is_future_key,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeLogDirsPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.partition_size = crate::sample::Sample::sample(g, version);
+        value.offset_lag = crate::sample::Sample::sample(g, version);
+        value.is_future_key = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeLogDirsPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "DescribeLogDirsPartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_size,
+            version,
+            options,
+            "DescribeLogDirsPartition",
+            "partitionSize",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.offset_lag,
+            version,
+            options,
+            "DescribeLogDirsPartition",
+            "offsetLag",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.is_future_key,
+            version,
+            options,
+            "DescribeLogDirsPartition",
+            "isFutureKey",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeLogDirsPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeLogDirsPartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsPartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeLogDirsPartition", "partitionIndex", version),
+            );
+        }
+        if let Some(v) = object.get("partitionSize") {
+            value.partition_size = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsPartition",
+                "partitionSize",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeLogDirsPartition", "partitionSize", version),
+            );
+        }
+        if let Some(v) = object.get("offsetLag") {
+            value.offset_lag = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsPartition",
+                "offsetLag",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeLogDirsPartition", "offsetLag", version),
+            );
+        }
+        if let Some(v) = object.get("isFutureKey") {
+            value.is_future_key = enc::json::field(
+                v,
+                version,
+                "DescribeLogDirsPartition",
+                "isFutureKey",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeLogDirsPartition", "isFutureKey", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeLogDirsResponse {

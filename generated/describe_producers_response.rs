@@ -75,6 +75,143 @@ impl enc::Entities for DescribeProducersResponse {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeProducersResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeProducersResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// One entry per topic asked for.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicResponseRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeProducersResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeProducersResponseRef<'a> {
+    type Owned = DescribeProducersResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeProducersResponse {
+        DescribeProducersResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeProducersResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeProducersResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeProducersResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeProducersResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "DescribeProducersResponse",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeProducersResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeProducersResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeProducersResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeProducersResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "DescribeProducersResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeProducersResponse", "topics", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicResponse {
@@ -141,6 +278,115 @@ impl enc::Entities for TopicResponse {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicResponseRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// One entry per partition asked for.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionResponseRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicResponseRef<'a> {
+    type Owned = TopicResponse;
+    #[inline]
+    fn into_owned(self) -> TopicResponse {
+        TopicResponse {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "TopicResponse", "name")?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicResponse",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "TopicResponse", "name")?;
+        } else {
+            return Err(enc::json::missing("TopicResponse", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicResponse",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicResponse", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -252,6 +498,203 @@ impl enc::Entities for PartitionResponse {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::Entities::rewrite_entities(&mut self.active_producers, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionResponseRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the partition was read, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null when there is none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Producers with state retained on this partition.
+    ///
+    /// Versions 0+.
+    pub active_producers: Vec<ProducerStateRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::field::decode_into(
+            &mut self.active_producers,
+            r,
+            version,
+            true,
+            "active_producers",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.active_producers.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionResponseRef<'a> {
+    type Owned = PartitionResponse;
+    #[inline]
+    fn into_owned(self) -> PartitionResponse {
+        PartitionResponse {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            active_producers: enc::IntoOwned::into_owned(self.active_producers),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.active_producers = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "PartitionResponse",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "PartitionResponse",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.active_producers,
+            version,
+            options,
+            "PartitionResponse",
+            "activeProducers",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "PartitionResponse",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PartitionResponse", "partitionIndex", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "PartitionResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResponse", "errorMessage", version));
+        }
+        if let Some(v) = object.get("activeProducers") {
+            value.active_producers = enc::json::field(
+                v,
+                version,
+                "PartitionResponse",
+                "activeProducers",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PartitionResponse", "activeProducers", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -381,6 +824,259 @@ impl enc::Entities for ProducerState {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ProducerState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProducerStateRef<'a> {
+    /// Producer ID.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// Latest epoch seen from the producer.
+    ///
+    /// Versions 0+.
+    pub producer_epoch: i32,
+    /// Sequence number of the producer's last appended record; -1 when unknown.
+    ///
+    /// Versions 0+; default -1.
+    pub last_sequence: i32,
+    /// Timestamp in ms of the producer's last appended batch; -1 when unknown.
+    ///
+    /// Versions 0+; default -1.
+    pub last_timestamp: i64,
+    /// Epoch of the transaction coordinator that last wrote a marker for this producer.
+    ///
+    /// Versions 0+.
+    pub coordinator_epoch: i32,
+    /// First offset of the producer's open transaction; -1 when none is open.
+    ///
+    /// Versions 0+; default -1.
+    pub current_txn_start_offset: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ProducerStateRef<'a> {
+    fn default() -> Self {
+        Self {
+            producer_id: 0,
+            producer_epoch: 0,
+            last_sequence: -1,
+            last_timestamp: -1,
+            coordinator_epoch: 0,
+            current_txn_start_offset: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ProducerStateRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 36] = enc::field::read_run(
+            r,
+            &[
+                ("producer_id", 8),
+                ("producer_epoch", 4),
+                ("last_sequence", 4),
+                ("last_timestamp", 8),
+                ("coordinator_epoch", 4),
+                ("current_txn_start_offset", 8),
+            ],
+        )?;
+        self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = enc::Fixed::from_chunk(&run[8..12]);
+        self.last_sequence = enc::Fixed::from_chunk(&run[12..16]);
+        self.last_timestamp = enc::Fixed::from_chunk(&run[16..24]);
+        self.coordinator_epoch = enc::Fixed::from_chunk(&run[24..28]);
+        self.current_txn_start_offset = enc::Fixed::from_chunk(&run[28..36]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.last_sequence = -1;
+        self.last_timestamp = -1;
+        self.coordinator_epoch = 0;
+        self.current_txn_start_offset = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ProducerStateRef<'a> {
+    type Owned = ProducerState;
+    #[inline]
+    fn into_owned(self) -> ProducerState {
+        ProducerState {
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            last_sequence: self.last_sequence,
+            last_timestamp: self.last_timestamp,
+            coordinator_epoch: self.coordinator_epoch,
+            current_txn_start_offset: self.current_txn_start_offset,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ProducerState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.producer_epoch = crate::sample::Sample::sample(g, version);
+        value.last_sequence = crate::sample::Sample::sample(g, version);
+        value.last_timestamp = crate::sample::Sample::sample(g, version);
+        value.coordinator_epoch = crate::sample::Sample::sample(g, version);
+        value.current_txn_start_offset = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ProducerState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "ProducerState",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_epoch,
+            version,
+            options,
+            "ProducerState",
+            "producerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_sequence,
+            version,
+            options,
+            "ProducerState",
+            "lastSequence",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_timestamp,
+            version,
+            options,
+            "ProducerState",
+            "lastTimestamp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.coordinator_epoch,
+            version,
+            options,
+            "ProducerState",
+            "coordinatorEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.current_txn_start_offset,
+            version,
+            options,
+            "ProducerState",
+            "currentTxnStartOffset",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ProducerState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ProducerState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "ProducerState",
+                "producerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerState", "producerId", version));
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "ProducerState",
+                "producerEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerState", "producerEpoch", version));
+        }
+        if let Some(v) = object.get("lastSequence") {
+            value.last_sequence = enc::json::field(
+                v,
+                version,
+                "ProducerState",
+                "lastSequence",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerState", "lastSequence", version));
+        }
+        if let Some(v) = object.get("lastTimestamp") {
+            value.last_timestamp = enc::json::field(
+                v,
+                version,
+                "ProducerState",
+                "lastTimestamp",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerState", "lastTimestamp", version));
+        }
+        if let Some(v) = object.get("coordinatorEpoch") {
+            value.coordinator_epoch = enc::json::field(
+                v,
+                version,
+                "ProducerState",
+                "coordinatorEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerState", "coordinatorEpoch", version));
+        }
+        if let Some(v) = object.get("currentTxnStartOffset") {
+            value.current_txn_start_offset = enc::json::field(
+                v,
+                version,
+                "ProducerState",
+                "currentTxnStartOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ProducerState", "currentTxnStartOffset", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeProducersResponse {

@@ -133,6 +133,228 @@ impl enc::Entities for DescribeQuorumResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeQuorumResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeQuorumResponseRef<'a> {
+    /// Error for the whole request; 0 on success.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the top-level error; null when there is none.
+    ///
+    /// Versions 2+; nullable 2+; ignorable.
+    pub error_message: Option<&'a str>,
+    /// One entry per topic asked for.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicDataRef<'a>>,
+    /// Endpoints of the nodes named in the partition data.
+    ///
+    /// Versions 2+.
+    pub nodes: Vec<NodeRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeQuorumResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            error_message: Some(""),
+            topics: Default::default(),
+            nodes: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeQuorumResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                true,
+                "error_message",
+            )?;
+        } else {
+            self.error_message = Some("");
+        }
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        if version >= 2 {
+            enc::field::decode_into(&mut self.nodes, r, version, true, "nodes")?;
+        } else {
+            self.nodes.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.topics.clear();
+        self.nodes.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeQuorumResponseRef<'a> {
+    type Owned = DescribeQuorumResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeQuorumResponse {
+        DescribeQuorumResponse {
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            nodes: enc::IntoOwned::into_owned(self.nodes),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeQuorumResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeQuorumResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.error_message = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.nodes = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeQuorumResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 2 && !self.nodes.is_empty() {
+            return Err(
+                enc::json::non_default("DescribeQuorumResponse", "nodes", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeQuorumResponse",
+            "errorCode",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.error_message,
+                version,
+                options,
+                "DescribeQuorumResponse",
+                "errorMessage",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "DescribeQuorumResponse",
+            "topics",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.nodes,
+                version,
+                options,
+                "DescribeQuorumResponse",
+                "nodes",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeQuorumResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeQuorumResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeQuorumResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeQuorumResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribeQuorumResponse",
+                "errorMessage",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("DescribeQuorumResponse", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "DescribeQuorumResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribeQuorumResponse", "topics", version));
+        }
+        if let Some(v) = object.get("nodes") {
+            value.nodes = enc::json::field(
+                v,
+                version,
+                "DescribeQuorumResponse",
+                "nodes",
+            )?;
+        } else if version >= 2 {
+            return Err(enc::json::missing("DescribeQuorumResponse", "nodes", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplicaState {
@@ -286,6 +508,267 @@ impl enc::Entities for ReplicaState {
         enc::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReplicaState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplicaStateRef<'a> {
+    /// Node id of the replica.
+    ///
+    /// Versions 0+.
+    pub replica_id: i32,
+    /// ID of the log directory holding the replica's metadata log.
+    ///
+    /// Versions 2+.
+    pub replica_directory_id: enc::Uuid,
+    /// Last known log end offset of the replica, or -1 when unknown.
+    ///
+    /// Versions 0+.
+    pub log_end_offset: i64,
+    /// Leader's wall-clock time in ms of the replica's last fetch; -1 for the leader itself or when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub last_fetch_timestamp: i64,
+    /// Leader's append time in ms of the offset the replica last fetched up to; the current time for the leader, -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub last_caught_up_timestamp: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ReplicaStateRef<'a> {
+    fn default() -> Self {
+        Self {
+            replica_id: 0,
+            replica_directory_id: enc::Uuid::NIL,
+            log_end_offset: 0,
+            last_fetch_timestamp: -1,
+            last_caught_up_timestamp: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReplicaStateRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            let run: [u8; 20] = enc::field::read_run(
+                r,
+                &[("replica_id", 4), ("replica_directory_id", 16)],
+            )?;
+            self.replica_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.replica_directory_id = enc::Fixed::from_chunk(&run[4..20]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("replica_id", 4)])?;
+            self.replica_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.replica_directory_id = enc::Uuid::NIL;
+        }
+        if version >= 1 {
+            let run: [u8; 24] = enc::field::read_run(
+                r,
+                &[
+                    ("log_end_offset", 8),
+                    ("last_fetch_timestamp", 8),
+                    ("last_caught_up_timestamp", 8),
+                ],
+            )?;
+            self.log_end_offset = enc::Fixed::from_chunk(&run[0..8]);
+            self.last_fetch_timestamp = enc::Fixed::from_chunk(&run[8..16]);
+            self.last_caught_up_timestamp = enc::Fixed::from_chunk(&run[16..24]);
+        } else {
+            let run: [u8; 8] = enc::field::read_run(r, &[("log_end_offset", 8)])?;
+            self.log_end_offset = enc::Fixed::from_chunk(&run[0..8]);
+            self.last_fetch_timestamp = -1;
+            self.last_caught_up_timestamp = -1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.replica_id = 0;
+        self.replica_directory_id = enc::Uuid::NIL;
+        self.log_end_offset = 0;
+        self.last_fetch_timestamp = -1;
+        self.last_caught_up_timestamp = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReplicaStateRef<'a> {
+    type Owned = ReplicaState;
+    #[inline]
+    fn into_owned(self) -> ReplicaState {
+        ReplicaState {
+            replica_id: self.replica_id,
+            replica_directory_id: self.replica_directory_id,
+            log_end_offset: self.log_end_offset,
+            last_fetch_timestamp: self.last_fetch_timestamp,
+            last_caught_up_timestamp: self.last_caught_up_timestamp,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReplicaState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.replica_id = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.replica_directory_id = crate::sample::Sample::sample(g, version);
+        }
+        value.log_end_offset = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.last_fetch_timestamp = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.last_caught_up_timestamp = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReplicaState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 2 && !self.replica_directory_id.is_nil() {
+            return Err(
+                enc::json::non_default("ReplicaState", "replicaDirectoryId", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.replica_id,
+            version,
+            options,
+            "ReplicaState",
+            "replicaId",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.replica_directory_id,
+                version,
+                options,
+                "ReplicaState",
+                "replicaDirectoryId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.log_end_offset,
+            version,
+            options,
+            "ReplicaState",
+            "logEndOffset",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.last_fetch_timestamp,
+                version,
+                options,
+                "ReplicaState",
+                "lastFetchTimestamp",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.last_caught_up_timestamp,
+                version,
+                options,
+                "ReplicaState",
+                "lastCaughtUpTimestamp",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReplicaState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReplicaState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("replicaId") {
+            value.replica_id = enc::json::field(
+                v,
+                version,
+                "ReplicaState",
+                "replicaId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReplicaState", "replicaId", version));
+        }
+        if let Some(v) = object.get("replicaDirectoryId") {
+            value.replica_directory_id = enc::json::field(
+                v,
+                version,
+                "ReplicaState",
+                "replicaDirectoryId",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("ReplicaState", "replicaDirectoryId", version),
+            );
+        }
+        if let Some(v) = object.get("logEndOffset") {
+            value.log_end_offset = enc::json::field(
+                v,
+                version,
+                "ReplicaState",
+                "logEndOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReplicaState", "logEndOffset", version));
+        }
+        if let Some(v) = object.get("lastFetchTimestamp") {
+            value.last_fetch_timestamp = enc::json::field(
+                v,
+                version,
+                "ReplicaState",
+                "lastFetchTimestamp",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("ReplicaState", "lastFetchTimestamp", version),
+            );
+        }
+        if let Some(v) = object.get("lastCaughtUpTimestamp") {
+            value.last_caught_up_timestamp = enc::json::field(
+                v,
+                version,
+                "ReplicaState",
+                "lastCaughtUpTimestamp",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("ReplicaState", "lastCaughtUpTimestamp", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -352,6 +835,117 @@ impl enc::Entities for TopicData {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicDataRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// One entry per partition asked for.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicDataRef<'a> {
+    type Owned = TopicData;
+    #[inline]
+    fn into_owned(self) -> TopicData {
+        TopicData {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "TopicData",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicData",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(v, version, "TopicData", "topicName")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "topicName", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TopicData", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -535,6 +1129,326 @@ impl enc::Entities for PartitionData {
         enc::Entities::rewrite_entities(&mut self.observers, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Error for this partition; 0 on success.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the partition error; null when there is none.
+    ///
+    /// Versions 2+; nullable 2+; ignorable.
+    pub error_message: Option<&'a str>,
+    /// Node id of the quorum leader, or -1 when unknown.
+    ///
+    /// Versions 0+.
+    pub leader_id: i32,
+    /// Most recent leader epoch known to the responder.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// High watermark of the partition, as known to the leader.
+    ///
+    /// Versions 0+.
+    pub high_watermark: i64,
+    /// Replication state of each voter.
+    ///
+    /// Versions 0+.
+    pub current_voters: Vec<ReplicaStateRef<'a>>,
+    /// Replication state of each observer (non-voting replica).
+    ///
+    /// Versions 0+.
+    pub observers: Vec<ReplicaStateRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for PartitionDataRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            error_code: 0,
+            error_message: Some(""),
+            leader_id: 0,
+            leader_epoch: 0,
+            high_watermark: 0,
+            current_voters: Default::default(),
+            observers: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                true,
+                "error_message",
+            )?;
+        } else {
+            self.error_message = Some("");
+        }
+        let run: [u8; 16] = enc::field::read_run(
+            r,
+            &[("leader_id", 4), ("leader_epoch", 4), ("high_watermark", 8)],
+        )?;
+        self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        self.high_watermark = enc::Fixed::from_chunk(&run[8..16]);
+        enc::field::decode_into(
+            &mut self.current_voters,
+            r,
+            version,
+            true,
+            "current_voters",
+        )?;
+        enc::field::decode_into(&mut self.observers, r, version, true, "observers")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.high_watermark = 0;
+        self.current_voters.clear();
+        self.observers.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            high_watermark: self.high_watermark,
+            current_voters: enc::IntoOwned::into_owned(self.current_voters),
+            observers: enc::IntoOwned::into_owned(self.observers),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.error_message = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.high_watermark = crate::sample::Sample::sample(g, version);
+        value.current_voters = crate::sample::Sample::sample(g, version);
+        value.observers = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "PartitionData",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionData",
+            "errorCode",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.error_message,
+                version,
+                options,
+                "PartitionData",
+                "errorMessage",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "PartitionData",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "PartitionData",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.high_watermark,
+            version,
+            options,
+            "PartitionData",
+            "highWatermark",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.current_voters,
+            version,
+            options,
+            "PartitionData",
+            "currentVoters",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.observers,
+            version,
+            options,
+            "PartitionData",
+            "observers",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionIndex", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "errorMessage",
+            )?;
+        } else if version >= 2 {
+            return Err(enc::json::missing("PartitionData", "errorMessage", version));
+        }
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(v, version, "PartitionData", "leaderId")?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "leaderId", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("highWatermark") {
+            value.high_watermark = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "highWatermark",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "highWatermark", version));
+        }
+        if let Some(v) = object.get("currentVoters") {
+            value.current_voters = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "currentVoters",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "currentVoters", version));
+        }
+        if let Some(v) = object.get("observers") {
+            value.observers = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "observers",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "observers", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Node {
@@ -598,6 +1512,110 @@ impl enc::Entities for Node {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Node`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 2; flexible 2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NodeRef<'a> {
+    /// Node id.
+    ///
+    /// Versions 2+.
+    pub node_id: i32,
+    /// Listeners of the node.
+    ///
+    /// Versions 2+.
+    pub listeners: Vec<ListenerRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for NodeRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
+        enc::field::decode_into(&mut self.listeners, r, version, true, "listeners")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.node_id = 0;
+        self.listeners.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for NodeRef<'a> {
+    type Owned = Node;
+    #[inline]
+    fn into_owned(self) -> Node {
+        Node {
+            node_id: self.node_id,
+            listeners: enc::IntoOwned::into_owned(self.listeners),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Node {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.node_id = crate::sample::Sample::sample(g, version);
+        value.listeners = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Node {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.node_id, version, options, "Node", "nodeId")?;
+        enc::json::put(
+            &mut out,
+            &self.listeners,
+            version,
+            options,
+            "Node",
+            "listeners",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Node {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Node", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("nodeId") {
+            value.node_id = enc::json::field(v, version, "Node", "nodeId")?;
+        } else {
+            return Err(enc::json::missing("Node", "nodeId", version));
+        }
+        if let Some(v) = object.get("listeners") {
+            value.listeners = enc::json::field(v, version, "Node", "listeners")?;
+        } else {
+            return Err(enc::json::missing("Node", "listeners", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 2; flexible 2.
@@ -671,6 +1689,118 @@ impl enc::Struct for Listener {
         self.host = ByteString::new();
         self.port = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Listener`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 2; flexible 2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListenerRef<'a> {
+    /// Listener name.
+    ///
+    /// Versions 2+.
+    pub name: &'a str,
+    /// Host name or address.
+    ///
+    /// Versions 2+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 2+.
+    pub port: u16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListenerRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.host = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListenerRef<'a> {
+    type Owned = Listener;
+    #[inline]
+    fn into_owned(self) -> Listener {
+        Listener {
+            name: enc::IntoOwned::into_owned(self.name),
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Listener {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Listener {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "Listener", "name")?;
+        enc::json::put(&mut out, &self.host, version, options, "Listener", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "Listener", "port")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Listener {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Listener", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "Listener", "name")?;
+        } else {
+            return Err(enc::json::missing("Listener", "name", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "Listener", "host")?;
+        } else {
+            return Err(enc::json::missing("Listener", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "Listener", "port")?;
+        } else {
+            return Err(enc::json::missing("Listener", "port", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeQuorumResponse {

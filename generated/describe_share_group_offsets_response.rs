@@ -75,6 +75,151 @@ impl enc::Entities for DescribeShareGroupOffsetsResponse {
         enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeShareGroupOffsetsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeShareGroupOffsetsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// One entry per requested group.
+    ///
+    /// Versions 0+.
+    pub groups: Vec<DescribeShareGroupOffsetsResponseGroupRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeShareGroupOffsetsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::field::decode_into(&mut self.groups, r, version, true, "groups")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.groups.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeShareGroupOffsetsResponseRef<'a> {
+    type Owned = DescribeShareGroupOffsetsResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeShareGroupOffsetsResponse {
+        DescribeShareGroupOffsetsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            groups: enc::IntoOwned::into_owned(self.groups),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeShareGroupOffsetsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeShareGroupOffsetsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.groups = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeShareGroupOffsetsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.groups,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponse",
+            "groups",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeShareGroupOffsetsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribeShareGroupOffsetsResponse",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("groups") {
+            value.groups = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponse",
+                "groups",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponse",
+                    "groups",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeShareGroupOffsetsResponseGroup {
@@ -173,6 +318,217 @@ impl enc::Entities for DescribeShareGroupOffsetsResponseGroup {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeShareGroupOffsetsResponseGroup`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeShareGroupOffsetsResponseGroupRef<'a> {
+    /// Share group id.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Results per topic.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<DescribeShareGroupOffsetsResponseTopicRef<'a>>,
+    /// 0 on success, otherwise the error for the whole group.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the group's error; null when none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeShareGroupOffsetsResponseGroupRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.topics.clear();
+        self.error_code = 0;
+        self.error_message = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeShareGroupOffsetsResponseGroupRef<'a> {
+    type Owned = DescribeShareGroupOffsetsResponseGroup;
+    #[inline]
+    fn into_owned(self) -> DescribeShareGroupOffsetsResponseGroup {
+        DescribeShareGroupOffsetsResponseGroup {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeShareGroupOffsetsResponseGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeShareGroupOffsetsResponseGroup {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponseGroup",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponseGroup",
+            "topics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponseGroup",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponseGroup",
+            "errorMessage",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeShareGroupOffsetsResponseGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribeShareGroupOffsetsResponseGroup",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponseGroup",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponseGroup",
+                    "groupId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponseGroup",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponseGroup",
+                    "topics",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponseGroup",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponseGroup",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponseGroup",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponseGroup",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeShareGroupOffsetsResponseTopic {
@@ -245,6 +601,175 @@ impl enc::Entities for DescribeShareGroupOffsetsResponseTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeShareGroupOffsetsResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeShareGroupOffsetsResponseTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<DescribeShareGroupOffsetsResponsePartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeShareGroupOffsetsResponseTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeShareGroupOffsetsResponseTopicRef<'a> {
+    type Owned = DescribeShareGroupOffsetsResponseTopic;
+    #[inline]
+    fn into_owned(self) -> DescribeShareGroupOffsetsResponseTopic {
+        DescribeShareGroupOffsetsResponseTopic {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeShareGroupOffsetsResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeShareGroupOffsetsResponseTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponseTopic",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponseTopic",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponseTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeShareGroupOffsetsResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribeShareGroupOffsetsResponseTopic",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponseTopic",
+                "topicName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponseTopic",
+                    "topicName",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponseTopic",
+                "topicId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponseTopic",
+                    "topicId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponseTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponseTopic",
+                    "partitions",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -392,6 +917,320 @@ impl enc::Struct for DescribeShareGroupOffsetsResponsePartition {
         self.error_code = 0;
         self.error_message = None;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeShareGroupOffsetsResponsePartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeShareGroupOffsetsResponsePartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Start offset of the share-partition.
+    ///
+    /// Versions 0+.
+    pub start_offset: i64,
+    /// Leader epoch stored with the share-partition's state.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Share-partition lag: records from the start offset on still to be delivered to completion (KIP-1226); -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub lag: i64,
+    /// 0 on success, otherwise the error for this partition.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the partition's error; null when none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeShareGroupOffsetsResponsePartitionRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            start_offset: 0,
+            leader_epoch: 0,
+            lag: -1,
+            error_code: 0,
+            error_message: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeShareGroupOffsetsResponsePartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            let run: [u8; 24] = enc::field::read_run(
+                r,
+                &[
+                    ("partition_index", 4),
+                    ("start_offset", 8),
+                    ("leader_epoch", 4),
+                    ("lag", 8),
+                ],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.start_offset = enc::Fixed::from_chunk(&run[4..12]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[12..16]);
+            self.lag = enc::Fixed::from_chunk(&run[16..24]);
+        } else {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[("partition_index", 4), ("start_offset", 8), ("leader_epoch", 4)],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.start_offset = enc::Fixed::from_chunk(&run[4..12]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[12..16]);
+            self.lag = -1;
+        }
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.start_offset = 0;
+        self.leader_epoch = 0;
+        self.lag = -1;
+        self.error_code = 0;
+        self.error_message = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeShareGroupOffsetsResponsePartitionRef<'a> {
+    type Owned = DescribeShareGroupOffsetsResponsePartition;
+    #[inline]
+    fn into_owned(self) -> DescribeShareGroupOffsetsResponsePartition {
+        DescribeShareGroupOffsetsResponsePartition {
+            partition_index: self.partition_index,
+            start_offset: self.start_offset,
+            leader_epoch: self.leader_epoch,
+            lag: self.lag,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeShareGroupOffsetsResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.start_offset = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.lag = crate::sample::Sample::sample(g, version);
+        }
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeShareGroupOffsetsResponsePartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponsePartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.start_offset,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponsePartition",
+            "startOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponsePartition",
+            "leaderEpoch",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.lag,
+                version,
+                options,
+                "DescribeShareGroupOffsetsResponsePartition",
+                "lag",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponsePartition",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DescribeShareGroupOffsetsResponsePartition",
+            "errorMessage",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeShareGroupOffsetsResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribeShareGroupOffsetsResponsePartition",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponsePartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponsePartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("startOffset") {
+            value.start_offset = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponsePartition",
+                "startOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponsePartition",
+                    "startOffset",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponsePartition",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponsePartition",
+                    "leaderEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("lag") {
+            value.lag = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponsePartition",
+                "lag",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponsePartition",
+                    "lag",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponsePartition",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponsePartition",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribeShareGroupOffsetsResponsePartition",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeShareGroupOffsetsResponsePartition",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeShareGroupOffsetsResponse {

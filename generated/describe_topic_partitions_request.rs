@@ -92,6 +92,186 @@ impl enc::Entities for DescribeTopicPartitionsRequest {
         enc::Entities::rewrite_entities(&mut self.cursor, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeTopicPartitionsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeTopicPartitionsRequestRef<'a> {
+    /// Topics to describe.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicRequestRef<'a>>,
+    /// Most partitions the response may hold.
+    ///
+    /// Versions 0+; default 2000.
+    pub response_partition_limit: i32,
+    /// Where to start: first topic and partition to describe; null to start at the beginning.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub cursor: Option<CursorRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeTopicPartitionsRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            topics: Default::default(),
+            response_partition_limit: 2000,
+            cursor: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeTopicPartitionsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::field::decode_into(
+            &mut self.response_partition_limit,
+            r,
+            version,
+            false,
+            "response_partition_limit",
+        )?;
+        enc::field::decode_into(&mut self.cursor, r, version, false, "cursor")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topics.clear();
+        self.response_partition_limit = 2000;
+        self.cursor = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeTopicPartitionsRequestRef<'a> {
+    type Owned = DescribeTopicPartitionsRequest;
+    #[inline]
+    fn into_owned(self) -> DescribeTopicPartitionsRequest {
+        DescribeTopicPartitionsRequest {
+            topics: enc::IntoOwned::into_owned(self.topics),
+            response_partition_limit: self.response_partition_limit,
+            cursor: enc::IntoOwned::into_owned(self.cursor),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeTopicPartitionsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeTopicPartitionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.response_partition_limit = crate::sample::Sample::sample(g, version);
+        value.cursor = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeTopicPartitionsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "DescribeTopicPartitionsRequest",
+            "topics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.response_partition_limit,
+            version,
+            options,
+            "DescribeTopicPartitionsRequest",
+            "responsePartitionLimit",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.cursor,
+            version,
+            options,
+            "DescribeTopicPartitionsRequest",
+            "cursor",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeTopicPartitionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeTopicPartitionsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeTopicPartitionsRequest", "topics", version),
+            );
+        }
+        if let Some(v) = object.get("responsePartitionLimit") {
+            value.response_partition_limit = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsRequest",
+                "responsePartitionLimit",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsRequest",
+                    "responsePartitionLimit",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("cursor") {
+            value.cursor = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsRequest",
+                "cursor",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeTopicPartitionsRequest", "cursor", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicRequest {
@@ -154,6 +334,90 @@ impl enc::Entities for TopicRequest {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicRequestRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicRequestRef<'a> {
+    type Owned = TopicRequest;
+    #[inline]
+    fn into_owned(self) -> TopicRequest {
+        TopicRequest {
+            name: enc::IntoOwned::into_owned(self.name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "TopicRequest", "name")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "TopicRequest", "name")?;
+        } else {
+            return Err(enc::json::missing("TopicRequest", "name", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -232,6 +496,129 @@ impl enc::Entities for Cursor {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Cursor`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CursorRef<'a> {
+    /// Topic to start with.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Partition of that topic to start with.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CursorRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::field::decode_into(
+            &mut self.partition_index,
+            r,
+            version,
+            false,
+            "partition_index",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partition_index = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CursorRef<'a> {
+    type Owned = Cursor;
+    #[inline]
+    fn into_owned(self) -> Cursor {
+        Cursor {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partition_index: self.partition_index,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Cursor {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Cursor {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "Cursor",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "Cursor",
+            "partitionIndex",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Cursor {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Cursor", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(v, version, "Cursor", "topicName")?;
+        } else {
+            return Err(enc::json::missing("Cursor", "topicName", version));
+        }
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "Cursor",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("Cursor", "partitionIndex", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeTopicPartitionsRequest {

@@ -91,6 +91,189 @@ impl enc::Entities for DescribeTopicPartitionsResponse {
         enc::Entities::rewrite_entities(&mut self.next_cursor, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeTopicPartitionsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeTopicPartitionsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+; ignorable.
+    pub throttle_time_ms: i32,
+    /// One entry per topic described.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<DescribeTopicPartitionsResponseTopicRef<'a>>,
+    /// Where the next request should continue; null when everything was returned.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub next_cursor: Option<CursorRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeTopicPartitionsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::field::decode_into(
+            &mut self.next_cursor,
+            r,
+            version,
+            false,
+            "next_cursor",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.next_cursor = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeTopicPartitionsResponseRef<'a> {
+    type Owned = DescribeTopicPartitionsResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeTopicPartitionsResponse {
+        DescribeTopicPartitionsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            next_cursor: enc::IntoOwned::into_owned(self.next_cursor),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeTopicPartitionsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeTopicPartitionsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.next_cursor = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeTopicPartitionsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeTopicPartitionsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "DescribeTopicPartitionsResponse",
+            "topics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.next_cursor,
+            version,
+            options,
+            "DescribeTopicPartitionsResponse",
+            "nextCursor",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeTopicPartitionsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribeTopicPartitionsResponse",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeTopicPartitionsResponse", "topics", version),
+            );
+        }
+        if let Some(v) = object.get("nextCursor") {
+            value.next_cursor = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponse",
+                "nextCursor",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponse",
+                    "nextCursor",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeTopicPartitionsResponseTopic {
@@ -221,6 +404,299 @@ impl enc::Entities for DescribeTopicPartitionsResponseTopic {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeTopicPartitionsResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeTopicPartitionsResponseTopicRef<'a> {
+    /// Topic-level error; 0 when the topic was described.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Topic name.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub name: Option<&'a str>,
+    /// Topic ID.
+    ///
+    /// Versions 0+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// True for internal topics such as __consumer_offsets.
+    ///
+    /// Versions 0+; ignorable; default false.
+    pub is_internal: bool,
+    /// One entry per partition returned.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<DescribeTopicPartitionsResponsePartitionRef<'a>>,
+    /// Bit set of the operations the caller may perform on the topic (bit n = ACL operation code n); INT32_MIN when not requested.
+    ///
+    /// Versions 0+; default -2147483648.
+    pub topic_authorized_operations: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeTopicPartitionsResponseTopicRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            name: Some(""),
+            topic_id: enc::Uuid::NIL,
+            is_internal: false,
+            partitions: Default::default(),
+            topic_authorized_operations: -2147483648,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeTopicPartitionsResponseTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 17] = enc::field::read_run(
+            r,
+            &[("topic_id", 16), ("is_internal", 1)],
+        )?;
+        self.topic_id = enc::Fixed::from_chunk(&run[0..16]);
+        self.is_internal = enc::Fixed::from_chunk(&run[16..17]);
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::field::decode_into(
+            &mut self.topic_authorized_operations,
+            r,
+            version,
+            false,
+            "topic_authorized_operations",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.name = Some("");
+        self.topic_id = enc::Uuid::NIL;
+        self.is_internal = false;
+        self.partitions.clear();
+        self.topic_authorized_operations = -2147483648;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeTopicPartitionsResponseTopicRef<'a> {
+    type Owned = DescribeTopicPartitionsResponseTopic;
+    #[inline]
+    fn into_owned(self) -> DescribeTopicPartitionsResponseTopic {
+        DescribeTopicPartitionsResponseTopic {
+            error_code: self.error_code,
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            is_internal: self.is_internal,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            topic_authorized_operations: self.topic_authorized_operations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeTopicPartitionsResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.name = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.is_internal = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.topic_authorized_operations = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeTopicPartitionsResponseTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeTopicPartitionsResponseTopic",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "DescribeTopicPartitionsResponseTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "DescribeTopicPartitionsResponseTopic",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.is_internal,
+            version,
+            options,
+            "DescribeTopicPartitionsResponseTopic",
+            "isInternal",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "DescribeTopicPartitionsResponseTopic",
+            "partitions",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_authorized_operations,
+            version,
+            options,
+            "DescribeTopicPartitionsResponseTopic",
+            "topicAuthorizedOperations",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeTopicPartitionsResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribeTopicPartitionsResponseTopic",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponseTopic",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponseTopic",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponseTopic",
+                "name",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponseTopic",
+                    "name",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponseTopic",
+                "topicId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponseTopic",
+                    "topicId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("isInternal") {
+            value.is_internal = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponseTopic",
+                "isInternal",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponseTopic",
+                    "isInternal",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponseTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponseTopic",
+                    "partitions",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topicAuthorizedOperations") {
+            value.topic_authorized_operations = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponseTopic",
+                "topicAuthorizedOperations",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponseTopic",
+                    "topicAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -427,6 +903,428 @@ impl enc::Entities for DescribeTopicPartitionsResponsePartition {
         enc::broker_id_mut(&mut self.offline_replicas, "OfflineReplicas", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeTopicPartitionsResponsePartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeTopicPartitionsResponsePartitionRef<'a> {
+    /// Partition-level error; 0 otherwise.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Broker id of the current leader.
+    ///
+    /// Versions 0+.
+    pub leader_id: i32,
+    /// Epoch of the current leader, or -1 when unknown.
+    ///
+    /// Versions 0+; ignorable; default -1.
+    pub leader_epoch: i32,
+    /// Broker ids of every replica of the partition.
+    ///
+    /// Versions 0+.
+    pub replica_nodes: enc::FixedArray<'a, i32>,
+    /// Broker ids of the replicas in sync with the leader.
+    ///
+    /// Versions 0+.
+    pub isr_nodes: enc::FixedArray<'a, i32>,
+    /// Broker ids of the eligible leader replicas (KIP-966); null when not tracked.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub eligible_leader_replicas: Option<enc::FixedArray<'a, i32>>,
+    /// Broker ids of the last known eligible leader replicas (KIP-966); null when not tracked.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub last_known_elr: Option<enc::FixedArray<'a, i32>>,
+    /// Broker ids of replicas that are offline.
+    ///
+    /// Versions 0+; ignorable.
+    pub offline_replicas: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeTopicPartitionsResponsePartitionRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            partition_index: 0,
+            leader_id: 0,
+            leader_epoch: -1,
+            replica_nodes: Default::default(),
+            isr_nodes: Default::default(),
+            eligible_leader_replicas: None,
+            last_known_elr: None,
+            offline_replicas: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeTopicPartitionsResponsePartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 14] = enc::field::read_run(
+            r,
+            &[
+                ("error_code", 2),
+                ("partition_index", 4),
+                ("leader_id", 4),
+                ("leader_epoch", 4),
+            ],
+        )?;
+        self.error_code = enc::Fixed::from_chunk(&run[0..2]);
+        self.partition_index = enc::Fixed::from_chunk(&run[2..6]);
+        self.leader_id = enc::Fixed::from_chunk(&run[6..10]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[10..14]);
+        enc::field::decode_into(
+            &mut self.replica_nodes,
+            r,
+            version,
+            true,
+            "replica_nodes",
+        )?;
+        enc::field::decode_into(&mut self.isr_nodes, r, version, true, "isr_nodes")?;
+        enc::field::decode_into(
+            &mut self.eligible_leader_replicas,
+            r,
+            version,
+            true,
+            "eligible_leader_replicas",
+        )?;
+        enc::field::decode_into(
+            &mut self.last_known_elr,
+            r,
+            version,
+            true,
+            "last_known_elr",
+        )?;
+        enc::field::decode_into(
+            &mut self.offline_replicas,
+            r,
+            version,
+            true,
+            "offline_replicas",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.partition_index = 0;
+        self.leader_id = 0;
+        self.leader_epoch = -1;
+        self.replica_nodes = Default::default();
+        self.isr_nodes = Default::default();
+        self.eligible_leader_replicas = None;
+        self.last_known_elr = None;
+        self.offline_replicas = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeTopicPartitionsResponsePartitionRef<'a> {
+    type Owned = DescribeTopicPartitionsResponsePartition;
+    #[inline]
+    fn into_owned(self) -> DescribeTopicPartitionsResponsePartition {
+        DescribeTopicPartitionsResponsePartition {
+            error_code: self.error_code,
+            partition_index: self.partition_index,
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            replica_nodes: enc::IntoOwned::into_owned(self.replica_nodes),
+            isr_nodes: enc::IntoOwned::into_owned(self.isr_nodes),
+            eligible_leader_replicas: enc::IntoOwned::into_owned(
+                self.eligible_leader_replicas,
+            ),
+            last_known_elr: enc::IntoOwned::into_owned(self.last_known_elr),
+            offline_replicas: enc::IntoOwned::into_owned(self.offline_replicas),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeTopicPartitionsResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.replica_nodes = crate::sample::Sample::sample(g, version);
+        value.isr_nodes = crate::sample::Sample::sample(g, version);
+        value.eligible_leader_replicas = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.last_known_elr = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.offline_replicas = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeTopicPartitionsResponsePartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeTopicPartitionsResponsePartition",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "DescribeTopicPartitionsResponsePartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "DescribeTopicPartitionsResponsePartition",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "DescribeTopicPartitionsResponsePartition",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replica_nodes,
+            version,
+            options,
+            "DescribeTopicPartitionsResponsePartition",
+            "replicaNodes",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.isr_nodes,
+            version,
+            options,
+            "DescribeTopicPartitionsResponsePartition",
+            "isrNodes",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.eligible_leader_replicas,
+            version,
+            options,
+            "DescribeTopicPartitionsResponsePartition",
+            "eligibleLeaderReplicas",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_known_elr,
+            version,
+            options,
+            "DescribeTopicPartitionsResponsePartition",
+            "lastKnownElr",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.offline_replicas,
+            version,
+            options,
+            "DescribeTopicPartitionsResponsePartition",
+            "offlineReplicas",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeTopicPartitionsResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribeTopicPartitionsResponsePartition",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponsePartition",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponsePartition",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponsePartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponsePartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponsePartition",
+                "leaderId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponsePartition",
+                    "leaderId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponsePartition",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponsePartition",
+                    "leaderEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("replicaNodes") {
+            value.replica_nodes = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponsePartition",
+                "replicaNodes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponsePartition",
+                    "replicaNodes",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("isrNodes") {
+            value.isr_nodes = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponsePartition",
+                "isrNodes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponsePartition",
+                    "isrNodes",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("eligibleLeaderReplicas") {
+            value.eligible_leader_replicas = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponsePartition",
+                "eligibleLeaderReplicas",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponsePartition",
+                    "eligibleLeaderReplicas",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("lastKnownElr") {
+            value.last_known_elr = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponsePartition",
+                "lastKnownElr",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponsePartition",
+                    "lastKnownElr",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("offlineReplicas") {
+            value.offline_replicas = enc::json::field(
+                v,
+                version,
+                "DescribeTopicPartitionsResponsePartition",
+                "offlineReplicas",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTopicPartitionsResponsePartition",
+                    "offlineReplicas",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Cursor {
@@ -503,6 +1401,129 @@ impl enc::Entities for Cursor {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Cursor`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CursorRef<'a> {
+    /// Topic to continue with.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Partition of that topic to continue with.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CursorRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::field::decode_into(
+            &mut self.partition_index,
+            r,
+            version,
+            false,
+            "partition_index",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partition_index = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CursorRef<'a> {
+    type Owned = Cursor;
+    #[inline]
+    fn into_owned(self) -> Cursor {
+        Cursor {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partition_index: self.partition_index,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Cursor {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Cursor {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "Cursor",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "Cursor",
+            "partitionIndex",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Cursor {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Cursor", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(v, version, "Cursor", "topicName")?;
+        } else {
+            return Err(enc::json::missing("Cursor", "topicName", version));
+        }
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "Cursor",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("Cursor", "partitionIndex", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeTopicPartitionsResponse {

@@ -72,6 +72,116 @@ impl enc::Entities for DescribeTransactionsRequest {
         enc::transactional_id_mut(&mut self.transactional_ids, "TransactionalIds", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeTransactionsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeTransactionsRequestRef<'a> {
+    /// Transactional IDs to describe; an empty list gives an empty result.
+    ///
+    /// Versions 0+.
+    pub transactional_ids: Vec<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeTransactionsRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.transactional_ids,
+            r,
+            version,
+            true,
+            "transactional_ids",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactional_ids.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeTransactionsRequestRef<'a> {
+    type Owned = DescribeTransactionsRequest;
+    #[inline]
+    fn into_owned(self) -> DescribeTransactionsRequest {
+        DescribeTransactionsRequest {
+            transactional_ids: enc::IntoOwned::into_owned(self.transactional_ids),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeTransactionsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeTransactionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.transactional_ids = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeTransactionsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.transactional_ids,
+            version,
+            options,
+            "DescribeTransactionsRequest",
+            "transactionalIds",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeTransactionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeTransactionsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactionalIds") {
+            value.transactional_ids = enc::json::field(
+                v,
+                version,
+                "DescribeTransactionsRequest",
+                "transactionalIds",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTransactionsRequest",
+                    "transactionalIds",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for DescribeTransactionsRequest {
     const NAME: &'static str = "DescribeTransactionsRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

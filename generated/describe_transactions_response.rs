@@ -92,6 +92,153 @@ impl enc::Entities for DescribeTransactionsResponse {
         enc::Entities::rewrite_entities(&mut self.transaction_states, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeTransactionsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DescribeTransactionsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// One entry per transactional ID asked for.
+    ///
+    /// Versions 0+.
+    pub transaction_states: Vec<TransactionStateRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeTransactionsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::field::decode_into(
+            &mut self.transaction_states,
+            r,
+            version,
+            true,
+            "transaction_states",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.transaction_states.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeTransactionsResponseRef<'a> {
+    type Owned = DescribeTransactionsResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeTransactionsResponse {
+        DescribeTransactionsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            transaction_states: enc::IntoOwned::into_owned(self.transaction_states),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeTransactionsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeTransactionsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.transaction_states = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeTransactionsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeTransactionsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_states,
+            version,
+            options,
+            "DescribeTransactionsResponse",
+            "transactionStates",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeTransactionsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribeTransactionsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeTransactionsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTransactionsResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("transactionStates") {
+            value.transaction_states = enc::json::field(
+                v,
+                version,
+                "DescribeTransactionsResponse",
+                "transactionStates",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeTransactionsResponse",
+                    "transactionStates",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TransactionState {
@@ -235,6 +382,307 @@ impl enc::Entities for TransactionState {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TransactionState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TransactionStateRef<'a> {
+    /// 0 when the ID was described, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Transactional ID.
+    ///
+    /// Versions 0+.
+    pub transactional_id: &'a str,
+    /// Coordinator state of the transaction, e.g. Ongoing or CompleteCommit.
+    ///
+    /// Versions 0+.
+    pub transaction_state: &'a str,
+    /// Transaction timeout in ms set by the producer.
+    ///
+    /// Versions 0+.
+    pub transaction_timeout_ms: i32,
+    /// Time in ms since the epoch at which the current transaction started.
+    ///
+    /// Versions 0+.
+    pub transaction_start_time_ms: i64,
+    /// Producer ID bound to the transactional ID.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// Current epoch of that producer.
+    ///
+    /// Versions 0+.
+    pub producer_epoch: i16,
+    /// Partitions in the open transaction; while committing or aborting, only those still without a marker.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TransactionStateRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.transactional_id,
+            r,
+            version,
+            true,
+            "transactional_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.transaction_state,
+            r,
+            version,
+            true,
+            "transaction_state",
+        )?;
+        let run: [u8; 22] = enc::field::read_run(
+            r,
+            &[
+                ("transaction_timeout_ms", 4),
+                ("transaction_start_time_ms", 8),
+                ("producer_id", 8),
+                ("producer_epoch", 2),
+            ],
+        )?;
+        self.transaction_timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.transaction_start_time_ms = enc::Fixed::from_chunk(&run[4..12]);
+        self.producer_id = enc::Fixed::from_chunk(&run[12..20]);
+        self.producer_epoch = enc::Fixed::from_chunk(&run[20..22]);
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.transactional_id = "";
+        self.transaction_state = "";
+        self.transaction_timeout_ms = 0;
+        self.transaction_start_time_ms = 0;
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TransactionStateRef<'a> {
+    type Owned = TransactionState;
+    #[inline]
+    fn into_owned(self) -> TransactionState {
+        TransactionState {
+            error_code: self.error_code,
+            transactional_id: enc::IntoOwned::into_owned(self.transactional_id),
+            transaction_state: enc::IntoOwned::into_owned(self.transaction_state),
+            transaction_timeout_ms: self.transaction_timeout_ms,
+            transaction_start_time_ms: self.transaction_start_time_ms,
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TransactionState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.transactional_id = crate::sample::Sample::sample(g, version);
+        value.transaction_state = crate::sample::Sample::sample(g, version);
+        value.transaction_timeout_ms = crate::sample::Sample::sample(g, version);
+        value.transaction_start_time_ms = crate::sample::Sample::sample(g, version);
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.producer_epoch = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TransactionState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "TransactionState",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transactional_id,
+            version,
+            options,
+            "TransactionState",
+            "transactionalId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_state,
+            version,
+            options,
+            "TransactionState",
+            "transactionState",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_timeout_ms,
+            version,
+            options,
+            "TransactionState",
+            "transactionTimeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_start_time_ms,
+            version,
+            options,
+            "TransactionState",
+            "transactionStartTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "TransactionState",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_epoch,
+            version,
+            options,
+            "TransactionState",
+            "producerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "TransactionState",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TransactionState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TransactionState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "TransactionState",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("TransactionState", "errorCode", version));
+        }
+        if let Some(v) = object.get("transactionalId") {
+            value.transactional_id = enc::json::field(
+                v,
+                version,
+                "TransactionState",
+                "transactionalId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TransactionState", "transactionalId", version),
+            );
+        }
+        if let Some(v) = object.get("transactionState") {
+            value.transaction_state = enc::json::field(
+                v,
+                version,
+                "TransactionState",
+                "transactionState",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TransactionState", "transactionState", version),
+            );
+        }
+        if let Some(v) = object.get("transactionTimeoutMs") {
+            value.transaction_timeout_ms = enc::json::field(
+                v,
+                version,
+                "TransactionState",
+                "transactionTimeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TransactionState", "transactionTimeoutMs", version),
+            );
+        }
+        if let Some(v) = object.get("transactionStartTimeMs") {
+            value.transaction_start_time_ms = enc::json::field(
+                v,
+                version,
+                "TransactionState",
+                "transactionStartTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TransactionState", "transactionStartTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "TransactionState",
+                "producerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("TransactionState", "producerId", version));
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "TransactionState",
+                "producerEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("TransactionState", "producerEpoch", version));
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "TransactionState", "topics")?;
+        } else {
+            return Err(enc::json::missing("TransactionState", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -310,6 +758,111 @@ impl enc::Entities for TopicData {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicDataRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic: &'a str,
+    /// Partition numbers.
+    ///
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic, r, version, true, "topic")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicDataRef<'a> {
+    type Owned = TopicData;
+    #[inline]
+    fn into_owned(self) -> TopicData {
+        TopicData {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.topic, version, options, "TopicData", "topic")?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicData",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(v, version, "TopicData", "topic")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "topic", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TopicData", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "partitions", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeTransactionsResponse {

@@ -102,6 +102,235 @@ impl enc::Struct for DescribeUserScramCredentialsResponse {
     }
 }
 impl enc::Entities for DescribeUserScramCredentialsResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeUserScramCredentialsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeUserScramCredentialsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Error for the whole request (authorization or broker trouble); 0 otherwise.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the top-level error; null when there is none.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// One entry per user.
+    ///
+    /// Versions 0+.
+    pub results: Vec<DescribeUserScramCredentialsResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeUserScramCredentialsResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            error_message: Some(""),
+            results: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeUserScramCredentialsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::field::decode_into(&mut self.results, r, version, true, "results")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.results.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeUserScramCredentialsResponseRef<'a> {
+    type Owned = DescribeUserScramCredentialsResponse;
+    #[inline]
+    fn into_owned(self) -> DescribeUserScramCredentialsResponse {
+        DescribeUserScramCredentialsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            results: enc::IntoOwned::into_owned(self.results),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DescribeUserScramCredentialsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeUserScramCredentialsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.results = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeUserScramCredentialsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "DescribeUserScramCredentialsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeUserScramCredentialsResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DescribeUserScramCredentialsResponse",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.results,
+            version,
+            options,
+            "DescribeUserScramCredentialsResponse",
+            "results",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeUserScramCredentialsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribeUserScramCredentialsResponse",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "DescribeUserScramCredentialsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeUserScramCredentialsResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeUserScramCredentialsResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeUserScramCredentialsResponse",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribeUserScramCredentialsResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeUserScramCredentialsResponse",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("results") {
+            value.results = enc::json::field(
+                v,
+                version,
+                "DescribeUserScramCredentialsResponse",
+                "results",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeUserScramCredentialsResponse",
+                    "results",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeUserScramCredentialsResult {
@@ -212,6 +441,231 @@ impl enc::Struct for DescribeUserScramCredentialsResult {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribeUserScramCredentialsResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeUserScramCredentialsResultRef<'a> {
+    /// User name.
+    ///
+    /// Versions 0+.
+    pub user: &'a str,
+    /// Error for this user, e.g. RESOURCE_NOT_FOUND; 0 otherwise.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the user's error; null when there is none.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// One entry per SCRAM mechanism the user has a credential for.
+    ///
+    /// Versions 0+.
+    pub credential_infos: Vec<CredentialInfoRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribeUserScramCredentialsResultRef<'a> {
+    fn default() -> Self {
+        Self {
+            user: "",
+            error_code: 0,
+            error_message: Some(""),
+            credential_infos: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribeUserScramCredentialsResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.user, r, version, true, "user")?;
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::field::decode_into(
+            &mut self.credential_infos,
+            r,
+            version,
+            true,
+            "credential_infos",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.user = "";
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.credential_infos.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribeUserScramCredentialsResultRef<'a> {
+    type Owned = DescribeUserScramCredentialsResult;
+    #[inline]
+    fn into_owned(self) -> DescribeUserScramCredentialsResult {
+        DescribeUserScramCredentialsResult {
+            user: enc::IntoOwned::into_owned(self.user),
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            credential_infos: enc::IntoOwned::into_owned(self.credential_infos),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribeUserScramCredentialsResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.user = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.credential_infos = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribeUserScramCredentialsResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.user,
+            version,
+            options,
+            "DescribeUserScramCredentialsResult",
+            "user",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribeUserScramCredentialsResult",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DescribeUserScramCredentialsResult",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.credential_infos,
+            version,
+            options,
+            "DescribeUserScramCredentialsResult",
+            "credentialInfos",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribeUserScramCredentialsResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "DescribeUserScramCredentialsResult",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("user") {
+            value.user = enc::json::field(
+                v,
+                version,
+                "DescribeUserScramCredentialsResult",
+                "user",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribeUserScramCredentialsResult", "user", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribeUserScramCredentialsResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeUserScramCredentialsResult",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribeUserScramCredentialsResult",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeUserScramCredentialsResult",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("credentialInfos") {
+            value.credential_infos = enc::json::field(
+                v,
+                version,
+                "DescribeUserScramCredentialsResult",
+                "credentialInfos",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DescribeUserScramCredentialsResult",
+                    "credentialInfos",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CredentialInfo {
@@ -279,6 +733,132 @@ impl enc::Struct for CredentialInfo {
         self.mechanism = 0;
         self.iterations = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CredentialInfo`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CredentialInfoRef<'a> {
+    /// SCRAM mechanism: 1 = SCRAM-SHA-256, 2 = SCRAM-SHA-512.
+    ///
+    /// Versions 0+.
+    pub mechanism: i8,
+    /// Hash iteration count of the credential.
+    ///
+    /// Versions 0+.
+    pub iterations: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CredentialInfoRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 5] = enc::field::read_run(
+            r,
+            &[("mechanism", 1), ("iterations", 4)],
+        )?;
+        self.mechanism = enc::Fixed::from_chunk(&run[0..1]);
+        self.iterations = enc::Fixed::from_chunk(&run[1..5]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.mechanism = 0;
+        self.iterations = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CredentialInfoRef<'a> {
+    type Owned = CredentialInfo;
+    #[inline]
+    fn into_owned(self) -> CredentialInfo {
+        CredentialInfo {
+            mechanism: self.mechanism,
+            iterations: self.iterations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CredentialInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.mechanism = crate::sample::Sample::sample(g, version);
+        value.iterations = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CredentialInfo {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.mechanism,
+            version,
+            options,
+            "CredentialInfo",
+            "mechanism",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.iterations,
+            version,
+            options,
+            "CredentialInfo",
+            "iterations",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CredentialInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CredentialInfo", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("mechanism") {
+            value.mechanism = enc::json::field(
+                v,
+                version,
+                "CredentialInfo",
+                "mechanism",
+            )?;
+        } else {
+            return Err(enc::json::missing("CredentialInfo", "mechanism", version));
+        }
+        if let Some(v) = object.get("iterations") {
+            value.iterations = enc::json::field(
+                v,
+                version,
+                "CredentialInfo",
+                "iterations",
+            )?;
+        } else {
+            return Err(enc::json::missing("CredentialInfo", "iterations", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for DescribeUserScramCredentialsResponse {

@@ -132,6 +132,203 @@ impl enc::Entities for ElectLeadersRequest {
         enc::Entities::rewrite_entities(&mut self.topic_partitions, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ElectLeadersRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElectLeadersRequestRef<'a> {
+    /// 0 = make the preferred replica leader; 1 = unclean: pick a live replica when no in-sync replica is left.
+    ///
+    /// Versions 1+.
+    pub election_type: i8,
+    /// Partitions to hold an election for; null for every partition.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub topic_partitions: Option<Vec<TopicPartitionsRef<'a>>>,
+    /// Time in ms to wait for the elections to finish before answering.
+    ///
+    /// Versions 0+; default 60000.
+    pub timeout_ms: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ElectLeadersRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            election_type: 0,
+            topic_partitions: Some(Default::default()),
+            timeout_ms: 60000,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ElectLeadersRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.election_type,
+                r,
+                version,
+                false,
+                "election_type",
+            )?;
+        } else {
+            self.election_type = 0;
+        }
+        enc::field::decode_into(
+            &mut self.topic_partitions,
+            r,
+            version,
+            version >= 2,
+            "topic_partitions",
+        )?;
+        enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.election_type = 0;
+        self.topic_partitions = Some(Default::default());
+        self.timeout_ms = 60000;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ElectLeadersRequestRef<'a> {
+    type Owned = ElectLeadersRequest;
+    #[inline]
+    fn into_owned(self) -> ElectLeadersRequest {
+        ElectLeadersRequest {
+            election_type: self.election_type,
+            topic_partitions: enc::IntoOwned::into_owned(self.topic_partitions),
+            timeout_ms: self.timeout_ms,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ElectLeadersRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ElectLeadersRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 1 {
+            value.election_type = crate::sample::Sample::sample(g, version);
+        }
+        value.topic_partitions = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.timeout_ms = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ElectLeadersRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.election_type != 0 {
+            return Err(
+                enc::json::non_default("ElectLeadersRequest", "electionType", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.election_type,
+                version,
+                options,
+                "ElectLeadersRequest",
+                "electionType",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topic_partitions,
+            version,
+            options,
+            "ElectLeadersRequest",
+            "topicPartitions",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.timeout_ms,
+            version,
+            options,
+            "ElectLeadersRequest",
+            "timeoutMs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ElectLeadersRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ElectLeadersRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("electionType") {
+            value.election_type = enc::json::field(
+                v,
+                version,
+                "ElectLeadersRequest",
+                "electionType",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("ElectLeadersRequest", "electionType", version),
+            );
+        }
+        if let Some(v) = object.get("topicPartitions") {
+            value.topic_partitions = enc::json::field(
+                v,
+                version,
+                "ElectLeadersRequest",
+                "topicPartitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ElectLeadersRequest", "topicPartitions", version),
+            );
+        }
+        if let Some(v) = object.get("timeoutMs") {
+            value.timeout_ms = enc::json::field(
+                v,
+                version,
+                "ElectLeadersRequest",
+                "timeoutMs",
+            )?;
+        } else {
+            return Err(enc::json::missing("ElectLeadersRequest", "timeoutMs", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
@@ -224,6 +421,133 @@ impl enc::Entities for TopicPartitions {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicPartitions`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicPartitionsRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic: &'a str,
+    /// Partition numbers of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicPartitionsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic, r, version, version >= 2, "topic")?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 2,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicPartitionsRef<'a> {
+    type Owned = TopicPartitions;
+    #[inline]
+    fn into_owned(self) -> TopicPartitions {
+        TopicPartitions {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicPartitions {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic,
+            version,
+            options,
+            "TopicPartitions",
+            "topic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicPartitions",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicPartitions", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(v, version, "TopicPartitions", "topic")?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "topic", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicPartitions",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "partitions", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ElectLeadersRequest {

@@ -128,6 +128,194 @@ impl enc::Entities for ElectLeadersResponse {
         enc::Entities::rewrite_entities(&mut self.replica_election_results, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ElectLeadersResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ElectLeadersResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Error for the whole request; 0 on success.
+    ///
+    /// Versions 1+.
+    pub error_code: i16,
+    /// Outcome per topic; empty when every partition was asked for and the caller lacks permission.
+    ///
+    /// Versions 0+.
+    pub replica_election_results: Vec<ReplicaElectionResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ElectLeadersResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            let run: [u8; 6] = enc::field::read_run(
+                r,
+                &[("throttle_time_ms", 4), ("error_code", 2)],
+            )?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("throttle_time_ms", 4)])?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = 0;
+        }
+        enc::field::decode_into(
+            &mut self.replica_election_results,
+            r,
+            version,
+            version >= 2,
+            "replica_election_results",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.replica_election_results.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ElectLeadersResponseRef<'a> {
+    type Owned = ElectLeadersResponse;
+    #[inline]
+    fn into_owned(self) -> ElectLeadersResponse {
+        ElectLeadersResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            replica_election_results: enc::IntoOwned::into_owned(
+                self.replica_election_results,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ElectLeadersResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ElectLeadersResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.error_code = crate::sample::Sample::sample(g, version);
+        }
+        value.replica_election_results = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ElectLeadersResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.error_code != 0 {
+            return Err(
+                enc::json::non_default("ElectLeadersResponse", "errorCode", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "ElectLeadersResponse",
+            "throttleTimeMs",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.error_code,
+                version,
+                options,
+                "ElectLeadersResponse",
+                "errorCode",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.replica_election_results,
+            version,
+            options,
+            "ElectLeadersResponse",
+            "replicaElectionResults",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ElectLeadersResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ElectLeadersResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ElectLeadersResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ElectLeadersResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ElectLeadersResponse",
+                "errorCode",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("ElectLeadersResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("replicaElectionResults") {
+            value.replica_election_results = enc::json::field(
+                v,
+                version,
+                "ElectLeadersResponse",
+                "replicaElectionResults",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ElectLeadersResponse",
+                    "replicaElectionResults",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReplicaElectionResult {
@@ -217,6 +405,139 @@ impl enc::Entities for ReplicaElectionResult {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReplicaElectionResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReplicaElectionResultRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic: &'a str,
+    /// Outcome per partition.
+    ///
+    /// Versions 0+.
+    pub partition_result: Vec<PartitionResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReplicaElectionResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic, r, version, version >= 2, "topic")?;
+        enc::field::decode_into(
+            &mut self.partition_result,
+            r,
+            version,
+            version >= 2,
+            "partition_result",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.partition_result.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReplicaElectionResultRef<'a> {
+    type Owned = ReplicaElectionResult;
+    #[inline]
+    fn into_owned(self) -> ReplicaElectionResult {
+        ReplicaElectionResult {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            partition_result: enc::IntoOwned::into_owned(self.partition_result),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReplicaElectionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic = crate::sample::Sample::sample(g, version);
+        value.partition_result = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReplicaElectionResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic,
+            version,
+            options,
+            "ReplicaElectionResult",
+            "topic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_result,
+            version,
+            options,
+            "ReplicaElectionResult",
+            "partitionResult",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReplicaElectionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReplicaElectionResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(
+                v,
+                version,
+                "ReplicaElectionResult",
+                "topic",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReplicaElectionResult", "topic", version));
+        }
+        if let Some(v) = object.get("partitionResult") {
+            value.partition_result = enc::json::field(
+                v,
+                version,
+                "ReplicaElectionResult",
+                "partitionResult",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ReplicaElectionResult", "partitionResult", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-2; flexible 2.
@@ -328,6 +649,183 @@ impl enc::Struct for PartitionResult {
         self.error_code = 0;
         self.error_message = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionResultRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_id: i32,
+    /// 0 when the election succeeded, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for PartitionResultRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_id: 0,
+            error_code: 0,
+            error_message: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionResultRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_id", 4), ("error_code", 2)],
+        )?;
+        self.partition_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            version >= 2,
+            "error_message",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_id = 0;
+        self.error_code = 0;
+        self.error_message = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionResultRef<'a> {
+    type Owned = PartitionResult;
+    #[inline]
+    fn into_owned(self) -> PartitionResult {
+        PartitionResult {
+            partition_id: self.partition_id,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_id = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_id,
+            version,
+            options,
+            "PartitionResult",
+            "partitionId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionResult",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "PartitionResult",
+            "errorMessage",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionId") {
+            value.partition_id = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "partitionId",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "partitionId", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "errorMessage", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ElectLeadersResponse {

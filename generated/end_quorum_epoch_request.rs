@@ -117,6 +117,187 @@ impl enc::Entities for EndQuorumEpochRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EndQuorumEpochRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EndQuorumEpochRequestRef<'a> {
+    /// ID of the cluster, checked by the receiver; may be null.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub cluster_id: Option<&'a str>,
+    /// Topics whose quorum the leader leaves.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicDataRef<'a>>,
+    /// Listeners of the resigning leader.
+    ///
+    /// Versions 1+; ignorable.
+    pub leader_endpoints: Vec<LeaderEndpointRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EndQuorumEpochRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.cluster_id,
+            r,
+            version,
+            version >= 1,
+            "cluster_id",
+        )?;
+        enc::field::decode_into(&mut self.topics, r, version, version >= 1, "topics")?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.leader_endpoints,
+                r,
+                version,
+                true,
+                "leader_endpoints",
+            )?;
+        } else {
+            self.leader_endpoints.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.cluster_id = None;
+        self.topics.clear();
+        self.leader_endpoints.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EndQuorumEpochRequestRef<'a> {
+    type Owned = EndQuorumEpochRequest;
+    #[inline]
+    fn into_owned(self) -> EndQuorumEpochRequest {
+        EndQuorumEpochRequest {
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            leader_endpoints: enc::IntoOwned::into_owned(self.leader_endpoints),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for EndQuorumEpochRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EndQuorumEpochRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.cluster_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.leader_endpoints = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EndQuorumEpochRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.cluster_id,
+            version,
+            options,
+            "EndQuorumEpochRequest",
+            "clusterId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "EndQuorumEpochRequest",
+            "topics",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.leader_endpoints,
+                version,
+                options,
+                "EndQuorumEpochRequest",
+                "leaderEndpoints",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EndQuorumEpochRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EndQuorumEpochRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "EndQuorumEpochRequest",
+                "clusterId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("EndQuorumEpochRequest", "clusterId", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "EndQuorumEpochRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("EndQuorumEpochRequest", "topics", version));
+        }
+        if let Some(v) = object.get("leaderEndpoints") {
+            value.leader_endpoints = enc::json::field(
+                v,
+                version,
+                "EndQuorumEpochRequest",
+                "leaderEndpoints",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("EndQuorumEpochRequest", "leaderEndpoints", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -214,6 +395,133 @@ impl enc::Entities for TopicData {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicDataRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Partitions whose quorum the leader leaves.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.topic_name,
+            r,
+            version,
+            version >= 1,
+            "topic_name",
+        )?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 1,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicDataRef<'a> {
+    type Owned = TopicData;
+    #[inline]
+    fn into_owned(self) -> TopicData {
+        TopicData {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "TopicData",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicData",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(v, version, "TopicData", "topicName")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "topicName", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TopicData", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 1.
@@ -370,6 +678,240 @@ impl enc::Entities for PartitionData {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Node id of the leader that resigns.
+    ///
+    /// Versions 0+.
+    pub leader_id: i32,
+    /// Epoch that is ending.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Voter ids in order of preference for the next leader.
+    ///
+    /// Versions 0; ignorable.
+    pub preferred_successors: enc::FixedArray<'a, i32>,
+    /// Voters in order of preference for the next leader.
+    ///
+    /// Versions 1+; ignorable.
+    pub preferred_candidates: Vec<ReplicaInfoRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("leader_id", 4), ("leader_epoch", 4)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.leader_id = enc::Fixed::from_chunk(&run[4..8]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[8..12]);
+        if version <= 0 {
+            enc::field::decode_into(
+                &mut self.preferred_successors,
+                r,
+                version,
+                false,
+                "preferred_successors",
+            )?;
+        } else {
+            self.preferred_successors = Default::default();
+        }
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.preferred_candidates,
+                r,
+                version,
+                true,
+                "preferred_candidates",
+            )?;
+        } else {
+            self.preferred_candidates.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.preferred_successors = Default::default();
+        self.preferred_candidates.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition_index: self.partition_index,
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            preferred_successors: enc::IntoOwned::into_owned(self.preferred_successors),
+            preferred_candidates: enc::IntoOwned::into_owned(self.preferred_candidates),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        if version <= 0 {
+            value.preferred_successors = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.preferred_candidates = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "PartitionData",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "PartitionData",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "PartitionData",
+            "leaderEpoch",
+        )?;
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.preferred_successors,
+                version,
+                options,
+                "PartitionData",
+                "preferredSuccessors",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.preferred_candidates,
+                version,
+                options,
+                "PartitionData",
+                "preferredCandidates",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionIndex", version));
+        }
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(v, version, "PartitionData", "leaderId")?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "leaderId", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("preferredSuccessors") {
+            value.preferred_successors = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "preferredSuccessors",
+            )?;
+        } else if version <= 0 {
+            return Err(
+                enc::json::missing("PartitionData", "preferredSuccessors", version),
+            );
+        }
+        if let Some(v) = object.get("preferredCandidates") {
+            value.preferred_candidates = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "preferredCandidates",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("PartitionData", "preferredCandidates", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReplicaInfo {
@@ -447,6 +989,134 @@ impl enc::Entities for ReplicaInfo {
         enc::broker_id_mut(&mut self.candidate_id, "CandidateId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReplicaInfo`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReplicaInfoRef<'a> {
+    /// Node id of the voter.
+    ///
+    /// Versions 1+.
+    pub candidate_id: i32,
+    /// Log directory ID of the voter.
+    ///
+    /// Versions 1+.
+    pub candidate_directory_id: enc::Uuid,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReplicaInfoRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 20] = enc::field::read_run(
+            r,
+            &[("candidate_id", 4), ("candidate_directory_id", 16)],
+        )?;
+        self.candidate_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.candidate_directory_id = enc::Fixed::from_chunk(&run[4..20]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.candidate_id = 0;
+        self.candidate_directory_id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReplicaInfoRef<'a> {
+    type Owned = ReplicaInfo;
+    #[inline]
+    fn into_owned(self) -> ReplicaInfo {
+        ReplicaInfo {
+            candidate_id: self.candidate_id,
+            candidate_directory_id: self.candidate_directory_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReplicaInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.candidate_id = crate::sample::Sample::sample(g, version);
+        value.candidate_directory_id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReplicaInfo {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.candidate_id,
+            version,
+            options,
+            "ReplicaInfo",
+            "candidateId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.candidate_directory_id,
+            version,
+            options,
+            "ReplicaInfo",
+            "candidateDirectoryId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReplicaInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReplicaInfo", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("candidateId") {
+            value.candidate_id = enc::json::field(
+                v,
+                version,
+                "ReplicaInfo",
+                "candidateId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReplicaInfo", "candidateId", version));
+        }
+        if let Some(v) = object.get("candidateDirectoryId") {
+            value.candidate_directory_id = enc::json::field(
+                v,
+                version,
+                "ReplicaInfo",
+                "candidateDirectoryId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ReplicaInfo", "candidateDirectoryId", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderEndpoint {
@@ -518,6 +1188,139 @@ impl enc::Struct for LeaderEndpoint {
         self.host = ByteString::new();
         self.port = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderEndpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaderEndpointRef<'a> {
+    /// Listener name.
+    ///
+    /// Versions 1+.
+    pub name: &'a str,
+    /// Host name or address.
+    ///
+    /// Versions 1+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 1+.
+    pub port: u16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderEndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.host = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderEndpointRef<'a> {
+    type Owned = LeaderEndpoint;
+    #[inline]
+    fn into_owned(self) -> LeaderEndpoint {
+        LeaderEndpoint {
+            name: enc::IntoOwned::into_owned(self.name),
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderEndpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "LeaderEndpoint",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host,
+            version,
+            options,
+            "LeaderEndpoint",
+            "host",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.port,
+            version,
+            options,
+            "LeaderEndpoint",
+            "port",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderEndpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "LeaderEndpoint", "name")?;
+        } else {
+            return Err(enc::json::missing("LeaderEndpoint", "name", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "LeaderEndpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("LeaderEndpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "LeaderEndpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("LeaderEndpoint", "port", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for EndQuorumEpochRequest {

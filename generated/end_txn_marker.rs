@@ -50,6 +50,105 @@ impl enc::Struct for EndTxnMarker {
         self.coordinator_epoch = 0;
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EndTxnMarker`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EndTxnMarkerRef<'a> {
+    /// Epoch of the transaction coordinator that had the marker written.
+    ///
+    /// Versions 0+.
+    pub coordinator_epoch: i32,
+    /// The input's lifetime: this view borrows nothing else from it.
+    pub input: ::core::marker::PhantomData<&'a [u8]>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EndTxnMarkerRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.coordinator_epoch,
+            r,
+            version,
+            false,
+            "coordinator_epoch",
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.coordinator_epoch = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EndTxnMarkerRef<'a> {
+    type Owned = EndTxnMarker;
+    #[inline]
+    fn into_owned(self) -> EndTxnMarker {
+        EndTxnMarker {
+            coordinator_epoch: self.coordinator_epoch,
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for EndTxnMarkerRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EndTxnMarker {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.coordinator_epoch = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EndTxnMarker {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.coordinator_epoch,
+            version,
+            options,
+            "EndTxnMarker",
+            "coordinatorEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EndTxnMarker {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EndTxnMarker", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("coordinatorEpoch") {
+            value.coordinator_epoch = enc::json::field(
+                v,
+                version,
+                "EndTxnMarker",
+                "coordinatorEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("EndTxnMarker", "coordinatorEpoch", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for EndTxnMarker {
     const NAME: &'static str = "EndTxnMarker";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

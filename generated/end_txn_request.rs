@@ -123,6 +123,196 @@ impl enc::Entities for EndTxnRequest {
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EndTxnRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EndTxnRequestRef<'a> {
+    /// Transactional ID of the transaction to finish.
+    ///
+    /// Versions 0+.
+    pub transactional_id: &'a str,
+    /// Producer ID.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// Producer's current epoch.
+    ///
+    /// Versions 0+.
+    pub producer_epoch: i16,
+    /// True to commit the transaction, false to abort it.
+    ///
+    /// Versions 0+.
+    pub committed: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EndTxnRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.transactional_id,
+            r,
+            version,
+            version >= 3,
+            "transactional_id",
+        )?;
+        let run: [u8; 11] = enc::field::read_run(
+            r,
+            &[("producer_id", 8), ("producer_epoch", 2), ("committed", 1)],
+        )?;
+        self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = enc::Fixed::from_chunk(&run[8..10]);
+        self.committed = enc::Fixed::from_chunk(&run[10..11]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactional_id = "";
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.committed = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EndTxnRequestRef<'a> {
+    type Owned = EndTxnRequest;
+    #[inline]
+    fn into_owned(self) -> EndTxnRequest {
+        EndTxnRequest {
+            transactional_id: enc::IntoOwned::into_owned(self.transactional_id),
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            committed: self.committed,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for EndTxnRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EndTxnRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.transactional_id = crate::sample::Sample::sample(g, version);
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.producer_epoch = crate::sample::Sample::sample(g, version);
+        value.committed = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EndTxnRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.transactional_id,
+            version,
+            options,
+            "EndTxnRequest",
+            "transactionalId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "EndTxnRequest",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_epoch,
+            version,
+            options,
+            "EndTxnRequest",
+            "producerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.committed,
+            version,
+            options,
+            "EndTxnRequest",
+            "committed",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EndTxnRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EndTxnRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactionalId") {
+            value.transactional_id = enc::json::field(
+                v,
+                version,
+                "EndTxnRequest",
+                "transactionalId",
+            )?;
+        } else {
+            return Err(enc::json::missing("EndTxnRequest", "transactionalId", version));
+        }
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "EndTxnRequest",
+                "producerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("EndTxnRequest", "producerId", version));
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "EndTxnRequest",
+                "producerEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("EndTxnRequest", "producerEpoch", version));
+        }
+        if let Some(v) = object.get("committed") {
+            value.committed = enc::json::field(
+                v,
+                version,
+                "EndTxnRequest",
+                "committed",
+            )?;
+        } else {
+            return Err(enc::json::missing("EndTxnRequest", "committed", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for EndTxnRequest {
     const NAME: &'static str = "EndTxnRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);

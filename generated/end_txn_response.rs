@@ -150,6 +150,226 @@ impl enc::Entities for EndTxnResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EndTxnResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndTxnResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 when the transaction was ended, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Producer ID to use from now on; -1 when not given.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub producer_id: i64,
+    /// Producer epoch to use from now on; -1 when not given.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub producer_epoch: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for EndTxnResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            producer_id: -1,
+            producer_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EndTxnResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 5 {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[
+                    ("throttle_time_ms", 4),
+                    ("error_code", 2),
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                ],
+            )?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.producer_id = enc::Fixed::from_chunk(&run[6..14]);
+            self.producer_epoch = enc::Fixed::from_chunk(&run[14..16]);
+        } else {
+            let run: [u8; 6] = enc::field::read_run(
+                r,
+                &[("throttle_time_ms", 4), ("error_code", 2)],
+            )?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.producer_id = -1;
+            self.producer_epoch = -1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.producer_id = -1;
+        self.producer_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EndTxnResponseRef<'a> {
+    type Owned = EndTxnResponse;
+    #[inline]
+    fn into_owned(self) -> EndTxnResponse {
+        EndTxnResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for EndTxnResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EndTxnResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.producer_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.producer_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EndTxnResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "EndTxnResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "EndTxnResponse",
+            "errorCode",
+        )?;
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.producer_id,
+                version,
+                options,
+                "EndTxnResponse",
+                "producerId",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.producer_epoch,
+                version,
+                options,
+                "EndTxnResponse",
+                "producerEpoch",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EndTxnResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EndTxnResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "EndTxnResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(enc::json::missing("EndTxnResponse", "throttleTimeMs", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "EndTxnResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("EndTxnResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "EndTxnResponse",
+                "producerId",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("EndTxnResponse", "producerId", version));
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "EndTxnResponse",
+                "producerEpoch",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("EndTxnResponse", "producerEpoch", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for EndTxnResponse {
     const NAME: &'static str = "EndTxnResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);

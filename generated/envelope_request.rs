@@ -108,6 +108,193 @@ impl enc::Struct for EnvelopeRequest {
     }
 }
 impl enc::Entities for EnvelopeRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EnvelopeRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnvelopeRequestRef<'a> {
+    /// The forwarded request: its header and body, encoded as the original client sent them.
+    ///
+    /// Versions 0+.
+    pub request_data: &'a [u8],
+    /// Serialized principal of the original client, as built by the forwarding broker; may be null.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub request_principal: Option<&'a [u8]>,
+    /// Raw IP address of the original client (4 bytes for IPv4, 16 for IPv6).
+    ///
+    /// Versions 0+.
+    pub client_host_address: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for EnvelopeRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            request_data: Default::default(),
+            request_principal: Some(Default::default()),
+            client_host_address: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EnvelopeRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.request_data,
+            r,
+            version,
+            true,
+            "request_data",
+        )?;
+        enc::field::decode_into(
+            &mut self.request_principal,
+            r,
+            version,
+            true,
+            "request_principal",
+        )?;
+        enc::field::decode_into(
+            &mut self.client_host_address,
+            r,
+            version,
+            true,
+            "client_host_address",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.request_data = Default::default();
+        self.request_principal = Some(Default::default());
+        self.client_host_address = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EnvelopeRequestRef<'a> {
+    type Owned = EnvelopeRequest;
+    #[inline]
+    fn into_owned(self) -> EnvelopeRequest {
+        EnvelopeRequest {
+            request_data: From::from(enc::IntoOwned::into_owned(self.request_data)),
+            request_principal: enc::IntoOwned::into_owned(self.request_principal),
+            client_host_address: enc::IntoOwned::into_owned(self.client_host_address),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for EnvelopeRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EnvelopeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.request_data = crate::sample::Sample::sample(g, version);
+        value.request_principal = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.client_host_address = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EnvelopeRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.request_data,
+            version,
+            options,
+            "EnvelopeRequest",
+            "requestData",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.request_principal,
+            version,
+            options,
+            "EnvelopeRequest",
+            "requestPrincipal",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_host_address,
+            version,
+            options,
+            "EnvelopeRequest",
+            "clientHostAddress",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EnvelopeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EnvelopeRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("requestData") {
+            value.request_data = enc::json::field(
+                v,
+                version,
+                "EnvelopeRequest",
+                "requestData",
+            )?;
+        } else {
+            return Err(enc::json::missing("EnvelopeRequest", "requestData", version));
+        }
+        if let Some(v) = object.get("requestPrincipal") {
+            value.request_principal = enc::json::field(
+                v,
+                version,
+                "EnvelopeRequest",
+                "requestPrincipal",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("EnvelopeRequest", "requestPrincipal", version),
+            );
+        }
+        if let Some(v) = object.get("clientHostAddress") {
+            value.client_host_address = enc::json::field(
+                v,
+                version,
+                "EnvelopeRequest",
+                "clientHostAddress",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("EnvelopeRequest", "clientHostAddress", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for EnvelopeRequest {
     const NAME: &'static str = "EnvelopeRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -73,6 +73,141 @@ impl enc::Struct for EnvelopeResponse {
     }
 }
 impl enc::Entities for EnvelopeResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EnvelopeResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EnvelopeResponseRef<'a> {
+    /// The response to the forwarded request, header and body; null when the envelope itself failed.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub response_data: Option<&'a [u8]>,
+    /// Error code for the envelope itself; 0 when it was handled.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EnvelopeResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.response_data,
+            r,
+            version,
+            true,
+            "response_data",
+        )?;
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.response_data = None;
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EnvelopeResponseRef<'a> {
+    type Owned = EnvelopeResponse;
+    #[inline]
+    fn into_owned(self) -> EnvelopeResponse {
+        EnvelopeResponse {
+            response_data: enc::IntoOwned::into_owned(self.response_data)
+                .map(From::from),
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for EnvelopeResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EnvelopeResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.response_data = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EnvelopeResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.response_data,
+            version,
+            options,
+            "EnvelopeResponse",
+            "responseData",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "EnvelopeResponse",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EnvelopeResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EnvelopeResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("responseData") {
+            value.response_data = enc::json::field(
+                v,
+                version,
+                "EnvelopeResponse",
+                "responseData",
+            )?;
+        } else {
+            return Err(enc::json::missing("EnvelopeResponse", "responseData", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "EnvelopeResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("EnvelopeResponse", "errorCode", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for EnvelopeResponse {
     const NAME: &'static str = "EnvelopeResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -414,6 +414,549 @@ impl enc::Entities for FetchRequest {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FetchRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FetchRequestRef<'a> {
+    /// Cluster ID when known, so that the receiver can reject fetches meant for another cluster; null otherwise.
+    ///
+    /// Versions 12+; nullable 12+; tag 0 from 12+; ignorable; default null.
+    pub cluster_id: Option<&'a str>,
+    /// Broker id of the fetching follower, or -1 for a consumer.
+    ///
+    /// Versions 0-14; default -1.
+    pub replica_id: i32,
+    /// Identity of the fetching follower; absent for a consumer.
+    ///
+    /// Versions 15+; tag 1 from 15+.
+    pub replica_state: ReplicaStateRef<'a>,
+    /// Longest time in ms to wait for MinBytes of data before answering.
+    ///
+    /// Versions 0+.
+    pub max_wait_ms: i32,
+    /// Least amount of data in bytes worth answering with before MaxWaitMs has passed.
+    ///
+    /// Versions 0+.
+    pub min_bytes: i32,
+    /// Upper bound in bytes on the response data; the first batch is returned even when larger (KIP-74).
+    ///
+    /// Versions 3+; ignorable; default 2147483647.
+    pub max_bytes: i32,
+    /// 0 = READ_UNCOMMITTED, every record is returned; 1 = READ_COMMITTED, only data below the last stable offset, plus the list of aborted transactions.
+    ///
+    /// Versions 4+; ignorable; default 0.
+    pub isolation_level: i8,
+    /// Fetch session ID; 0 when not in a session.
+    ///
+    /// Versions 7+; ignorable; default 0.
+    pub session_id: i32,
+    /// Position of this request in the fetch session: 0 opens a session, -1 means no session.
+    ///
+    /// Versions 7+; ignorable; default -1.
+    pub session_epoch: i32,
+    /// Topics to read from.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<FetchTopicRef<'a>>,
+    /// Incremental fetches only: partitions to drop from the fetch session.
+    ///
+    /// Versions 7+.
+    pub forgotten_topics_data: Vec<ForgottenTopicRef<'a>>,
+    /// Rack of the fetching consumer, used to choose a nearby replica (KIP-392).
+    ///
+    /// Versions 11+; ignorable.
+    pub rack_id: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for FetchRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            cluster_id: None,
+            replica_id: -1,
+            replica_state: Default::default(),
+            max_wait_ms: 0,
+            min_bytes: 0,
+            max_bytes: 2147483647,
+            isolation_level: 0,
+            session_id: 0,
+            session_epoch: -1,
+            topics: Default::default(),
+            forgotten_topics_data: Default::default(),
+            rack_id: "",
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FetchRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        self.cluster_id = None;
+        if version <= 14 {
+            enc::field::decode_into(
+                &mut self.replica_id,
+                r,
+                version,
+                false,
+                "replica_id",
+            )?;
+        } else {
+            self.replica_id = -1;
+        }
+        enc::Decode::reset_value(&mut self.replica_state);
+        if version >= 7 {
+            let run: [u8; 21] = enc::field::read_run(
+                r,
+                &[
+                    ("max_wait_ms", 4),
+                    ("min_bytes", 4),
+                    ("max_bytes", 4),
+                    ("isolation_level", 1),
+                    ("session_id", 4),
+                    ("session_epoch", 4),
+                ],
+            )?;
+            self.max_wait_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = enc::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = enc::Fixed::from_chunk(&run[8..12]);
+            self.isolation_level = enc::Fixed::from_chunk(&run[12..13]);
+            self.session_id = enc::Fixed::from_chunk(&run[13..17]);
+            self.session_epoch = enc::Fixed::from_chunk(&run[17..21]);
+        } else if version >= 4 {
+            let run: [u8; 13] = enc::field::read_run(
+                r,
+                &[
+                    ("max_wait_ms", 4),
+                    ("min_bytes", 4),
+                    ("max_bytes", 4),
+                    ("isolation_level", 1),
+                ],
+            )?;
+            self.max_wait_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = enc::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = enc::Fixed::from_chunk(&run[8..12]);
+            self.isolation_level = enc::Fixed::from_chunk(&run[12..13]);
+            self.session_id = 0;
+            self.session_epoch = -1;
+        } else if version >= 3 {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("max_wait_ms", 4), ("min_bytes", 4), ("max_bytes", 4)],
+            )?;
+            self.max_wait_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = enc::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = enc::Fixed::from_chunk(&run[8..12]);
+            self.isolation_level = 0;
+            self.session_id = 0;
+            self.session_epoch = -1;
+        } else {
+            let run: [u8; 8] = enc::field::read_run(
+                r,
+                &[("max_wait_ms", 4), ("min_bytes", 4)],
+            )?;
+            self.max_wait_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = enc::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = 2147483647;
+            self.isolation_level = 0;
+            self.session_id = 0;
+            self.session_epoch = -1;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, version >= 12, "topics")?;
+        if version >= 7 {
+            enc::field::decode_into(
+                &mut self.forgotten_topics_data,
+                r,
+                version,
+                version >= 12,
+                "forgotten_topics_data",
+            )?;
+        } else {
+            self.forgotten_topics_data.clear();
+        }
+        if version >= 11 {
+            enc::field::decode_into(
+                &mut self.rack_id,
+                r,
+                version,
+                version >= 12,
+                "rack_id",
+            )?;
+        } else {
+            self.rack_id = "";
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 12 {
+            enc::tagged::decode_section(
+                r,
+                2,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 => {
+                            self.cluster_id = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "cluster_id",
+                            )?;
+                        }
+                        1 if version >= 15 => {
+                            self.replica_state = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "replica_state",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.cluster_id = None;
+        self.replica_id = -1;
+        enc::Decode::reset_value(&mut self.replica_state);
+        self.max_wait_ms = 0;
+        self.min_bytes = 0;
+        self.max_bytes = 2147483647;
+        self.isolation_level = 0;
+        self.session_id = 0;
+        self.session_epoch = -1;
+        self.topics.clear();
+        self.forgotten_topics_data.clear();
+        self.rack_id = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FetchRequestRef<'a> {
+    type Owned = FetchRequest;
+    #[inline]
+    fn into_owned(self) -> FetchRequest {
+        FetchRequest {
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            replica_id: self.replica_id,
+            replica_state: enc::IntoOwned::into_owned(self.replica_state),
+            max_wait_ms: self.max_wait_ms,
+            min_bytes: self.min_bytes,
+            max_bytes: self.max_bytes,
+            isolation_level: self.isolation_level,
+            session_id: self.session_id,
+            session_epoch: self.session_epoch,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            forgotten_topics_data: enc::IntoOwned::into_owned(
+                self.forgotten_topics_data,
+            ),
+            rack_id: enc::IntoOwned::into_owned(self.rack_id),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for FetchRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FetchRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 12 {
+            value.cluster_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version <= 14 {
+            value.replica_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 15 {
+            value.replica_state = crate::sample::Sample::sample(g, version);
+        }
+        value.max_wait_ms = crate::sample::Sample::sample(g, version);
+        value.min_bytes = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.max_bytes = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.isolation_level = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 7 {
+            value.session_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 7 {
+            value.session_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 7 {
+            value.forgotten_topics_data = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 11 {
+            value.rack_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 12 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(2);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FetchRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 14 && self.replica_id != -1 {
+            return Err(enc::json::non_default("FetchRequest", "replicaId", version));
+        }
+        if version < 15 && self.replica_state != ReplicaState::default() {
+            return Err(enc::json::non_default("FetchRequest", "replicaState", version));
+        }
+        if version < 7 && !self.forgotten_topics_data.is_empty() {
+            return Err(
+                enc::json::non_default("FetchRequest", "forgottenTopicsData", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 12 && self.cluster_id.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.cluster_id,
+                version,
+                options,
+                "FetchRequest",
+                "clusterId",
+            )?;
+        }
+        if version <= 14 {
+            enc::json::put(
+                &mut out,
+                &self.replica_id,
+                version,
+                options,
+                "FetchRequest",
+                "replicaId",
+            )?;
+        }
+        if version >= 15 && self.replica_state != ReplicaState::default() {
+            enc::json::put(
+                &mut out,
+                &self.replica_state,
+                version,
+                options,
+                "FetchRequest",
+                "replicaState",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.max_wait_ms,
+            version,
+            options,
+            "FetchRequest",
+            "maxWaitMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.min_bytes,
+            version,
+            options,
+            "FetchRequest",
+            "minBytes",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.max_bytes,
+                version,
+                options,
+                "FetchRequest",
+                "maxBytes",
+            )?;
+        }
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.isolation_level,
+                version,
+                options,
+                "FetchRequest",
+                "isolationLevel",
+            )?;
+        }
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.session_id,
+                version,
+                options,
+                "FetchRequest",
+                "sessionId",
+            )?;
+        }
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.session_epoch,
+                version,
+                options,
+                "FetchRequest",
+                "sessionEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "FetchRequest",
+            "topics",
+        )?;
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.forgotten_topics_data,
+                version,
+                options,
+                "FetchRequest",
+                "forgottenTopicsData",
+            )?;
+        }
+        if version >= 11 {
+            enc::json::put(
+                &mut out,
+                &self.rack_id,
+                version,
+                options,
+                "FetchRequest",
+                "rackId",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FetchRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FetchRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "FetchRequest",
+                "clusterId",
+            )?;
+        }
+        if let Some(v) = object.get("replicaId") {
+            value.replica_id = enc::json::field(
+                v,
+                version,
+                "FetchRequest",
+                "replicaId",
+            )?;
+        } else if version <= 14 {
+            return Err(enc::json::missing("FetchRequest", "replicaId", version));
+        }
+        if let Some(v) = object.get("replicaState") {
+            value.replica_state = enc::json::field(
+                v,
+                version,
+                "FetchRequest",
+                "replicaState",
+            )?;
+        }
+        if let Some(v) = object.get("maxWaitMs") {
+            value.max_wait_ms = enc::json::field(
+                v,
+                version,
+                "FetchRequest",
+                "maxWaitMs",
+            )?;
+        } else {
+            return Err(enc::json::missing("FetchRequest", "maxWaitMs", version));
+        }
+        if let Some(v) = object.get("minBytes") {
+            value.min_bytes = enc::json::field(v, version, "FetchRequest", "minBytes")?;
+        } else {
+            return Err(enc::json::missing("FetchRequest", "minBytes", version));
+        }
+        if let Some(v) = object.get("maxBytes") {
+            value.max_bytes = enc::json::field(v, version, "FetchRequest", "maxBytes")?;
+        } else if version >= 3 {
+            return Err(enc::json::missing("FetchRequest", "maxBytes", version));
+        }
+        if let Some(v) = object.get("isolationLevel") {
+            value.isolation_level = enc::json::field(
+                v,
+                version,
+                "FetchRequest",
+                "isolationLevel",
+            )?;
+        } else if version >= 4 {
+            return Err(enc::json::missing("FetchRequest", "isolationLevel", version));
+        }
+        if let Some(v) = object.get("sessionId") {
+            value.session_id = enc::json::field(
+                v,
+                version,
+                "FetchRequest",
+                "sessionId",
+            )?;
+        } else if version >= 7 {
+            return Err(enc::json::missing("FetchRequest", "sessionId", version));
+        }
+        if let Some(v) = object.get("sessionEpoch") {
+            value.session_epoch = enc::json::field(
+                v,
+                version,
+                "FetchRequest",
+                "sessionEpoch",
+            )?;
+        } else if version >= 7 {
+            return Err(enc::json::missing("FetchRequest", "sessionEpoch", version));
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "FetchRequest", "topics")?;
+        } else {
+            return Err(enc::json::missing("FetchRequest", "topics", version));
+        }
+        if let Some(v) = object.get("forgottenTopicsData") {
+            value.forgotten_topics_data = enc::json::field(
+                v,
+                version,
+                "FetchRequest",
+                "forgottenTopicsData",
+            )?;
+        } else if version >= 7 {
+            return Err(
+                enc::json::missing("FetchRequest", "forgottenTopicsData", version),
+            );
+        }
+        if let Some(v) = object.get("rackId") {
+            value.rack_id = enc::json::field(v, version, "FetchRequest", "rackId")?;
+        } else if version >= 11 {
+            return Err(enc::json::missing("FetchRequest", "rackId", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 15-18; flexible 15-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplicaState {
@@ -498,6 +1041,142 @@ impl enc::Entities for ReplicaState {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReplicaState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 15-18; flexible 15-18.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplicaStateRef<'a> {
+    /// Broker id of the fetching follower, or -1 for a consumer.
+    ///
+    /// Versions 15+; default -1.
+    pub replica_id: i32,
+    /// Broker epoch of the follower, or -1 when unknown.
+    ///
+    /// Versions 15+; default -1.
+    pub replica_epoch: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ReplicaStateRef<'a> {
+    fn default() -> Self {
+        Self {
+            replica_id: -1,
+            replica_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReplicaStateRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("replica_id", 4), ("replica_epoch", 8)],
+        )?;
+        self.replica_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.replica_epoch = enc::Fixed::from_chunk(&run[4..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.replica_id = -1;
+        self.replica_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReplicaStateRef<'a> {
+    type Owned = ReplicaState;
+    #[inline]
+    fn into_owned(self) -> ReplicaState {
+        ReplicaState {
+            replica_id: self.replica_id,
+            replica_epoch: self.replica_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReplicaState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.replica_id = crate::sample::Sample::sample(g, version);
+        value.replica_epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReplicaState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.replica_id,
+            version,
+            options,
+            "ReplicaState",
+            "replicaId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replica_epoch,
+            version,
+            options,
+            "ReplicaState",
+            "replicaEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReplicaState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReplicaState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("replicaId") {
+            value.replica_id = enc::json::field(
+                v,
+                version,
+                "ReplicaState",
+                "replicaId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReplicaState", "replicaId", version));
+        }
+        if let Some(v) = object.get("replicaEpoch") {
+            value.replica_epoch = enc::json::field(
+                v,
+                version,
+                "ReplicaState",
+                "replicaEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReplicaState", "replicaEpoch", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-18; flexible 12-18.
@@ -623,6 +1302,170 @@ impl enc::Entities for FetchTopic {
         if version <= 12 {
             enc::topic_name_mut(&mut self.topic, "Topic", f);
         }
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FetchTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FetchTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0-12; ignorable.
+    pub topic: &'a str,
+    /// Topic ID.
+    ///
+    /// Versions 13+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Partitions to read from.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<FetchPartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FetchTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 12 {
+            enc::field::decode_into(
+                &mut self.topic,
+                r,
+                version,
+                version >= 12,
+                "topic",
+            )?;
+        } else {
+            self.topic = "";
+        }
+        if version >= 13 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 12,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 12 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FetchTopicRef<'a> {
+    type Owned = FetchTopic;
+    #[inline]
+    fn into_owned(self) -> FetchTopic {
+        FetchTopic {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FetchTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 12 {
+            value.topic = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 13 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 12 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FetchTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 12 {
+            enc::json::put(
+                &mut out,
+                &self.topic,
+                version,
+                options,
+                "FetchTopic",
+                "topic",
+            )?;
+        }
+        if version >= 13 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "FetchTopic",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "FetchTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FetchTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FetchTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(v, version, "FetchTopic", "topic")?;
+        } else if version <= 12 {
+            return Err(enc::json::missing("FetchTopic", "topic", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "FetchTopic", "topicId")?;
+        } else if version >= 13 {
+            return Err(enc::json::missing("FetchTopic", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "FetchTopic", "partitions")?;
+        } else {
+            return Err(enc::json::missing("FetchTopic", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-18; flexible 12-18.
@@ -883,6 +1726,391 @@ impl enc::Struct for FetchPartition {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FetchPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FetchPartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// Leader epoch the fetcher knows, for fencing; -1 when unknown.
+    ///
+    /// Versions 9+; ignorable; default -1.
+    pub current_leader_epoch: i32,
+    /// Offset to read from.
+    ///
+    /// Versions 0+.
+    pub fetch_offset: i64,
+    /// Epoch of the last record fetched before FetchOffset, to detect a diverging log; -1 when none.
+    ///
+    /// Versions 12+; default -1.
+    pub last_fetched_epoch: i32,
+    /// Sent by followers only: the follower's log start offset; -1 otherwise.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub log_start_offset: i64,
+    /// Upper bound in bytes on data for this partition; the first batch is returned even when larger (KIP-74).
+    ///
+    /// Versions 0+.
+    pub partition_max_bytes: i32,
+    /// Log directory ID of the fetching follower.
+    ///
+    /// Versions 17+; tag 0 from 17+; ignorable.
+    pub replica_directory_id: enc::Uuid,
+    /// High watermark the fetching replica knows (KIP-1166); -1 when it knows none, INT64_MAX (the default) when it does not support the field.
+    ///
+    /// Versions 18+; tag 1 from 18+; ignorable; default 9223372036854775807.
+    pub high_watermark: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for FetchPartitionRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition: 0,
+            current_leader_epoch: -1,
+            fetch_offset: 0,
+            last_fetched_epoch: -1,
+            log_start_offset: -1,
+            partition_max_bytes: 0,
+            replica_directory_id: enc::Uuid::NIL,
+            high_watermark: 9223372036854775807,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FetchPartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 9 {
+            let run: [u8; 8] = enc::field::read_run(
+                r,
+                &[("partition", 4), ("current_leader_epoch", 4)],
+            )?;
+            self.partition = enc::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("partition", 4)])?;
+            self.partition = enc::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = -1;
+        }
+        if version >= 12 {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("fetch_offset", 8), ("last_fetched_epoch", 4)],
+            )?;
+            self.fetch_offset = enc::Fixed::from_chunk(&run[0..8]);
+            self.last_fetched_epoch = enc::Fixed::from_chunk(&run[8..12]);
+        } else {
+            let run: [u8; 8] = enc::field::read_run(r, &[("fetch_offset", 8)])?;
+            self.fetch_offset = enc::Fixed::from_chunk(&run[0..8]);
+            self.last_fetched_epoch = -1;
+        }
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.log_start_offset,
+                r,
+                version,
+                false,
+                "log_start_offset",
+            )?;
+        } else {
+            self.log_start_offset = -1;
+        }
+        enc::field::decode_into(
+            &mut self.partition_max_bytes,
+            r,
+            version,
+            false,
+            "partition_max_bytes",
+        )?;
+        self.replica_directory_id = enc::Uuid::NIL;
+        self.high_watermark = 9223372036854775807;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 12 {
+            enc::tagged::decode_section(
+                r,
+                2,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 if version >= 17 => {
+                            self.replica_directory_id = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "replica_directory_id",
+                            )?;
+                        }
+                        1 if version >= 18 => {
+                            self.high_watermark = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "high_watermark",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition = 0;
+        self.current_leader_epoch = -1;
+        self.fetch_offset = 0;
+        self.last_fetched_epoch = -1;
+        self.log_start_offset = -1;
+        self.partition_max_bytes = 0;
+        self.replica_directory_id = enc::Uuid::NIL;
+        self.high_watermark = 9223372036854775807;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FetchPartitionRef<'a> {
+    type Owned = FetchPartition;
+    #[inline]
+    fn into_owned(self) -> FetchPartition {
+        FetchPartition {
+            partition: self.partition,
+            current_leader_epoch: self.current_leader_epoch,
+            fetch_offset: self.fetch_offset,
+            last_fetched_epoch: self.last_fetched_epoch,
+            log_start_offset: self.log_start_offset,
+            partition_max_bytes: self.partition_max_bytes,
+            replica_directory_id: self.replica_directory_id,
+            high_watermark: self.high_watermark,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FetchPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition = crate::sample::Sample::sample(g, version);
+        if version >= 9 {
+            value.current_leader_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.fetch_offset = crate::sample::Sample::sample(g, version);
+        if version >= 12 {
+            value.last_fetched_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.log_start_offset = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_max_bytes = crate::sample::Sample::sample(g, version);
+        if version >= 17 {
+            value.replica_directory_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 18 {
+            value.high_watermark = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 12 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(2);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FetchPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 12 && self.last_fetched_epoch != -1 {
+            return Err(
+                enc::json::non_default("FetchPartition", "lastFetchedEpoch", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "FetchPartition",
+            "partition",
+        )?;
+        if version >= 9 {
+            enc::json::put(
+                &mut out,
+                &self.current_leader_epoch,
+                version,
+                options,
+                "FetchPartition",
+                "currentLeaderEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.fetch_offset,
+            version,
+            options,
+            "FetchPartition",
+            "fetchOffset",
+        )?;
+        if version >= 12 {
+            enc::json::put(
+                &mut out,
+                &self.last_fetched_epoch,
+                version,
+                options,
+                "FetchPartition",
+                "lastFetchedEpoch",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.log_start_offset,
+                version,
+                options,
+                "FetchPartition",
+                "logStartOffset",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_max_bytes,
+            version,
+            options,
+            "FetchPartition",
+            "partitionMaxBytes",
+        )?;
+        if version >= 17 && !self.replica_directory_id.is_nil() {
+            enc::json::put(
+                &mut out,
+                &self.replica_directory_id,
+                version,
+                options,
+                "FetchPartition",
+                "replicaDirectoryId",
+            )?;
+        }
+        if version >= 18 && self.high_watermark != 9223372036854775807 {
+            enc::json::put(
+                &mut out,
+                &self.high_watermark,
+                version,
+                options,
+                "FetchPartition",
+                "highWatermark",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FetchPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FetchPartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("FetchPartition", "partition", version));
+        }
+        if let Some(v) = object.get("currentLeaderEpoch") {
+            value.current_leader_epoch = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "currentLeaderEpoch",
+            )?;
+        } else if version >= 9 {
+            return Err(
+                enc::json::missing("FetchPartition", "currentLeaderEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("fetchOffset") {
+            value.fetch_offset = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "fetchOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("FetchPartition", "fetchOffset", version));
+        }
+        if let Some(v) = object.get("lastFetchedEpoch") {
+            value.last_fetched_epoch = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "lastFetchedEpoch",
+            )?;
+        } else if version >= 12 {
+            return Err(
+                enc::json::missing("FetchPartition", "lastFetchedEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("logStartOffset") {
+            value.log_start_offset = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "logStartOffset",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("FetchPartition", "logStartOffset", version));
+        }
+        if let Some(v) = object.get("partitionMaxBytes") {
+            value.partition_max_bytes = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "partitionMaxBytes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("FetchPartition", "partitionMaxBytes", version),
+            );
+        }
+        if let Some(v) = object.get("replicaDirectoryId") {
+            value.replica_directory_id = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "replicaDirectoryId",
+            )?;
+        }
+        if let Some(v) = object.get("highWatermark") {
+            value.high_watermark = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "highWatermark",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 7-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ForgottenTopic {
@@ -1009,6 +2237,176 @@ impl enc::Entities for ForgottenTopic {
         if version <= 12 {
             enc::topic_name_mut(&mut self.topic, "Topic", f);
         }
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ForgottenTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 7-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ForgottenTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 7-12; ignorable.
+    pub topic: &'a str,
+    /// Topic ID.
+    ///
+    /// Versions 13+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Partition numbers to drop.
+    ///
+    /// Versions 7+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ForgottenTopicRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 12 {
+            enc::field::decode_into(
+                &mut self.topic,
+                r,
+                version,
+                version >= 12,
+                "topic",
+            )?;
+        } else {
+            self.topic = "";
+        }
+        if version >= 13 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 12,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 12 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ForgottenTopicRef<'a> {
+    type Owned = ForgottenTopic;
+    #[inline]
+    fn into_owned(self) -> ForgottenTopic {
+        ForgottenTopic {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ForgottenTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 12 {
+            value.topic = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 13 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 12 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ForgottenTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 12 {
+            enc::json::put(
+                &mut out,
+                &self.topic,
+                version,
+                options,
+                "ForgottenTopic",
+                "topic",
+            )?;
+        }
+        if version >= 13 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "ForgottenTopic",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "ForgottenTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ForgottenTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ForgottenTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(v, version, "ForgottenTopic", "topic")?;
+        } else if version <= 12 {
+            return Err(enc::json::missing("ForgottenTopic", "topic", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "ForgottenTopic", "topicId")?;
+        } else if version >= 13 {
+            return Err(enc::json::missing("ForgottenTopic", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "ForgottenTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("ForgottenTopic", "partitions", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for FetchRequest {

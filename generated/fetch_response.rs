@@ -188,6 +188,271 @@ impl enc::Entities for FetchResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FetchResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FetchResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 1+; ignorable.
+    pub throttle_time_ms: i32,
+    /// Error for the whole request, e.g. a fetch session error; 0 otherwise.
+    ///
+    /// Versions 7+; ignorable.
+    pub error_code: i16,
+    /// Fetch session ID; 0 when the fetch is not in a session.
+    ///
+    /// Versions 7+; default 0.
+    pub session_id: i32,
+    /// Data per topic.
+    ///
+    /// Versions 0+.
+    pub responses: Vec<FetchableTopicResponseRef<'a>>,
+    /// Endpoints of the new leaders named in partitions answered with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH (KIP-951).
+    ///
+    /// Versions 16+; tag 0 from 16+.
+    pub node_endpoints: Vec<NodeEndpointRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FetchResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 7 {
+            let run: [u8; 10] = enc::field::read_run(
+                r,
+                &[("throttle_time_ms", 4), ("error_code", 2), ("session_id", 4)],
+            )?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.session_id = enc::Fixed::from_chunk(&run[6..10]);
+        } else if version >= 1 {
+            let run: [u8; 4] = enc::field::read_run(r, &[("throttle_time_ms", 4)])?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = 0;
+            self.session_id = 0;
+        } else {
+            self.throttle_time_ms = 0;
+            self.error_code = 0;
+            self.session_id = 0;
+        }
+        enc::field::decode_into(
+            &mut self.responses,
+            r,
+            version,
+            version >= 12,
+            "responses",
+        )?;
+        self.node_endpoints.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 12 {
+            enc::tagged::decode_section(
+                r,
+                1,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 if version >= 16 => {
+                            self.node_endpoints = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "node_endpoints",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.session_id = 0;
+        self.responses.clear();
+        self.node_endpoints.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FetchResponseRef<'a> {
+    type Owned = FetchResponse;
+    #[inline]
+    fn into_owned(self) -> FetchResponse {
+        FetchResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            session_id: self.session_id,
+            responses: enc::IntoOwned::into_owned(self.responses),
+            node_endpoints: enc::IntoOwned::into_owned(self.node_endpoints),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for FetchResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FetchResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 1 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 7 {
+            value.error_code = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 7 {
+            value.session_id = crate::sample::Sample::sample(g, version);
+        }
+        value.responses = crate::sample::Sample::sample(g, version);
+        if version >= 16 {
+            value.node_endpoints = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 12 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FetchResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 7 && self.session_id != 0 {
+            return Err(enc::json::non_default("FetchResponse", "sessionId", version));
+        }
+        if version < 16 && !self.node_endpoints.is_empty() {
+            return Err(
+                enc::json::non_default("FetchResponse", "nodeEndpoints", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "FetchResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.error_code,
+                version,
+                options,
+                "FetchResponse",
+                "errorCode",
+            )?;
+        }
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.session_id,
+                version,
+                options,
+                "FetchResponse",
+                "sessionId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.responses,
+            version,
+            options,
+            "FetchResponse",
+            "responses",
+        )?;
+        if version >= 16 && !self.node_endpoints.is_empty() {
+            enc::json::put(
+                &mut out,
+                &self.node_endpoints,
+                version,
+                options,
+                "FetchResponse",
+                "nodeEndpoints",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FetchResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FetchResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "FetchResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("FetchResponse", "throttleTimeMs", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "FetchResponse",
+                "errorCode",
+            )?;
+        } else if version >= 7 {
+            return Err(enc::json::missing("FetchResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("sessionId") {
+            value.session_id = enc::json::field(
+                v,
+                version,
+                "FetchResponse",
+                "sessionId",
+            )?;
+        } else if version >= 7 {
+            return Err(enc::json::missing("FetchResponse", "sessionId", version));
+        }
+        if let Some(v) = object.get("responses") {
+            value.responses = enc::json::field(
+                v,
+                version,
+                "FetchResponse",
+                "responses",
+            )?;
+        } else {
+            return Err(enc::json::missing("FetchResponse", "responses", version));
+        }
+        if let Some(v) = object.get("nodeEndpoints") {
+            value.node_endpoints = enc::json::field(
+                v,
+                version,
+                "FetchResponse",
+                "nodeEndpoints",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchableTopicResponse {
@@ -313,6 +578,187 @@ impl enc::Entities for FetchableTopicResponse {
             enc::topic_name_mut(&mut self.topic, "Topic", f);
         }
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FetchableTopicResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FetchableTopicResponseRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0-12; ignorable.
+    pub topic: &'a str,
+    /// Topic ID.
+    ///
+    /// Versions 13+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Data per partition.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FetchableTopicResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 12 {
+            enc::field::decode_into(
+                &mut self.topic,
+                r,
+                version,
+                version >= 12,
+                "topic",
+            )?;
+        } else {
+            self.topic = "";
+        }
+        if version >= 13 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 12,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 12 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FetchableTopicResponseRef<'a> {
+    type Owned = FetchableTopicResponse;
+    #[inline]
+    fn into_owned(self) -> FetchableTopicResponse {
+        FetchableTopicResponse {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FetchableTopicResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 12 {
+            value.topic = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 13 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 12 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FetchableTopicResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 12 {
+            enc::json::put(
+                &mut out,
+                &self.topic,
+                version,
+                options,
+                "FetchableTopicResponse",
+                "topic",
+            )?;
+        }
+        if version >= 13 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "FetchableTopicResponse",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "FetchableTopicResponse",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FetchableTopicResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FetchableTopicResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(
+                v,
+                version,
+                "FetchableTopicResponse",
+                "topic",
+            )?;
+        } else if version <= 12 {
+            return Err(enc::json::missing("FetchableTopicResponse", "topic", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "FetchableTopicResponse",
+                "topicId",
+            )?;
+        } else if version >= 13 {
+            return Err(enc::json::missing("FetchableTopicResponse", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "FetchableTopicResponse",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("FetchableTopicResponse", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-18; flexible 12-18.
@@ -692,6 +1138,518 @@ impl enc::Entities for PartitionData {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the partition was read, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Current high watermark of the partition.
+    ///
+    /// Versions 0+.
+    pub high_watermark: i64,
+    /// Last stable offset: every transaction with records below it is committed or aborted; -1 when unknown.
+    ///
+    /// Versions 4+; ignorable; default -1.
+    pub last_stable_offset: i64,
+    /// Current log start offset of the partition; -1 when unknown.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub log_start_offset: i64,
+    /// Set when LastFetchedEpoch and FetchOffset show a diverging log: the highest epoch and end offset the fetcher should truncate to.
+    ///
+    /// Versions 12+; tag 0 from 12+.
+    pub diverging_epoch: EpochEndOffsetRef<'a>,
+    /// Leader as the responder knows it, sent with leadership errors.
+    ///
+    /// Versions 12+; tag 1 from 12+.
+    pub current_leader: LeaderIdAndEpochRef<'a>,
+    /// Set when FetchOffset is below the log start offset: the snapshot to get with FetchSnapshot instead.
+    ///
+    /// Versions 12+; tag 2 from 12+.
+    pub snapshot_id: SnapshotIdRef<'a>,
+    /// READ_COMMITTED only: transactions aborted within the returned data; null otherwise.
+    ///
+    /// Versions 4+; nullable 4+; ignorable.
+    pub aborted_transactions: Option<Vec<AbortedTransactionRef<'a>>>,
+    /// Broker id the consumer should fetch from next (KIP-392), or -1 to stay with this one.
+    ///
+    /// Versions 11+; default -1.
+    pub preferred_read_replica: i32,
+    /// Record batches read; the last one may be cut short.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub records: Option<&'a [u8]>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for PartitionDataRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            error_code: 0,
+            high_watermark: 0,
+            last_stable_offset: -1,
+            log_start_offset: -1,
+            diverging_epoch: Default::default(),
+            current_leader: Default::default(),
+            snapshot_id: Default::default(),
+            aborted_transactions: Some(Default::default()),
+            preferred_read_replica: -1,
+            records: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 5 {
+            let run: [u8; 30] = enc::field::read_run(
+                r,
+                &[
+                    ("partition_index", 4),
+                    ("error_code", 2),
+                    ("high_watermark", 8),
+                    ("last_stable_offset", 8),
+                    ("log_start_offset", 8),
+                ],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.high_watermark = enc::Fixed::from_chunk(&run[6..14]);
+            self.last_stable_offset = enc::Fixed::from_chunk(&run[14..22]);
+            self.log_start_offset = enc::Fixed::from_chunk(&run[22..30]);
+        } else if version >= 4 {
+            let run: [u8; 22] = enc::field::read_run(
+                r,
+                &[
+                    ("partition_index", 4),
+                    ("error_code", 2),
+                    ("high_watermark", 8),
+                    ("last_stable_offset", 8),
+                ],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.high_watermark = enc::Fixed::from_chunk(&run[6..14]);
+            self.last_stable_offset = enc::Fixed::from_chunk(&run[14..22]);
+            self.log_start_offset = -1;
+        } else {
+            let run: [u8; 14] = enc::field::read_run(
+                r,
+                &[("partition_index", 4), ("error_code", 2), ("high_watermark", 8)],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.high_watermark = enc::Fixed::from_chunk(&run[6..14]);
+            self.last_stable_offset = -1;
+            self.log_start_offset = -1;
+        }
+        enc::Decode::reset_value(&mut self.diverging_epoch);
+        enc::Decode::reset_value(&mut self.current_leader);
+        enc::Decode::reset_value(&mut self.snapshot_id);
+        if version >= 4 {
+            enc::field::decode_into(
+                &mut self.aborted_transactions,
+                r,
+                version,
+                version >= 12,
+                "aborted_transactions",
+            )?;
+        } else {
+            self.aborted_transactions = Some(Default::default());
+        }
+        if version >= 11 {
+            enc::field::decode_into(
+                &mut self.preferred_read_replica,
+                r,
+                version,
+                false,
+                "preferred_read_replica",
+            )?;
+        } else {
+            self.preferred_read_replica = -1;
+        }
+        enc::field::decode_into(
+            &mut self.records,
+            r,
+            version,
+            version >= 12,
+            "records",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 12 {
+            enc::tagged::decode_section(
+                r,
+                3,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 => {
+                            self.diverging_epoch = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "diverging_epoch",
+                            )?;
+                        }
+                        1 => {
+                            self.current_leader = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "current_leader",
+                            )?;
+                        }
+                        2 => {
+                            self.snapshot_id = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "snapshot_id",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.high_watermark = 0;
+        self.last_stable_offset = -1;
+        self.log_start_offset = -1;
+        enc::Decode::reset_value(&mut self.diverging_epoch);
+        enc::Decode::reset_value(&mut self.current_leader);
+        enc::Decode::reset_value(&mut self.snapshot_id);
+        self.aborted_transactions = Some(Default::default());
+        self.preferred_read_replica = -1;
+        self.records = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            high_watermark: self.high_watermark,
+            last_stable_offset: self.last_stable_offset,
+            log_start_offset: self.log_start_offset,
+            diverging_epoch: enc::IntoOwned::into_owned(self.diverging_epoch),
+            current_leader: enc::IntoOwned::into_owned(self.current_leader),
+            snapshot_id: enc::IntoOwned::into_owned(self.snapshot_id),
+            aborted_transactions: enc::IntoOwned::into_owned(self.aborted_transactions),
+            preferred_read_replica: self.preferred_read_replica,
+            records: enc::IntoOwned::into_owned(self.records),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.high_watermark = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.last_stable_offset = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.log_start_offset = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 12 {
+            value.diverging_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 12 {
+            value.current_leader = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 12 {
+            value.snapshot_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.aborted_transactions = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 11 {
+            value.preferred_read_replica = crate::sample::Sample::sample(g, version);
+        }
+        value.records = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 12 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(3);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 12 && self.diverging_epoch != EpochEndOffset::default() {
+            return Err(
+                enc::json::non_default("PartitionData", "divergingEpoch", version),
+            );
+        }
+        if version < 12 && self.current_leader != LeaderIdAndEpoch::default() {
+            return Err(
+                enc::json::non_default("PartitionData", "currentLeader", version),
+            );
+        }
+        if version < 12 && self.snapshot_id != SnapshotId::default() {
+            return Err(enc::json::non_default("PartitionData", "snapshotId", version));
+        }
+        if version < 11 && self.preferred_read_replica != -1 {
+            return Err(
+                enc::json::non_default("PartitionData", "preferredReadReplica", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "PartitionData",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionData",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.high_watermark,
+            version,
+            options,
+            "PartitionData",
+            "highWatermark",
+        )?;
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.last_stable_offset,
+                version,
+                options,
+                "PartitionData",
+                "lastStableOffset",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.log_start_offset,
+                version,
+                options,
+                "PartitionData",
+                "logStartOffset",
+            )?;
+        }
+        if version >= 12 && self.diverging_epoch != EpochEndOffset::default() {
+            enc::json::put(
+                &mut out,
+                &self.diverging_epoch,
+                version,
+                options,
+                "PartitionData",
+                "divergingEpoch",
+            )?;
+        }
+        if version >= 12 && self.current_leader != LeaderIdAndEpoch::default() {
+            enc::json::put(
+                &mut out,
+                &self.current_leader,
+                version,
+                options,
+                "PartitionData",
+                "currentLeader",
+            )?;
+        }
+        if version >= 12 && self.snapshot_id != SnapshotId::default() {
+            enc::json::put(
+                &mut out,
+                &self.snapshot_id,
+                version,
+                options,
+                "PartitionData",
+                "snapshotId",
+            )?;
+        }
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.aborted_transactions,
+                version,
+                options,
+                "PartitionData",
+                "abortedTransactions",
+            )?;
+        }
+        if version >= 11 {
+            enc::json::put(
+                &mut out,
+                &self.preferred_read_replica,
+                version,
+                options,
+                "PartitionData",
+                "preferredReadReplica",
+            )?;
+        }
+        out.insert("records".into(), enc::json::nullable_records(&self.records));
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionIndex", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "errorCode", version));
+        }
+        if let Some(v) = object.get("highWatermark") {
+            value.high_watermark = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "highWatermark",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "highWatermark", version));
+        }
+        if let Some(v) = object.get("lastStableOffset") {
+            value.last_stable_offset = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "lastStableOffset",
+            )?;
+        } else if version >= 4 {
+            return Err(enc::json::missing("PartitionData", "lastStableOffset", version));
+        }
+        if let Some(v) = object.get("logStartOffset") {
+            value.log_start_offset = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "logStartOffset",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("PartitionData", "logStartOffset", version));
+        }
+        if let Some(v) = object.get("divergingEpoch") {
+            value.diverging_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "divergingEpoch",
+            )?;
+        }
+        if let Some(v) = object.get("currentLeader") {
+            value.current_leader = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "currentLeader",
+            )?;
+        }
+        if let Some(v) = object.get("snapshotId") {
+            value.snapshot_id = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "snapshotId",
+            )?;
+        }
+        if let Some(v) = object.get("abortedTransactions") {
+            value.aborted_transactions = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "abortedTransactions",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("PartitionData", "abortedTransactions", version),
+            );
+        }
+        if let Some(v) = object.get("preferredReadReplica") {
+            value.preferred_read_replica = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "preferredReadReplica",
+            )?;
+        } else if version >= 11 {
+            return Err(
+                enc::json::missing("PartitionData", "preferredReadReplica", version),
+            );
+        }
+        if let Some(v) = object.get("records") {
+            value.records = enc::json::field(v, version, "PartitionData", "records")?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "records", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 12-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EpochEndOffset {
@@ -765,6 +1723,134 @@ impl enc::Struct for EpochEndOffset {
         self.epoch = -1;
         self.end_offset = -1;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EpochEndOffset`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 12-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EpochEndOffsetRef<'a> {
+    /// Leader epoch; -1 when unknown.
+    ///
+    /// Versions 12+; default -1.
+    pub epoch: i32,
+    /// End offset of that epoch; -1 when unknown.
+    ///
+    /// Versions 12+; default -1.
+    pub end_offset: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for EpochEndOffsetRef<'a> {
+    fn default() -> Self {
+        Self {
+            epoch: -1,
+            end_offset: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EpochEndOffsetRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(r, &[("epoch", 4), ("end_offset", 8)])?;
+        self.epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.end_offset = enc::Fixed::from_chunk(&run[4..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.epoch = -1;
+        self.end_offset = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EpochEndOffsetRef<'a> {
+    type Owned = EpochEndOffset;
+    #[inline]
+    fn into_owned(self) -> EpochEndOffset {
+        EpochEndOffset {
+            epoch: self.epoch,
+            end_offset: self.end_offset,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EpochEndOffset {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.end_offset = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EpochEndOffset {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.epoch,
+            version,
+            options,
+            "EpochEndOffset",
+            "epoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.end_offset,
+            version,
+            options,
+            "EpochEndOffset",
+            "endOffset",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EpochEndOffset {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EpochEndOffset", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(v, version, "EpochEndOffset", "epoch")?;
+        } else {
+            return Err(enc::json::missing("EpochEndOffset", "epoch", version));
+        }
+        if let Some(v) = object.get("endOffset") {
+            value.end_offset = enc::json::field(
+                v,
+                version,
+                "EpochEndOffset",
+                "endOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("EpochEndOffset", "endOffset", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 12-18; flexible 12-18.
@@ -853,6 +1939,142 @@ impl enc::Entities for LeaderIdAndEpoch {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderIdAndEpoch`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 12-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaderIdAndEpochRef<'a> {
+    /// Broker id of the leader, or -1 when unknown.
+    ///
+    /// Versions 12+; default -1.
+    pub leader_id: i32,
+    /// Epoch of the leader, or -1 when unknown.
+    ///
+    /// Versions 12+; default -1.
+    pub leader_epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for LeaderIdAndEpochRef<'a> {
+    fn default() -> Self {
+        Self {
+            leader_id: -1,
+            leader_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderIdAndEpochRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("leader_id", 4), ("leader_epoch", 4)],
+        )?;
+        self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.leader_id = -1;
+        self.leader_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderIdAndEpochRef<'a> {
+    type Owned = LeaderIdAndEpoch;
+    #[inline]
+    fn into_owned(self) -> LeaderIdAndEpoch {
+        LeaderIdAndEpoch {
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderIdAndEpoch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderIdAndEpoch {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "LeaderIdAndEpoch",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "LeaderIdAndEpoch",
+            "leaderEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderIdAndEpoch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderIdAndEpoch", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(
+                v,
+                version,
+                "LeaderIdAndEpoch",
+                "leaderId",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderIdAndEpoch", "leaderId", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "LeaderIdAndEpoch",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderIdAndEpoch", "leaderEpoch", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 12-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnapshotId {
@@ -926,6 +2148,122 @@ impl enc::Struct for SnapshotId {
         self.end_offset = -1;
         self.epoch = -1;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SnapshotId`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 12-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotIdRef<'a> {
+    /// End offset of the snapshot.
+    ///
+    /// Versions 12+; default -1.
+    pub end_offset: i64,
+    /// Epoch of the snapshot.
+    ///
+    /// Versions 12+; default -1.
+    pub epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for SnapshotIdRef<'a> {
+    fn default() -> Self {
+        Self {
+            end_offset: -1,
+            epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SnapshotIdRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(r, &[("end_offset", 8), ("epoch", 4)])?;
+        self.end_offset = enc::Fixed::from_chunk(&run[0..8]);
+        self.epoch = enc::Fixed::from_chunk(&run[8..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.end_offset = -1;
+        self.epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SnapshotIdRef<'a> {
+    type Owned = SnapshotId;
+    #[inline]
+    fn into_owned(self) -> SnapshotId {
+        SnapshotId {
+            end_offset: self.end_offset,
+            epoch: self.epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SnapshotId {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.end_offset = crate::sample::Sample::sample(g, version);
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SnapshotId {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.end_offset,
+            version,
+            options,
+            "SnapshotId",
+            "endOffset",
+        )?;
+        enc::json::put(&mut out, &self.epoch, version, options, "SnapshotId", "epoch")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SnapshotId {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SnapshotId", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("endOffset") {
+            value.end_offset = enc::json::field(v, version, "SnapshotId", "endOffset")?;
+        } else {
+            return Err(enc::json::missing("SnapshotId", "endOffset", version));
+        }
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(v, version, "SnapshotId", "epoch")?;
+        } else {
+            return Err(enc::json::missing("SnapshotId", "epoch", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 4-18; flexible 12-18.
@@ -1017,6 +2355,136 @@ impl enc::Entities for AbortedTransaction {
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AbortedTransaction`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 4-18; flexible 12-18.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AbortedTransactionRef<'a> {
+    /// Producer ID of the aborted transaction.
+    ///
+    /// Versions 4+.
+    pub producer_id: i64,
+    /// Offset of the transaction's first record.
+    ///
+    /// Versions 4+.
+    pub first_offset: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AbortedTransactionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 16] = enc::field::read_run(
+            r,
+            &[("producer_id", 8), ("first_offset", 8)],
+        )?;
+        self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
+        self.first_offset = enc::Fixed::from_chunk(&run[8..16]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 12 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.producer_id = 0;
+        self.first_offset = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AbortedTransactionRef<'a> {
+    type Owned = AbortedTransaction;
+    #[inline]
+    fn into_owned(self) -> AbortedTransaction {
+        AbortedTransaction {
+            producer_id: self.producer_id,
+            first_offset: self.first_offset,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AbortedTransaction {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.first_offset = crate::sample::Sample::sample(g, version);
+        if version >= 12 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AbortedTransaction {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "AbortedTransaction",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.first_offset,
+            version,
+            options,
+            "AbortedTransaction",
+            "firstOffset",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AbortedTransaction {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AbortedTransaction", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "AbortedTransaction",
+                "producerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("AbortedTransaction", "producerId", version));
+        }
+        if let Some(v) = object.get("firstOffset") {
+            value.first_offset = enc::json::field(
+                v,
+                version,
+                "AbortedTransaction",
+                "firstOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("AbortedTransaction", "firstOffset", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 16-18; flexible 16-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
@@ -1104,6 +2572,143 @@ impl enc::Entities for NodeEndpoint {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`NodeEndpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 16-18; flexible 16-18.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NodeEndpointRef<'a> {
+    /// Broker id.
+    ///
+    /// Versions 16+.
+    pub node_id: i32,
+    /// Host name or address.
+    ///
+    /// Versions 16+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 16+.
+    pub port: i32,
+    /// Rack label of the broker; null when none is configured.
+    ///
+    /// Versions 16+; nullable 16+; default null.
+    pub rack: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for NodeEndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.node_id = 0;
+        self.host = "";
+        self.port = 0;
+        self.rack = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for NodeEndpointRef<'a> {
+    type Owned = NodeEndpoint;
+    #[inline]
+    fn into_owned(self) -> NodeEndpoint {
+        NodeEndpoint {
+            node_id: self.node_id,
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            rack: enc::IntoOwned::into_owned(self.rack),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for NodeEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.node_id = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.rack = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for NodeEndpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.node_id,
+            version,
+            options,
+            "NodeEndpoint",
+            "nodeId",
+        )?;
+        enc::json::put(&mut out, &self.host, version, options, "NodeEndpoint", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "NodeEndpoint", "port")?;
+        enc::json::put(&mut out, &self.rack, version, options, "NodeEndpoint", "rack")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for NodeEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "NodeEndpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("nodeId") {
+            value.node_id = enc::json::field(v, version, "NodeEndpoint", "nodeId")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "nodeId", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "NodeEndpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "NodeEndpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "port", version));
+        }
+        if let Some(v) = object.get("rack") {
+            value.rack = enc::json::field(v, version, "NodeEndpoint", "rack")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "rack", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for FetchResponse {

@@ -134,6 +134,218 @@ impl enc::Entities for FetchSnapshotRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FetchSnapshotRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FetchSnapshotRequestRef<'a> {
+    /// Cluster ID when known, so that the receiver can reject fetches meant for another cluster; null otherwise.
+    ///
+    /// Versions 0+; nullable 0+; tag 0 from 0+; default null.
+    pub cluster_id: Option<&'a str>,
+    /// Node id of the fetching replica.
+    ///
+    /// Versions 0+; default -1.
+    pub replica_id: i32,
+    /// Upper bound in bytes on snapshot data in the response, over all snapshots.
+    ///
+    /// Versions 0+; default 2147483647.
+    pub max_bytes: i32,
+    /// Topics to read snapshots of.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicSnapshotRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for FetchSnapshotRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            cluster_id: None,
+            replica_id: -1,
+            max_bytes: 2147483647,
+            topics: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FetchSnapshotRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        self.cluster_id = None;
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("replica_id", 4), ("max_bytes", 4)],
+        )?;
+        self.replica_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.max_bytes = enc::Fixed::from_chunk(&run[4..8]);
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.cluster_id = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "cluster_id",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.cluster_id = None;
+        self.replica_id = -1;
+        self.max_bytes = 2147483647;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FetchSnapshotRequestRef<'a> {
+    type Owned = FetchSnapshotRequest;
+    #[inline]
+    fn into_owned(self) -> FetchSnapshotRequest {
+        FetchSnapshotRequest {
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            replica_id: self.replica_id,
+            max_bytes: self.max_bytes,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for FetchSnapshotRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FetchSnapshotRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.cluster_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.replica_id = crate::sample::Sample::sample(g, version);
+        value.max_bytes = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FetchSnapshotRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if self.cluster_id.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.cluster_id,
+                version,
+                options,
+                "FetchSnapshotRequest",
+                "clusterId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.replica_id,
+            version,
+            options,
+            "FetchSnapshotRequest",
+            "replicaId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_bytes,
+            version,
+            options,
+            "FetchSnapshotRequest",
+            "maxBytes",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "FetchSnapshotRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FetchSnapshotRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FetchSnapshotRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "FetchSnapshotRequest",
+                "clusterId",
+            )?;
+        }
+        if let Some(v) = object.get("replicaId") {
+            value.replica_id = enc::json::field(
+                v,
+                version,
+                "FetchSnapshotRequest",
+                "replicaId",
+            )?;
+        } else {
+            return Err(enc::json::missing("FetchSnapshotRequest", "replicaId", version));
+        }
+        if let Some(v) = object.get("maxBytes") {
+            value.max_bytes = enc::json::field(
+                v,
+                version,
+                "FetchSnapshotRequest",
+                "maxBytes",
+            )?;
+        } else {
+            return Err(enc::json::missing("FetchSnapshotRequest", "maxBytes", version));
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "FetchSnapshotRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("FetchSnapshotRequest", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicSnapshot {
@@ -198,6 +410,115 @@ impl enc::Entities for TopicSnapshot {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicSnapshot`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicSnapshotRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Partitions to read snapshots of.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionSnapshotRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicSnapshotRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicSnapshotRef<'a> {
+    type Owned = TopicSnapshot;
+    #[inline]
+    fn into_owned(self) -> TopicSnapshot {
+        TopicSnapshot {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicSnapshot {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicSnapshot {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "TopicSnapshot", "name")?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicSnapshot",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicSnapshot {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicSnapshot", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "TopicSnapshot", "name")?;
+        } else {
+            return Err(enc::json::missing("TopicSnapshot", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicSnapshot",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicSnapshot", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -335,6 +656,236 @@ impl enc::Struct for PartitionSnapshot {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionSnapshot`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionSnapshotRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// Leader epoch the fetcher knows, for fencing; -1 when unknown.
+    ///
+    /// Versions 0+.
+    pub current_leader_epoch: i32,
+    /// Which snapshot to read.
+    ///
+    /// Versions 0+.
+    pub snapshot_id: SnapshotIdRef<'a>,
+    /// Byte offset within the snapshot to read from.
+    ///
+    /// Versions 0+.
+    pub position: i64,
+    /// Log directory ID of the fetching replica.
+    ///
+    /// Versions 1+; tag 0 from 1+; ignorable.
+    pub replica_directory_id: enc::Uuid,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionSnapshotRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("partition", 4), ("current_leader_epoch", 4)],
+        )?;
+        self.partition = enc::Fixed::from_chunk(&run[0..4]);
+        self.current_leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        enc::field::decode_into(
+            &mut self.snapshot_id,
+            r,
+            version,
+            false,
+            "snapshot_id",
+        )?;
+        enc::field::decode_into(&mut self.position, r, version, false, "position")?;
+        self.replica_directory_id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 if version >= 1 => {
+                        self.replica_directory_id = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "replica_directory_id",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition = 0;
+        self.current_leader_epoch = 0;
+        enc::Decode::reset_value(&mut self.snapshot_id);
+        self.position = 0;
+        self.replica_directory_id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionSnapshotRef<'a> {
+    type Owned = PartitionSnapshot;
+    #[inline]
+    fn into_owned(self) -> PartitionSnapshot {
+        PartitionSnapshot {
+            partition: self.partition,
+            current_leader_epoch: self.current_leader_epoch,
+            snapshot_id: enc::IntoOwned::into_owned(self.snapshot_id),
+            position: self.position,
+            replica_directory_id: self.replica_directory_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionSnapshot {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition = crate::sample::Sample::sample(g, version);
+        value.current_leader_epoch = crate::sample::Sample::sample(g, version);
+        value.snapshot_id = crate::sample::Sample::sample(g, version);
+        value.position = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.replica_directory_id = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionSnapshot {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "PartitionSnapshot",
+            "partition",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.current_leader_epoch,
+            version,
+            options,
+            "PartitionSnapshot",
+            "currentLeaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.snapshot_id,
+            version,
+            options,
+            "PartitionSnapshot",
+            "snapshotId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.position,
+            version,
+            options,
+            "PartitionSnapshot",
+            "position",
+        )?;
+        if version >= 1 && !self.replica_directory_id.is_nil() {
+            enc::json::put(
+                &mut out,
+                &self.replica_directory_id,
+                version,
+                options,
+                "PartitionSnapshot",
+                "replicaDirectoryId",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionSnapshot {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionSnapshot", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "PartitionSnapshot",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionSnapshot", "partition", version));
+        }
+        if let Some(v) = object.get("currentLeaderEpoch") {
+            value.current_leader_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionSnapshot",
+                "currentLeaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PartitionSnapshot", "currentLeaderEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("snapshotId") {
+            value.snapshot_id = enc::json::field(
+                v,
+                version,
+                "PartitionSnapshot",
+                "snapshotId",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionSnapshot", "snapshotId", version));
+        }
+        if let Some(v) = object.get("position") {
+            value.position = enc::json::field(
+                v,
+                version,
+                "PartitionSnapshot",
+                "position",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionSnapshot", "position", version));
+        }
+        if let Some(v) = object.get("replicaDirectoryId") {
+            value.replica_directory_id = enc::json::field(
+                v,
+                version,
+                "PartitionSnapshot",
+                "replicaDirectoryId",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SnapshotId {
@@ -399,6 +950,112 @@ impl enc::Struct for SnapshotId {
         self.end_offset = 0;
         self.epoch = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SnapshotId`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SnapshotIdRef<'a> {
+    /// End offset of the snapshot.
+    ///
+    /// Versions 0+.
+    pub end_offset: i64,
+    /// Epoch of the snapshot.
+    ///
+    /// Versions 0+.
+    pub epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SnapshotIdRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(r, &[("end_offset", 8), ("epoch", 4)])?;
+        self.end_offset = enc::Fixed::from_chunk(&run[0..8]);
+        self.epoch = enc::Fixed::from_chunk(&run[8..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.end_offset = 0;
+        self.epoch = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SnapshotIdRef<'a> {
+    type Owned = SnapshotId;
+    #[inline]
+    fn into_owned(self) -> SnapshotId {
+        SnapshotId {
+            end_offset: self.end_offset,
+            epoch: self.epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SnapshotId {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.end_offset = crate::sample::Sample::sample(g, version);
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SnapshotId {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.end_offset,
+            version,
+            options,
+            "SnapshotId",
+            "endOffset",
+        )?;
+        enc::json::put(&mut out, &self.epoch, version, options, "SnapshotId", "epoch")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SnapshotId {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SnapshotId", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("endOffset") {
+            value.end_offset = enc::json::field(v, version, "SnapshotId", "endOffset")?;
+        } else {
+            return Err(enc::json::missing("SnapshotId", "endOffset", version));
+        }
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(v, version, "SnapshotId", "epoch")?;
+        } else {
+            return Err(enc::json::missing("SnapshotId", "epoch", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for FetchSnapshotRequest {

@@ -136,6 +136,213 @@ impl enc::Entities for FetchSnapshotResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FetchSnapshotResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FetchSnapshotResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+; ignorable.
+    pub throttle_time_ms: i32,
+    /// Error for the whole request; 0 on success.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// One entry per topic asked for.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicSnapshotRef<'a>>,
+    /// Endpoints of the leaders named in the partition data.
+    ///
+    /// Versions 1+; tag 0 from 1+.
+    pub node_endpoints: Vec<NodeEndpointRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FetchSnapshotResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        self.node_endpoints.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 if version >= 1 => {
+                        self.node_endpoints = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "node_endpoints",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.topics.clear();
+        self.node_endpoints.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FetchSnapshotResponseRef<'a> {
+    type Owned = FetchSnapshotResponse;
+    #[inline]
+    fn into_owned(self) -> FetchSnapshotResponse {
+        FetchSnapshotResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            node_endpoints: enc::IntoOwned::into_owned(self.node_endpoints),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for FetchSnapshotResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FetchSnapshotResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.node_endpoints = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FetchSnapshotResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && !self.node_endpoints.is_empty() {
+            return Err(
+                enc::json::non_default("FetchSnapshotResponse", "nodeEndpoints", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "FetchSnapshotResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "FetchSnapshotResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "FetchSnapshotResponse",
+            "topics",
+        )?;
+        if version >= 1 && !self.node_endpoints.is_empty() {
+            enc::json::put(
+                &mut out,
+                &self.node_endpoints,
+                version,
+                options,
+                "FetchSnapshotResponse",
+                "nodeEndpoints",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FetchSnapshotResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FetchSnapshotResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "FetchSnapshotResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("FetchSnapshotResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "FetchSnapshotResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("FetchSnapshotResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "FetchSnapshotResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("FetchSnapshotResponse", "topics", version));
+        }
+        if let Some(v) = object.get("nodeEndpoints") {
+            value.node_endpoints = enc::json::field(
+                v,
+                version,
+                "FetchSnapshotResponse",
+                "nodeEndpoints",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicSnapshot {
@@ -202,6 +409,115 @@ impl enc::Entities for TopicSnapshot {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicSnapshot`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicSnapshotRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// One entry per partition asked for.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionSnapshotRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicSnapshotRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicSnapshotRef<'a> {
+    type Owned = TopicSnapshot;
+    #[inline]
+    fn into_owned(self) -> TopicSnapshot {
+        TopicSnapshot {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicSnapshot {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicSnapshot {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "TopicSnapshot", "name")?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicSnapshot",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicSnapshot {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicSnapshot", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "TopicSnapshot", "name")?;
+        } else {
+            return Err(enc::json::missing("TopicSnapshot", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicSnapshot",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicSnapshot", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -366,6 +682,276 @@ impl enc::Entities for PartitionSnapshot {
         enc::Entities::rewrite_entities(&mut self.current_leader, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionSnapshot`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionSnapshotRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub index: i32,
+    /// 0 when data was read, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Snapshot the data comes from.
+    ///
+    /// Versions 0+.
+    pub snapshot_id: SnapshotIdRef<'a>,
+    /// Leader as the responder knows it.
+    ///
+    /// Versions 0+; tag 0 from 0+.
+    pub current_leader: LeaderIdAndEpochRef<'a>,
+    /// Total size of the snapshot in bytes.
+    ///
+    /// Versions 0+.
+    pub size: i64,
+    /// Byte offset within the snapshot of the first byte in UnalignedRecords.
+    ///
+    /// Versions 0+.
+    pub position: i64,
+    /// Raw snapshot bytes; may start and end in the middle of a record batch.
+    ///
+    /// Versions 0+.
+    pub unaligned_records: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionSnapshotRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(r, &[("index", 4), ("error_code", 2)])?;
+        self.index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.snapshot_id,
+            r,
+            version,
+            false,
+            "snapshot_id",
+        )?;
+        enc::Decode::reset_value(&mut self.current_leader);
+        let run: [u8; 16] = enc::field::read_run(r, &[("size", 8), ("position", 8)])?;
+        self.size = enc::Fixed::from_chunk(&run[0..8]);
+        self.position = enc::Fixed::from_chunk(&run[8..16]);
+        enc::field::decode_into(
+            &mut self.unaligned_records,
+            r,
+            version,
+            true,
+            "unaligned_records",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.current_leader = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "current_leader",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.index = 0;
+        self.error_code = 0;
+        enc::Decode::reset_value(&mut self.snapshot_id);
+        enc::Decode::reset_value(&mut self.current_leader);
+        self.size = 0;
+        self.position = 0;
+        self.unaligned_records = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionSnapshotRef<'a> {
+    type Owned = PartitionSnapshot;
+    #[inline]
+    fn into_owned(self) -> PartitionSnapshot {
+        PartitionSnapshot {
+            index: self.index,
+            error_code: self.error_code,
+            snapshot_id: enc::IntoOwned::into_owned(self.snapshot_id),
+            current_leader: enc::IntoOwned::into_owned(self.current_leader),
+            size: self.size,
+            position: self.position,
+            unaligned_records: enc::IntoOwned::into_owned(self.unaligned_records),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionSnapshot {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.snapshot_id = crate::sample::Sample::sample(g, version);
+        value.current_leader = crate::sample::Sample::sample(g, version);
+        value.size = crate::sample::Sample::sample(g, version);
+        value.position = crate::sample::Sample::sample(g, version);
+        value.unaligned_records = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionSnapshot {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.index,
+            version,
+            options,
+            "PartitionSnapshot",
+            "index",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionSnapshot",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.snapshot_id,
+            version,
+            options,
+            "PartitionSnapshot",
+            "snapshotId",
+        )?;
+        if self.current_leader != LeaderIdAndEpoch::default() {
+            enc::json::put(
+                &mut out,
+                &self.current_leader,
+                version,
+                options,
+                "PartitionSnapshot",
+                "currentLeader",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.size,
+            version,
+            options,
+            "PartitionSnapshot",
+            "size",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.position,
+            version,
+            options,
+            "PartitionSnapshot",
+            "position",
+        )?;
+        out.insert(
+            "unalignedRecords".into(),
+            enc::json::records(&self.unaligned_records),
+        );
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionSnapshot {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionSnapshot", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("index") {
+            value.index = enc::json::field(v, version, "PartitionSnapshot", "index")?;
+        } else {
+            return Err(enc::json::missing("PartitionSnapshot", "index", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionSnapshot",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionSnapshot", "errorCode", version));
+        }
+        if let Some(v) = object.get("snapshotId") {
+            value.snapshot_id = enc::json::field(
+                v,
+                version,
+                "PartitionSnapshot",
+                "snapshotId",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionSnapshot", "snapshotId", version));
+        }
+        if let Some(v) = object.get("currentLeader") {
+            value.current_leader = enc::json::field(
+                v,
+                version,
+                "PartitionSnapshot",
+                "currentLeader",
+            )?;
+        }
+        if let Some(v) = object.get("size") {
+            value.size = enc::json::field(v, version, "PartitionSnapshot", "size")?;
+        } else {
+            return Err(enc::json::missing("PartitionSnapshot", "size", version));
+        }
+        if let Some(v) = object.get("position") {
+            value.position = enc::json::field(
+                v,
+                version,
+                "PartitionSnapshot",
+                "position",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionSnapshot", "position", version));
+        }
+        if let Some(v) = object.get("unalignedRecords") {
+            value.unaligned_records = enc::json::field(
+                v,
+                version,
+                "PartitionSnapshot",
+                "unalignedRecords",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PartitionSnapshot", "unalignedRecords", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SnapshotId {
@@ -430,6 +1016,112 @@ impl enc::Struct for SnapshotId {
         self.end_offset = 0;
         self.epoch = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SnapshotId`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SnapshotIdRef<'a> {
+    /// End offset of the snapshot.
+    ///
+    /// Versions 0+.
+    pub end_offset: i64,
+    /// Epoch of the snapshot.
+    ///
+    /// Versions 0+.
+    pub epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SnapshotIdRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(r, &[("end_offset", 8), ("epoch", 4)])?;
+        self.end_offset = enc::Fixed::from_chunk(&run[0..8]);
+        self.epoch = enc::Fixed::from_chunk(&run[8..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.end_offset = 0;
+        self.epoch = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SnapshotIdRef<'a> {
+    type Owned = SnapshotId;
+    #[inline]
+    fn into_owned(self) -> SnapshotId {
+        SnapshotId {
+            end_offset: self.end_offset,
+            epoch: self.epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SnapshotId {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.end_offset = crate::sample::Sample::sample(g, version);
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SnapshotId {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.end_offset,
+            version,
+            options,
+            "SnapshotId",
+            "endOffset",
+        )?;
+        enc::json::put(&mut out, &self.epoch, version, options, "SnapshotId", "epoch")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SnapshotId {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SnapshotId", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("endOffset") {
+            value.end_offset = enc::json::field(v, version, "SnapshotId", "endOffset")?;
+        } else {
+            return Err(enc::json::missing("SnapshotId", "endOffset", version));
+        }
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(v, version, "SnapshotId", "epoch")?;
+        } else {
+            return Err(enc::json::missing("SnapshotId", "epoch", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -507,6 +1199,132 @@ impl enc::Entities for LeaderIdAndEpoch {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderIdAndEpoch`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaderIdAndEpochRef<'a> {
+    /// Node id of the leader, or -1 when unknown.
+    ///
+    /// Versions 0+.
+    pub leader_id: i32,
+    /// Most recent leader epoch known to the responder.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderIdAndEpochRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("leader_id", 4), ("leader_epoch", 4)],
+        )?;
+        self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderIdAndEpochRef<'a> {
+    type Owned = LeaderIdAndEpoch;
+    #[inline]
+    fn into_owned(self) -> LeaderIdAndEpoch {
+        LeaderIdAndEpoch {
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderIdAndEpoch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderIdAndEpoch {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "LeaderIdAndEpoch",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "LeaderIdAndEpoch",
+            "leaderEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderIdAndEpoch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderIdAndEpoch", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(
+                v,
+                version,
+                "LeaderIdAndEpoch",
+                "leaderId",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderIdAndEpoch", "leaderId", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "LeaderIdAndEpoch",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderIdAndEpoch", "leaderEpoch", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 1; flexible 1.
@@ -587,6 +1405,125 @@ impl enc::Entities for NodeEndpoint {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`NodeEndpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NodeEndpointRef<'a> {
+    /// Node id.
+    ///
+    /// Versions 1+.
+    pub node_id: i32,
+    /// Host name or address.
+    ///
+    /// Versions 1+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 1+.
+    pub port: u16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for NodeEndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.node_id = 0;
+        self.host = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for NodeEndpointRef<'a> {
+    type Owned = NodeEndpoint;
+    #[inline]
+    fn into_owned(self) -> NodeEndpoint {
+        NodeEndpoint {
+            node_id: self.node_id,
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for NodeEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.node_id = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for NodeEndpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.node_id,
+            version,
+            options,
+            "NodeEndpoint",
+            "nodeId",
+        )?;
+        enc::json::put(&mut out, &self.host, version, options, "NodeEndpoint", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "NodeEndpoint", "port")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for NodeEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "NodeEndpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("nodeId") {
+            value.node_id = enc::json::field(v, version, "NodeEndpoint", "nodeId")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "nodeId", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "NodeEndpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "NodeEndpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "port", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for FetchSnapshotResponse {

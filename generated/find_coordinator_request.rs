@@ -133,6 +133,204 @@ impl enc::Struct for FindCoordinatorRequest {
     }
 }
 impl enc::Entities for FindCoordinatorRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FindCoordinatorRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 3-6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FindCoordinatorRequestRef<'a> {
+    /// Key to look up: a group ID or transactional ID.
+    ///
+    /// Versions 0-3.
+    pub key: &'a str,
+    /// Kind of key: 0 = group, 1 = transaction, 2 = share group.
+    ///
+    /// Versions 1+; default 0.
+    pub key_type: i8,
+    /// Keys to look up, all of kind KeyType.
+    ///
+    /// Versions 4+.
+    pub coordinator_keys: Vec<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FindCoordinatorRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 3 {
+            enc::field::decode_into(&mut self.key, r, version, version >= 3, "key")?;
+        } else {
+            self.key = "";
+        }
+        if version >= 1 {
+            enc::field::decode_into(&mut self.key_type, r, version, false, "key_type")?;
+        } else {
+            self.key_type = 0;
+        }
+        if version >= 4 {
+            enc::field::decode_into(
+                &mut self.coordinator_keys,
+                r,
+                version,
+                true,
+                "coordinator_keys",
+            )?;
+        } else {
+            self.coordinator_keys.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.key = "";
+        self.key_type = 0;
+        self.coordinator_keys.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FindCoordinatorRequestRef<'a> {
+    type Owned = FindCoordinatorRequest;
+    #[inline]
+    fn into_owned(self) -> FindCoordinatorRequest {
+        FindCoordinatorRequest {
+            key: enc::IntoOwned::into_owned(self.key),
+            key_type: self.key_type,
+            coordinator_keys: enc::IntoOwned::into_owned(self.coordinator_keys),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for FindCoordinatorRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FindCoordinatorRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 3 {
+            value.key = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.key_type = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.coordinator_keys = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FindCoordinatorRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 3 && !self.key.is_empty() {
+            return Err(enc::json::non_default("FindCoordinatorRequest", "key", version));
+        }
+        if version < 1 && self.key_type != 0 {
+            return Err(
+                enc::json::non_default("FindCoordinatorRequest", "keyType", version),
+            );
+        }
+        if version < 4 && !self.coordinator_keys.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "FindCoordinatorRequest",
+                    "coordinatorKeys",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version <= 3 {
+            enc::json::put(
+                &mut out,
+                &self.key,
+                version,
+                options,
+                "FindCoordinatorRequest",
+                "key",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.key_type,
+                version,
+                options,
+                "FindCoordinatorRequest",
+                "keyType",
+            )?;
+        }
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.coordinator_keys,
+                version,
+                options,
+                "FindCoordinatorRequest",
+                "coordinatorKeys",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FindCoordinatorRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FindCoordinatorRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("key") {
+            value.key = enc::json::field(v, version, "FindCoordinatorRequest", "key")?;
+        } else if version <= 3 {
+            return Err(enc::json::missing("FindCoordinatorRequest", "key", version));
+        }
+        if let Some(v) = object.get("keyType") {
+            value.key_type = enc::json::field(
+                v,
+                version,
+                "FindCoordinatorRequest",
+                "keyType",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("FindCoordinatorRequest", "keyType", version));
+        }
+        if let Some(v) = object.get("coordinatorKeys") {
+            value.coordinator_keys = enc::json::field(
+                v,
+                version,
+                "FindCoordinatorRequest",
+                "coordinatorKeys",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("FindCoordinatorRequest", "coordinatorKeys", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for FindCoordinatorRequest {
     const NAME: &'static str = "FindCoordinatorRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);

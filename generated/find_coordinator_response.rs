@@ -257,6 +257,399 @@ impl enc::Entities for FindCoordinatorResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FindCoordinatorResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 3-6.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FindCoordinatorResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 1+; ignorable.
+    pub throttle_time_ms: i32,
+    /// 0 when the coordinator was found, otherwise the error.
+    ///
+    /// Versions 0-3.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 1-3; nullable 1-3; ignorable.
+    pub error_message: Option<&'a str>,
+    /// Broker id of the coordinator.
+    ///
+    /// Versions 0-3.
+    pub node_id: i32,
+    /// Host name or address of the coordinator.
+    ///
+    /// Versions 0-3.
+    pub host: &'a str,
+    /// TCP port of the coordinator.
+    ///
+    /// Versions 0-3.
+    pub port: i32,
+    /// One entry per key asked for.
+    ///
+    /// Versions 4+.
+    pub coordinators: Vec<CoordinatorRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for FindCoordinatorResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            error_message: Some(""),
+            node_id: 0,
+            host: "",
+            port: 0,
+            coordinators: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FindCoordinatorResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        if version <= 3 {
+            enc::field::decode_into(
+                &mut self.error_code,
+                r,
+                version,
+                false,
+                "error_code",
+            )?;
+        } else {
+            self.error_code = 0;
+        }
+        if (1..=3).contains(&version) {
+            enc::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                version >= 3,
+                "error_message",
+            )?;
+        } else {
+            self.error_message = Some("");
+        }
+        if version <= 3 {
+            enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
+        } else {
+            self.node_id = 0;
+        }
+        if version <= 3 {
+            enc::field::decode_into(&mut self.host, r, version, version >= 3, "host")?;
+        } else {
+            self.host = "";
+        }
+        if version <= 3 {
+            enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        } else {
+            self.port = 0;
+        }
+        if version >= 4 {
+            enc::field::decode_into(
+                &mut self.coordinators,
+                r,
+                version,
+                true,
+                "coordinators",
+            )?;
+        } else {
+            self.coordinators.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.node_id = 0;
+        self.host = "";
+        self.port = 0;
+        self.coordinators.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FindCoordinatorResponseRef<'a> {
+    type Owned = FindCoordinatorResponse;
+    #[inline]
+    fn into_owned(self) -> FindCoordinatorResponse {
+        FindCoordinatorResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            node_id: self.node_id,
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            coordinators: enc::IntoOwned::into_owned(self.coordinators),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for FindCoordinatorResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FindCoordinatorResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 1 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 3 {
+            value.error_code = crate::sample::Sample::sample(g, version);
+        }
+        if (1..=3).contains(&version) {
+            value.error_message = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version <= 3 {
+            value.node_id = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 3 {
+            value.host = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 3 {
+            value.port = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.coordinators = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FindCoordinatorResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 3 && self.error_code != 0 {
+            return Err(
+                enc::json::non_default("FindCoordinatorResponse", "errorCode", version),
+            );
+        }
+        if version > 3 && self.node_id != 0 {
+            return Err(
+                enc::json::non_default("FindCoordinatorResponse", "nodeId", version),
+            );
+        }
+        if version > 3 && !self.host.is_empty() {
+            return Err(
+                enc::json::non_default("FindCoordinatorResponse", "host", version),
+            );
+        }
+        if version > 3 && self.port != 0 {
+            return Err(
+                enc::json::non_default("FindCoordinatorResponse", "port", version),
+            );
+        }
+        if version < 4 && !self.coordinators.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "FindCoordinatorResponse",
+                    "coordinators",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "FindCoordinatorResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        if version <= 3 {
+            enc::json::put(
+                &mut out,
+                &self.error_code,
+                version,
+                options,
+                "FindCoordinatorResponse",
+                "errorCode",
+            )?;
+        }
+        if (1..=3).contains(&version) {
+            enc::json::put(
+                &mut out,
+                &self.error_message,
+                version,
+                options,
+                "FindCoordinatorResponse",
+                "errorMessage",
+            )?;
+        }
+        if version <= 3 {
+            enc::json::put(
+                &mut out,
+                &self.node_id,
+                version,
+                options,
+                "FindCoordinatorResponse",
+                "nodeId",
+            )?;
+        }
+        if version <= 3 {
+            enc::json::put(
+                &mut out,
+                &self.host,
+                version,
+                options,
+                "FindCoordinatorResponse",
+                "host",
+            )?;
+        }
+        if version <= 3 {
+            enc::json::put(
+                &mut out,
+                &self.port,
+                version,
+                options,
+                "FindCoordinatorResponse",
+                "port",
+            )?;
+        }
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.coordinators,
+                version,
+                options,
+                "FindCoordinatorResponse",
+                "coordinators",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FindCoordinatorResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FindCoordinatorResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "FindCoordinatorResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("FindCoordinatorResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "FindCoordinatorResponse",
+                "errorCode",
+            )?;
+        } else if version <= 3 {
+            return Err(
+                enc::json::missing("FindCoordinatorResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "FindCoordinatorResponse",
+                "errorMessage",
+            )?;
+        } else if (1..=3).contains(&version) {
+            return Err(
+                enc::json::missing("FindCoordinatorResponse", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("nodeId") {
+            value.node_id = enc::json::field(
+                v,
+                version,
+                "FindCoordinatorResponse",
+                "nodeId",
+            )?;
+        } else if version <= 3 {
+            return Err(enc::json::missing("FindCoordinatorResponse", "nodeId", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(
+                v,
+                version,
+                "FindCoordinatorResponse",
+                "host",
+            )?;
+        } else if version <= 3 {
+            return Err(enc::json::missing("FindCoordinatorResponse", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(
+                v,
+                version,
+                "FindCoordinatorResponse",
+                "port",
+            )?;
+        } else if version <= 3 {
+            return Err(enc::json::missing("FindCoordinatorResponse", "port", version));
+        }
+        if let Some(v) = object.get("coordinators") {
+            value.coordinators = enc::json::field(
+                v,
+                version,
+                "FindCoordinatorResponse",
+                "coordinators",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("FindCoordinatorResponse", "coordinators", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 4-6; flexible 4-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Coordinator {
@@ -387,6 +780,211 @@ impl enc::Entities for Coordinator {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Coordinator`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 4-6; flexible 4-6.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoordinatorRef<'a> {
+    /// Key that was looked up.
+    ///
+    /// Versions 4+.
+    pub key: &'a str,
+    /// Broker id of the coordinator.
+    ///
+    /// Versions 4+.
+    pub node_id: i32,
+    /// Host name or address of the coordinator.
+    ///
+    /// Versions 4+.
+    pub host: &'a str,
+    /// TCP port of the coordinator.
+    ///
+    /// Versions 4+.
+    pub port: i32,
+    /// 0 when the coordinator was found, otherwise the error.
+    ///
+    /// Versions 4+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 4+; nullable 4+; ignorable.
+    pub error_message: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for CoordinatorRef<'a> {
+    fn default() -> Self {
+        Self {
+            key: "",
+            node_id: 0,
+            host: "",
+            port: 0,
+            error_code: 0,
+            error_message: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CoordinatorRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.key, r, version, true, "key")?;
+        enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 6] = enc::field::read_run(r, &[("port", 4), ("error_code", 2)])?;
+        self.port = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.key = "";
+        self.node_id = 0;
+        self.host = "";
+        self.port = 0;
+        self.error_code = 0;
+        self.error_message = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CoordinatorRef<'a> {
+    type Owned = Coordinator;
+    #[inline]
+    fn into_owned(self) -> Coordinator {
+        Coordinator {
+            key: enc::IntoOwned::into_owned(self.key),
+            node_id: self.node_id,
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Coordinator {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.key = crate::sample::Sample::sample(g, version);
+        value.node_id = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Coordinator {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.key, version, options, "Coordinator", "key")?;
+        enc::json::put(
+            &mut out,
+            &self.node_id,
+            version,
+            options,
+            "Coordinator",
+            "nodeId",
+        )?;
+        enc::json::put(&mut out, &self.host, version, options, "Coordinator", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "Coordinator", "port")?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "Coordinator",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "Coordinator",
+            "errorMessage",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Coordinator {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Coordinator", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("key") {
+            value.key = enc::json::field(v, version, "Coordinator", "key")?;
+        } else {
+            return Err(enc::json::missing("Coordinator", "key", version));
+        }
+        if let Some(v) = object.get("nodeId") {
+            value.node_id = enc::json::field(v, version, "Coordinator", "nodeId")?;
+        } else {
+            return Err(enc::json::missing("Coordinator", "nodeId", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "Coordinator", "host")?;
+        } else {
+            return Err(enc::json::missing("Coordinator", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "Coordinator", "port")?;
+        } else {
+            return Err(enc::json::missing("Coordinator", "port", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(v, version, "Coordinator", "errorCode")?;
+        } else {
+            return Err(enc::json::missing("Coordinator", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "Coordinator",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(enc::json::missing("Coordinator", "errorMessage", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for FindCoordinatorResponse {

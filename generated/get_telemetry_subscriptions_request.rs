@@ -65,6 +65,120 @@ impl enc::Struct for GetTelemetrySubscriptionsRequest {
     }
 }
 impl enc::Entities for GetTelemetrySubscriptionsRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`GetTelemetrySubscriptionsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GetTelemetrySubscriptionsRequestRef<'a> {
+    /// Client instance ID given out earlier by a broker; all zeros on the first request.
+    ///
+    /// Versions 0+.
+    pub client_instance_id: enc::Uuid,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for GetTelemetrySubscriptionsRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.client_instance_id,
+            r,
+            version,
+            false,
+            "client_instance_id",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.client_instance_id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for GetTelemetrySubscriptionsRequestRef<'a> {
+    type Owned = GetTelemetrySubscriptionsRequest;
+    #[inline]
+    fn into_owned(self) -> GetTelemetrySubscriptionsRequest {
+        GetTelemetrySubscriptionsRequest {
+            client_instance_id: self.client_instance_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for GetTelemetrySubscriptionsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for GetTelemetrySubscriptionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.client_instance_id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for GetTelemetrySubscriptionsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.client_instance_id,
+            version,
+            options,
+            "GetTelemetrySubscriptionsRequest",
+            "clientInstanceId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for GetTelemetrySubscriptionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "GetTelemetrySubscriptionsRequest",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clientInstanceId") {
+            value.client_instance_id = enc::json::field(
+                v,
+                version,
+                "GetTelemetrySubscriptionsRequest",
+                "clientInstanceId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "GetTelemetrySubscriptionsRequest",
+                    "clientInstanceId",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for GetTelemetrySubscriptionsRequest {
     const NAME: &'static str = "GetTelemetrySubscriptionsRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

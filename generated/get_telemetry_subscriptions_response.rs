@@ -168,6 +168,401 @@ impl enc::Struct for GetTelemetrySubscriptionsResponse {
     }
 }
 impl enc::Entities for GetTelemetrySubscriptionsResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`GetTelemetrySubscriptionsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GetTelemetrySubscriptionsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Newly assigned client instance ID when the request sent all zeros; all zeros otherwise.
+    ///
+    /// Versions 0+.
+    pub client_instance_id: enc::Uuid,
+    /// Identifier of the client's current set of subscriptions; changes whenever that set does.
+    ///
+    /// Versions 0+.
+    pub subscription_id: i32,
+    /// Compression type codes the broker accepts in PushTelemetry.
+    ///
+    /// Versions 0+.
+    pub accepted_compression_types: enc::FixedArray<'a, i8>,
+    /// Time in ms between pushes: the shortest interval among the matching subscriptions.
+    ///
+    /// Versions 0+.
+    pub push_interval_ms: i32,
+    /// Largest metrics payload in bytes the broker accepts in PushTelemetry.
+    ///
+    /// Versions 0+.
+    pub telemetry_max_bytes: i32,
+    /// True to send monotonic counters as deltas, false to send them as cumulative values.
+    ///
+    /// Versions 0+.
+    pub delta_temporality: bool,
+    /// Metric name prefixes wanted; an empty list means none, a single empty string means all.
+    ///
+    /// Versions 0+.
+    pub requested_metrics: Vec<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for GetTelemetrySubscriptionsResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 26] = enc::field::read_run(
+            r,
+            &[
+                ("throttle_time_ms", 4),
+                ("error_code", 2),
+                ("client_instance_id", 16),
+                ("subscription_id", 4),
+            ],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        self.client_instance_id = enc::Fixed::from_chunk(&run[6..22]);
+        self.subscription_id = enc::Fixed::from_chunk(&run[22..26]);
+        enc::field::decode_into(
+            &mut self.accepted_compression_types,
+            r,
+            version,
+            true,
+            "accepted_compression_types",
+        )?;
+        let run: [u8; 9] = enc::field::read_run(
+            r,
+            &[
+                ("push_interval_ms", 4),
+                ("telemetry_max_bytes", 4),
+                ("delta_temporality", 1),
+            ],
+        )?;
+        self.push_interval_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.telemetry_max_bytes = enc::Fixed::from_chunk(&run[4..8]);
+        self.delta_temporality = enc::Fixed::from_chunk(&run[8..9]);
+        enc::field::decode_into(
+            &mut self.requested_metrics,
+            r,
+            version,
+            true,
+            "requested_metrics",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.client_instance_id = enc::Uuid::NIL;
+        self.subscription_id = 0;
+        self.accepted_compression_types = Default::default();
+        self.push_interval_ms = 0;
+        self.telemetry_max_bytes = 0;
+        self.delta_temporality = false;
+        self.requested_metrics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for GetTelemetrySubscriptionsResponseRef<'a> {
+    type Owned = GetTelemetrySubscriptionsResponse;
+    #[inline]
+    fn into_owned(self) -> GetTelemetrySubscriptionsResponse {
+        GetTelemetrySubscriptionsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            client_instance_id: self.client_instance_id,
+            subscription_id: self.subscription_id,
+            accepted_compression_types: enc::IntoOwned::into_owned(
+                self.accepted_compression_types,
+            ),
+            push_interval_ms: self.push_interval_ms,
+            telemetry_max_bytes: self.telemetry_max_bytes,
+            delta_temporality: self.delta_temporality,
+            requested_metrics: enc::IntoOwned::into_owned(self.requested_metrics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for GetTelemetrySubscriptionsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for GetTelemetrySubscriptionsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.client_instance_id = crate::sample::Sample::sample(g, version);
+        value.subscription_id = crate::sample::Sample::sample(g, version);
+        value.accepted_compression_types = crate::sample::Sample::sample(g, version);
+        value.push_interval_ms = crate::sample::Sample::sample(g, version);
+        value.telemetry_max_bytes = crate::sample::Sample::sample(g, version);
+        value.delta_temporality = crate::sample::Sample::sample(g, version);
+        value.requested_metrics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for GetTelemetrySubscriptionsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "GetTelemetrySubscriptionsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "GetTelemetrySubscriptionsResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_instance_id,
+            version,
+            options,
+            "GetTelemetrySubscriptionsResponse",
+            "clientInstanceId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.subscription_id,
+            version,
+            options,
+            "GetTelemetrySubscriptionsResponse",
+            "subscriptionId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.accepted_compression_types,
+            version,
+            options,
+            "GetTelemetrySubscriptionsResponse",
+            "acceptedCompressionTypes",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.push_interval_ms,
+            version,
+            options,
+            "GetTelemetrySubscriptionsResponse",
+            "pushIntervalMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.telemetry_max_bytes,
+            version,
+            options,
+            "GetTelemetrySubscriptionsResponse",
+            "telemetryMaxBytes",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.delta_temporality,
+            version,
+            options,
+            "GetTelemetrySubscriptionsResponse",
+            "deltaTemporality",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.requested_metrics,
+            version,
+            options,
+            "GetTelemetrySubscriptionsResponse",
+            "requestedMetrics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for GetTelemetrySubscriptionsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "GetTelemetrySubscriptionsResponse",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "GetTelemetrySubscriptionsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "GetTelemetrySubscriptionsResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "GetTelemetrySubscriptionsResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "GetTelemetrySubscriptionsResponse",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("clientInstanceId") {
+            value.client_instance_id = enc::json::field(
+                v,
+                version,
+                "GetTelemetrySubscriptionsResponse",
+                "clientInstanceId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "GetTelemetrySubscriptionsResponse",
+                    "clientInstanceId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("subscriptionId") {
+            value.subscription_id = enc::json::field(
+                v,
+                version,
+                "GetTelemetrySubscriptionsResponse",
+                "subscriptionId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "GetTelemetrySubscriptionsResponse",
+                    "subscriptionId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("acceptedCompressionTypes") {
+            value.accepted_compression_types = enc::json::field(
+                v,
+                version,
+                "GetTelemetrySubscriptionsResponse",
+                "acceptedCompressionTypes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "GetTelemetrySubscriptionsResponse",
+                    "acceptedCompressionTypes",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("pushIntervalMs") {
+            value.push_interval_ms = enc::json::field(
+                v,
+                version,
+                "GetTelemetrySubscriptionsResponse",
+                "pushIntervalMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "GetTelemetrySubscriptionsResponse",
+                    "pushIntervalMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("telemetryMaxBytes") {
+            value.telemetry_max_bytes = enc::json::field(
+                v,
+                version,
+                "GetTelemetrySubscriptionsResponse",
+                "telemetryMaxBytes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "GetTelemetrySubscriptionsResponse",
+                    "telemetryMaxBytes",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("deltaTemporality") {
+            value.delta_temporality = enc::json::field(
+                v,
+                version,
+                "GetTelemetrySubscriptionsResponse",
+                "deltaTemporality",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "GetTelemetrySubscriptionsResponse",
+                    "deltaTemporality",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("requestedMetrics") {
+            value.requested_metrics = enc::json::field(
+                v,
+                version,
+                "GetTelemetrySubscriptionsResponse",
+                "requestedMetrics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "GetTelemetrySubscriptionsResponse",
+                    "requestedMetrics",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for GetTelemetrySubscriptionsResponse {
     const NAME: &'static str = "GetTelemetrySubscriptionsResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

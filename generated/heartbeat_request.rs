@@ -155,6 +155,229 @@ impl enc::Entities for HeartbeatRequest {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`HeartbeatRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HeartbeatRequestRef<'a> {
+    /// Group ID.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Generation of the group the member belongs to.
+    ///
+    /// Versions 0+.
+    pub generation_id: i32,
+    /// Member ID given out by the coordinator.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Static member ID configured by the user (group.instance.id); null for dynamic members.
+    ///
+    /// Versions 3+; nullable 3+; default null.
+    pub group_instance_id: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for HeartbeatRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.group_id,
+            r,
+            version,
+            version >= 4,
+            "group_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.generation_id,
+            r,
+            version,
+            false,
+            "generation_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.member_id,
+            r,
+            version,
+            version >= 4,
+            "member_id",
+        )?;
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.group_instance_id,
+                r,
+                version,
+                version >= 4,
+                "group_instance_id",
+            )?;
+        } else {
+            self.group_instance_id = None;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.generation_id = 0;
+        self.member_id = "";
+        self.group_instance_id = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for HeartbeatRequestRef<'a> {
+    type Owned = HeartbeatRequest;
+    #[inline]
+    fn into_owned(self) -> HeartbeatRequest {
+        HeartbeatRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            generation_id: self.generation_id,
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            group_instance_id: enc::IntoOwned::into_owned(self.group_instance_id),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for HeartbeatRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for HeartbeatRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.generation_id = crate::sample::Sample::sample(g, version);
+        value.member_id = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.group_instance_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for HeartbeatRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 3 && self.group_instance_id.is_some() {
+            return Err(
+                enc::json::non_default("HeartbeatRequest", "groupInstanceId", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "HeartbeatRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.generation_id,
+            version,
+            options,
+            "HeartbeatRequest",
+            "generationId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "HeartbeatRequest",
+            "memberId",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.group_instance_id,
+                version,
+                options,
+                "HeartbeatRequest",
+                "groupInstanceId",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for HeartbeatRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "HeartbeatRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "HeartbeatRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(enc::json::missing("HeartbeatRequest", "groupId", version));
+        }
+        if let Some(v) = object.get("generationId") {
+            value.generation_id = enc::json::field(
+                v,
+                version,
+                "HeartbeatRequest",
+                "generationId",
+            )?;
+        } else {
+            return Err(enc::json::missing("HeartbeatRequest", "generationId", version));
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "HeartbeatRequest",
+                "memberId",
+            )?;
+        } else {
+            return Err(enc::json::missing("HeartbeatRequest", "memberId", version));
+        }
+        if let Some(v) = object.get("groupInstanceId") {
+            value.group_instance_id = enc::json::field(
+                v,
+                version,
+                "HeartbeatRequest",
+                "groupInstanceId",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("HeartbeatRequest", "groupInstanceId", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for HeartbeatRequest {
     const NAME: &'static str = "HeartbeatRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);

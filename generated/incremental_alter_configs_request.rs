@@ -90,6 +90,157 @@ impl enc::Struct for IncrementalAlterConfigsRequest {
     }
 }
 impl enc::Entities for IncrementalAlterConfigsRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`IncrementalAlterConfigsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct IncrementalAlterConfigsRequestRef<'a> {
+    /// Resources whose configuration is changed.
+    ///
+    /// Versions 0+.
+    pub resources: Vec<AlterConfigsResourceRef<'a>>,
+    /// Check the changes and report errors without applying them.
+    ///
+    /// Versions 0+.
+    pub validate_only: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for IncrementalAlterConfigsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.resources,
+            r,
+            version,
+            version >= 1,
+            "resources",
+        )?;
+        enc::field::decode_into(
+            &mut self.validate_only,
+            r,
+            version,
+            false,
+            "validate_only",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resources.clear();
+        self.validate_only = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for IncrementalAlterConfigsRequestRef<'a> {
+    type Owned = IncrementalAlterConfigsRequest;
+    #[inline]
+    fn into_owned(self) -> IncrementalAlterConfigsRequest {
+        IncrementalAlterConfigsRequest {
+            resources: enc::IntoOwned::into_owned(self.resources),
+            validate_only: self.validate_only,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for IncrementalAlterConfigsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for IncrementalAlterConfigsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.resources = crate::sample::Sample::sample(g, version);
+        value.validate_only = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for IncrementalAlterConfigsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.resources,
+            version,
+            options,
+            "IncrementalAlterConfigsRequest",
+            "resources",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.validate_only,
+            version,
+            options,
+            "IncrementalAlterConfigsRequest",
+            "validateOnly",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for IncrementalAlterConfigsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "IncrementalAlterConfigsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resources") {
+            value.resources = enc::json::field(
+                v,
+                version,
+                "IncrementalAlterConfigsRequest",
+                "resources",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "IncrementalAlterConfigsRequest",
+                    "resources",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("validateOnly") {
+            value.validate_only = enc::json::field(
+                v,
+                version,
+                "IncrementalAlterConfigsRequest",
+                "validateOnly",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "IncrementalAlterConfigsRequest",
+                    "validateOnly",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterConfigsResource {
@@ -180,6 +331,173 @@ impl enc::Struct for AlterConfigsResource {
         self.resource_name = ByteString::new();
         self.configs.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterConfigsResource`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AlterConfigsResourceRef<'a> {
+    /// Resource type code (2 = topic, 4 = broker, 8 = broker logger, ...).
+    ///
+    /// Versions 0+.
+    pub resource_type: i8,
+    /// Resource name; for a broker its id as text, or empty for the cluster-wide default.
+    ///
+    /// Versions 0+.
+    pub resource_name: &'a str,
+    /// Changes to individual keys; keys not listed keep their values.
+    ///
+    /// Versions 0+.
+    pub configs: Vec<AlterableConfigRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterConfigsResourceRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.resource_type,
+            r,
+            version,
+            false,
+            "resource_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_name,
+            r,
+            version,
+            version >= 1,
+            "resource_name",
+        )?;
+        enc::field::decode_into(&mut self.configs, r, version, version >= 1, "configs")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resource_type = 0;
+        self.resource_name = "";
+        self.configs.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterConfigsResourceRef<'a> {
+    type Owned = AlterConfigsResource;
+    #[inline]
+    fn into_owned(self) -> AlterConfigsResource {
+        AlterConfigsResource {
+            resource_type: self.resource_type,
+            resource_name: enc::IntoOwned::into_owned(self.resource_name),
+            configs: enc::IntoOwned::into_owned(self.configs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterConfigsResource {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.resource_type = crate::sample::Sample::sample(g, version);
+        value.resource_name = crate::sample::Sample::sample(g, version);
+        value.configs = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterConfigsResource {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.resource_type,
+            version,
+            options,
+            "AlterConfigsResource",
+            "resourceType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_name,
+            version,
+            options,
+            "AlterConfigsResource",
+            "resourceName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.configs,
+            version,
+            options,
+            "AlterConfigsResource",
+            "configs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterConfigsResource {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AlterConfigsResource", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resourceType") {
+            value.resource_type = enc::json::field(
+                v,
+                version,
+                "AlterConfigsResource",
+                "resourceType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AlterConfigsResource", "resourceType", version),
+            );
+        }
+        if let Some(v) = object.get("resourceName") {
+            value.resource_name = enc::json::field(
+                v,
+                version,
+                "AlterConfigsResource",
+                "resourceName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AlterConfigsResource", "resourceName", version),
+            );
+        }
+        if let Some(v) = object.get("configs") {
+            value.configs = enc::json::field(
+                v,
+                version,
+                "AlterConfigsResource",
+                "configs",
+            )?;
+        } else {
+            return Err(enc::json::missing("AlterConfigsResource", "configs", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 1.
@@ -281,6 +599,171 @@ impl enc::Struct for AlterableConfig {
         self.config_operation = 0;
         self.value = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AlterableConfig`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterableConfigRef<'a> {
+    /// Configuration key.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// What to do: 0 set, 1 delete, 2 append to a list, 3 subtract from a list.
+    ///
+    /// Versions 0+.
+    pub config_operation: i8,
+    /// Operand of the operation; ignored, and may be null, for delete.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub value: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for AlterableConfigRef<'a> {
+    fn default() -> Self {
+        Self {
+            name: "",
+            config_operation: 0,
+            value: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AlterableConfigRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 1, "name")?;
+        enc::field::decode_into(
+            &mut self.config_operation,
+            r,
+            version,
+            false,
+            "config_operation",
+        )?;
+        enc::field::decode_into(&mut self.value, r, version, version >= 1, "value")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.config_operation = 0;
+        self.value = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AlterableConfigRef<'a> {
+    type Owned = AlterableConfig;
+    #[inline]
+    fn into_owned(self) -> AlterableConfig {
+        AlterableConfig {
+            name: enc::IntoOwned::into_owned(self.name),
+            config_operation: self.config_operation,
+            value: enc::IntoOwned::into_owned(self.value),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterableConfig {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.config_operation = crate::sample::Sample::sample(g, version);
+        value.value = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AlterableConfig {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "AlterableConfig",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.config_operation,
+            version,
+            options,
+            "AlterableConfig",
+            "configOperation",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.value,
+            version,
+            options,
+            "AlterableConfig",
+            "value",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AlterableConfig {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AlterableConfig", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "AlterableConfig", "name")?;
+        } else {
+            return Err(enc::json::missing("AlterableConfig", "name", version));
+        }
+        if let Some(v) = object.get("configOperation") {
+            value.config_operation = enc::json::field(
+                v,
+                version,
+                "AlterableConfig",
+                "configOperation",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AlterableConfig", "configOperation", version),
+            );
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(v, version, "AlterableConfig", "value")?;
+        } else {
+            return Err(enc::json::missing("AlterableConfig", "value", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for IncrementalAlterConfigsRequest {

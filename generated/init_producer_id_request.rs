@@ -218,6 +218,354 @@ impl enc::Entities for InitProducerIdRequest {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`InitProducerIdRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 2-6.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InitProducerIdRequestRef<'a> {
+    /// Transactional ID; null for a producer that is only idempotent.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub transactional_id: Option<&'a str>,
+    /// Time in ms after which the coordinator aborts an idle transaction of this producer; ignored without TransactionalId.
+    ///
+    /// Versions 0+.
+    pub transaction_timeout_ms: i32,
+    /// Producer ID already held, to tell apart reuse of an expired transactional ID; -1 when none.
+    ///
+    /// Versions 3+; default -1.
+    pub producer_id: i64,
+    /// Epoch already held; the broker rejects the request when it does not match its own; -1 when none.
+    ///
+    /// Versions 3+; default -1.
+    pub producer_epoch: i16,
+    /// True to run this producer's transactions with two-phase commit (KIP-939).
+    ///
+    /// Versions 6+; default false.
+    pub enable2_pc: bool,
+    /// True to keep the ongoing (prepared) transaction instead of aborting it, e.g. when recovering after a restart (KIP-939).
+    ///
+    /// Versions 6+; default false.
+    pub keep_prepared_txn: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for InitProducerIdRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            transactional_id: Some(""),
+            transaction_timeout_ms: 0,
+            producer_id: -1,
+            producer_epoch: -1,
+            enable2_pc: false,
+            keep_prepared_txn: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for InitProducerIdRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.transactional_id,
+            r,
+            version,
+            version >= 2,
+            "transactional_id",
+        )?;
+        if version >= 6 {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[
+                    ("transaction_timeout_ms", 4),
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                    ("enable2_pc", 1),
+                    ("keep_prepared_txn", 1),
+                ],
+            )?;
+            self.transaction_timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.producer_id = enc::Fixed::from_chunk(&run[4..12]);
+            self.producer_epoch = enc::Fixed::from_chunk(&run[12..14]);
+            self.enable2_pc = enc::Fixed::from_chunk(&run[14..15]);
+            self.keep_prepared_txn = enc::Fixed::from_chunk(&run[15..16]);
+        } else if version >= 3 {
+            let run: [u8; 14] = enc::field::read_run(
+                r,
+                &[
+                    ("transaction_timeout_ms", 4),
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                ],
+            )?;
+            self.transaction_timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.producer_id = enc::Fixed::from_chunk(&run[4..12]);
+            self.producer_epoch = enc::Fixed::from_chunk(&run[12..14]);
+            self.enable2_pc = false;
+            self.keep_prepared_txn = false;
+        } else {
+            let run: [u8; 4] = enc::field::read_run(
+                r,
+                &[("transaction_timeout_ms", 4)],
+            )?;
+            self.transaction_timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.producer_id = -1;
+            self.producer_epoch = -1;
+            self.enable2_pc = false;
+            self.keep_prepared_txn = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactional_id = Some("");
+        self.transaction_timeout_ms = 0;
+        self.producer_id = -1;
+        self.producer_epoch = -1;
+        self.enable2_pc = false;
+        self.keep_prepared_txn = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for InitProducerIdRequestRef<'a> {
+    type Owned = InitProducerIdRequest;
+    #[inline]
+    fn into_owned(self) -> InitProducerIdRequest {
+        InitProducerIdRequest {
+            transactional_id: enc::IntoOwned::into_owned(self.transactional_id),
+            transaction_timeout_ms: self.transaction_timeout_ms,
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            enable2_pc: self.enable2_pc,
+            keep_prepared_txn: self.keep_prepared_txn,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for InitProducerIdRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for InitProducerIdRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.transactional_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.transaction_timeout_ms = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.producer_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.producer_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.enable2_pc = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.keep_prepared_txn = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for InitProducerIdRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 3 && self.producer_id != -1 {
+            return Err(
+                enc::json::non_default("InitProducerIdRequest", "producerId", version),
+            );
+        }
+        if version < 3 && self.producer_epoch != -1 {
+            return Err(
+                enc::json::non_default("InitProducerIdRequest", "producerEpoch", version),
+            );
+        }
+        if version < 6 && self.enable2_pc {
+            return Err(
+                enc::json::non_default("InitProducerIdRequest", "enable2Pc", version),
+            );
+        }
+        if version < 6 && self.keep_prepared_txn {
+            return Err(
+                enc::json::non_default(
+                    "InitProducerIdRequest",
+                    "keepPreparedTxn",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.transactional_id,
+            version,
+            options,
+            "InitProducerIdRequest",
+            "transactionalId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_timeout_ms,
+            version,
+            options,
+            "InitProducerIdRequest",
+            "transactionTimeoutMs",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.producer_id,
+                version,
+                options,
+                "InitProducerIdRequest",
+                "producerId",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.producer_epoch,
+                version,
+                options,
+                "InitProducerIdRequest",
+                "producerEpoch",
+            )?;
+        }
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.enable2_pc,
+                version,
+                options,
+                "InitProducerIdRequest",
+                "enable2Pc",
+            )?;
+        }
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.keep_prepared_txn,
+                version,
+                options,
+                "InitProducerIdRequest",
+                "keepPreparedTxn",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for InitProducerIdRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "InitProducerIdRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactionalId") {
+            value.transactional_id = enc::json::field(
+                v,
+                version,
+                "InitProducerIdRequest",
+                "transactionalId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("InitProducerIdRequest", "transactionalId", version),
+            );
+        }
+        if let Some(v) = object.get("transactionTimeoutMs") {
+            value.transaction_timeout_ms = enc::json::field(
+                v,
+                version,
+                "InitProducerIdRequest",
+                "transactionTimeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "InitProducerIdRequest",
+                    "transactionTimeoutMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "InitProducerIdRequest",
+                "producerId",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("InitProducerIdRequest", "producerId", version),
+            );
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "InitProducerIdRequest",
+                "producerEpoch",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("InitProducerIdRequest", "producerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("enable2Pc") {
+            value.enable2_pc = enc::json::field(
+                v,
+                version,
+                "InitProducerIdRequest",
+                "enable2Pc",
+            )?;
+        } else if version >= 6 {
+            return Err(
+                enc::json::missing("InitProducerIdRequest", "enable2Pc", version),
+            );
+        }
+        if let Some(v) = object.get("keepPreparedTxn") {
+            value.keep_prepared_txn = enc::json::field(
+                v,
+                version,
+                "InitProducerIdRequest",
+                "keepPreparedTxn",
+            )?;
+        } else if version >= 6 {
+            return Err(
+                enc::json::missing("InitProducerIdRequest", "keepPreparedTxn", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for InitProducerIdRequest {
     const NAME: &'static str = "InitProducerIdRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);

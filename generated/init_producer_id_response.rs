@@ -191,6 +191,327 @@ impl enc::Entities for InitProducerIdResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`InitProducerIdResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 2-6.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InitProducerIdResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+; ignorable.
+    pub throttle_time_ms: i32,
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Producer ID to use; -1 on error.
+    ///
+    /// Versions 0+; default -1.
+    pub producer_id: i64,
+    /// Producer epoch to use with that ID.
+    ///
+    /// Versions 0+.
+    pub producer_epoch: i16,
+    /// With KeepPreparedTxn: producer id of the transaction still open; -1 when none.
+    ///
+    /// Versions 6+; default -1.
+    pub ongoing_txn_producer_id: i64,
+    /// With KeepPreparedTxn: producer epoch of that open transaction; -1 when none.
+    ///
+    /// Versions 6+; default -1.
+    pub ongoing_txn_producer_epoch: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for InitProducerIdResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            producer_id: -1,
+            producer_epoch: 0,
+            ongoing_txn_producer_id: -1,
+            ongoing_txn_producer_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for InitProducerIdResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 6 {
+            let run: [u8; 26] = enc::field::read_run(
+                r,
+                &[
+                    ("throttle_time_ms", 4),
+                    ("error_code", 2),
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                    ("ongoing_txn_producer_id", 8),
+                    ("ongoing_txn_producer_epoch", 2),
+                ],
+            )?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.producer_id = enc::Fixed::from_chunk(&run[6..14]);
+            self.producer_epoch = enc::Fixed::from_chunk(&run[14..16]);
+            self.ongoing_txn_producer_id = enc::Fixed::from_chunk(&run[16..24]);
+            self.ongoing_txn_producer_epoch = enc::Fixed::from_chunk(&run[24..26]);
+        } else {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[
+                    ("throttle_time_ms", 4),
+                    ("error_code", 2),
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                ],
+            )?;
+            self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.producer_id = enc::Fixed::from_chunk(&run[6..14]);
+            self.producer_epoch = enc::Fixed::from_chunk(&run[14..16]);
+            self.ongoing_txn_producer_id = -1;
+            self.ongoing_txn_producer_epoch = -1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.producer_id = -1;
+        self.producer_epoch = 0;
+        self.ongoing_txn_producer_id = -1;
+        self.ongoing_txn_producer_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for InitProducerIdResponseRef<'a> {
+    type Owned = InitProducerIdResponse;
+    #[inline]
+    fn into_owned(self) -> InitProducerIdResponse {
+        InitProducerIdResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            ongoing_txn_producer_id: self.ongoing_txn_producer_id,
+            ongoing_txn_producer_epoch: self.ongoing_txn_producer_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for InitProducerIdResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for InitProducerIdResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.producer_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.ongoing_txn_producer_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.ongoing_txn_producer_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for InitProducerIdResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 6 && self.ongoing_txn_producer_id != -1 {
+            return Err(
+                enc::json::non_default(
+                    "InitProducerIdResponse",
+                    "ongoingTxnProducerId",
+                    version,
+                ),
+            );
+        }
+        if version < 6 && self.ongoing_txn_producer_epoch != -1 {
+            return Err(
+                enc::json::non_default(
+                    "InitProducerIdResponse",
+                    "ongoingTxnProducerEpoch",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "InitProducerIdResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "InitProducerIdResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "InitProducerIdResponse",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_epoch,
+            version,
+            options,
+            "InitProducerIdResponse",
+            "producerEpoch",
+        )?;
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.ongoing_txn_producer_id,
+                version,
+                options,
+                "InitProducerIdResponse",
+                "ongoingTxnProducerId",
+            )?;
+        }
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.ongoing_txn_producer_epoch,
+                version,
+                options,
+                "InitProducerIdResponse",
+                "ongoingTxnProducerEpoch",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for InitProducerIdResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "InitProducerIdResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "InitProducerIdResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("InitProducerIdResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "InitProducerIdResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("InitProducerIdResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "InitProducerIdResponse",
+                "producerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("InitProducerIdResponse", "producerId", version),
+            );
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "InitProducerIdResponse",
+                "producerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("InitProducerIdResponse", "producerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("ongoingTxnProducerId") {
+            value.ongoing_txn_producer_id = enc::json::field(
+                v,
+                version,
+                "InitProducerIdResponse",
+                "ongoingTxnProducerId",
+            )?;
+        } else if version >= 6 {
+            return Err(
+                enc::json::missing(
+                    "InitProducerIdResponse",
+                    "ongoingTxnProducerId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("ongoingTxnProducerEpoch") {
+            value.ongoing_txn_producer_epoch = enc::json::field(
+                v,
+                version,
+                "InitProducerIdResponse",
+                "ongoingTxnProducerEpoch",
+            )?;
+        } else if version >= 6 {
+            return Err(
+                enc::json::missing(
+                    "InitProducerIdResponse",
+                    "ongoingTxnProducerEpoch",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for InitProducerIdResponse {
     const NAME: &'static str = "InitProducerIdResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 6);

@@ -244,6 +244,379 @@ impl enc::Entities for JoinGroupRequest {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`JoinGroupRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-9; flexible 6-9.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JoinGroupRequestRef<'a> {
+    /// Group ID.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Time in ms without a heartbeat after which the coordinator drops the member.
+    ///
+    /// Versions 0+.
+    pub session_timeout_ms: i32,
+    /// Longest time in ms the coordinator waits for each member to rejoin during a rebalance.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub rebalance_timeout_ms: i32,
+    /// Member ID given out by the coordinator; empty string on the first join.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Static member ID configured by the user (group.instance.id); null for dynamic members.
+    ///
+    /// Versions 5+; nullable 5+; default null.
+    pub group_instance_id: Option<&'a str>,
+    /// Kind of protocol the group runs, e.g. consumer or connect.
+    ///
+    /// Versions 0+.
+    pub protocol_type: &'a str,
+    /// Protocols the member can run, in order of preference.
+    ///
+    /// Versions 0+.
+    pub protocols: Vec<JoinGroupRequestProtocolRef<'a>>,
+    /// Free-text reason for joining or rejoining, for the broker log; may be null.
+    ///
+    /// Versions 8+; nullable 8+; ignorable; default null.
+    pub reason: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for JoinGroupRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            group_id: "",
+            session_timeout_ms: 0,
+            rebalance_timeout_ms: -1,
+            member_id: "",
+            group_instance_id: None,
+            protocol_type: "",
+            protocols: Default::default(),
+            reason: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for JoinGroupRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.group_id,
+            r,
+            version,
+            version >= 6,
+            "group_id",
+        )?;
+        if version >= 1 {
+            let run: [u8; 8] = enc::field::read_run(
+                r,
+                &[("session_timeout_ms", 4), ("rebalance_timeout_ms", 4)],
+            )?;
+            self.session_timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.rebalance_timeout_ms = enc::Fixed::from_chunk(&run[4..8]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("session_timeout_ms", 4)])?;
+            self.session_timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+            self.rebalance_timeout_ms = -1;
+        }
+        enc::field::decode_into(
+            &mut self.member_id,
+            r,
+            version,
+            version >= 6,
+            "member_id",
+        )?;
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.group_instance_id,
+                r,
+                version,
+                version >= 6,
+                "group_instance_id",
+            )?;
+        } else {
+            self.group_instance_id = None;
+        }
+        enc::field::decode_into(
+            &mut self.protocol_type,
+            r,
+            version,
+            version >= 6,
+            "protocol_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.protocols,
+            r,
+            version,
+            version >= 6,
+            "protocols",
+        )?;
+        if version >= 8 {
+            enc::field::decode_into(&mut self.reason, r, version, true, "reason")?;
+        } else {
+            self.reason = None;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.session_timeout_ms = 0;
+        self.rebalance_timeout_ms = -1;
+        self.member_id = "";
+        self.group_instance_id = None;
+        self.protocol_type = "";
+        self.protocols.clear();
+        self.reason = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for JoinGroupRequestRef<'a> {
+    type Owned = JoinGroupRequest;
+    #[inline]
+    fn into_owned(self) -> JoinGroupRequest {
+        JoinGroupRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            session_timeout_ms: self.session_timeout_ms,
+            rebalance_timeout_ms: self.rebalance_timeout_ms,
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            group_instance_id: enc::IntoOwned::into_owned(self.group_instance_id),
+            protocol_type: enc::IntoOwned::into_owned(self.protocol_type),
+            protocols: enc::IntoOwned::into_owned(self.protocols),
+            reason: enc::IntoOwned::into_owned(self.reason),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for JoinGroupRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for JoinGroupRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.session_timeout_ms = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.rebalance_timeout_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.member_id = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.group_instance_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.protocol_type = crate::sample::Sample::sample(g, version);
+        value.protocols = crate::sample::Sample::sample(g, version);
+        if version >= 8 {
+            value.reason = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for JoinGroupRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 5 && self.group_instance_id.is_some() {
+            return Err(
+                enc::json::non_default("JoinGroupRequest", "groupInstanceId", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "JoinGroupRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.session_timeout_ms,
+            version,
+            options,
+            "JoinGroupRequest",
+            "sessionTimeoutMs",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.rebalance_timeout_ms,
+                version,
+                options,
+                "JoinGroupRequest",
+                "rebalanceTimeoutMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "JoinGroupRequest",
+            "memberId",
+        )?;
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.group_instance_id,
+                version,
+                options,
+                "JoinGroupRequest",
+                "groupInstanceId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.protocol_type,
+            version,
+            options,
+            "JoinGroupRequest",
+            "protocolType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.protocols,
+            version,
+            options,
+            "JoinGroupRequest",
+            "protocols",
+        )?;
+        if version >= 8 {
+            enc::json::put(
+                &mut out,
+                &self.reason,
+                version,
+                options,
+                "JoinGroupRequest",
+                "reason",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for JoinGroupRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "JoinGroupRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "JoinGroupRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(enc::json::missing("JoinGroupRequest", "groupId", version));
+        }
+        if let Some(v) = object.get("sessionTimeoutMs") {
+            value.session_timeout_ms = enc::json::field(
+                v,
+                version,
+                "JoinGroupRequest",
+                "sessionTimeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("JoinGroupRequest", "sessionTimeoutMs", version),
+            );
+        }
+        if let Some(v) = object.get("rebalanceTimeoutMs") {
+            value.rebalance_timeout_ms = enc::json::field(
+                v,
+                version,
+                "JoinGroupRequest",
+                "rebalanceTimeoutMs",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("JoinGroupRequest", "rebalanceTimeoutMs", version),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "JoinGroupRequest",
+                "memberId",
+            )?;
+        } else {
+            return Err(enc::json::missing("JoinGroupRequest", "memberId", version));
+        }
+        if let Some(v) = object.get("groupInstanceId") {
+            value.group_instance_id = enc::json::field(
+                v,
+                version,
+                "JoinGroupRequest",
+                "groupInstanceId",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing("JoinGroupRequest", "groupInstanceId", version),
+            );
+        }
+        if let Some(v) = object.get("protocolType") {
+            value.protocol_type = enc::json::field(
+                v,
+                version,
+                "JoinGroupRequest",
+                "protocolType",
+            )?;
+        } else {
+            return Err(enc::json::missing("JoinGroupRequest", "protocolType", version));
+        }
+        if let Some(v) = object.get("protocols") {
+            value.protocols = enc::json::field(
+                v,
+                version,
+                "JoinGroupRequest",
+                "protocols",
+            )?;
+        } else {
+            return Err(enc::json::missing("JoinGroupRequest", "protocols", version));
+        }
+        if let Some(v) = object.get("reason") {
+            value.reason = enc::json::field(v, version, "JoinGroupRequest", "reason")?;
+        } else if version >= 8 {
+            return Err(enc::json::missing("JoinGroupRequest", "reason", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-9; flexible 6-9.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JoinGroupRequestProtocol {
@@ -315,6 +688,140 @@ impl enc::Struct for JoinGroupRequestProtocol {
         self.name = ByteString::new();
         self.metadata = crate::Bytes::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`JoinGroupRequestProtocol`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-9; flexible 6-9.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JoinGroupRequestProtocolRef<'a> {
+    /// Protocol name, e.g. an assignor name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Member's metadata for this protocol, opaque to the coordinator.
+    ///
+    /// Versions 0+.
+    pub metadata: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for JoinGroupRequestProtocolRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
+        enc::field::decode_into(
+            &mut self.metadata,
+            r,
+            version,
+            version >= 6,
+            "metadata",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.metadata = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for JoinGroupRequestProtocolRef<'a> {
+    type Owned = JoinGroupRequestProtocol;
+    #[inline]
+    fn into_owned(self) -> JoinGroupRequestProtocol {
+        JoinGroupRequestProtocol {
+            name: enc::IntoOwned::into_owned(self.name),
+            metadata: enc::IntoOwned::into_owned(self.metadata),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for JoinGroupRequestProtocol {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.metadata = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for JoinGroupRequestProtocol {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "JoinGroupRequestProtocol",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.metadata,
+            version,
+            options,
+            "JoinGroupRequestProtocol",
+            "metadata",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for JoinGroupRequestProtocol {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "JoinGroupRequestProtocol", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "JoinGroupRequestProtocol",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("JoinGroupRequestProtocol", "name", version));
+        }
+        if let Some(v) = object.get("metadata") {
+            value.metadata = enc::json::field(
+                v,
+                version,
+                "JoinGroupRequestProtocol",
+                "metadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("JoinGroupRequestProtocol", "metadata", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for JoinGroupRequest {

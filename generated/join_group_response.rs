@@ -243,6 +243,412 @@ impl enc::Struct for JoinGroupResponse {
     }
 }
 impl enc::Entities for JoinGroupResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`JoinGroupResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-9; flexible 6-9.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JoinGroupResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 2+; ignorable.
+    pub throttle_time_ms: i32,
+    /// 0 when the member joined, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Generation of the group the member is now in; -1 on error.
+    ///
+    /// Versions 0+; default -1.
+    pub generation_id: i32,
+    /// Kind of protocol the group runs; may be null.
+    ///
+    /// Versions 7+; nullable 7+; ignorable; default null.
+    pub protocol_type: Option<&'a str>,
+    /// Protocol the coordinator chose; null from v7 when none was chosen.
+    ///
+    /// Versions 0+; nullable 7+.
+    pub protocol_name: Option<&'a str>,
+    /// Member ID of the group leader.
+    ///
+    /// Versions 0+.
+    pub leader: &'a str,
+    /// True when the leader must not compute an assignment (the coordinator already has one).
+    ///
+    /// Versions 9+; default false.
+    pub skip_assignment: bool,
+    /// Member ID the coordinator gave to this member.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Sent to the leader only: every member with its metadata; empty for the others.
+    ///
+    /// Versions 0+.
+    pub members: Vec<JoinGroupResponseMemberRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for JoinGroupResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            generation_id: -1,
+            protocol_type: None,
+            protocol_name: Some(""),
+            leader: "",
+            skip_assignment: false,
+            member_id: "",
+            members: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for JoinGroupResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("error_code", 2), ("generation_id", 4)],
+        )?;
+        self.error_code = enc::Fixed::from_chunk(&run[0..2]);
+        self.generation_id = enc::Fixed::from_chunk(&run[2..6]);
+        if version >= 7 {
+            enc::field::decode_into(
+                &mut self.protocol_type,
+                r,
+                version,
+                true,
+                "protocol_type",
+            )?;
+        } else {
+            self.protocol_type = None;
+        }
+        if version >= 7 {
+            enc::field::decode_into(
+                &mut self.protocol_name,
+                r,
+                version,
+                version >= 6,
+                "protocol_name",
+            )?;
+        } else {
+            enc::field::decode_required_into(
+                &mut self.protocol_name,
+                r,
+                version,
+                version >= 6,
+                "protocol_name",
+            )?;
+        }
+        enc::field::decode_into(&mut self.leader, r, version, version >= 6, "leader")?;
+        if version >= 9 {
+            enc::field::decode_into(
+                &mut self.skip_assignment,
+                r,
+                version,
+                false,
+                "skip_assignment",
+            )?;
+        } else {
+            self.skip_assignment = false;
+        }
+        enc::field::decode_into(
+            &mut self.member_id,
+            r,
+            version,
+            version >= 6,
+            "member_id",
+        )?;
+        enc::field::decode_into(&mut self.members, r, version, version >= 6, "members")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.generation_id = -1;
+        self.protocol_type = None;
+        self.protocol_name = Some("");
+        self.leader = "";
+        self.skip_assignment = false;
+        self.member_id = "";
+        self.members.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for JoinGroupResponseRef<'a> {
+    type Owned = JoinGroupResponse;
+    #[inline]
+    fn into_owned(self) -> JoinGroupResponse {
+        JoinGroupResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            generation_id: self.generation_id,
+            protocol_type: enc::IntoOwned::into_owned(self.protocol_type),
+            protocol_name: enc::IntoOwned::into_owned(self.protocol_name),
+            leader: enc::IntoOwned::into_owned(self.leader),
+            skip_assignment: self.skip_assignment,
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            members: enc::IntoOwned::into_owned(self.members),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for JoinGroupResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for JoinGroupResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 2 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.generation_id = crate::sample::Sample::sample(g, version);
+        if version >= 7 {
+            value.protocol_type = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.protocol_name = if version >= 7 && g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.leader = crate::sample::Sample::sample(g, version);
+        if version >= 9 {
+            value.skip_assignment = crate::sample::Sample::sample(g, version);
+        }
+        value.member_id = crate::sample::Sample::sample(g, version);
+        value.members = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for JoinGroupResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 9 && self.skip_assignment {
+            return Err(
+                enc::json::non_default("JoinGroupResponse", "skipAssignment", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "JoinGroupResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "JoinGroupResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.generation_id,
+            version,
+            options,
+            "JoinGroupResponse",
+            "generationId",
+        )?;
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.protocol_type,
+                version,
+                options,
+                "JoinGroupResponse",
+                "protocolType",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.protocol_name,
+            version,
+            options,
+            "JoinGroupResponse",
+            "protocolName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader,
+            version,
+            options,
+            "JoinGroupResponse",
+            "leader",
+        )?;
+        if version >= 9 {
+            enc::json::put(
+                &mut out,
+                &self.skip_assignment,
+                version,
+                options,
+                "JoinGroupResponse",
+                "skipAssignment",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "JoinGroupResponse",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.members,
+            version,
+            options,
+            "JoinGroupResponse",
+            "members",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for JoinGroupResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "JoinGroupResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("JoinGroupResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("JoinGroupResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("generationId") {
+            value.generation_id = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponse",
+                "generationId",
+            )?;
+        } else {
+            return Err(enc::json::missing("JoinGroupResponse", "generationId", version));
+        }
+        if let Some(v) = object.get("protocolType") {
+            value.protocol_type = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponse",
+                "protocolType",
+            )?;
+        } else if version >= 7 {
+            return Err(enc::json::missing("JoinGroupResponse", "protocolType", version));
+        }
+        if let Some(v) = object.get("protocolName") {
+            value.protocol_name = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponse",
+                "protocolName",
+            )?;
+        } else {
+            return Err(enc::json::missing("JoinGroupResponse", "protocolName", version));
+        }
+        if let Some(v) = object.get("leader") {
+            value.leader = enc::json::field(v, version, "JoinGroupResponse", "leader")?;
+        } else {
+            return Err(enc::json::missing("JoinGroupResponse", "leader", version));
+        }
+        if let Some(v) = object.get("skipAssignment") {
+            value.skip_assignment = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponse",
+                "skipAssignment",
+            )?;
+        } else if version >= 9 {
+            return Err(
+                enc::json::missing("JoinGroupResponse", "skipAssignment", version),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponse",
+                "memberId",
+            )?;
+        } else {
+            return Err(enc::json::missing("JoinGroupResponse", "memberId", version));
+        }
+        if let Some(v) = object.get("members") {
+            value.members = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponse",
+                "members",
+            )?;
+        } else {
+            return Err(enc::json::missing("JoinGroupResponse", "members", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-9; flexible 6-9.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JoinGroupResponseMember {
@@ -356,6 +762,194 @@ impl enc::Struct for JoinGroupResponseMember {
         self.group_instance_id = None;
         self.metadata = crate::Bytes::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`JoinGroupResponseMember`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-9; flexible 6-9.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JoinGroupResponseMemberRef<'a> {
+    /// Member ID.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Static member ID configured by the user (group.instance.id); null for dynamic members.
+    ///
+    /// Versions 5+; nullable 5+; ignorable; default null.
+    pub group_instance_id: Option<&'a str>,
+    /// The member's metadata for the chosen protocol.
+    ///
+    /// Versions 0+.
+    pub metadata: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for JoinGroupResponseMemberRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.member_id,
+            r,
+            version,
+            version >= 6,
+            "member_id",
+        )?;
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.group_instance_id,
+                r,
+                version,
+                version >= 6,
+                "group_instance_id",
+            )?;
+        } else {
+            self.group_instance_id = None;
+        }
+        enc::field::decode_into(
+            &mut self.metadata,
+            r,
+            version,
+            version >= 6,
+            "metadata",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_id = "";
+        self.group_instance_id = None;
+        self.metadata = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for JoinGroupResponseMemberRef<'a> {
+    type Owned = JoinGroupResponseMember;
+    #[inline]
+    fn into_owned(self) -> JoinGroupResponseMember {
+        JoinGroupResponseMember {
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            group_instance_id: enc::IntoOwned::into_owned(self.group_instance_id),
+            metadata: enc::IntoOwned::into_owned(self.metadata),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for JoinGroupResponseMember {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_id = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.group_instance_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.metadata = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for JoinGroupResponseMember {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "JoinGroupResponseMember",
+            "memberId",
+        )?;
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.group_instance_id,
+                version,
+                options,
+                "JoinGroupResponseMember",
+                "groupInstanceId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.metadata,
+            version,
+            options,
+            "JoinGroupResponseMember",
+            "metadata",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for JoinGroupResponseMember {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "JoinGroupResponseMember", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponseMember",
+                "memberId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("JoinGroupResponseMember", "memberId", version),
+            );
+        }
+        if let Some(v) = object.get("groupInstanceId") {
+            value.group_instance_id = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponseMember",
+                "groupInstanceId",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing("JoinGroupResponseMember", "groupInstanceId", version),
+            );
+        }
+        if let Some(v) = object.get("metadata") {
+            value.metadata = enc::json::field(
+                v,
+                version,
+                "JoinGroupResponseMember",
+                "metadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("JoinGroupResponseMember", "metadata", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for JoinGroupResponse {

@@ -72,6 +72,136 @@ impl enc::Struct for KRaftVersionRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`KRaftVersionRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct KRaftVersionRecordRef<'a> {
+    /// Version of this record's layout.
+    ///
+    /// Versions 0+.
+    pub version: i16,
+    /// Level of the KRaft protocol (kraft.version) in force.
+    ///
+    /// Versions 0+.
+    pub k_raft_version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for KRaftVersionRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("version", 2), ("k_raft_version", 2)],
+        )?;
+        self.version = enc::Fixed::from_chunk(&run[0..2]);
+        self.k_raft_version = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.version = 0;
+        self.k_raft_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for KRaftVersionRecordRef<'a> {
+    type Owned = KRaftVersionRecord;
+    #[inline]
+    fn into_owned(self) -> KRaftVersionRecord {
+        KRaftVersionRecord {
+            version: self.version,
+            k_raft_version: self.k_raft_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for KRaftVersionRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for KRaftVersionRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.version = crate::sample::Sample::sample(g, version);
+        value.k_raft_version = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for KRaftVersionRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.version,
+            version,
+            options,
+            "KRaftVersionRecord",
+            "version",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.k_raft_version,
+            version,
+            options,
+            "KRaftVersionRecord",
+            "kRaftVersion",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for KRaftVersionRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "KRaftVersionRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("version") {
+            value.version = enc::json::field(
+                v,
+                version,
+                "KRaftVersionRecord",
+                "version",
+            )?;
+        } else {
+            return Err(enc::json::missing("KRaftVersionRecord", "version", version));
+        }
+        if let Some(v) = object.get("kRaftVersion") {
+            value.k_raft_version = enc::json::field(
+                v,
+                version,
+                "KRaftVersionRecord",
+                "kRaftVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("KRaftVersionRecord", "kRaftVersion", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for KRaftVersionRecord {
     const NAME: &'static str = "KRaftVersionRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

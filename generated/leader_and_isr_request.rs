@@ -286,6 +286,421 @@ impl enc::Entities for LeaderAndIsrRequest {
         enc::Entities::rewrite_entities(&mut self.live_leaders, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderAndIsrRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 4-7.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaderAndIsrRequestRef<'a> {
+    /// Id of the sending controller.
+    ///
+    /// Versions 0+.
+    pub controller_id: i32,
+    /// True when ControllerId is a KRaft controller, during a ZooKeeper migration (KIP-866).
+    ///
+    /// Versions 7+; default false.
+    pub is_k_raft_controller: bool,
+    /// Epoch of the sending controller.
+    ///
+    /// Versions 0+.
+    pub controller_epoch: i32,
+    /// Epoch of the receiving broker as the controller knows it, to fence stale requests; -1 when unknown.
+    ///
+    /// Versions 2+; ignorable; default -1.
+    pub broker_epoch: i64,
+    /// 0 = incremental, 1 = full: the request lists every partition the broker hosts.
+    ///
+    /// Versions 5+.
+    pub r#type: i8,
+    /// v0-v1 only: state of each partition, each naming its topic.
+    ///
+    /// Versions 0-1.
+    pub ungrouped_partition_states: Vec<LeaderAndIsrPartitionStateRef<'a>>,
+    /// State of the partitions, grouped by topic.
+    ///
+    /// Versions 2+.
+    pub topic_states: Vec<LeaderAndIsrTopicStateRef<'a>>,
+    /// Brokers that lead any of the partitions listed.
+    ///
+    /// Versions 0+.
+    pub live_leaders: Vec<LeaderAndIsrLiveLeaderRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for LeaderAndIsrRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            controller_id: 0,
+            is_k_raft_controller: false,
+            controller_epoch: 0,
+            broker_epoch: -1,
+            r#type: 0,
+            ungrouped_partition_states: Default::default(),
+            topic_states: Default::default(),
+            live_leaders: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderAndIsrRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 7 {
+            let run: [u8; 5] = enc::field::read_run(
+                r,
+                &[("controller_id", 4), ("is_k_raft_controller", 1)],
+            )?;
+            self.controller_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = enc::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("controller_id", 4)])?;
+            self.controller_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = false;
+        }
+        if version >= 5 {
+            let run: [u8; 13] = enc::field::read_run(
+                r,
+                &[("controller_epoch", 4), ("broker_epoch", 8), ("type", 1)],
+            )?;
+            self.controller_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+            self.r#type = enc::Fixed::from_chunk(&run[12..13]);
+        } else if version >= 2 {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("controller_epoch", 4), ("broker_epoch", 8)],
+            )?;
+            self.controller_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+            self.r#type = 0;
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("controller_epoch", 4)])?;
+            self.controller_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = -1;
+            self.r#type = 0;
+        }
+        if version <= 1 {
+            enc::field::decode_into(
+                &mut self.ungrouped_partition_states,
+                r,
+                version,
+                false,
+                "ungrouped_partition_states",
+            )?;
+        } else {
+            self.ungrouped_partition_states.clear();
+        }
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.topic_states,
+                r,
+                version,
+                version >= 4,
+                "topic_states",
+            )?;
+        } else {
+            self.topic_states.clear();
+        }
+        enc::field::decode_into(
+            &mut self.live_leaders,
+            r,
+            version,
+            version >= 4,
+            "live_leaders",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.controller_id = 0;
+        self.is_k_raft_controller = false;
+        self.controller_epoch = 0;
+        self.broker_epoch = -1;
+        self.r#type = 0;
+        self.ungrouped_partition_states.clear();
+        self.topic_states.clear();
+        self.live_leaders.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderAndIsrRequestRef<'a> {
+    type Owned = LeaderAndIsrRequest;
+    #[inline]
+    fn into_owned(self) -> LeaderAndIsrRequest {
+        LeaderAndIsrRequest {
+            controller_id: self.controller_id,
+            is_k_raft_controller: self.is_k_raft_controller,
+            controller_epoch: self.controller_epoch,
+            broker_epoch: self.broker_epoch,
+            r#type: self.r#type,
+            ungrouped_partition_states: enc::IntoOwned::into_owned(
+                self.ungrouped_partition_states,
+            ),
+            topic_states: enc::IntoOwned::into_owned(self.topic_states),
+            live_leaders: enc::IntoOwned::into_owned(self.live_leaders),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for LeaderAndIsrRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderAndIsrRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.controller_id = crate::sample::Sample::sample(g, version);
+        if version >= 7 {
+            value.is_k_raft_controller = crate::sample::Sample::sample(g, version);
+        }
+        value.controller_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.broker_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.r#type = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 1 {
+            value.ungrouped_partition_states = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.topic_states = crate::sample::Sample::sample(g, version);
+        }
+        value.live_leaders = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderAndIsrRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 7 && self.is_k_raft_controller {
+            return Err(
+                enc::json::non_default(
+                    "LeaderAndIsrRequest",
+                    "isKRaftController",
+                    version,
+                ),
+            );
+        }
+        if version < 5 && self.r#type != 0 {
+            return Err(enc::json::non_default("LeaderAndIsrRequest", "type", version));
+        }
+        if version > 1 && !self.ungrouped_partition_states.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "LeaderAndIsrRequest",
+                    "ungroupedPartitionStates",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && !self.topic_states.is_empty() {
+            return Err(
+                enc::json::non_default("LeaderAndIsrRequest", "topicStates", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.controller_id,
+            version,
+            options,
+            "LeaderAndIsrRequest",
+            "controllerId",
+        )?;
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.is_k_raft_controller,
+                version,
+                options,
+                "LeaderAndIsrRequest",
+                "isKRaftController",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.controller_epoch,
+            version,
+            options,
+            "LeaderAndIsrRequest",
+            "controllerEpoch",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.broker_epoch,
+                version,
+                options,
+                "LeaderAndIsrRequest",
+                "brokerEpoch",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.r#type,
+                version,
+                options,
+                "LeaderAndIsrRequest",
+                "type",
+            )?;
+        }
+        if version <= 1 {
+            enc::json::put(
+                &mut out,
+                &self.ungrouped_partition_states,
+                version,
+                options,
+                "LeaderAndIsrRequest",
+                "ungroupedPartitionStates",
+            )?;
+        }
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.topic_states,
+                version,
+                options,
+                "LeaderAndIsrRequest",
+                "topicStates",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.live_leaders,
+            version,
+            options,
+            "LeaderAndIsrRequest",
+            "liveLeaders",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderAndIsrRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderAndIsrRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("controllerId") {
+            value.controller_id = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrRequest",
+                "controllerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrRequest", "controllerId", version),
+            );
+        }
+        if let Some(v) = object.get("isKRaftController") {
+            value.is_k_raft_controller = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrRequest",
+                "isKRaftController",
+            )?;
+        } else if version >= 7 {
+            return Err(
+                enc::json::missing("LeaderAndIsrRequest", "isKRaftController", version),
+            );
+        }
+        if let Some(v) = object.get("controllerEpoch") {
+            value.controller_epoch = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrRequest",
+                "controllerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrRequest", "controllerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrRequest",
+                "brokerEpoch",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("LeaderAndIsrRequest", "brokerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("type") {
+            value.r#type = enc::json::field(v, version, "LeaderAndIsrRequest", "type")?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("LeaderAndIsrRequest", "type", version));
+        }
+        if let Some(v) = object.get("ungroupedPartitionStates") {
+            value.ungrouped_partition_states = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrRequest",
+                "ungroupedPartitionStates",
+            )?;
+        } else if version <= 1 {
+            return Err(
+                enc::json::missing(
+                    "LeaderAndIsrRequest",
+                    "ungroupedPartitionStates",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topicStates") {
+            value.topic_states = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrRequest",
+                "topicStates",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("LeaderAndIsrRequest", "topicStates", version),
+            );
+        }
+        if let Some(v) = object.get("liveLeaders") {
+            value.live_leaders = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrRequest",
+                "liveLeaders",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrRequest", "liveLeaders", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-7; flexible 4-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderAndIsrPartitionState {
@@ -580,6 +995,531 @@ impl enc::Entities for LeaderAndIsrPartitionState {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderAndIsrPartitionState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 4-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaderAndIsrPartitionStateRef<'a> {
+    /// Topic name; v0-v1 only.
+    ///
+    /// Versions 0-1; ignorable.
+    pub topic_name: &'a str,
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Epoch of the controller that last changed this partition's leader or ISR.
+    ///
+    /// Versions 0+.
+    pub controller_epoch: i32,
+    /// Broker id of the leader.
+    ///
+    /// Versions 0+.
+    pub leader: i32,
+    /// Leader epoch.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Broker ids of the in-sync replicas.
+    ///
+    /// Versions 0+.
+    pub isr: enc::FixedArray<'a, i32>,
+    /// Epoch of the partition state, raised on every change; in ZooKeeper mode the znode version.
+    ///
+    /// Versions 0+.
+    pub partition_epoch: i32,
+    /// Broker ids of all replicas.
+    ///
+    /// Versions 0+.
+    pub replicas: enc::FixedArray<'a, i32>,
+    /// Broker ids of replicas being added by a reassignment.
+    ///
+    /// Versions 3+; ignorable.
+    pub adding_replicas: enc::FixedArray<'a, i32>,
+    /// Broker ids of replicas being removed by a reassignment.
+    ///
+    /// Versions 3+; ignorable.
+    pub removing_replicas: enc::FixedArray<'a, i32>,
+    /// True when the replica is being created, so the broker must not expect an existing log.
+    ///
+    /// Versions 1+; ignorable; default false.
+    pub is_new: bool,
+    /// 1 while the partition recovers from an unclean leader election, 0 otherwise (KIP-704).
+    ///
+    /// Versions 6+; default 0.
+    pub leader_recovery_state: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderAndIsrPartitionStateRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 1 {
+            enc::field::decode_into(
+                &mut self.topic_name,
+                r,
+                version,
+                false,
+                "topic_name",
+            )?;
+        } else {
+            self.topic_name = "";
+        }
+        let run: [u8; 16] = enc::field::read_run(
+            r,
+            &[
+                ("partition_index", 4),
+                ("controller_epoch", 4),
+                ("leader", 4),
+                ("leader_epoch", 4),
+            ],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.controller_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        self.leader = enc::Fixed::from_chunk(&run[8..12]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[12..16]);
+        enc::field::decode_into(&mut self.isr, r, version, version >= 4, "isr")?;
+        enc::field::decode_into(
+            &mut self.partition_epoch,
+            r,
+            version,
+            false,
+            "partition_epoch",
+        )?;
+        enc::field::decode_into(
+            &mut self.replicas,
+            r,
+            version,
+            version >= 4,
+            "replicas",
+        )?;
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.adding_replicas,
+                r,
+                version,
+                version >= 4,
+                "adding_replicas",
+            )?;
+        } else {
+            self.adding_replicas = Default::default();
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.removing_replicas,
+                r,
+                version,
+                version >= 4,
+                "removing_replicas",
+            )?;
+        } else {
+            self.removing_replicas = Default::default();
+        }
+        if version >= 6 {
+            let run: [u8; 2] = enc::field::read_run(
+                r,
+                &[("is_new", 1), ("leader_recovery_state", 1)],
+            )?;
+            self.is_new = enc::Fixed::from_chunk(&run[0..1]);
+            self.leader_recovery_state = enc::Fixed::from_chunk(&run[1..2]);
+        } else if version >= 1 {
+            let run: [u8; 1] = enc::field::read_run(r, &[("is_new", 1)])?;
+            self.is_new = enc::Fixed::from_chunk(&run[0..1]);
+            self.leader_recovery_state = 0;
+        } else {
+            self.is_new = false;
+            self.leader_recovery_state = 0;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partition_index = 0;
+        self.controller_epoch = 0;
+        self.leader = 0;
+        self.leader_epoch = 0;
+        self.isr = Default::default();
+        self.partition_epoch = 0;
+        self.replicas = Default::default();
+        self.adding_replicas = Default::default();
+        self.removing_replicas = Default::default();
+        self.is_new = false;
+        self.leader_recovery_state = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderAndIsrPartitionStateRef<'a> {
+    type Owned = LeaderAndIsrPartitionState;
+    #[inline]
+    fn into_owned(self) -> LeaderAndIsrPartitionState {
+        LeaderAndIsrPartitionState {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partition_index: self.partition_index,
+            controller_epoch: self.controller_epoch,
+            leader: self.leader,
+            leader_epoch: self.leader_epoch,
+            isr: enc::IntoOwned::into_owned(self.isr),
+            partition_epoch: self.partition_epoch,
+            replicas: enc::IntoOwned::into_owned(self.replicas),
+            adding_replicas: enc::IntoOwned::into_owned(self.adding_replicas),
+            removing_replicas: enc::IntoOwned::into_owned(self.removing_replicas),
+            is_new: self.is_new,
+            leader_recovery_state: self.leader_recovery_state,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderAndIsrPartitionState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 1 {
+            value.topic_name = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.controller_epoch = crate::sample::Sample::sample(g, version);
+        value.leader = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.isr = crate::sample::Sample::sample(g, version);
+        value.partition_epoch = crate::sample::Sample::sample(g, version);
+        value.replicas = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.adding_replicas = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.removing_replicas = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.is_new = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.leader_recovery_state = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderAndIsrPartitionState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 6 && self.leader_recovery_state != 0 {
+            return Err(
+                enc::json::non_default(
+                    "LeaderAndIsrPartitionState",
+                    "leaderRecoveryState",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version <= 1 {
+            enc::json::put(
+                &mut out,
+                &self.topic_name,
+                version,
+                options,
+                "LeaderAndIsrPartitionState",
+                "topicName",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "LeaderAndIsrPartitionState",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.controller_epoch,
+            version,
+            options,
+            "LeaderAndIsrPartitionState",
+            "controllerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader,
+            version,
+            options,
+            "LeaderAndIsrPartitionState",
+            "leader",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "LeaderAndIsrPartitionState",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.isr,
+            version,
+            options,
+            "LeaderAndIsrPartitionState",
+            "isr",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_epoch,
+            version,
+            options,
+            "LeaderAndIsrPartitionState",
+            "partitionEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replicas,
+            version,
+            options,
+            "LeaderAndIsrPartitionState",
+            "replicas",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.adding_replicas,
+                version,
+                options,
+                "LeaderAndIsrPartitionState",
+                "addingReplicas",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.removing_replicas,
+                version,
+                options,
+                "LeaderAndIsrPartitionState",
+                "removingReplicas",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.is_new,
+                version,
+                options,
+                "LeaderAndIsrPartitionState",
+                "isNew",
+            )?;
+        }
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.leader_recovery_state,
+                version,
+                options,
+                "LeaderAndIsrPartitionState",
+                "leaderRecoveryState",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderAndIsrPartitionState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderAndIsrPartitionState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "topicName",
+            )?;
+        } else if version <= 1 {
+            return Err(
+                enc::json::missing("LeaderAndIsrPartitionState", "topicName", version),
+            );
+        }
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "LeaderAndIsrPartitionState",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("controllerEpoch") {
+            value.controller_epoch = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "controllerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "LeaderAndIsrPartitionState",
+                    "controllerEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("leader") {
+            value.leader = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "leader",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrPartitionState", "leader", version),
+            );
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrPartitionState", "leaderEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("isr") {
+            value.isr = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "isr",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderAndIsrPartitionState", "isr", version));
+        }
+        if let Some(v) = object.get("partitionEpoch") {
+            value.partition_epoch = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "partitionEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "LeaderAndIsrPartitionState",
+                    "partitionEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("replicas") {
+            value.replicas = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "replicas",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrPartitionState", "replicas", version),
+            );
+        }
+        if let Some(v) = object.get("addingReplicas") {
+            value.adding_replicas = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "addingReplicas",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "LeaderAndIsrPartitionState",
+                    "addingReplicas",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("removingReplicas") {
+            value.removing_replicas = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "removingReplicas",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "LeaderAndIsrPartitionState",
+                    "removingReplicas",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("isNew") {
+            value.is_new = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "isNew",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("LeaderAndIsrPartitionState", "isNew", version),
+            );
+        }
+        if let Some(v) = object.get("leaderRecoveryState") {
+            value.leader_recovery_state = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionState",
+                "leaderRecoveryState",
+            )?;
+        } else if version >= 6 {
+            return Err(
+                enc::json::missing(
+                    "LeaderAndIsrPartitionState",
+                    "leaderRecoveryState",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 2-7; flexible 4-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderAndIsrTopicState {
@@ -695,6 +1635,181 @@ impl enc::Entities for LeaderAndIsrTopicState {
         enc::Entities::rewrite_entities(&mut self.partition_states, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderAndIsrTopicState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 2-7; flexible 4-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaderAndIsrTopicStateRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 2+.
+    pub topic_name: &'a str,
+    /// Topic ID.
+    ///
+    /// Versions 5+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// State of each partition of the topic.
+    ///
+    /// Versions 2+.
+    pub partition_states: Vec<LeaderAndIsrPartitionStateRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderAndIsrTopicStateRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.topic_name,
+            r,
+            version,
+            version >= 4,
+            "topic_name",
+        )?;
+        if version >= 5 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partition_states,
+            r,
+            version,
+            version >= 4,
+            "partition_states",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partition_states.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderAndIsrTopicStateRef<'a> {
+    type Owned = LeaderAndIsrTopicState;
+    #[inline]
+    fn into_owned(self) -> LeaderAndIsrTopicState {
+        LeaderAndIsrTopicState {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            topic_id: self.topic_id,
+            partition_states: enc::IntoOwned::into_owned(self.partition_states),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderAndIsrTopicState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_states = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderAndIsrTopicState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "LeaderAndIsrTopicState",
+            "topicName",
+        )?;
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "LeaderAndIsrTopicState",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_states,
+            version,
+            options,
+            "LeaderAndIsrTopicState",
+            "partitionStates",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderAndIsrTopicState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderAndIsrTopicState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrTopicState",
+                "topicName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrTopicState", "topicName", version),
+            );
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrTopicState",
+                "topicId",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("LeaderAndIsrTopicState", "topicId", version));
+        }
+        if let Some(v) = object.get("partitionStates") {
+            value.partition_states = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrTopicState",
+                "partitionStates",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrTopicState", "partitionStates", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-7; flexible 4-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderAndIsrLiveLeader {
@@ -791,6 +1906,163 @@ impl enc::Entities for LeaderAndIsrLiveLeader {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderAndIsrLiveLeader`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 4-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaderAndIsrLiveLeaderRef<'a> {
+    /// Broker id.
+    ///
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Host name or address of the broker.
+    ///
+    /// Versions 0+.
+    pub host_name: &'a str,
+    /// TCP port of the broker.
+    ///
+    /// Versions 0+.
+    pub port: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderAndIsrLiveLeaderRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.broker_id, r, version, false, "broker_id")?;
+        enc::field::decode_into(
+            &mut self.host_name,
+            r,
+            version,
+            version >= 4,
+            "host_name",
+        )?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.host_name = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderAndIsrLiveLeaderRef<'a> {
+    type Owned = LeaderAndIsrLiveLeader;
+    #[inline]
+    fn into_owned(self) -> LeaderAndIsrLiveLeader {
+        LeaderAndIsrLiveLeader {
+            broker_id: self.broker_id,
+            host_name: enc::IntoOwned::into_owned(self.host_name),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderAndIsrLiveLeader {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.host_name = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderAndIsrLiveLeader {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "LeaderAndIsrLiveLeader",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host_name,
+            version,
+            options,
+            "LeaderAndIsrLiveLeader",
+            "hostName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.port,
+            version,
+            options,
+            "LeaderAndIsrLiveLeader",
+            "port",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderAndIsrLiveLeader {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderAndIsrLiveLeader", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrLiveLeader",
+                "brokerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrLiveLeader", "brokerId", version),
+            );
+        }
+        if let Some(v) = object.get("hostName") {
+            value.host_name = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrLiveLeader",
+                "hostName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrLiveLeader", "hostName", version),
+            );
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "LeaderAndIsrLiveLeader", "port")?;
+        } else {
+            return Err(enc::json::missing("LeaderAndIsrLiveLeader", "port", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for LeaderAndIsrRequest {

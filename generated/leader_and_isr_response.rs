@@ -141,6 +141,197 @@ impl enc::Entities for LeaderAndIsrResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderAndIsrResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 4-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaderAndIsrResponseRef<'a> {
+    /// Error for the whole request; 0 on success.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// v0-v4 only: outcome per partition.
+    ///
+    /// Versions 0-4.
+    pub partition_errors: Vec<LeaderAndIsrPartitionErrorRef<'a>>,
+    /// Outcome per topic.
+    ///
+    /// Versions 5+.
+    pub topics: Vec<LeaderAndIsrTopicErrorRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderAndIsrResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        if version <= 4 {
+            enc::field::decode_into(
+                &mut self.partition_errors,
+                r,
+                version,
+                version >= 4,
+                "partition_errors",
+            )?;
+        } else {
+            self.partition_errors.clear();
+        }
+        if version >= 5 {
+            enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        } else {
+            self.topics.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.partition_errors.clear();
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderAndIsrResponseRef<'a> {
+    type Owned = LeaderAndIsrResponse;
+    #[inline]
+    fn into_owned(self) -> LeaderAndIsrResponse {
+        LeaderAndIsrResponse {
+            error_code: self.error_code,
+            partition_errors: enc::IntoOwned::into_owned(self.partition_errors),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for LeaderAndIsrResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderAndIsrResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version <= 4 {
+            value.partition_errors = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.topics = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderAndIsrResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 4 && !self.partition_errors.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "LeaderAndIsrResponse",
+                    "partitionErrors",
+                    version,
+                ),
+            );
+        }
+        if version < 5 && !self.topics.is_empty() {
+            return Err(
+                enc::json::non_default("LeaderAndIsrResponse", "topics", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "LeaderAndIsrResponse",
+            "errorCode",
+        )?;
+        if version <= 4 {
+            enc::json::put(
+                &mut out,
+                &self.partition_errors,
+                version,
+                options,
+                "LeaderAndIsrResponse",
+                "partitionErrors",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.topics,
+                version,
+                options,
+                "LeaderAndIsrResponse",
+                "topics",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderAndIsrResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderAndIsrResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderAndIsrResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("partitionErrors") {
+            value.partition_errors = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrResponse",
+                "partitionErrors",
+            )?;
+        } else if version <= 4 {
+            return Err(
+                enc::json::missing("LeaderAndIsrResponse", "partitionErrors", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrResponse",
+                "topics",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("LeaderAndIsrResponse", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-7; flexible 4-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderAndIsrPartitionError {
@@ -257,6 +448,186 @@ impl enc::Entities for LeaderAndIsrPartitionError {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderAndIsrPartitionError`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 4-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaderAndIsrPartitionErrorRef<'a> {
+    /// Topic name; v0-v4 only.
+    ///
+    /// Versions 0-4; ignorable.
+    pub topic_name: &'a str,
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the state was applied, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderAndIsrPartitionErrorRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 4 {
+            enc::field::decode_into(
+                &mut self.topic_name,
+                r,
+                version,
+                version >= 4,
+                "topic_name",
+            )?;
+        } else {
+            self.topic_name = "";
+        }
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partition_index = 0;
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderAndIsrPartitionErrorRef<'a> {
+    type Owned = LeaderAndIsrPartitionError;
+    #[inline]
+    fn into_owned(self) -> LeaderAndIsrPartitionError {
+        LeaderAndIsrPartitionError {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderAndIsrPartitionError {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 4 {
+            value.topic_name = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderAndIsrPartitionError {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 4 {
+            enc::json::put(
+                &mut out,
+                &self.topic_name,
+                version,
+                options,
+                "LeaderAndIsrPartitionError",
+                "topicName",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "LeaderAndIsrPartitionError",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "LeaderAndIsrPartitionError",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderAndIsrPartitionError {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderAndIsrPartitionError", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionError",
+                "topicName",
+            )?;
+        } else if version <= 4 {
+            return Err(
+                enc::json::missing("LeaderAndIsrPartitionError", "topicName", version),
+            );
+        }
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionError",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "LeaderAndIsrPartitionError",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrPartitionError",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrPartitionError", "errorCode", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 5-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderAndIsrTopicError {
@@ -337,6 +708,135 @@ impl enc::Entities for LeaderAndIsrTopicError {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::Entities::rewrite_entities(&mut self.partition_errors, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderAndIsrTopicError`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 5-7; flexible 5-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaderAndIsrTopicErrorRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 5+.
+    pub topic_id: enc::Uuid,
+    /// Outcome per partition of the topic.
+    ///
+    /// Versions 5+.
+    pub partition_errors: Vec<LeaderAndIsrPartitionErrorRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderAndIsrTopicErrorRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(
+            &mut self.partition_errors,
+            r,
+            version,
+            true,
+            "partition_errors",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partition_errors.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderAndIsrTopicErrorRef<'a> {
+    type Owned = LeaderAndIsrTopicError;
+    #[inline]
+    fn into_owned(self) -> LeaderAndIsrTopicError {
+        LeaderAndIsrTopicError {
+            topic_id: self.topic_id,
+            partition_errors: enc::IntoOwned::into_owned(self.partition_errors),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderAndIsrTopicError {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partition_errors = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderAndIsrTopicError {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "LeaderAndIsrTopicError",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_errors,
+            version,
+            options,
+            "LeaderAndIsrTopicError",
+            "partitionErrors",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderAndIsrTopicError {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderAndIsrTopicError", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrTopicError",
+                "topicId",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderAndIsrTopicError", "topicId", version));
+        }
+        if let Some(v) = object.get("partitionErrors") {
+            value.partition_errors = enc::json::field(
+                v,
+                version,
+                "LeaderAndIsrTopicError",
+                "partitionErrors",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderAndIsrTopicError", "partitionErrors", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for LeaderAndIsrResponse {

@@ -99,6 +99,190 @@ impl enc::Entities for LeaderChangeMessage {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderChangeMessage`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaderChangeMessageRef<'a> {
+    /// Version of this record's layout.
+    ///
+    /// Versions 0+.
+    pub version: i16,
+    /// Node id of the new leader.
+    ///
+    /// Versions 0+.
+    pub leader_id: i32,
+    /// Voters of the quorum in this epoch.
+    ///
+    /// Versions 0+.
+    pub voters: Vec<VoterRef<'a>>,
+    /// Voters that voted for this leader in the election.
+    ///
+    /// Versions 0+.
+    pub granting_voters: Vec<VoterRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderChangeMessageRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(r, &[("version", 2), ("leader_id", 4)])?;
+        self.version = enc::Fixed::from_chunk(&run[0..2]);
+        self.leader_id = enc::Fixed::from_chunk(&run[2..6]);
+        enc::field::decode_into(&mut self.voters, r, version, true, "voters")?;
+        enc::field::decode_into(
+            &mut self.granting_voters,
+            r,
+            version,
+            true,
+            "granting_voters",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.version = 0;
+        self.leader_id = 0;
+        self.voters.clear();
+        self.granting_voters.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderChangeMessageRef<'a> {
+    type Owned = LeaderChangeMessage;
+    #[inline]
+    fn into_owned(self) -> LeaderChangeMessage {
+        LeaderChangeMessage {
+            version: self.version,
+            leader_id: self.leader_id,
+            voters: enc::IntoOwned::into_owned(self.voters),
+            granting_voters: enc::IntoOwned::into_owned(self.granting_voters),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for LeaderChangeMessageRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderChangeMessage {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.version = crate::sample::Sample::sample(g, version);
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.voters = crate::sample::Sample::sample(g, version);
+        value.granting_voters = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderChangeMessage {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.version,
+            version,
+            options,
+            "LeaderChangeMessage",
+            "version",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "LeaderChangeMessage",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.voters,
+            version,
+            options,
+            "LeaderChangeMessage",
+            "voters",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.granting_voters,
+            version,
+            options,
+            "LeaderChangeMessage",
+            "grantingVoters",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderChangeMessage {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderChangeMessage", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("version") {
+            value.version = enc::json::field(
+                v,
+                version,
+                "LeaderChangeMessage",
+                "version",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderChangeMessage", "version", version));
+        }
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(
+                v,
+                version,
+                "LeaderChangeMessage",
+                "leaderId",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderChangeMessage", "leaderId", version));
+        }
+        if let Some(v) = object.get("voters") {
+            value.voters = enc::json::field(
+                v,
+                version,
+                "LeaderChangeMessage",
+                "voters",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderChangeMessage", "voters", version));
+        }
+        if let Some(v) = object.get("grantingVoters") {
+            value.granting_voters = enc::json::field(
+                v,
+                version,
+                "LeaderChangeMessage",
+                "grantingVoters",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LeaderChangeMessage", "grantingVoters", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Voter {
@@ -181,6 +365,133 @@ impl enc::Struct for Voter {
         self.voter_id = 0;
         self.voter_directory_id = enc::Uuid::NIL;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Voter`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VoterRef<'a> {
+    /// Node id of the voter.
+    ///
+    /// Versions 0+.
+    pub voter_id: i32,
+    /// Log directory ID of the voter.
+    ///
+    /// Versions 1+.
+    pub voter_directory_id: enc::Uuid,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for VoterRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            let run: [u8; 20] = enc::field::read_run(
+                r,
+                &[("voter_id", 4), ("voter_directory_id", 16)],
+            )?;
+            self.voter_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.voter_directory_id = enc::Fixed::from_chunk(&run[4..20]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("voter_id", 4)])?;
+            self.voter_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.voter_directory_id = enc::Uuid::NIL;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.voter_id = 0;
+        self.voter_directory_id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for VoterRef<'a> {
+    type Owned = Voter;
+    #[inline]
+    fn into_owned(self) -> Voter {
+        Voter {
+            voter_id: self.voter_id,
+            voter_directory_id: self.voter_directory_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Voter {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.voter_id = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.voter_directory_id = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Voter {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && !self.voter_directory_id.is_nil() {
+            return Err(enc::json::non_default("Voter", "voterDirectoryId", version));
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.voter_id, version, options, "Voter", "voterId")?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.voter_directory_id,
+                version,
+                options,
+                "Voter",
+                "voterDirectoryId",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Voter {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Voter", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("voterId") {
+            value.voter_id = enc::json::field(v, version, "Voter", "voterId")?;
+        } else {
+            return Err(enc::json::missing("Voter", "voterId", version));
+        }
+        if let Some(v) = object.get("voterDirectoryId") {
+            value.voter_directory_id = enc::json::field(
+                v,
+                version,
+                "Voter",
+                "voterDirectoryId",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("Voter", "voterDirectoryId", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for LeaderChangeMessage {

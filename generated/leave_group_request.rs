@@ -135,6 +135,199 @@ impl enc::Entities for LeaveGroupRequest {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaveGroupRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 4-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaveGroupRequestRef<'a> {
+    /// Group ID.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// v0-v2 only: member ID of the leaving member.
+    ///
+    /// Versions 0-2.
+    pub member_id: &'a str,
+    /// Members that leave.
+    ///
+    /// Versions 3+.
+    pub members: Vec<MemberIdentityRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaveGroupRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.group_id,
+            r,
+            version,
+            version >= 4,
+            "group_id",
+        )?;
+        if version <= 2 {
+            enc::field::decode_into(
+                &mut self.member_id,
+                r,
+                version,
+                false,
+                "member_id",
+            )?;
+        } else {
+            self.member_id = "";
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.members,
+                r,
+                version,
+                version >= 4,
+                "members",
+            )?;
+        } else {
+            self.members.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.member_id = "";
+        self.members.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaveGroupRequestRef<'a> {
+    type Owned = LeaveGroupRequest;
+    #[inline]
+    fn into_owned(self) -> LeaveGroupRequest {
+        LeaveGroupRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            members: enc::IntoOwned::into_owned(self.members),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for LeaveGroupRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaveGroupRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        if version <= 2 {
+            value.member_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.members = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaveGroupRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 2 && !self.member_id.is_empty() {
+            return Err(enc::json::non_default("LeaveGroupRequest", "memberId", version));
+        }
+        if version < 3 && !self.members.is_empty() {
+            return Err(enc::json::non_default("LeaveGroupRequest", "members", version));
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "LeaveGroupRequest",
+            "groupId",
+        )?;
+        if version <= 2 {
+            enc::json::put(
+                &mut out,
+                &self.member_id,
+                version,
+                options,
+                "LeaveGroupRequest",
+                "memberId",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.members,
+                version,
+                options,
+                "LeaveGroupRequest",
+                "members",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaveGroupRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaveGroupRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "LeaveGroupRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaveGroupRequest", "groupId", version));
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "LeaveGroupRequest",
+                "memberId",
+            )?;
+        } else if version <= 2 {
+            return Err(enc::json::missing("LeaveGroupRequest", "memberId", version));
+        }
+        if let Some(v) = object.get("members") {
+            value.members = enc::json::field(
+                v,
+                version,
+                "LeaveGroupRequest",
+                "members",
+            )?;
+        } else if version >= 3 {
+            return Err(enc::json::missing("LeaveGroupRequest", "members", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 3-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MemberIdentity {
@@ -248,6 +441,181 @@ impl enc::Struct for MemberIdentity {
         self.group_instance_id = None;
         self.reason = None;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`MemberIdentity`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 3-5; flexible 4-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MemberIdentityRef<'a> {
+    /// Member ID, or the empty string to name a static member by GroupInstanceId only.
+    ///
+    /// Versions 3+.
+    pub member_id: &'a str,
+    /// Static member ID (group.instance.id); null for a dynamic member.
+    ///
+    /// Versions 3+; nullable 3+; default null.
+    pub group_instance_id: Option<&'a str>,
+    /// Free-text reason for leaving, for the broker log; may be null.
+    ///
+    /// Versions 5+; nullable 5+; ignorable; default null.
+    pub reason: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MemberIdentityRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.member_id,
+            r,
+            version,
+            version >= 4,
+            "member_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.group_instance_id,
+            r,
+            version,
+            version >= 4,
+            "group_instance_id",
+        )?;
+        if version >= 5 {
+            enc::field::decode_into(&mut self.reason, r, version, true, "reason")?;
+        } else {
+            self.reason = None;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_id = "";
+        self.group_instance_id = None;
+        self.reason = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MemberIdentityRef<'a> {
+    type Owned = MemberIdentity;
+    #[inline]
+    fn into_owned(self) -> MemberIdentity {
+        MemberIdentity {
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            group_instance_id: enc::IntoOwned::into_owned(self.group_instance_id),
+            reason: enc::IntoOwned::into_owned(self.reason),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for MemberIdentity {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_id = crate::sample::Sample::sample(g, version);
+        value.group_instance_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 5 {
+            value.reason = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for MemberIdentity {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "MemberIdentity",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_instance_id,
+            version,
+            options,
+            "MemberIdentity",
+            "groupInstanceId",
+        )?;
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.reason,
+                version,
+                options,
+                "MemberIdentity",
+                "reason",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for MemberIdentity {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "MemberIdentity", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "MemberIdentity",
+                "memberId",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberIdentity", "memberId", version));
+        }
+        if let Some(v) = object.get("groupInstanceId") {
+            value.group_instance_id = enc::json::field(
+                v,
+                version,
+                "MemberIdentity",
+                "groupInstanceId",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberIdentity", "groupInstanceId", version));
+        }
+        if let Some(v) = object.get("reason") {
+            value.reason = enc::json::field(v, version, "MemberIdentity", "reason")?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("MemberIdentity", "reason", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for LeaveGroupRequest {

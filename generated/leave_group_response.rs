@@ -117,6 +117,192 @@ impl enc::Struct for LeaveGroupResponse {
     }
 }
 impl enc::Entities for LeaveGroupResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaveGroupResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 4-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaveGroupResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 1+; ignorable.
+    pub throttle_time_ms: i32,
+    /// Error for the whole request; 0 on success.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Outcome per member named in the request.
+    ///
+    /// Versions 3+.
+    pub members: Vec<MemberResponseRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaveGroupResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.members,
+                r,
+                version,
+                version >= 4,
+                "members",
+            )?;
+        } else {
+            self.members.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.members.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaveGroupResponseRef<'a> {
+    type Owned = LeaveGroupResponse;
+    #[inline]
+    fn into_owned(self) -> LeaveGroupResponse {
+        LeaveGroupResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            members: enc::IntoOwned::into_owned(self.members),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for LeaveGroupResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaveGroupResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 1 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.members = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaveGroupResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 3 && !self.members.is_empty() {
+            return Err(enc::json::non_default("LeaveGroupResponse", "members", version));
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "LeaveGroupResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "LeaveGroupResponse",
+            "errorCode",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.members,
+                version,
+                options,
+                "LeaveGroupResponse",
+                "members",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaveGroupResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaveGroupResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "LeaveGroupResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("LeaveGroupResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "LeaveGroupResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaveGroupResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("members") {
+            value.members = enc::json::field(
+                v,
+                version,
+                "LeaveGroupResponse",
+                "members",
+            )?;
+        } else if version >= 3 {
+            return Err(enc::json::missing("LeaveGroupResponse", "members", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 3-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MemberResponse {
@@ -230,6 +416,185 @@ impl enc::Struct for MemberResponse {
         self.group_instance_id = Some(ByteString::new());
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`MemberResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 3-5; flexible 4-5.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberResponseRef<'a> {
+    /// Member ID as given in the request.
+    ///
+    /// Versions 3+.
+    pub member_id: &'a str,
+    /// Group instance ID as given in the request; may be null.
+    ///
+    /// Versions 3+; nullable 3+.
+    pub group_instance_id: Option<&'a str>,
+    /// 0 when the member left, otherwise the error, e.g. UNKNOWN_MEMBER_ID.
+    ///
+    /// Versions 3+.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for MemberResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            member_id: "",
+            group_instance_id: Some(""),
+            error_code: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MemberResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.member_id,
+            r,
+            version,
+            version >= 4,
+            "member_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.group_instance_id,
+            r,
+            version,
+            version >= 4,
+            "group_instance_id",
+        )?;
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_id = "";
+        self.group_instance_id = Some("");
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MemberResponseRef<'a> {
+    type Owned = MemberResponse;
+    #[inline]
+    fn into_owned(self) -> MemberResponse {
+        MemberResponse {
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            group_instance_id: enc::IntoOwned::into_owned(self.group_instance_id),
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for MemberResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_id = crate::sample::Sample::sample(g, version);
+        value.group_instance_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for MemberResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "MemberResponse",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_instance_id,
+            version,
+            options,
+            "MemberResponse",
+            "groupInstanceId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "MemberResponse",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for MemberResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "MemberResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "MemberResponse",
+                "memberId",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberResponse", "memberId", version));
+        }
+        if let Some(v) = object.get("groupInstanceId") {
+            value.group_instance_id = enc::json::field(
+                v,
+                version,
+                "MemberResponse",
+                "groupInstanceId",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberResponse", "groupInstanceId", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "MemberResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberResponse", "errorCode", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for LeaveGroupResponse {

@@ -80,6 +80,133 @@ impl enc::Struct for ListConfigResourcesRequest {
     }
 }
 impl enc::Entities for ListConfigResourcesRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListConfigResourcesRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListConfigResourcesRequestRef<'a> {
+    /// Config resource type codes to list (2 topic, 4 broker, 8 broker logger, 16 client metrics, 32 group); empty for the broker's default set.
+    ///
+    /// Versions 1+.
+    pub resource_types: enc::FixedArray<'a, i8>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListConfigResourcesRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.resource_types,
+                r,
+                version,
+                true,
+                "resource_types",
+            )?;
+        } else {
+            self.resource_types = Default::default();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resource_types = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListConfigResourcesRequestRef<'a> {
+    type Owned = ListConfigResourcesRequest;
+    #[inline]
+    fn into_owned(self) -> ListConfigResourcesRequest {
+        ListConfigResourcesRequest {
+            resource_types: enc::IntoOwned::into_owned(self.resource_types),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ListConfigResourcesRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListConfigResourcesRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 1 {
+            value.resource_types = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListConfigResourcesRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && !self.resource_types.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "ListConfigResourcesRequest",
+                    "resourceTypes",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.resource_types,
+                version,
+                options,
+                "ListConfigResourcesRequest",
+                "resourceTypes",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListConfigResourcesRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListConfigResourcesRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resourceTypes") {
+            value.resource_types = enc::json::field(
+                v,
+                version,
+                "ListConfigResourcesRequest",
+                "resourceTypes",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "ListConfigResourcesRequest",
+                    "resourceTypes",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ListConfigResourcesRequest {
     const NAME: &'static str = "ListConfigResourcesRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);

@@ -93,6 +93,179 @@ impl enc::Struct for ListConfigResourcesResponse {
     }
 }
 impl enc::Entities for ListConfigResourcesResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListConfigResourcesResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListConfigResourcesResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// One entry per config resource found.
+    ///
+    /// Versions 0+.
+    pub config_resources: Vec<ConfigResourceRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListConfigResourcesResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.config_resources,
+            r,
+            version,
+            true,
+            "config_resources",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.config_resources.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListConfigResourcesResponseRef<'a> {
+    type Owned = ListConfigResourcesResponse;
+    #[inline]
+    fn into_owned(self) -> ListConfigResourcesResponse {
+        ListConfigResourcesResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            config_resources: enc::IntoOwned::into_owned(self.config_resources),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ListConfigResourcesResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListConfigResourcesResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.config_resources = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListConfigResourcesResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "ListConfigResourcesResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "ListConfigResourcesResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.config_resources,
+            version,
+            options,
+            "ListConfigResourcesResponse",
+            "configResources",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListConfigResourcesResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListConfigResourcesResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ListConfigResourcesResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListConfigResourcesResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ListConfigResourcesResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ListConfigResourcesResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("configResources") {
+            value.config_resources = enc::json::field(
+                v,
+                version,
+                "ListConfigResourcesResponse",
+                "configResources",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListConfigResourcesResponse",
+                    "configResources",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConfigResource {
@@ -184,6 +357,158 @@ impl enc::Struct for ConfigResource {
         self.resource_name = ByteString::new();
         self.resource_type = 16;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConfigResource`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigResourceRef<'a> {
+    /// Name of the resource.
+    ///
+    /// Versions 0+.
+    pub resource_name: &'a str,
+    /// Config resource type code of the resource; 16 (client metrics) in v0, where it is not sent.
+    ///
+    /// Versions 1+; ignorable; default 16.
+    pub resource_type: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ConfigResourceRef<'a> {
+    fn default() -> Self {
+        Self {
+            resource_name: "",
+            resource_type: 16,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConfigResourceRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.resource_name,
+            r,
+            version,
+            true,
+            "resource_name",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.resource_type,
+                r,
+                version,
+                false,
+                "resource_type",
+            )?;
+        } else {
+            self.resource_type = 16;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resource_name = "";
+        self.resource_type = 16;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConfigResourceRef<'a> {
+    type Owned = ConfigResource;
+    #[inline]
+    fn into_owned(self) -> ConfigResource {
+        ConfigResource {
+            resource_name: enc::IntoOwned::into_owned(self.resource_name),
+            resource_type: self.resource_type,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConfigResource {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.resource_name = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.resource_type = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConfigResource {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.resource_name,
+            version,
+            options,
+            "ConfigResource",
+            "resourceName",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.resource_type,
+                version,
+                options,
+                "ConfigResource",
+                "resourceType",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConfigResource {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ConfigResource", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resourceName") {
+            value.resource_name = enc::json::field(
+                v,
+                version,
+                "ConfigResource",
+                "resourceName",
+            )?;
+        } else {
+            return Err(enc::json::missing("ConfigResource", "resourceName", version));
+        }
+        if let Some(v) = object.get("resourceType") {
+            value.resource_type = enc::json::field(
+                v,
+                version,
+                "ConfigResource",
+                "resourceType",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("ConfigResource", "resourceType", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ListConfigResourcesResponse {

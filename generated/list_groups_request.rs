@@ -109,6 +109,172 @@ impl enc::Struct for ListGroupsRequest {
     }
 }
 impl enc::Entities for ListGroupsRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListGroupsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListGroupsRequestRef<'a> {
+    /// Only list groups in one of these states; empty for every state.
+    ///
+    /// Versions 4+.
+    pub states_filter: Vec<&'a str>,
+    /// Only list groups of one of these types (e.g. classic, consumer); empty for every type.
+    ///
+    /// Versions 5+.
+    pub types_filter: Vec<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListGroupsRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 4 {
+            enc::field::decode_into(
+                &mut self.states_filter,
+                r,
+                version,
+                true,
+                "states_filter",
+            )?;
+        } else {
+            self.states_filter.clear();
+        }
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.types_filter,
+                r,
+                version,
+                true,
+                "types_filter",
+            )?;
+        } else {
+            self.types_filter.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.states_filter.clear();
+        self.types_filter.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListGroupsRequestRef<'a> {
+    type Owned = ListGroupsRequest;
+    #[inline]
+    fn into_owned(self) -> ListGroupsRequest {
+        ListGroupsRequest {
+            states_filter: enc::IntoOwned::into_owned(self.states_filter),
+            types_filter: enc::IntoOwned::into_owned(self.types_filter),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ListGroupsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListGroupsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 4 {
+            value.states_filter = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.types_filter = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListGroupsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 4 && !self.states_filter.is_empty() {
+            return Err(
+                enc::json::non_default("ListGroupsRequest", "statesFilter", version),
+            );
+        }
+        if version < 5 && !self.types_filter.is_empty() {
+            return Err(
+                enc::json::non_default("ListGroupsRequest", "typesFilter", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.states_filter,
+                version,
+                options,
+                "ListGroupsRequest",
+                "statesFilter",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.types_filter,
+                version,
+                options,
+                "ListGroupsRequest",
+                "typesFilter",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListGroupsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListGroupsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("statesFilter") {
+            value.states_filter = enc::json::field(
+                v,
+                version,
+                "ListGroupsRequest",
+                "statesFilter",
+            )?;
+        } else if version >= 4 {
+            return Err(enc::json::missing("ListGroupsRequest", "statesFilter", version));
+        }
+        if let Some(v) = object.get("typesFilter") {
+            value.types_filter = enc::json::field(
+                v,
+                version,
+                "ListGroupsRequest",
+                "typesFilter",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("ListGroupsRequest", "typesFilter", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ListGroupsRequest {
     const NAME: &'static str = "ListGroupsRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);

@@ -99,6 +99,170 @@ impl enc::Entities for ListGroupsResponse {
         enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListGroupsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListGroupsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 1+; ignorable.
+    pub throttle_time_ms: i32,
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// One entry per group listed.
+    ///
+    /// Versions 0+.
+    pub groups: Vec<ListedGroupRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListGroupsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(&mut self.groups, r, version, version >= 3, "groups")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.groups.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListGroupsResponseRef<'a> {
+    type Owned = ListGroupsResponse;
+    #[inline]
+    fn into_owned(self) -> ListGroupsResponse {
+        ListGroupsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            groups: enc::IntoOwned::into_owned(self.groups),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ListGroupsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListGroupsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 1 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.groups = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListGroupsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "ListGroupsResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "ListGroupsResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.groups,
+            version,
+            options,
+            "ListGroupsResponse",
+            "groups",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListGroupsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListGroupsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ListGroupsResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("ListGroupsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ListGroupsResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("ListGroupsResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("groups") {
+            value.groups = enc::json::field(v, version, "ListGroupsResponse", "groups")?;
+        } else {
+            return Err(enc::json::missing("ListGroupsResponse", "groups", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListedGroup {
@@ -244,6 +408,214 @@ impl enc::Entities for ListedGroup {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListedGroup`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListedGroupRef<'a> {
+    /// Group ID.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Kind of protocol the group runs, e.g. consumer; may be empty.
+    ///
+    /// Versions 0+.
+    pub protocol_type: &'a str,
+    /// Name of the group's state.
+    ///
+    /// Versions 4+; ignorable.
+    pub group_state: &'a str,
+    /// Name of the group's type.
+    ///
+    /// Versions 5+; ignorable.
+    pub group_type: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListedGroupRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.group_id,
+            r,
+            version,
+            version >= 3,
+            "group_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.protocol_type,
+            r,
+            version,
+            version >= 3,
+            "protocol_type",
+        )?;
+        if version >= 4 {
+            enc::field::decode_into(
+                &mut self.group_state,
+                r,
+                version,
+                true,
+                "group_state",
+            )?;
+        } else {
+            self.group_state = "";
+        }
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.group_type,
+                r,
+                version,
+                true,
+                "group_type",
+            )?;
+        } else {
+            self.group_type = "";
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.protocol_type = "";
+        self.group_state = "";
+        self.group_type = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListedGroupRef<'a> {
+    type Owned = ListedGroup;
+    #[inline]
+    fn into_owned(self) -> ListedGroup {
+        ListedGroup {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            protocol_type: enc::IntoOwned::into_owned(self.protocol_type),
+            group_state: enc::IntoOwned::into_owned(self.group_state),
+            group_type: enc::IntoOwned::into_owned(self.group_type),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListedGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.protocol_type = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.group_state = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.group_type = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListedGroup {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "ListedGroup",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.protocol_type,
+            version,
+            options,
+            "ListedGroup",
+            "protocolType",
+        )?;
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.group_state,
+                version,
+                options,
+                "ListedGroup",
+                "groupState",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.group_type,
+                version,
+                options,
+                "ListedGroup",
+                "groupType",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListedGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListedGroup", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(v, version, "ListedGroup", "groupId")?;
+        } else {
+            return Err(enc::json::missing("ListedGroup", "groupId", version));
+        }
+        if let Some(v) = object.get("protocolType") {
+            value.protocol_type = enc::json::field(
+                v,
+                version,
+                "ListedGroup",
+                "protocolType",
+            )?;
+        } else {
+            return Err(enc::json::missing("ListedGroup", "protocolType", version));
+        }
+        if let Some(v) = object.get("groupState") {
+            value.group_state = enc::json::field(
+                v,
+                version,
+                "ListedGroup",
+                "groupState",
+            )?;
+        } else if version >= 4 {
+            return Err(enc::json::missing("ListedGroup", "groupState", version));
+        }
+        if let Some(v) = object.get("groupType") {
+            value.group_type = enc::json::field(v, version, "ListedGroup", "groupType")?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("ListedGroup", "groupType", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ListGroupsResponse {

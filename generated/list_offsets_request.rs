@@ -141,6 +141,215 @@ impl enc::Entities for ListOffsetsRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListOffsetsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-11; flexible 6-11.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListOffsetsRequestRef<'a> {
+    /// Broker id of a requesting follower, or -1 for a consumer.
+    ///
+    /// Versions 0+.
+    pub replica_id: i32,
+    /// 0 = READ_UNCOMMITTED; 1 = READ_COMMITTED: offsets are capped at the last stable offset.
+    ///
+    /// Versions 2+.
+    pub isolation_level: i8,
+    /// Topics to look up.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<ListOffsetsTopicRef<'a>>,
+    /// Time in ms to wait for lookups that must read tiered (remote) storage.
+    ///
+    /// Versions 10+; ignorable.
+    pub timeout_ms: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListOffsetsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            let run: [u8; 5] = enc::field::read_run(
+                r,
+                &[("replica_id", 4), ("isolation_level", 1)],
+            )?;
+            self.replica_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.isolation_level = enc::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("replica_id", 4)])?;
+            self.replica_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.isolation_level = 0;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, version >= 6, "topics")?;
+        if version >= 10 {
+            enc::field::decode_into(
+                &mut self.timeout_ms,
+                r,
+                version,
+                false,
+                "timeout_ms",
+            )?;
+        } else {
+            self.timeout_ms = 0;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.replica_id = 0;
+        self.isolation_level = 0;
+        self.topics.clear();
+        self.timeout_ms = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListOffsetsRequestRef<'a> {
+    type Owned = ListOffsetsRequest;
+    #[inline]
+    fn into_owned(self) -> ListOffsetsRequest {
+        ListOffsetsRequest {
+            replica_id: self.replica_id,
+            isolation_level: self.isolation_level,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            timeout_ms: self.timeout_ms,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ListOffsetsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListOffsetsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.replica_id = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.isolation_level = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 10 {
+            value.timeout_ms = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListOffsetsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 2 && self.isolation_level != 0 {
+            return Err(
+                enc::json::non_default("ListOffsetsRequest", "isolationLevel", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.replica_id,
+            version,
+            options,
+            "ListOffsetsRequest",
+            "replicaId",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.isolation_level,
+                version,
+                options,
+                "ListOffsetsRequest",
+                "isolationLevel",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "ListOffsetsRequest",
+            "topics",
+        )?;
+        if version >= 10 {
+            enc::json::put(
+                &mut out,
+                &self.timeout_ms,
+                version,
+                options,
+                "ListOffsetsRequest",
+                "timeoutMs",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListOffsetsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListOffsetsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("replicaId") {
+            value.replica_id = enc::json::field(
+                v,
+                version,
+                "ListOffsetsRequest",
+                "replicaId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ListOffsetsRequest", "replicaId", version));
+        }
+        if let Some(v) = object.get("isolationLevel") {
+            value.isolation_level = enc::json::field(
+                v,
+                version,
+                "ListOffsetsRequest",
+                "isolationLevel",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("ListOffsetsRequest", "isolationLevel", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "ListOffsetsRequest", "topics")?;
+        } else {
+            return Err(enc::json::missing("ListOffsetsRequest", "topics", version));
+        }
+        if let Some(v) = object.get("timeoutMs") {
+            value.timeout_ms = enc::json::field(
+                v,
+                version,
+                "ListOffsetsRequest",
+                "timeoutMs",
+            )?;
+        } else if version >= 10 {
+            return Err(enc::json::missing("ListOffsetsRequest", "timeoutMs", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListOffsetsTopic {
@@ -230,6 +439,132 @@ impl enc::Entities for ListOffsetsTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListOffsetsTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-11; flexible 6-11.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListOffsetsTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Partitions to look up.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<ListOffsetsPartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListOffsetsTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 6,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListOffsetsTopicRef<'a> {
+    type Owned = ListOffsetsTopic;
+    #[inline]
+    fn into_owned(self) -> ListOffsetsTopic {
+        ListOffsetsTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListOffsetsTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListOffsetsTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "ListOffsetsTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "ListOffsetsTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListOffsetsTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListOffsetsTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "ListOffsetsTopic", "name")?;
+        } else {
+            return Err(enc::json::missing("ListOffsetsTopic", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "ListOffsetsTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("ListOffsetsTopic", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-11; flexible 6-11.
@@ -371,6 +706,235 @@ impl enc::Struct for ListOffsetsPartition {
         self.timestamp = 0;
         self.max_num_offsets = 1;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListOffsetsPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-11; flexible 6-11.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListOffsetsPartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Leader epoch the requester knows, for fencing; -1 when unknown.
+    ///
+    /// Versions 4+; ignorable; default -1.
+    pub current_leader_epoch: i32,
+    /// Timestamp in ms to look up, or a negative code: -1 latest, -2 earliest, -3 max timestamp, -4 local log start, -5 last tiered, -6 earliest pending upload (v11+).
+    ///
+    /// Versions 0+.
+    pub timestamp: i64,
+    /// v0 only: most offsets to return.
+    ///
+    /// Versions 0; default 1.
+    pub max_num_offsets: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ListOffsetsPartitionRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            current_leader_epoch: -1,
+            timestamp: 0,
+            max_num_offsets: 1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListOffsetsPartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 4 {
+            let run: [u8; 8] = enc::field::read_run(
+                r,
+                &[("partition_index", 4), ("current_leader_epoch", 4)],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("partition_index", 4)])?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = -1;
+        }
+        if version <= 0 {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("timestamp", 8), ("max_num_offsets", 4)],
+            )?;
+            self.timestamp = enc::Fixed::from_chunk(&run[0..8]);
+            self.max_num_offsets = enc::Fixed::from_chunk(&run[8..12]);
+        } else {
+            let run: [u8; 8] = enc::field::read_run(r, &[("timestamp", 8)])?;
+            self.timestamp = enc::Fixed::from_chunk(&run[0..8]);
+            self.max_num_offsets = 1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.current_leader_epoch = -1;
+        self.timestamp = 0;
+        self.max_num_offsets = 1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListOffsetsPartitionRef<'a> {
+    type Owned = ListOffsetsPartition;
+    #[inline]
+    fn into_owned(self) -> ListOffsetsPartition {
+        ListOffsetsPartition {
+            partition_index: self.partition_index,
+            current_leader_epoch: self.current_leader_epoch,
+            timestamp: self.timestamp,
+            max_num_offsets: self.max_num_offsets,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListOffsetsPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.current_leader_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.timestamp = crate::sample::Sample::sample(g, version);
+        if version <= 0 {
+            value.max_num_offsets = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListOffsetsPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 0 && self.max_num_offsets != 1 {
+            return Err(
+                enc::json::non_default("ListOffsetsPartition", "maxNumOffsets", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "ListOffsetsPartition",
+            "partitionIndex",
+        )?;
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.current_leader_epoch,
+                version,
+                options,
+                "ListOffsetsPartition",
+                "currentLeaderEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.timestamp,
+            version,
+            options,
+            "ListOffsetsPartition",
+            "timestamp",
+        )?;
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.max_num_offsets,
+                version,
+                options,
+                "ListOffsetsPartition",
+                "maxNumOffsets",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListOffsetsPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListOffsetsPartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "ListOffsetsPartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ListOffsetsPartition", "partitionIndex", version),
+            );
+        }
+        if let Some(v) = object.get("currentLeaderEpoch") {
+            value.current_leader_epoch = enc::json::field(
+                v,
+                version,
+                "ListOffsetsPartition",
+                "currentLeaderEpoch",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("ListOffsetsPartition", "currentLeaderEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("timestamp") {
+            value.timestamp = enc::json::field(
+                v,
+                version,
+                "ListOffsetsPartition",
+                "timestamp",
+            )?;
+        } else {
+            return Err(enc::json::missing("ListOffsetsPartition", "timestamp", version));
+        }
+        if let Some(v) = object.get("maxNumOffsets") {
+            value.max_num_offsets = enc::json::field(
+                v,
+                version,
+                "ListOffsetsPartition",
+                "maxNumOffsets",
+            )?;
+        } else if version <= 0 {
+            return Err(
+                enc::json::missing("ListOffsetsPartition", "maxNumOffsets", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ListOffsetsRequest {

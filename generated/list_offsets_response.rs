@@ -91,6 +91,149 @@ impl enc::Entities for ListOffsetsResponse {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListOffsetsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-11; flexible 6-11.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListOffsetsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 2+; ignorable.
+    pub throttle_time_ms: i32,
+    /// One entry per topic asked for.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<ListOffsetsTopicResponseRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListOffsetsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, version >= 6, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListOffsetsResponseRef<'a> {
+    type Owned = ListOffsetsResponse;
+    #[inline]
+    fn into_owned(self) -> ListOffsetsResponse {
+        ListOffsetsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ListOffsetsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListOffsetsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 2 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListOffsetsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "ListOffsetsResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "ListOffsetsResponse",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListOffsetsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListOffsetsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ListOffsetsResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("ListOffsetsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "ListOffsetsResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("ListOffsetsResponse", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListOffsetsTopicResponse {
@@ -180,6 +323,139 @@ impl enc::Entities for ListOffsetsTopicResponse {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListOffsetsTopicResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-11; flexible 6-11.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListOffsetsTopicResponseRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// One entry per partition asked for.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<ListOffsetsPartitionResponseRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListOffsetsTopicResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 6,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListOffsetsTopicResponseRef<'a> {
+    type Owned = ListOffsetsTopicResponse;
+    #[inline]
+    fn into_owned(self) -> ListOffsetsTopicResponse {
+        ListOffsetsTopicResponse {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListOffsetsTopicResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListOffsetsTopicResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "ListOffsetsTopicResponse",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "ListOffsetsTopicResponse",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListOffsetsTopicResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListOffsetsTopicResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "ListOffsetsTopicResponse",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("ListOffsetsTopicResponse", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "ListOffsetsTopicResponse",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ListOffsetsTopicResponse", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-11; flexible 6-11.
@@ -369,6 +645,354 @@ impl enc::Struct for ListOffsetsPartitionResponse {
         self.offset = -1;
         self.leader_epoch = -1;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListOffsetsPartitionResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-11; flexible 6-11.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListOffsetsPartitionResponseRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the offset was found, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// v0 only: offsets found.
+    ///
+    /// Versions 0.
+    pub old_style_offsets: enc::FixedArray<'a, i64>,
+    /// Timestamp in ms of the record at Offset; -1 when not applicable.
+    ///
+    /// Versions 1+; default -1.
+    pub timestamp: i64,
+    /// Offset found; -1 when none.
+    ///
+    /// Versions 1+; default -1.
+    pub offset: i64,
+    /// Leader epoch of the record at Offset; -1 when unknown.
+    ///
+    /// Versions 4+; default -1.
+    pub leader_epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ListOffsetsPartitionResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            error_code: 0,
+            old_style_offsets: Default::default(),
+            timestamp: -1,
+            offset: -1,
+            leader_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListOffsetsPartitionResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        if version <= 0 {
+            enc::field::decode_into(
+                &mut self.old_style_offsets,
+                r,
+                version,
+                false,
+                "old_style_offsets",
+            )?;
+        } else {
+            self.old_style_offsets = Default::default();
+        }
+        if version >= 4 {
+            let run: [u8; 20] = enc::field::read_run(
+                r,
+                &[("timestamp", 8), ("offset", 8), ("leader_epoch", 4)],
+            )?;
+            self.timestamp = enc::Fixed::from_chunk(&run[0..8]);
+            self.offset = enc::Fixed::from_chunk(&run[8..16]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[16..20]);
+        } else if version >= 1 {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[("timestamp", 8), ("offset", 8)],
+            )?;
+            self.timestamp = enc::Fixed::from_chunk(&run[0..8]);
+            self.offset = enc::Fixed::from_chunk(&run[8..16]);
+            self.leader_epoch = -1;
+        } else {
+            self.timestamp = -1;
+            self.offset = -1;
+            self.leader_epoch = -1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.old_style_offsets = Default::default();
+        self.timestamp = -1;
+        self.offset = -1;
+        self.leader_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListOffsetsPartitionResponseRef<'a> {
+    type Owned = ListOffsetsPartitionResponse;
+    #[inline]
+    fn into_owned(self) -> ListOffsetsPartitionResponse {
+        ListOffsetsPartitionResponse {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            old_style_offsets: enc::IntoOwned::into_owned(self.old_style_offsets),
+            timestamp: self.timestamp,
+            offset: self.offset,
+            leader_epoch: self.leader_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListOffsetsPartitionResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version <= 0 {
+            value.old_style_offsets = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.timestamp = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.offset = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.leader_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListOffsetsPartitionResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 0 && !self.old_style_offsets.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "ListOffsetsPartitionResponse",
+                    "oldStyleOffsets",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.timestamp != -1 {
+            return Err(
+                enc::json::non_default(
+                    "ListOffsetsPartitionResponse",
+                    "timestamp",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.offset != -1 {
+            return Err(
+                enc::json::non_default("ListOffsetsPartitionResponse", "offset", version),
+            );
+        }
+        if version < 4 && self.leader_epoch != -1 {
+            return Err(
+                enc::json::non_default(
+                    "ListOffsetsPartitionResponse",
+                    "leaderEpoch",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "ListOffsetsPartitionResponse",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "ListOffsetsPartitionResponse",
+            "errorCode",
+        )?;
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.old_style_offsets,
+                version,
+                options,
+                "ListOffsetsPartitionResponse",
+                "oldStyleOffsets",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.timestamp,
+                version,
+                options,
+                "ListOffsetsPartitionResponse",
+                "timestamp",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.offset,
+                version,
+                options,
+                "ListOffsetsPartitionResponse",
+                "offset",
+            )?;
+        }
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.leader_epoch,
+                version,
+                options,
+                "ListOffsetsPartitionResponse",
+                "leaderEpoch",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListOffsetsPartitionResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListOffsetsPartitionResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "ListOffsetsPartitionResponse",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListOffsetsPartitionResponse",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ListOffsetsPartitionResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ListOffsetsPartitionResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("oldStyleOffsets") {
+            value.old_style_offsets = enc::json::field(
+                v,
+                version,
+                "ListOffsetsPartitionResponse",
+                "oldStyleOffsets",
+            )?;
+        } else if version <= 0 {
+            return Err(
+                enc::json::missing(
+                    "ListOffsetsPartitionResponse",
+                    "oldStyleOffsets",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("timestamp") {
+            value.timestamp = enc::json::field(
+                v,
+                version,
+                "ListOffsetsPartitionResponse",
+                "timestamp",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("ListOffsetsPartitionResponse", "timestamp", version),
+            );
+        }
+        if let Some(v) = object.get("offset") {
+            value.offset = enc::json::field(
+                v,
+                version,
+                "ListOffsetsPartitionResponse",
+                "offset",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("ListOffsetsPartitionResponse", "offset", version),
+            );
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "ListOffsetsPartitionResponse",
+                "leaderEpoch",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing(
+                    "ListOffsetsPartitionResponse",
+                    "leaderEpoch",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ListOffsetsResponse {

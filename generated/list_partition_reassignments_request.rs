@@ -75,6 +75,159 @@ impl enc::Entities for ListPartitionReassignmentsRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListPartitionReassignmentsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListPartitionReassignmentsRequestRef<'a> {
+    /// Time in ms to wait for the answer.
+    ///
+    /// Versions 0+; default 60000.
+    pub timeout_ms: i32,
+    /// Topics to report on; null for every reassignment in progress.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub topics: Option<Vec<ListPartitionReassignmentsTopicsRef<'a>>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ListPartitionReassignmentsRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            timeout_ms: 60000,
+            topics: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListPartitionReassignmentsRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.timeout_ms = 60000;
+        self.topics = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListPartitionReassignmentsRequestRef<'a> {
+    type Owned = ListPartitionReassignmentsRequest;
+    #[inline]
+    fn into_owned(self) -> ListPartitionReassignmentsRequest {
+        ListPartitionReassignmentsRequest {
+            timeout_ms: self.timeout_ms,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ListPartitionReassignmentsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListPartitionReassignmentsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.timeout_ms = crate::sample::Sample::sample(g, version);
+        value.topics = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListPartitionReassignmentsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.timeout_ms,
+            version,
+            options,
+            "ListPartitionReassignmentsRequest",
+            "timeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "ListPartitionReassignmentsRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListPartitionReassignmentsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ListPartitionReassignmentsRequest",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("timeoutMs") {
+            value.timeout_ms = enc::json::field(
+                v,
+                version,
+                "ListPartitionReassignmentsRequest",
+                "timeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListPartitionReassignmentsRequest",
+                    "timeoutMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "ListPartitionReassignmentsRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListPartitionReassignmentsRequest",
+                    "topics",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPartitionReassignmentsTopics {
@@ -155,6 +308,146 @@ impl enc::Entities for ListPartitionReassignmentsTopics {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListPartitionReassignmentsTopics`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListPartitionReassignmentsTopicsRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Partition numbers to report on.
+    ///
+    /// Versions 0+.
+    pub partition_indexes: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListPartitionReassignmentsTopicsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(
+            &mut self.partition_indexes,
+            r,
+            version,
+            true,
+            "partition_indexes",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partition_indexes = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListPartitionReassignmentsTopicsRef<'a> {
+    type Owned = ListPartitionReassignmentsTopics;
+    #[inline]
+    fn into_owned(self) -> ListPartitionReassignmentsTopics {
+        ListPartitionReassignmentsTopics {
+            name: enc::IntoOwned::into_owned(self.name),
+            partition_indexes: enc::IntoOwned::into_owned(self.partition_indexes),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListPartitionReassignmentsTopics {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partition_indexes = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListPartitionReassignmentsTopics {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "ListPartitionReassignmentsTopics",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_indexes,
+            version,
+            options,
+            "ListPartitionReassignmentsTopics",
+            "partitionIndexes",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListPartitionReassignmentsTopics {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ListPartitionReassignmentsTopics",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "ListPartitionReassignmentsTopics",
+                "name",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ListPartitionReassignmentsTopics", "name", version),
+            );
+        }
+        if let Some(v) = object.get("partitionIndexes") {
+            value.partition_indexes = enc::json::field(
+                v,
+                version,
+                "ListPartitionReassignmentsTopics",
+                "partitionIndexes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListPartitionReassignmentsTopics",
+                    "partitionIndexes",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ListPartitionReassignmentsRequest {

@@ -109,6 +109,235 @@ impl enc::Entities for ListPartitionReassignmentsResponse {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListPartitionReassignmentsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListPartitionReassignmentsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Error for the whole request; 0 on success.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the top-level error; null on success.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// Topics with reassignments in progress.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<OngoingTopicReassignmentRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ListPartitionReassignmentsResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            error_code: 0,
+            error_message: Some(""),
+            topics: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListPartitionReassignmentsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListPartitionReassignmentsResponseRef<'a> {
+    type Owned = ListPartitionReassignmentsResponse;
+    #[inline]
+    fn into_owned(self) -> ListPartitionReassignmentsResponse {
+        ListPartitionReassignmentsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ListPartitionReassignmentsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListPartitionReassignmentsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListPartitionReassignmentsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "ListPartitionReassignmentsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "ListPartitionReassignmentsResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "ListPartitionReassignmentsResponse",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "ListPartitionReassignmentsResponse",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListPartitionReassignmentsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ListPartitionReassignmentsResponse",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ListPartitionReassignmentsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListPartitionReassignmentsResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ListPartitionReassignmentsResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListPartitionReassignmentsResponse",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "ListPartitionReassignmentsResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListPartitionReassignmentsResponse",
+                    "errorMessage",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "ListPartitionReassignmentsResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListPartitionReassignmentsResponse",
+                    "topics",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OngoingTopicReassignment {
@@ -175,6 +404,129 @@ impl enc::Entities for OngoingTopicReassignment {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OngoingTopicReassignment`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OngoingTopicReassignmentRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Partitions being reassigned.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<OngoingPartitionReassignmentRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OngoingTopicReassignmentRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OngoingTopicReassignmentRef<'a> {
+    type Owned = OngoingTopicReassignment;
+    #[inline]
+    fn into_owned(self) -> OngoingTopicReassignment {
+        OngoingTopicReassignment {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OngoingTopicReassignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OngoingTopicReassignment {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "OngoingTopicReassignment",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "OngoingTopicReassignment",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OngoingTopicReassignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OngoingTopicReassignment", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "OngoingTopicReassignment",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("OngoingTopicReassignment", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "OngoingTopicReassignment",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OngoingTopicReassignment", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -296,6 +648,218 @@ impl enc::Entities for OngoingPartitionReassignment {
         enc::broker_id_mut(&mut self.replicas, "Replicas", f);
         enc::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
         enc::broker_id_mut(&mut self.removing_replicas, "RemovingReplicas", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OngoingPartitionReassignment`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OngoingPartitionReassignmentRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Broker ids of the current replica set.
+    ///
+    /// Versions 0+.
+    pub replicas: enc::FixedArray<'a, i32>,
+    /// Broker ids of replicas being added.
+    ///
+    /// Versions 0+.
+    pub adding_replicas: enc::FixedArray<'a, i32>,
+    /// Broker ids of replicas being removed.
+    ///
+    /// Versions 0+.
+    pub removing_replicas: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OngoingPartitionReassignmentRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.partition_index,
+            r,
+            version,
+            false,
+            "partition_index",
+        )?;
+        enc::field::decode_into(&mut self.replicas, r, version, true, "replicas")?;
+        enc::field::decode_into(
+            &mut self.adding_replicas,
+            r,
+            version,
+            true,
+            "adding_replicas",
+        )?;
+        enc::field::decode_into(
+            &mut self.removing_replicas,
+            r,
+            version,
+            true,
+            "removing_replicas",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.replicas = Default::default();
+        self.adding_replicas = Default::default();
+        self.removing_replicas = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OngoingPartitionReassignmentRef<'a> {
+    type Owned = OngoingPartitionReassignment;
+    #[inline]
+    fn into_owned(self) -> OngoingPartitionReassignment {
+        OngoingPartitionReassignment {
+            partition_index: self.partition_index,
+            replicas: enc::IntoOwned::into_owned(self.replicas),
+            adding_replicas: enc::IntoOwned::into_owned(self.adding_replicas),
+            removing_replicas: enc::IntoOwned::into_owned(self.removing_replicas),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OngoingPartitionReassignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.replicas = crate::sample::Sample::sample(g, version);
+        value.adding_replicas = crate::sample::Sample::sample(g, version);
+        value.removing_replicas = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OngoingPartitionReassignment {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "OngoingPartitionReassignment",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replicas,
+            version,
+            options,
+            "OngoingPartitionReassignment",
+            "replicas",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.adding_replicas,
+            version,
+            options,
+            "OngoingPartitionReassignment",
+            "addingReplicas",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.removing_replicas,
+            version,
+            options,
+            "OngoingPartitionReassignment",
+            "removingReplicas",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OngoingPartitionReassignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OngoingPartitionReassignment", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "OngoingPartitionReassignment",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OngoingPartitionReassignment",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("replicas") {
+            value.replicas = enc::json::field(
+                v,
+                version,
+                "OngoingPartitionReassignment",
+                "replicas",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OngoingPartitionReassignment", "replicas", version),
+            );
+        }
+        if let Some(v) = object.get("addingReplicas") {
+            value.adding_replicas = enc::json::field(
+                v,
+                version,
+                "OngoingPartitionReassignment",
+                "addingReplicas",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OngoingPartitionReassignment",
+                    "addingReplicas",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("removingReplicas") {
+            value.removing_replicas = enc::json::field(
+                v,
+                version,
+                "OngoingPartitionReassignment",
+                "removingReplicas",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OngoingPartitionReassignment",
+                    "removingReplicas",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ListPartitionReassignmentsResponse {

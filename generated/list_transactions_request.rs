@@ -167,6 +167,274 @@ impl enc::Entities for ListTransactionsRequest {
         enc::producer_id_mut(&mut self.producer_id_filters, "ProducerIdFilters", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListTransactionsRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListTransactionsRequestRef<'a> {
+    /// Transaction states to match; empty matches every state.
+    ///
+    /// Versions 0+.
+    pub state_filters: Vec<&'a str>,
+    /// Producer ids to match; empty matches every producer.
+    ///
+    /// Versions 0+.
+    pub producer_id_filters: enc::FixedArray<'a, i64>,
+    /// Only list transactions open for longer than this many ms; negative (default -1) lists all.
+    ///
+    /// Versions 1+; default -1.
+    pub duration_filter: i64,
+    /// Regular expression transactional ids must match (KIP-1152); null or empty lists all.
+    ///
+    /// Versions 2+; nullable 2+; default null.
+    pub transactional_id_pattern: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ListTransactionsRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            state_filters: Default::default(),
+            producer_id_filters: Default::default(),
+            duration_filter: -1,
+            transactional_id_pattern: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListTransactionsRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.state_filters,
+            r,
+            version,
+            true,
+            "state_filters",
+        )?;
+        enc::field::decode_into(
+            &mut self.producer_id_filters,
+            r,
+            version,
+            true,
+            "producer_id_filters",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.duration_filter,
+                r,
+                version,
+                false,
+                "duration_filter",
+            )?;
+        } else {
+            self.duration_filter = -1;
+        }
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.transactional_id_pattern,
+                r,
+                version,
+                true,
+                "transactional_id_pattern",
+            )?;
+        } else {
+            self.transactional_id_pattern = None;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.state_filters.clear();
+        self.producer_id_filters = Default::default();
+        self.duration_filter = -1;
+        self.transactional_id_pattern = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListTransactionsRequestRef<'a> {
+    type Owned = ListTransactionsRequest;
+    #[inline]
+    fn into_owned(self) -> ListTransactionsRequest {
+        ListTransactionsRequest {
+            state_filters: enc::IntoOwned::into_owned(self.state_filters),
+            producer_id_filters: enc::IntoOwned::into_owned(self.producer_id_filters),
+            duration_filter: self.duration_filter,
+            transactional_id_pattern: enc::IntoOwned::into_owned(
+                self.transactional_id_pattern,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ListTransactionsRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListTransactionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.state_filters = crate::sample::Sample::sample(g, version);
+        value.producer_id_filters = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.duration_filter = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.transactional_id_pattern = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListTransactionsRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.duration_filter != -1 {
+            return Err(
+                enc::json::non_default(
+                    "ListTransactionsRequest",
+                    "durationFilter",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && self.transactional_id_pattern.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "ListTransactionsRequest",
+                    "transactionalIdPattern",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.state_filters,
+            version,
+            options,
+            "ListTransactionsRequest",
+            "stateFilters",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_id_filters,
+            version,
+            options,
+            "ListTransactionsRequest",
+            "producerIdFilters",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.duration_filter,
+                version,
+                options,
+                "ListTransactionsRequest",
+                "durationFilter",
+            )?;
+        }
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.transactional_id_pattern,
+                version,
+                options,
+                "ListTransactionsRequest",
+                "transactionalIdPattern",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListTransactionsRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListTransactionsRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("stateFilters") {
+            value.state_filters = enc::json::field(
+                v,
+                version,
+                "ListTransactionsRequest",
+                "stateFilters",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ListTransactionsRequest", "stateFilters", version),
+            );
+        }
+        if let Some(v) = object.get("producerIdFilters") {
+            value.producer_id_filters = enc::json::field(
+                v,
+                version,
+                "ListTransactionsRequest",
+                "producerIdFilters",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListTransactionsRequest",
+                    "producerIdFilters",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("durationFilter") {
+            value.duration_filter = enc::json::field(
+                v,
+                version,
+                "ListTransactionsRequest",
+                "durationFilter",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("ListTransactionsRequest", "durationFilter", version),
+            );
+        }
+        if let Some(v) = object.get("transactionalIdPattern") {
+            value.transactional_id_pattern = enc::json::field(
+                v,
+                version,
+                "ListTransactionsRequest",
+                "transactionalIdPattern",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing(
+                    "ListTransactionsRequest",
+                    "transactionalIdPattern",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ListTransactionsRequest {
     const NAME: &'static str = "ListTransactionsRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

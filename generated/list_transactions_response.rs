@@ -120,6 +120,215 @@ impl enc::Entities for ListTransactionsResponse {
         enc::Entities::rewrite_entities(&mut self.transaction_states, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ListTransactionsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListTransactionsResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 on success, otherwise the error for the whole request.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Entries of StateFilters that the coordinator does not recognise as states.
+    ///
+    /// Versions 0+.
+    pub unknown_state_filters: Vec<&'a str>,
+    /// One entry per matching transaction.
+    ///
+    /// Versions 0+.
+    pub transaction_states: Vec<TransactionStateRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListTransactionsResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.unknown_state_filters,
+            r,
+            version,
+            true,
+            "unknown_state_filters",
+        )?;
+        enc::field::decode_into(
+            &mut self.transaction_states,
+            r,
+            version,
+            true,
+            "transaction_states",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.unknown_state_filters.clear();
+        self.transaction_states.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListTransactionsResponseRef<'a> {
+    type Owned = ListTransactionsResponse;
+    #[inline]
+    fn into_owned(self) -> ListTransactionsResponse {
+        ListTransactionsResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            unknown_state_filters: enc::IntoOwned::into_owned(
+                self.unknown_state_filters,
+            ),
+            transaction_states: enc::IntoOwned::into_owned(self.transaction_states),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ListTransactionsResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ListTransactionsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.unknown_state_filters = crate::sample::Sample::sample(g, version);
+        value.transaction_states = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ListTransactionsResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "ListTransactionsResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "ListTransactionsResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.unknown_state_filters,
+            version,
+            options,
+            "ListTransactionsResponse",
+            "unknownStateFilters",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_states,
+            version,
+            options,
+            "ListTransactionsResponse",
+            "transactionStates",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ListTransactionsResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ListTransactionsResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ListTransactionsResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ListTransactionsResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ListTransactionsResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ListTransactionsResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("unknownStateFilters") {
+            value.unknown_state_filters = enc::json::field(
+                v,
+                version,
+                "ListTransactionsResponse",
+                "unknownStateFilters",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListTransactionsResponse",
+                    "unknownStateFilters",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("transactionStates") {
+            value.transaction_states = enc::json::field(
+                v,
+                version,
+                "ListTransactionsResponse",
+                "transactionStates",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ListTransactionsResponse",
+                    "transactionStates",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TransactionState {
@@ -220,6 +429,176 @@ impl enc::Entities for TransactionState {
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TransactionState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TransactionStateRef<'a> {
+    /// Transactional id of the producer.
+    ///
+    /// Versions 0+.
+    pub transactional_id: &'a str,
+    /// Producer id currently bound to that transactional id.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// State of the transaction, e.g. Ongoing or PrepareCommit.
+    ///
+    /// Versions 0+.
+    pub transaction_state: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TransactionStateRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.transactional_id,
+            r,
+            version,
+            true,
+            "transactional_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.producer_id,
+            r,
+            version,
+            false,
+            "producer_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.transaction_state,
+            r,
+            version,
+            true,
+            "transaction_state",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactional_id = "";
+        self.producer_id = 0;
+        self.transaction_state = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TransactionStateRef<'a> {
+    type Owned = TransactionState;
+    #[inline]
+    fn into_owned(self) -> TransactionState {
+        TransactionState {
+            transactional_id: enc::IntoOwned::into_owned(self.transactional_id),
+            producer_id: self.producer_id,
+            transaction_state: enc::IntoOwned::into_owned(self.transaction_state),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TransactionState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.transactional_id = crate::sample::Sample::sample(g, version);
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.transaction_state = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TransactionState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.transactional_id,
+            version,
+            options,
+            "TransactionState",
+            "transactionalId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "TransactionState",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_state,
+            version,
+            options,
+            "TransactionState",
+            "transactionState",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TransactionState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TransactionState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactionalId") {
+            value.transactional_id = enc::json::field(
+                v,
+                version,
+                "TransactionState",
+                "transactionalId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TransactionState", "transactionalId", version),
+            );
+        }
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "TransactionState",
+                "producerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("TransactionState", "producerId", version));
+        }
+        if let Some(v) = object.get("transactionState") {
+            value.transaction_state = enc::json::field(
+                v,
+                version,
+                "TransactionState",
+                "transactionState",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TransactionState", "transactionState", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ListTransactionsResponse {

@@ -188,6 +188,304 @@ impl enc::Entities for MetadataRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`MetadataRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetadataRequestRef<'a> {
+    /// Topics to describe; see the version notes for the meaning of null and empty.
+    ///
+    /// Versions 0+; nullable 1+.
+    pub topics: Option<Vec<MetadataRequestTopicRef<'a>>>,
+    /// Lets the broker create missing topics named here, when its own configuration permits it.
+    ///
+    /// Versions 4+; default true.
+    pub allow_auto_topic_creation: bool,
+    /// Ask for the caller's permitted operations on the cluster.
+    ///
+    /// Versions 8-10.
+    pub include_cluster_authorized_operations: bool,
+    /// Ask for the caller's permitted operations on each returned topic.
+    ///
+    /// Versions 8+.
+    pub include_topic_authorized_operations: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for MetadataRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            topics: Some(Default::default()),
+            allow_auto_topic_creation: true,
+            include_cluster_authorized_operations: false,
+            include_topic_authorized_operations: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MetadataRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.topics,
+                r,
+                version,
+                version >= 9,
+                "topics",
+            )?;
+        } else {
+            enc::field::decode_required_into(
+                &mut self.topics,
+                r,
+                version,
+                version >= 9,
+                "topics",
+            )?;
+        }
+        if (8..=10).contains(&version) {
+            let run: [u8; 2] = enc::field::read_run(
+                r,
+                &[
+                    ("allow_auto_topic_creation", 1),
+                    ("include_cluster_authorized_operations", 1),
+                ],
+            )?;
+            self.allow_auto_topic_creation = enc::Fixed::from_chunk(&run[0..1]);
+            self.include_cluster_authorized_operations = enc::Fixed::from_chunk(
+                &run[1..2],
+            );
+        } else if version >= 4 {
+            let run: [u8; 1] = enc::field::read_run(
+                r,
+                &[("allow_auto_topic_creation", 1)],
+            )?;
+            self.allow_auto_topic_creation = enc::Fixed::from_chunk(&run[0..1]);
+            self.include_cluster_authorized_operations = false;
+        } else {
+            self.allow_auto_topic_creation = true;
+            self.include_cluster_authorized_operations = false;
+        }
+        if version >= 8 {
+            enc::field::decode_into(
+                &mut self.include_topic_authorized_operations,
+                r,
+                version,
+                false,
+                "include_topic_authorized_operations",
+            )?;
+        } else {
+            self.include_topic_authorized_operations = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topics = Some(Default::default());
+        self.allow_auto_topic_creation = true;
+        self.include_cluster_authorized_operations = false;
+        self.include_topic_authorized_operations = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MetadataRequestRef<'a> {
+    type Owned = MetadataRequest;
+    #[inline]
+    fn into_owned(self) -> MetadataRequest {
+        MetadataRequest {
+            topics: enc::IntoOwned::into_owned(self.topics),
+            allow_auto_topic_creation: self.allow_auto_topic_creation,
+            include_cluster_authorized_operations: self
+                .include_cluster_authorized_operations,
+            include_topic_authorized_operations: self
+                .include_topic_authorized_operations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for MetadataRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for MetadataRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topics = if version >= 1 && g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 4 {
+            value.allow_auto_topic_creation = crate::sample::Sample::sample(g, version);
+        }
+        if (8..=10).contains(&version) {
+            value.include_cluster_authorized_operations = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 8 {
+            value.include_topic_authorized_operations = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for MetadataRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 4 && !self.allow_auto_topic_creation {
+            return Err(
+                enc::json::non_default(
+                    "MetadataRequest",
+                    "allowAutoTopicCreation",
+                    version,
+                ),
+            );
+        }
+        if !(8..=10).contains(&version) && self.include_cluster_authorized_operations {
+            return Err(
+                enc::json::non_default(
+                    "MetadataRequest",
+                    "includeClusterAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        if version < 8 && self.include_topic_authorized_operations {
+            return Err(
+                enc::json::non_default(
+                    "MetadataRequest",
+                    "includeTopicAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "MetadataRequest",
+            "topics",
+        )?;
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.allow_auto_topic_creation,
+                version,
+                options,
+                "MetadataRequest",
+                "allowAutoTopicCreation",
+            )?;
+        }
+        if (8..=10).contains(&version) {
+            enc::json::put(
+                &mut out,
+                &self.include_cluster_authorized_operations,
+                version,
+                options,
+                "MetadataRequest",
+                "includeClusterAuthorizedOperations",
+            )?;
+        }
+        if version >= 8 {
+            enc::json::put(
+                &mut out,
+                &self.include_topic_authorized_operations,
+                version,
+                options,
+                "MetadataRequest",
+                "includeTopicAuthorizedOperations",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for MetadataRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "MetadataRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "MetadataRequest", "topics")?;
+        } else {
+            return Err(enc::json::missing("MetadataRequest", "topics", version));
+        }
+        if let Some(v) = object.get("allowAutoTopicCreation") {
+            value.allow_auto_topic_creation = enc::json::field(
+                v,
+                version,
+                "MetadataRequest",
+                "allowAutoTopicCreation",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("MetadataRequest", "allowAutoTopicCreation", version),
+            );
+        }
+        if let Some(v) = object.get("includeClusterAuthorizedOperations") {
+            value.include_cluster_authorized_operations = enc::json::field(
+                v,
+                version,
+                "MetadataRequest",
+                "includeClusterAuthorizedOperations",
+            )?;
+        } else if (8..=10).contains(&version) {
+            return Err(
+                enc::json::missing(
+                    "MetadataRequest",
+                    "includeClusterAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("includeTopicAuthorizedOperations") {
+            value.include_topic_authorized_operations = enc::json::field(
+                v,
+                version,
+                "MetadataRequest",
+                "includeTopicAuthorizedOperations",
+            )?;
+        } else if version >= 8 {
+            return Err(
+                enc::json::missing(
+                    "MetadataRequest",
+                    "includeTopicAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetadataRequestTopic {
@@ -300,6 +598,159 @@ impl enc::Entities for MetadataRequestTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`MetadataRequestTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetadataRequestTopicRef<'a> {
+    /// Topic to describe by ID; all zeros when asking by name.
+    ///
+    /// Versions 10+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Topic to describe by name; null when asking by ID.
+    ///
+    /// Versions 0+; nullable 10+.
+    pub name: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for MetadataRequestTopicRef<'a> {
+    fn default() -> Self {
+        Self {
+            topic_id: enc::Uuid::NIL,
+            name: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MetadataRequestTopicRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 10 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        if version >= 10 {
+            enc::field::decode_into(&mut self.name, r, version, version >= 9, "name")?;
+        } else {
+            enc::field::decode_required_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 9,
+                "name",
+            )?;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.name = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MetadataRequestTopicRef<'a> {
+    type Owned = MetadataRequestTopic;
+    #[inline]
+    fn into_owned(self) -> MetadataRequestTopic {
+        MetadataRequestTopic {
+            topic_id: self.topic_id,
+            name: enc::IntoOwned::into_owned(self.name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for MetadataRequestTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 10 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.name = if version >= 10 && g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for MetadataRequestTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 10 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "MetadataRequestTopic",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "MetadataRequestTopic",
+            "name",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for MetadataRequestTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "MetadataRequestTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "MetadataRequestTopic",
+                "topicId",
+            )?;
+        } else if version >= 10 {
+            return Err(enc::json::missing("MetadataRequestTopic", "topicId", version));
+        }
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "MetadataRequestTopic", "name")?;
+        } else {
+            return Err(enc::json::missing("MetadataRequestTopic", "name", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for MetadataRequest {

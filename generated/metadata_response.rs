@@ -240,6 +240,364 @@ impl enc::Entities for MetadataResponse {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`MetadataResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetadataResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 3+; ignorable.
+    pub throttle_time_ms: i32,
+    /// Live brokers known to the responder.
+    ///
+    /// Versions 0+.
+    pub brokers: Vec<MetadataResponseBrokerRef<'a>>,
+    /// Identifier of the cluster the responding broker is part of.
+    ///
+    /// Versions 2+; nullable 2+; ignorable; default null.
+    pub cluster_id: Option<&'a str>,
+    /// Id of the active controller, or -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub controller_id: i32,
+    /// One entry per topic described.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<MetadataResponseTopicRef<'a>>,
+    /// Bit set of the operations the caller may perform on the cluster; INT32_MIN when not requested.
+    ///
+    /// Versions 8-10; default -2147483648.
+    pub cluster_authorized_operations: i32,
+    /// Error for the whole request, e.g. REBOOTSTRAP_REQUIRED (KIP-1102); 0 when none.
+    ///
+    /// Versions 13+; ignorable.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for MetadataResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            throttle_time_ms: 0,
+            brokers: Default::default(),
+            cluster_id: None,
+            controller_id: -1,
+            topics: Default::default(),
+            cluster_authorized_operations: -2147483648,
+            error_code: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MetadataResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        enc::field::decode_into(&mut self.brokers, r, version, version >= 9, "brokers")?;
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.cluster_id,
+                r,
+                version,
+                version >= 9,
+                "cluster_id",
+            )?;
+        } else {
+            self.cluster_id = None;
+        }
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.controller_id,
+                r,
+                version,
+                false,
+                "controller_id",
+            )?;
+        } else {
+            self.controller_id = -1;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, version >= 9, "topics")?;
+        if (8..=10).contains(&version) {
+            enc::field::decode_into(
+                &mut self.cluster_authorized_operations,
+                r,
+                version,
+                false,
+                "cluster_authorized_operations",
+            )?;
+        } else {
+            self.cluster_authorized_operations = -2147483648;
+        }
+        if version >= 13 {
+            enc::field::decode_into(
+                &mut self.error_code,
+                r,
+                version,
+                false,
+                "error_code",
+            )?;
+        } else {
+            self.error_code = 0;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.brokers.clear();
+        self.cluster_id = None;
+        self.controller_id = -1;
+        self.topics.clear();
+        self.cluster_authorized_operations = -2147483648;
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MetadataResponseRef<'a> {
+    type Owned = MetadataResponse;
+    #[inline]
+    fn into_owned(self) -> MetadataResponse {
+        MetadataResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            brokers: enc::IntoOwned::into_owned(self.brokers),
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            controller_id: self.controller_id,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            cluster_authorized_operations: self.cluster_authorized_operations,
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for MetadataResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for MetadataResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 3 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.brokers = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.cluster_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 1 {
+            value.controller_id = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if (8..=10).contains(&version) {
+            value.cluster_authorized_operations = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 13 {
+            value.error_code = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for MetadataResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if !(8..=10).contains(&version)
+            && self.cluster_authorized_operations != -2147483648
+        {
+            return Err(
+                enc::json::non_default(
+                    "MetadataResponse",
+                    "clusterAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "MetadataResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.brokers,
+            version,
+            options,
+            "MetadataResponse",
+            "brokers",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.cluster_id,
+                version,
+                options,
+                "MetadataResponse",
+                "clusterId",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.controller_id,
+                version,
+                options,
+                "MetadataResponse",
+                "controllerId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "MetadataResponse",
+            "topics",
+        )?;
+        if (8..=10).contains(&version) {
+            enc::json::put(
+                &mut out,
+                &self.cluster_authorized_operations,
+                version,
+                options,
+                "MetadataResponse",
+                "clusterAuthorizedOperations",
+            )?;
+        }
+        if version >= 13 {
+            enc::json::put(
+                &mut out,
+                &self.error_code,
+                version,
+                options,
+                "MetadataResponse",
+                "errorCode",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for MetadataResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "MetadataResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "MetadataResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("MetadataResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("brokers") {
+            value.brokers = enc::json::field(v, version, "MetadataResponse", "brokers")?;
+        } else {
+            return Err(enc::json::missing("MetadataResponse", "brokers", version));
+        }
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "MetadataResponse",
+                "clusterId",
+            )?;
+        } else if version >= 2 {
+            return Err(enc::json::missing("MetadataResponse", "clusterId", version));
+        }
+        if let Some(v) = object.get("controllerId") {
+            value.controller_id = enc::json::field(
+                v,
+                version,
+                "MetadataResponse",
+                "controllerId",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("MetadataResponse", "controllerId", version));
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "MetadataResponse", "topics")?;
+        } else {
+            return Err(enc::json::missing("MetadataResponse", "topics", version));
+        }
+        if let Some(v) = object.get("clusterAuthorizedOperations") {
+            value.cluster_authorized_operations = enc::json::field(
+                v,
+                version,
+                "MetadataResponse",
+                "clusterAuthorizedOperations",
+            )?;
+        } else if (8..=10).contains(&version) {
+            return Err(
+                enc::json::missing(
+                    "MetadataResponse",
+                    "clusterAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "MetadataResponse",
+                "errorCode",
+            )?;
+        } else if version >= 13 {
+            return Err(enc::json::missing("MetadataResponse", "errorCode", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MetadataResponseBroker {
@@ -347,6 +705,181 @@ impl enc::Entities for MetadataResponseBroker {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`MetadataResponseBroker`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MetadataResponseBrokerRef<'a> {
+    /// Broker id.
+    ///
+    /// Versions 0+.
+    pub node_id: i32,
+    /// Host name or address clients should connect to.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// TCP port of that listener.
+    ///
+    /// Versions 0+.
+    pub port: i32,
+    /// Rack label of the broker; null when none is configured.
+    ///
+    /// Versions 1+; nullable 1+; ignorable; default null.
+    pub rack: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MetadataResponseBrokerRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
+        enc::field::decode_into(&mut self.host, r, version, version >= 9, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        if version >= 1 {
+            enc::field::decode_into(&mut self.rack, r, version, version >= 9, "rack")?;
+        } else {
+            self.rack = None;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.node_id = 0;
+        self.host = "";
+        self.port = 0;
+        self.rack = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MetadataResponseBrokerRef<'a> {
+    type Owned = MetadataResponseBroker;
+    #[inline]
+    fn into_owned(self) -> MetadataResponseBroker {
+        MetadataResponseBroker {
+            node_id: self.node_id,
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            rack: enc::IntoOwned::into_owned(self.rack),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for MetadataResponseBroker {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.node_id = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.rack = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for MetadataResponseBroker {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.node_id,
+            version,
+            options,
+            "MetadataResponseBroker",
+            "nodeId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host,
+            version,
+            options,
+            "MetadataResponseBroker",
+            "host",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.port,
+            version,
+            options,
+            "MetadataResponseBroker",
+            "port",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.rack,
+                version,
+                options,
+                "MetadataResponseBroker",
+                "rack",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for MetadataResponseBroker {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "MetadataResponseBroker", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("nodeId") {
+            value.node_id = enc::json::field(
+                v,
+                version,
+                "MetadataResponseBroker",
+                "nodeId",
+            )?;
+        } else {
+            return Err(enc::json::missing("MetadataResponseBroker", "nodeId", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "MetadataResponseBroker", "host")?;
+        } else {
+            return Err(enc::json::missing("MetadataResponseBroker", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "MetadataResponseBroker", "port")?;
+        } else {
+            return Err(enc::json::missing("MetadataResponseBroker", "port", version));
+        }
+        if let Some(v) = object.get("rack") {
+            value.rack = enc::json::field(v, version, "MetadataResponseBroker", "rack")?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("MetadataResponseBroker", "rack", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-13; flexible 9-13.
@@ -548,6 +1081,324 @@ impl enc::Entities for MetadataResponseTopic {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`MetadataResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetadataResponseTopicRef<'a> {
+    /// Topic-level error; 0 when the topic was described.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Topic name; null for an unknown topic asked by ID. Name or TopicId is always set, and both are when ErrorCode is 0.
+    ///
+    /// Versions 0+; nullable 12+.
+    pub name: Option<&'a str>,
+    /// Topic ID; all zeros for an unknown topic asked by name.
+    ///
+    /// Versions 10+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// True for internal topics such as __consumer_offsets.
+    ///
+    /// Versions 1+; ignorable; default false.
+    pub is_internal: bool,
+    /// One entry per partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<MetadataResponsePartitionRef<'a>>,
+    /// Bit set of the operations the caller may perform on the topic (bit n = ACL operation code n); INT32_MIN when not requested.
+    ///
+    /// Versions 8+; default -2147483648.
+    pub topic_authorized_operations: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for MetadataResponseTopicRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            name: Some(""),
+            topic_id: enc::Uuid::NIL,
+            is_internal: false,
+            partitions: Default::default(),
+            topic_authorized_operations: -2147483648,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MetadataResponseTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        if version >= 12 {
+            enc::field::decode_into(&mut self.name, r, version, version >= 9, "name")?;
+        } else {
+            enc::field::decode_required_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 9,
+                "name",
+            )?;
+        }
+        if version >= 10 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.is_internal,
+                r,
+                version,
+                false,
+                "is_internal",
+            )?;
+        } else {
+            self.is_internal = false;
+        }
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 9,
+            "partitions",
+        )?;
+        if version >= 8 {
+            enc::field::decode_into(
+                &mut self.topic_authorized_operations,
+                r,
+                version,
+                false,
+                "topic_authorized_operations",
+            )?;
+        } else {
+            self.topic_authorized_operations = -2147483648;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.name = Some("");
+        self.topic_id = enc::Uuid::NIL;
+        self.is_internal = false;
+        self.partitions.clear();
+        self.topic_authorized_operations = -2147483648;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MetadataResponseTopicRef<'a> {
+    type Owned = MetadataResponseTopic;
+    #[inline]
+    fn into_owned(self) -> MetadataResponseTopic {
+        MetadataResponseTopic {
+            error_code: self.error_code,
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            is_internal: self.is_internal,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            topic_authorized_operations: self.topic_authorized_operations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for MetadataResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.name = if version >= 12 && g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 10 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.is_internal = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 8 {
+            value.topic_authorized_operations = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for MetadataResponseTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 8 && self.topic_authorized_operations != -2147483648 {
+            return Err(
+                enc::json::non_default(
+                    "MetadataResponseTopic",
+                    "topicAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "MetadataResponseTopic",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "MetadataResponseTopic",
+            "name",
+        )?;
+        if version >= 10 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "MetadataResponseTopic",
+                "topicId",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.is_internal,
+                version,
+                options,
+                "MetadataResponseTopic",
+                "isInternal",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "MetadataResponseTopic",
+            "partitions",
+        )?;
+        if version >= 8 {
+            enc::json::put(
+                &mut out,
+                &self.topic_authorized_operations,
+                version,
+                options,
+                "MetadataResponseTopic",
+                "topicAuthorizedOperations",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for MetadataResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "MetadataResponseTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "MetadataResponseTopic",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("MetadataResponseTopic", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "MetadataResponseTopic", "name")?;
+        } else {
+            return Err(enc::json::missing("MetadataResponseTopic", "name", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "MetadataResponseTopic",
+                "topicId",
+            )?;
+        } else if version >= 10 {
+            return Err(enc::json::missing("MetadataResponseTopic", "topicId", version));
+        }
+        if let Some(v) = object.get("isInternal") {
+            value.is_internal = enc::json::field(
+                v,
+                version,
+                "MetadataResponseTopic",
+                "isInternal",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("MetadataResponseTopic", "isInternal", version),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "MetadataResponseTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("MetadataResponseTopic", "partitions", version),
+            );
+        }
+        if let Some(v) = object.get("topicAuthorizedOperations") {
+            value.topic_authorized_operations = enc::json::field(
+                v,
+                version,
+                "MetadataResponseTopic",
+                "topicAuthorizedOperations",
+            )?;
+        } else if version >= 8 {
+            return Err(
+                enc::json::missing(
+                    "MetadataResponseTopic",
+                    "topicAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-13; flexible 9-13.
@@ -769,6 +1620,349 @@ impl enc::Entities for MetadataResponsePartition {
         if version >= 5 {
             enc::broker_id_mut(&mut self.offline_replicas, "OfflineReplicas", f);
         }
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`MetadataResponsePartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetadataResponsePartitionRef<'a> {
+    /// Partition-level error, e.g. no leader; 0 otherwise.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Broker id of the current leader, or -1 when there is none.
+    ///
+    /// Versions 0+.
+    pub leader_id: i32,
+    /// Epoch of the current leader, or -1 when unknown.
+    ///
+    /// Versions 7+; ignorable; default -1.
+    pub leader_epoch: i32,
+    /// Broker ids of every replica of the partition.
+    ///
+    /// Versions 0+.
+    pub replica_nodes: enc::FixedArray<'a, i32>,
+    /// Broker ids of the replicas currently in sync with the leader.
+    ///
+    /// Versions 0+.
+    pub isr_nodes: enc::FixedArray<'a, i32>,
+    /// Broker ids of replicas that are offline, e.g. on a failed disk.
+    ///
+    /// Versions 5+; ignorable.
+    pub offline_replicas: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for MetadataResponsePartitionRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            partition_index: 0,
+            leader_id: 0,
+            leader_epoch: -1,
+            replica_nodes: Default::default(),
+            isr_nodes: Default::default(),
+            offline_replicas: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MetadataResponsePartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 7 {
+            let run: [u8; 14] = enc::field::read_run(
+                r,
+                &[
+                    ("error_code", 2),
+                    ("partition_index", 4),
+                    ("leader_id", 4),
+                    ("leader_epoch", 4),
+                ],
+            )?;
+            self.error_code = enc::Fixed::from_chunk(&run[0..2]);
+            self.partition_index = enc::Fixed::from_chunk(&run[2..6]);
+            self.leader_id = enc::Fixed::from_chunk(&run[6..10]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[10..14]);
+        } else {
+            let run: [u8; 10] = enc::field::read_run(
+                r,
+                &[("error_code", 2), ("partition_index", 4), ("leader_id", 4)],
+            )?;
+            self.error_code = enc::Fixed::from_chunk(&run[0..2]);
+            self.partition_index = enc::Fixed::from_chunk(&run[2..6]);
+            self.leader_id = enc::Fixed::from_chunk(&run[6..10]);
+            self.leader_epoch = -1;
+        }
+        enc::field::decode_into(
+            &mut self.replica_nodes,
+            r,
+            version,
+            version >= 9,
+            "replica_nodes",
+        )?;
+        enc::field::decode_into(
+            &mut self.isr_nodes,
+            r,
+            version,
+            version >= 9,
+            "isr_nodes",
+        )?;
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.offline_replicas,
+                r,
+                version,
+                version >= 9,
+                "offline_replicas",
+            )?;
+        } else {
+            self.offline_replicas = Default::default();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.partition_index = 0;
+        self.leader_id = 0;
+        self.leader_epoch = -1;
+        self.replica_nodes = Default::default();
+        self.isr_nodes = Default::default();
+        self.offline_replicas = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MetadataResponsePartitionRef<'a> {
+    type Owned = MetadataResponsePartition;
+    #[inline]
+    fn into_owned(self) -> MetadataResponsePartition {
+        MetadataResponsePartition {
+            error_code: self.error_code,
+            partition_index: self.partition_index,
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            replica_nodes: enc::IntoOwned::into_owned(self.replica_nodes),
+            isr_nodes: enc::IntoOwned::into_owned(self.isr_nodes),
+            offline_replicas: enc::IntoOwned::into_owned(self.offline_replicas),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for MetadataResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        if version >= 7 {
+            value.leader_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.replica_nodes = crate::sample::Sample::sample(g, version);
+        value.isr_nodes = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.offline_replicas = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for MetadataResponsePartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "MetadataResponsePartition",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "MetadataResponsePartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "MetadataResponsePartition",
+            "leaderId",
+        )?;
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.leader_epoch,
+                version,
+                options,
+                "MetadataResponsePartition",
+                "leaderEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.replica_nodes,
+            version,
+            options,
+            "MetadataResponsePartition",
+            "replicaNodes",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.isr_nodes,
+            version,
+            options,
+            "MetadataResponsePartition",
+            "isrNodes",
+        )?;
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.offline_replicas,
+                version,
+                options,
+                "MetadataResponsePartition",
+                "offlineReplicas",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for MetadataResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "MetadataResponsePartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "MetadataResponsePartition",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("MetadataResponsePartition", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "MetadataResponsePartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "MetadataResponsePartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(
+                v,
+                version,
+                "MetadataResponsePartition",
+                "leaderId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("MetadataResponsePartition", "leaderId", version),
+            );
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "MetadataResponsePartition",
+                "leaderEpoch",
+            )?;
+        } else if version >= 7 {
+            return Err(
+                enc::json::missing("MetadataResponsePartition", "leaderEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("replicaNodes") {
+            value.replica_nodes = enc::json::field(
+                v,
+                version,
+                "MetadataResponsePartition",
+                "replicaNodes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("MetadataResponsePartition", "replicaNodes", version),
+            );
+        }
+        if let Some(v) = object.get("isrNodes") {
+            value.isr_nodes = enc::json::field(
+                v,
+                version,
+                "MetadataResponsePartition",
+                "isrNodes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("MetadataResponsePartition", "isrNodes", version),
+            );
+        }
+        if let Some(v) = object.get("offlineReplicas") {
+            value.offline_replicas = enc::json::field(
+                v,
+                version,
+                "MetadataResponsePartition",
+                "offlineReplicas",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing(
+                    "MetadataResponsePartition",
+                    "offlineReplicas",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for MetadataResponse {

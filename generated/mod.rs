@@ -25,95 +25,131 @@ pub mod add_partitions_to_txn_response {
     include!("add_partitions_to_txn_response.rs");
 }
 pub use add_partitions_to_txn_response::AddPartitionsToTxnResponse;
+#[cfg(feature = "admin")]
 /// AddRaftVoterRequest: generated from AddRaftVoterRequest.json.
 pub mod add_raft_voter_request {
     include!("add_raft_voter_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use add_raft_voter_request::AddRaftVoterRequest;
+#[cfg(feature = "admin")]
 /// AddRaftVoterResponse: generated from AddRaftVoterResponse.json.
 pub mod add_raft_voter_response {
     include!("add_raft_voter_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use add_raft_voter_response::AddRaftVoterResponse;
+#[cfg(feature = "controller")]
 /// AllocateProducerIdsRequest: generated from AllocateProducerIdsRequest.json.
 pub mod allocate_producer_ids_request {
     include!("allocate_producer_ids_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use allocate_producer_ids_request::AllocateProducerIdsRequest;
+#[cfg(feature = "controller")]
 /// AllocateProducerIdsResponse: generated from AllocateProducerIdsResponse.json.
 pub mod allocate_producer_ids_response {
     include!("allocate_producer_ids_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use allocate_producer_ids_response::AllocateProducerIdsResponse;
+#[cfg(feature = "admin")]
 /// AlterClientQuotasRequest: generated from AlterClientQuotasRequest.json.
 pub mod alter_client_quotas_request {
     include!("alter_client_quotas_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_client_quotas_request::AlterClientQuotasRequest;
+#[cfg(feature = "admin")]
 /// AlterClientQuotasResponse: generated from AlterClientQuotasResponse.json.
 pub mod alter_client_quotas_response {
     include!("alter_client_quotas_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_client_quotas_response::AlterClientQuotasResponse;
+#[cfg(feature = "admin")]
 /// AlterConfigsRequest: generated from AlterConfigsRequest.json.
 pub mod alter_configs_request {
     include!("alter_configs_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_configs_request::AlterConfigsRequest;
+#[cfg(feature = "admin")]
 /// AlterConfigsResponse: generated from AlterConfigsResponse.json.
 pub mod alter_configs_response {
     include!("alter_configs_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_configs_response::AlterConfigsResponse;
+#[cfg(feature = "admin")]
 /// AlterPartitionReassignmentsRequest: generated from AlterPartitionReassignmentsRequest.json.
 pub mod alter_partition_reassignments_request {
     include!("alter_partition_reassignments_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_partition_reassignments_request::AlterPartitionReassignmentsRequest;
+#[cfg(feature = "admin")]
 /// AlterPartitionReassignmentsResponse: generated from AlterPartitionReassignmentsResponse.json.
 pub mod alter_partition_reassignments_response {
     include!("alter_partition_reassignments_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_partition_reassignments_response::AlterPartitionReassignmentsResponse;
+#[cfg(feature = "controller")]
 /// AlterPartitionRequest: generated from AlterPartitionRequest.json.
 pub mod alter_partition_request {
     include!("alter_partition_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use alter_partition_request::AlterPartitionRequest;
+#[cfg(feature = "controller")]
 /// AlterPartitionResponse: generated from AlterPartitionResponse.json.
 pub mod alter_partition_response {
     include!("alter_partition_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use alter_partition_response::AlterPartitionResponse;
+#[cfg(feature = "admin")]
 /// AlterReplicaLogDirsRequest: generated from AlterReplicaLogDirsRequest.json.
 pub mod alter_replica_log_dirs_request {
     include!("alter_replica_log_dirs_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_replica_log_dirs_request::AlterReplicaLogDirsRequest;
+#[cfg(feature = "admin")]
 /// AlterReplicaLogDirsResponse: generated from AlterReplicaLogDirsResponse.json.
 pub mod alter_replica_log_dirs_response {
     include!("alter_replica_log_dirs_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_replica_log_dirs_response::AlterReplicaLogDirsResponse;
+#[cfg(feature = "admin")]
 /// AlterShareGroupOffsetsRequest: generated from AlterShareGroupOffsetsRequest.json.
 pub mod alter_share_group_offsets_request {
     include!("alter_share_group_offsets_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_share_group_offsets_request::AlterShareGroupOffsetsRequest;
+#[cfg(feature = "admin")]
 /// AlterShareGroupOffsetsResponse: generated from AlterShareGroupOffsetsResponse.json.
 pub mod alter_share_group_offsets_response {
     include!("alter_share_group_offsets_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_share_group_offsets_response::AlterShareGroupOffsetsResponse;
+#[cfg(feature = "admin")]
 /// AlterUserScramCredentialsRequest: generated from AlterUserScramCredentialsRequest.json.
 pub mod alter_user_scram_credentials_request {
     include!("alter_user_scram_credentials_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_user_scram_credentials_request::AlterUserScramCredentialsRequest;
+#[cfg(feature = "admin")]
 /// AlterUserScramCredentialsResponse: generated from AlterUserScramCredentialsResponse.json.
 pub mod alter_user_scram_credentials_response {
     include!("alter_user_scram_credentials_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use alter_user_scram_credentials_response::AlterUserScramCredentialsResponse;
 /// ApiVersionsRequest: generated from ApiVersionsRequest.json.
 pub mod api_versions_request {
@@ -125,55 +161,75 @@ pub mod api_versions_response {
     include!("api_versions_response.rs");
 }
 pub use api_versions_response::ApiVersionsResponse;
+#[cfg(feature = "controller")]
 /// AssignReplicasToDirsRequest: generated from AssignReplicasToDirsRequest.json.
 pub mod assign_replicas_to_dirs_request {
     include!("assign_replicas_to_dirs_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use assign_replicas_to_dirs_request::AssignReplicasToDirsRequest;
+#[cfg(feature = "controller")]
 /// AssignReplicasToDirsResponse: generated from AssignReplicasToDirsResponse.json.
 pub mod assign_replicas_to_dirs_response {
     include!("assign_replicas_to_dirs_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use assign_replicas_to_dirs_response::AssignReplicasToDirsResponse;
+#[cfg(feature = "controller")]
 /// BeginQuorumEpochRequest: generated from BeginQuorumEpochRequest.json.
 pub mod begin_quorum_epoch_request {
     include!("begin_quorum_epoch_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use begin_quorum_epoch_request::BeginQuorumEpochRequest;
+#[cfg(feature = "controller")]
 /// BeginQuorumEpochResponse: generated from BeginQuorumEpochResponse.json.
 pub mod begin_quorum_epoch_response {
     include!("begin_quorum_epoch_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use begin_quorum_epoch_response::BeginQuorumEpochResponse;
+#[cfg(feature = "controller")]
 /// BrokerHeartbeatRequest: generated from BrokerHeartbeatRequest.json.
 pub mod broker_heartbeat_request {
     include!("broker_heartbeat_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use broker_heartbeat_request::BrokerHeartbeatRequest;
+#[cfg(feature = "controller")]
 /// BrokerHeartbeatResponse: generated from BrokerHeartbeatResponse.json.
 pub mod broker_heartbeat_response {
     include!("broker_heartbeat_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use broker_heartbeat_response::BrokerHeartbeatResponse;
+#[cfg(feature = "controller")]
 /// BrokerRegistrationRequest: generated from BrokerRegistrationRequest.json.
 pub mod broker_registration_request {
     include!("broker_registration_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use broker_registration_request::BrokerRegistrationRequest;
+#[cfg(feature = "controller")]
 /// BrokerRegistrationResponse: generated from BrokerRegistrationResponse.json.
 pub mod broker_registration_response {
     include!("broker_registration_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use broker_registration_response::BrokerRegistrationResponse;
+#[cfg(feature = "admin")]
 /// ConsumerGroupDescribeRequest: generated from ConsumerGroupDescribeRequest.json.
 pub mod consumer_group_describe_request {
     include!("consumer_group_describe_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use consumer_group_describe_request::ConsumerGroupDescribeRequest;
+#[cfg(feature = "admin")]
 /// ConsumerGroupDescribeResponse: generated from ConsumerGroupDescribeResponse.json.
 pub mod consumer_group_describe_response {
     include!("consumer_group_describe_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use consumer_group_describe_response::ConsumerGroupDescribeResponse;
 /// ConsumerGroupHeartbeatRequest: generated from ConsumerGroupHeartbeatRequest.json.
 pub mod consumer_group_heartbeat_request {
@@ -200,280 +256,388 @@ pub mod control_record_type_schema {
     include!("control_record_type_schema.rs");
 }
 pub use control_record_type_schema::ControlRecordTypeSchema;
+#[cfg(feature = "controller")]
 /// ControlledShutdownRequest: generated from ControlledShutdownRequest.json.
 pub mod controlled_shutdown_request {
     include!("controlled_shutdown_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use controlled_shutdown_request::ControlledShutdownRequest;
+#[cfg(feature = "controller")]
 /// ControlledShutdownResponse: generated from ControlledShutdownResponse.json.
 pub mod controlled_shutdown_response {
     include!("controlled_shutdown_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use controlled_shutdown_response::ControlledShutdownResponse;
+#[cfg(feature = "controller")]
 /// ControllerRegistrationRequest: generated from ControllerRegistrationRequest.json.
 pub mod controller_registration_request {
     include!("controller_registration_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use controller_registration_request::ControllerRegistrationRequest;
+#[cfg(feature = "controller")]
 /// ControllerRegistrationResponse: generated from ControllerRegistrationResponse.json.
 pub mod controller_registration_response {
     include!("controller_registration_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use controller_registration_response::ControllerRegistrationResponse;
+#[cfg(feature = "admin")]
 /// CreateAclsRequest: generated from CreateAclsRequest.json.
 pub mod create_acls_request {
     include!("create_acls_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use create_acls_request::CreateAclsRequest;
+#[cfg(feature = "admin")]
 /// CreateAclsResponse: generated from CreateAclsResponse.json.
 pub mod create_acls_response {
     include!("create_acls_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use create_acls_response::CreateAclsResponse;
+#[cfg(feature = "admin")]
 /// CreateDelegationTokenRequest: generated from CreateDelegationTokenRequest.json.
 pub mod create_delegation_token_request {
     include!("create_delegation_token_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use create_delegation_token_request::CreateDelegationTokenRequest;
+#[cfg(feature = "admin")]
 /// CreateDelegationTokenResponse: generated from CreateDelegationTokenResponse.json.
 pub mod create_delegation_token_response {
     include!("create_delegation_token_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use create_delegation_token_response::CreateDelegationTokenResponse;
+#[cfg(feature = "admin")]
 /// CreatePartitionsRequest: generated from CreatePartitionsRequest.json.
 pub mod create_partitions_request {
     include!("create_partitions_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use create_partitions_request::CreatePartitionsRequest;
+#[cfg(feature = "admin")]
 /// CreatePartitionsResponse: generated from CreatePartitionsResponse.json.
 pub mod create_partitions_response {
     include!("create_partitions_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use create_partitions_response::CreatePartitionsResponse;
+#[cfg(feature = "admin")]
 /// CreateTopicsRequest: generated from CreateTopicsRequest.json.
 pub mod create_topics_request {
     include!("create_topics_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use create_topics_request::CreateTopicsRequest;
+#[cfg(feature = "admin")]
 /// CreateTopicsResponse: generated from CreateTopicsResponse.json.
 pub mod create_topics_response {
     include!("create_topics_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use create_topics_response::CreateTopicsResponse;
 /// DefaultPrincipalData: generated from DefaultPrincipalData.json.
 pub mod default_principal_data {
     include!("default_principal_data.rs");
 }
 pub use default_principal_data::DefaultPrincipalData;
+#[cfg(feature = "admin")]
 /// DeleteAclsRequest: generated from DeleteAclsRequest.json.
 pub mod delete_acls_request {
     include!("delete_acls_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_acls_request::DeleteAclsRequest;
+#[cfg(feature = "admin")]
 /// DeleteAclsResponse: generated from DeleteAclsResponse.json.
 pub mod delete_acls_response {
     include!("delete_acls_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_acls_response::DeleteAclsResponse;
+#[cfg(feature = "admin")]
 /// DeleteGroupsRequest: generated from DeleteGroupsRequest.json.
 pub mod delete_groups_request {
     include!("delete_groups_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_groups_request::DeleteGroupsRequest;
+#[cfg(feature = "admin")]
 /// DeleteGroupsResponse: generated from DeleteGroupsResponse.json.
 pub mod delete_groups_response {
     include!("delete_groups_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_groups_response::DeleteGroupsResponse;
+#[cfg(feature = "admin")]
 /// DeleteRecordsRequest: generated from DeleteRecordsRequest.json.
 pub mod delete_records_request {
     include!("delete_records_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_records_request::DeleteRecordsRequest;
+#[cfg(feature = "admin")]
 /// DeleteRecordsResponse: generated from DeleteRecordsResponse.json.
 pub mod delete_records_response {
     include!("delete_records_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_records_response::DeleteRecordsResponse;
+#[cfg(feature = "admin")]
 /// DeleteShareGroupOffsetsRequest: generated from DeleteShareGroupOffsetsRequest.json.
 pub mod delete_share_group_offsets_request {
     include!("delete_share_group_offsets_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest;
+#[cfg(feature = "admin")]
 /// DeleteShareGroupOffsetsResponse: generated from DeleteShareGroupOffsetsResponse.json.
 pub mod delete_share_group_offsets_response {
     include!("delete_share_group_offsets_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse;
+#[cfg(feature = "admin")]
 /// DeleteShareGroupStateRequest: generated from DeleteShareGroupStateRequest.json.
 pub mod delete_share_group_state_request {
     include!("delete_share_group_state_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_share_group_state_request::DeleteShareGroupStateRequest;
+#[cfg(feature = "admin")]
 /// DeleteShareGroupStateResponse: generated from DeleteShareGroupStateResponse.json.
 pub mod delete_share_group_state_response {
     include!("delete_share_group_state_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_share_group_state_response::DeleteShareGroupStateResponse;
+#[cfg(feature = "admin")]
 /// DeleteTopicsRequest: generated from DeleteTopicsRequest.json.
 pub mod delete_topics_request {
     include!("delete_topics_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_topics_request::DeleteTopicsRequest;
+#[cfg(feature = "admin")]
 /// DeleteTopicsResponse: generated from DeleteTopicsResponse.json.
 pub mod delete_topics_response {
     include!("delete_topics_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use delete_topics_response::DeleteTopicsResponse;
+#[cfg(feature = "admin")]
 /// DescribeAclsRequest: generated from DescribeAclsRequest.json.
 pub mod describe_acls_request {
     include!("describe_acls_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_acls_request::DescribeAclsRequest;
+#[cfg(feature = "admin")]
 /// DescribeAclsResponse: generated from DescribeAclsResponse.json.
 pub mod describe_acls_response {
     include!("describe_acls_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_acls_response::DescribeAclsResponse;
+#[cfg(feature = "admin")]
 /// DescribeClientQuotasRequest: generated from DescribeClientQuotasRequest.json.
 pub mod describe_client_quotas_request {
     include!("describe_client_quotas_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_client_quotas_request::DescribeClientQuotasRequest;
+#[cfg(feature = "admin")]
 /// DescribeClientQuotasResponse: generated from DescribeClientQuotasResponse.json.
 pub mod describe_client_quotas_response {
     include!("describe_client_quotas_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_client_quotas_response::DescribeClientQuotasResponse;
+#[cfg(feature = "admin")]
 /// DescribeClusterRequest: generated from DescribeClusterRequest.json.
 pub mod describe_cluster_request {
     include!("describe_cluster_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_cluster_request::DescribeClusterRequest;
+#[cfg(feature = "admin")]
 /// DescribeClusterResponse: generated from DescribeClusterResponse.json.
 pub mod describe_cluster_response {
     include!("describe_cluster_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_cluster_response::DescribeClusterResponse;
+#[cfg(feature = "admin")]
 /// DescribeConfigsRequest: generated from DescribeConfigsRequest.json.
 pub mod describe_configs_request {
     include!("describe_configs_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_configs_request::DescribeConfigsRequest;
+#[cfg(feature = "admin")]
 /// DescribeConfigsResponse: generated from DescribeConfigsResponse.json.
 pub mod describe_configs_response {
     include!("describe_configs_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_configs_response::DescribeConfigsResponse;
+#[cfg(feature = "admin")]
 /// DescribeDelegationTokenRequest: generated from DescribeDelegationTokenRequest.json.
 pub mod describe_delegation_token_request {
     include!("describe_delegation_token_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_delegation_token_request::DescribeDelegationTokenRequest;
+#[cfg(feature = "admin")]
 /// DescribeDelegationTokenResponse: generated from DescribeDelegationTokenResponse.json.
 pub mod describe_delegation_token_response {
     include!("describe_delegation_token_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_delegation_token_response::DescribeDelegationTokenResponse;
+#[cfg(feature = "admin")]
 /// DescribeGroupsRequest: generated from DescribeGroupsRequest.json.
 pub mod describe_groups_request {
     include!("describe_groups_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_groups_request::DescribeGroupsRequest;
+#[cfg(feature = "admin")]
 /// DescribeGroupsResponse: generated from DescribeGroupsResponse.json.
 pub mod describe_groups_response {
     include!("describe_groups_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_groups_response::DescribeGroupsResponse;
+#[cfg(feature = "admin")]
 /// DescribeLogDirsRequest: generated from DescribeLogDirsRequest.json.
 pub mod describe_log_dirs_request {
     include!("describe_log_dirs_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_log_dirs_request::DescribeLogDirsRequest;
+#[cfg(feature = "admin")]
 /// DescribeLogDirsResponse: generated from DescribeLogDirsResponse.json.
 pub mod describe_log_dirs_response {
     include!("describe_log_dirs_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_log_dirs_response::DescribeLogDirsResponse;
+#[cfg(feature = "admin")]
 /// DescribeProducersRequest: generated from DescribeProducersRequest.json.
 pub mod describe_producers_request {
     include!("describe_producers_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_producers_request::DescribeProducersRequest;
+#[cfg(feature = "admin")]
 /// DescribeProducersResponse: generated from DescribeProducersResponse.json.
 pub mod describe_producers_response {
     include!("describe_producers_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_producers_response::DescribeProducersResponse;
+#[cfg(feature = "admin")]
 /// DescribeQuorumRequest: generated from DescribeQuorumRequest.json.
 pub mod describe_quorum_request {
     include!("describe_quorum_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_quorum_request::DescribeQuorumRequest;
+#[cfg(feature = "admin")]
 /// DescribeQuorumResponse: generated from DescribeQuorumResponse.json.
 pub mod describe_quorum_response {
     include!("describe_quorum_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_quorum_response::DescribeQuorumResponse;
+#[cfg(feature = "admin")]
 /// DescribeShareGroupOffsetsRequest: generated from DescribeShareGroupOffsetsRequest.json.
 pub mod describe_share_group_offsets_request {
     include!("describe_share_group_offsets_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest;
+#[cfg(feature = "admin")]
 /// DescribeShareGroupOffsetsResponse: generated from DescribeShareGroupOffsetsResponse.json.
 pub mod describe_share_group_offsets_response {
     include!("describe_share_group_offsets_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse;
+#[cfg(feature = "admin")]
 /// DescribeTopicPartitionsRequest: generated from DescribeTopicPartitionsRequest.json.
 pub mod describe_topic_partitions_request {
     include!("describe_topic_partitions_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_topic_partitions_request::DescribeTopicPartitionsRequest;
+#[cfg(feature = "admin")]
 /// DescribeTopicPartitionsResponse: generated from DescribeTopicPartitionsResponse.json.
 pub mod describe_topic_partitions_response {
     include!("describe_topic_partitions_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_topic_partitions_response::DescribeTopicPartitionsResponse;
+#[cfg(feature = "admin")]
 /// DescribeTransactionsRequest: generated from DescribeTransactionsRequest.json.
 pub mod describe_transactions_request {
     include!("describe_transactions_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_transactions_request::DescribeTransactionsRequest;
+#[cfg(feature = "admin")]
 /// DescribeTransactionsResponse: generated from DescribeTransactionsResponse.json.
 pub mod describe_transactions_response {
     include!("describe_transactions_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_transactions_response::DescribeTransactionsResponse;
+#[cfg(feature = "admin")]
 /// DescribeUserScramCredentialsRequest: generated from DescribeUserScramCredentialsRequest.json.
 pub mod describe_user_scram_credentials_request {
     include!("describe_user_scram_credentials_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest;
+#[cfg(feature = "admin")]
 /// DescribeUserScramCredentialsResponse: generated from DescribeUserScramCredentialsResponse.json.
 pub mod describe_user_scram_credentials_response {
     include!("describe_user_scram_credentials_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse;
+#[cfg(feature = "admin")]
 /// ElectLeadersRequest: generated from ElectLeadersRequest.json.
 pub mod elect_leaders_request {
     include!("elect_leaders_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use elect_leaders_request::ElectLeadersRequest;
+#[cfg(feature = "admin")]
 /// ElectLeadersResponse: generated from ElectLeadersResponse.json.
 pub mod elect_leaders_response {
     include!("elect_leaders_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use elect_leaders_response::ElectLeadersResponse;
+#[cfg(feature = "controller")]
 /// EndQuorumEpochRequest: generated from EndQuorumEpochRequest.json.
 pub mod end_quorum_epoch_request {
     include!("end_quorum_epoch_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use end_quorum_epoch_request::EndQuorumEpochRequest;
+#[cfg(feature = "controller")]
 /// EndQuorumEpochResponse: generated from EndQuorumEpochResponse.json.
 pub mod end_quorum_epoch_response {
     include!("end_quorum_epoch_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use end_quorum_epoch_response::EndQuorumEpochResponse;
 /// EndTxnMarker: generated from EndTxnMarker.json.
 pub mod end_txn_marker {
@@ -490,25 +654,33 @@ pub mod end_txn_response {
     include!("end_txn_response.rs");
 }
 pub use end_txn_response::EndTxnResponse;
+#[cfg(feature = "admin")]
 /// EnvelopeRequest: generated from EnvelopeRequest.json.
 pub mod envelope_request {
     include!("envelope_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use envelope_request::EnvelopeRequest;
+#[cfg(feature = "admin")]
 /// EnvelopeResponse: generated from EnvelopeResponse.json.
 pub mod envelope_response {
     include!("envelope_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use envelope_response::EnvelopeResponse;
+#[cfg(feature = "admin")]
 /// ExpireDelegationTokenRequest: generated from ExpireDelegationTokenRequest.json.
 pub mod expire_delegation_token_request {
     include!("expire_delegation_token_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use expire_delegation_token_request::ExpireDelegationTokenRequest;
+#[cfg(feature = "admin")]
 /// ExpireDelegationTokenResponse: generated from ExpireDelegationTokenResponse.json.
 pub mod expire_delegation_token_response {
     include!("expire_delegation_token_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use expire_delegation_token_response::ExpireDelegationTokenResponse;
 /// FetchRequest: generated from FetchRequest.json.
 pub mod fetch_request {
@@ -520,15 +692,19 @@ pub mod fetch_response {
     include!("fetch_response.rs");
 }
 pub use fetch_response::FetchResponse;
+#[cfg(feature = "controller")]
 /// FetchSnapshotRequest: generated from FetchSnapshotRequest.json.
 pub mod fetch_snapshot_request {
     include!("fetch_snapshot_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use fetch_snapshot_request::FetchSnapshotRequest;
+#[cfg(feature = "controller")]
 /// FetchSnapshotResponse: generated from FetchSnapshotResponse.json.
 pub mod fetch_snapshot_response {
     include!("fetch_snapshot_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use fetch_snapshot_response::FetchSnapshotResponse;
 /// FindCoordinatorRequest: generated from FindCoordinatorRequest.json.
 pub mod find_coordinator_request {
@@ -560,15 +736,19 @@ pub mod heartbeat_response {
     include!("heartbeat_response.rs");
 }
 pub use heartbeat_response::HeartbeatResponse;
+#[cfg(feature = "admin")]
 /// IncrementalAlterConfigsRequest: generated from IncrementalAlterConfigsRequest.json.
 pub mod incremental_alter_configs_request {
     include!("incremental_alter_configs_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use incremental_alter_configs_request::IncrementalAlterConfigsRequest;
+#[cfg(feature = "admin")]
 /// IncrementalAlterConfigsResponse: generated from IncrementalAlterConfigsResponse.json.
 pub mod incremental_alter_configs_response {
     include!("incremental_alter_configs_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use incremental_alter_configs_response::IncrementalAlterConfigsResponse;
 /// InitProducerIdRequest: generated from InitProducerIdRequest.json.
 pub mod init_producer_id_request {
@@ -580,15 +760,19 @@ pub mod init_producer_id_response {
     include!("init_producer_id_response.rs");
 }
 pub use init_producer_id_response::InitProducerIdResponse;
+#[cfg(feature = "admin")]
 /// InitializeShareGroupStateRequest: generated from InitializeShareGroupStateRequest.json.
 pub mod initialize_share_group_state_request {
     include!("initialize_share_group_state_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use initialize_share_group_state_request::InitializeShareGroupStateRequest;
+#[cfg(feature = "admin")]
 /// InitializeShareGroupStateResponse: generated from InitializeShareGroupStateResponse.json.
 pub mod initialize_share_group_state_response {
     include!("initialize_share_group_state_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use initialize_share_group_state_response::InitializeShareGroupStateResponse;
 /// JoinGroupRequest: generated from JoinGroupRequest.json.
 pub mod join_group_request {
@@ -605,15 +789,19 @@ pub mod k_raft_version_record {
     include!("k_raft_version_record.rs");
 }
 pub use k_raft_version_record::KRaftVersionRecord;
+#[cfg(feature = "controller")]
 /// LeaderAndIsrRequest: generated from LeaderAndIsrRequest.json.
 pub mod leader_and_isr_request {
     include!("leader_and_isr_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use leader_and_isr_request::LeaderAndIsrRequest;
+#[cfg(feature = "controller")]
 /// LeaderAndIsrResponse: generated from LeaderAndIsrResponse.json.
 pub mod leader_and_isr_response {
     include!("leader_and_isr_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use leader_and_isr_response::LeaderAndIsrResponse;
 /// LeaderChangeMessage: generated from LeaderChangeMessage.json.
 pub mod leader_change_message {
@@ -630,25 +818,33 @@ pub mod leave_group_response {
     include!("leave_group_response.rs");
 }
 pub use leave_group_response::LeaveGroupResponse;
+#[cfg(feature = "admin")]
 /// ListConfigResourcesRequest: generated from ListConfigResourcesRequest.json.
 pub mod list_config_resources_request {
     include!("list_config_resources_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use list_config_resources_request::ListConfigResourcesRequest;
+#[cfg(feature = "admin")]
 /// ListConfigResourcesResponse: generated from ListConfigResourcesResponse.json.
 pub mod list_config_resources_response {
     include!("list_config_resources_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use list_config_resources_response::ListConfigResourcesResponse;
+#[cfg(feature = "admin")]
 /// ListGroupsRequest: generated from ListGroupsRequest.json.
 pub mod list_groups_request {
     include!("list_groups_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use list_groups_request::ListGroupsRequest;
+#[cfg(feature = "admin")]
 /// ListGroupsResponse: generated from ListGroupsResponse.json.
 pub mod list_groups_response {
     include!("list_groups_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use list_groups_response::ListGroupsResponse;
 /// ListOffsetsRequest: generated from ListOffsetsRequest.json.
 pub mod list_offsets_request {
@@ -660,25 +856,33 @@ pub mod list_offsets_response {
     include!("list_offsets_response.rs");
 }
 pub use list_offsets_response::ListOffsetsResponse;
+#[cfg(feature = "admin")]
 /// ListPartitionReassignmentsRequest: generated from ListPartitionReassignmentsRequest.json.
 pub mod list_partition_reassignments_request {
     include!("list_partition_reassignments_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use list_partition_reassignments_request::ListPartitionReassignmentsRequest;
+#[cfg(feature = "admin")]
 /// ListPartitionReassignmentsResponse: generated from ListPartitionReassignmentsResponse.json.
 pub mod list_partition_reassignments_response {
     include!("list_partition_reassignments_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use list_partition_reassignments_response::ListPartitionReassignmentsResponse;
+#[cfg(feature = "admin")]
 /// ListTransactionsRequest: generated from ListTransactionsRequest.json.
 pub mod list_transactions_request {
     include!("list_transactions_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use list_transactions_request::ListTransactionsRequest;
+#[cfg(feature = "admin")]
 /// ListTransactionsResponse: generated from ListTransactionsResponse.json.
 pub mod list_transactions_response {
     include!("list_transactions_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use list_transactions_response::ListTransactionsResponse;
 /// MetadataRequest: generated from MetadataRequest.json.
 pub mod metadata_request {
@@ -700,15 +904,19 @@ pub mod offset_commit_response {
     include!("offset_commit_response.rs");
 }
 pub use offset_commit_response::OffsetCommitResponse;
+#[cfg(feature = "admin")]
 /// OffsetDeleteRequest: generated from OffsetDeleteRequest.json.
 pub mod offset_delete_request {
     include!("offset_delete_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use offset_delete_request::OffsetDeleteRequest;
+#[cfg(feature = "admin")]
 /// OffsetDeleteResponse: generated from OffsetDeleteResponse.json.
 pub mod offset_delete_response {
     include!("offset_delete_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use offset_delete_response::OffsetDeleteResponse;
 /// OffsetFetchRequest: generated from OffsetFetchRequest.json.
 pub mod offset_fetch_request {
@@ -750,45 +958,61 @@ pub mod push_telemetry_response {
     include!("push_telemetry_response.rs");
 }
 pub use push_telemetry_response::PushTelemetryResponse;
+#[cfg(feature = "admin")]
 /// ReadShareGroupStateRequest: generated from ReadShareGroupStateRequest.json.
 pub mod read_share_group_state_request {
     include!("read_share_group_state_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use read_share_group_state_request::ReadShareGroupStateRequest;
+#[cfg(feature = "admin")]
 /// ReadShareGroupStateResponse: generated from ReadShareGroupStateResponse.json.
 pub mod read_share_group_state_response {
     include!("read_share_group_state_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use read_share_group_state_response::ReadShareGroupStateResponse;
+#[cfg(feature = "admin")]
 /// ReadShareGroupStateSummaryRequest: generated from ReadShareGroupStateSummaryRequest.json.
 pub mod read_share_group_state_summary_request {
     include!("read_share_group_state_summary_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest;
+#[cfg(feature = "admin")]
 /// ReadShareGroupStateSummaryResponse: generated from ReadShareGroupStateSummaryResponse.json.
 pub mod read_share_group_state_summary_response {
     include!("read_share_group_state_summary_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse;
+#[cfg(feature = "admin")]
 /// RemoveRaftVoterRequest: generated from RemoveRaftVoterRequest.json.
 pub mod remove_raft_voter_request {
     include!("remove_raft_voter_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use remove_raft_voter_request::RemoveRaftVoterRequest;
+#[cfg(feature = "admin")]
 /// RemoveRaftVoterResponse: generated from RemoveRaftVoterResponse.json.
 pub mod remove_raft_voter_response {
     include!("remove_raft_voter_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use remove_raft_voter_response::RemoveRaftVoterResponse;
+#[cfg(feature = "admin")]
 /// RenewDelegationTokenRequest: generated from RenewDelegationTokenRequest.json.
 pub mod renew_delegation_token_request {
     include!("renew_delegation_token_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use renew_delegation_token_request::RenewDelegationTokenRequest;
+#[cfg(feature = "admin")]
 /// RenewDelegationTokenResponse: generated from RenewDelegationTokenResponse.json.
 pub mod renew_delegation_token_response {
     include!("renew_delegation_token_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use renew_delegation_token_response::RenewDelegationTokenResponse;
 /// RequestHeader: generated from RequestHeader.json.
 pub mod request_header {
@@ -820,45 +1044,61 @@ pub mod sasl_handshake_response {
     include!("sasl_handshake_response.rs");
 }
 pub use sasl_handshake_response::SaslHandshakeResponse;
+#[cfg(feature = "admin")]
 /// ShareAcknowledgeRequest: generated from ShareAcknowledgeRequest.json.
 pub mod share_acknowledge_request {
     include!("share_acknowledge_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use share_acknowledge_request::ShareAcknowledgeRequest;
+#[cfg(feature = "admin")]
 /// ShareAcknowledgeResponse: generated from ShareAcknowledgeResponse.json.
 pub mod share_acknowledge_response {
     include!("share_acknowledge_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use share_acknowledge_response::ShareAcknowledgeResponse;
+#[cfg(feature = "admin")]
 /// ShareFetchRequest: generated from ShareFetchRequest.json.
 pub mod share_fetch_request {
     include!("share_fetch_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use share_fetch_request::ShareFetchRequest;
+#[cfg(feature = "admin")]
 /// ShareFetchResponse: generated from ShareFetchResponse.json.
 pub mod share_fetch_response {
     include!("share_fetch_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use share_fetch_response::ShareFetchResponse;
+#[cfg(feature = "admin")]
 /// ShareGroupDescribeRequest: generated from ShareGroupDescribeRequest.json.
 pub mod share_group_describe_request {
     include!("share_group_describe_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use share_group_describe_request::ShareGroupDescribeRequest;
+#[cfg(feature = "admin")]
 /// ShareGroupDescribeResponse: generated from ShareGroupDescribeResponse.json.
 pub mod share_group_describe_response {
     include!("share_group_describe_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use share_group_describe_response::ShareGroupDescribeResponse;
+#[cfg(feature = "admin")]
 /// ShareGroupHeartbeatRequest: generated from ShareGroupHeartbeatRequest.json.
 pub mod share_group_heartbeat_request {
     include!("share_group_heartbeat_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use share_group_heartbeat_request::ShareGroupHeartbeatRequest;
+#[cfg(feature = "admin")]
 /// ShareGroupHeartbeatResponse: generated from ShareGroupHeartbeatResponse.json.
 pub mod share_group_heartbeat_response {
     include!("share_group_heartbeat_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use share_group_heartbeat_response::ShareGroupHeartbeatResponse;
 /// SnapshotFooterRecord: generated from SnapshotFooterRecord.json.
 pub mod snapshot_footer_record {
@@ -870,45 +1110,61 @@ pub mod snapshot_header_record {
     include!("snapshot_header_record.rs");
 }
 pub use snapshot_header_record::SnapshotHeaderRecord;
+#[cfg(feature = "controller")]
 /// StopReplicaRequest: generated from StopReplicaRequest.json.
 pub mod stop_replica_request {
     include!("stop_replica_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use stop_replica_request::StopReplicaRequest;
+#[cfg(feature = "controller")]
 /// StopReplicaResponse: generated from StopReplicaResponse.json.
 pub mod stop_replica_response {
     include!("stop_replica_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use stop_replica_response::StopReplicaResponse;
+#[cfg(feature = "admin")]
 /// StreamsGroupDescribeRequest: generated from StreamsGroupDescribeRequest.json.
 pub mod streams_group_describe_request {
     include!("streams_group_describe_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use streams_group_describe_request::StreamsGroupDescribeRequest;
+#[cfg(feature = "admin")]
 /// StreamsGroupDescribeResponse: generated from StreamsGroupDescribeResponse.json.
 pub mod streams_group_describe_response {
     include!("streams_group_describe_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use streams_group_describe_response::StreamsGroupDescribeResponse;
+#[cfg(feature = "admin")]
 /// StreamsGroupHeartbeatRequest: generated from StreamsGroupHeartbeatRequest.json.
 pub mod streams_group_heartbeat_request {
     include!("streams_group_heartbeat_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use streams_group_heartbeat_request::StreamsGroupHeartbeatRequest;
+#[cfg(feature = "admin")]
 /// StreamsGroupHeartbeatResponse: generated from StreamsGroupHeartbeatResponse.json.
 pub mod streams_group_heartbeat_response {
     include!("streams_group_heartbeat_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use streams_group_heartbeat_response::StreamsGroupHeartbeatResponse;
+#[cfg(feature = "admin")]
 /// StreamsGroupTopologyDescriptionUpdateRequest: generated from StreamsGroupTopologyDescriptionUpdateRequest.json.
 pub mod streams_group_topology_description_update_request {
     include!("streams_group_topology_description_update_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest;
+#[cfg(feature = "admin")]
 /// StreamsGroupTopologyDescriptionUpdateResponse: generated from StreamsGroupTopologyDescriptionUpdateResponse.json.
 pub mod streams_group_topology_description_update_response {
     include!("streams_group_topology_description_update_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse;
 /// SyncGroupRequest: generated from SyncGroupRequest.json.
 pub mod sync_group_request {
@@ -930,90 +1186,122 @@ pub mod txn_offset_commit_response {
     include!("txn_offset_commit_response.rs");
 }
 pub use txn_offset_commit_response::TxnOffsetCommitResponse;
+#[cfg(feature = "admin")]
 /// UnregisterBrokerRequest: generated from UnregisterBrokerRequest.json.
 pub mod unregister_broker_request {
     include!("unregister_broker_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use unregister_broker_request::UnregisterBrokerRequest;
+#[cfg(feature = "admin")]
 /// UnregisterBrokerResponse: generated from UnregisterBrokerResponse.json.
 pub mod unregister_broker_response {
     include!("unregister_broker_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use unregister_broker_response::UnregisterBrokerResponse;
+#[cfg(feature = "admin")]
 /// UnregisterControllerRequest: generated from UnregisterControllerRequest.json.
 pub mod unregister_controller_request {
     include!("unregister_controller_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use unregister_controller_request::UnregisterControllerRequest;
+#[cfg(feature = "admin")]
 /// UnregisterControllerResponse: generated from UnregisterControllerResponse.json.
 pub mod unregister_controller_response {
     include!("unregister_controller_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use unregister_controller_response::UnregisterControllerResponse;
+#[cfg(feature = "admin")]
 /// UpdateFeaturesRequest: generated from UpdateFeaturesRequest.json.
 pub mod update_features_request {
     include!("update_features_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use update_features_request::UpdateFeaturesRequest;
+#[cfg(feature = "admin")]
 /// UpdateFeaturesResponse: generated from UpdateFeaturesResponse.json.
 pub mod update_features_response {
     include!("update_features_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use update_features_response::UpdateFeaturesResponse;
+#[cfg(feature = "controller")]
 /// UpdateMetadataRequest: generated from UpdateMetadataRequest.json.
 pub mod update_metadata_request {
     include!("update_metadata_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use update_metadata_request::UpdateMetadataRequest;
+#[cfg(feature = "controller")]
 /// UpdateMetadataResponse: generated from UpdateMetadataResponse.json.
 pub mod update_metadata_response {
     include!("update_metadata_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use update_metadata_response::UpdateMetadataResponse;
+#[cfg(feature = "controller")]
 /// UpdateRaftVoterRequest: generated from UpdateRaftVoterRequest.json.
 pub mod update_raft_voter_request {
     include!("update_raft_voter_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use update_raft_voter_request::UpdateRaftVoterRequest;
+#[cfg(feature = "controller")]
 /// UpdateRaftVoterResponse: generated from UpdateRaftVoterResponse.json.
 pub mod update_raft_voter_response {
     include!("update_raft_voter_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use update_raft_voter_response::UpdateRaftVoterResponse;
+#[cfg(feature = "controller")]
 /// VoteRequest: generated from VoteRequest.json.
 pub mod vote_request {
     include!("vote_request.rs");
 }
+#[cfg(feature = "controller")]
 pub use vote_request::VoteRequest;
+#[cfg(feature = "controller")]
 /// VoteResponse: generated from VoteResponse.json.
 pub mod vote_response {
     include!("vote_response.rs");
 }
+#[cfg(feature = "controller")]
 pub use vote_response::VoteResponse;
 /// VotersRecord: generated from VotersRecord.json.
 pub mod voters_record {
     include!("voters_record.rs");
 }
 pub use voters_record::VotersRecord;
+#[cfg(feature = "admin")]
 /// WriteShareGroupStateRequest: generated from WriteShareGroupStateRequest.json.
 pub mod write_share_group_state_request {
     include!("write_share_group_state_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use write_share_group_state_request::WriteShareGroupStateRequest;
+#[cfg(feature = "admin")]
 /// WriteShareGroupStateResponse: generated from WriteShareGroupStateResponse.json.
 pub mod write_share_group_state_response {
     include!("write_share_group_state_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use write_share_group_state_response::WriteShareGroupStateResponse;
+#[cfg(feature = "admin")]
 /// WriteTxnMarkersRequest: generated from WriteTxnMarkersRequest.json.
 pub mod write_txn_markers_request {
     include!("write_txn_markers_request.rs");
 }
+#[cfg(feature = "admin")]
 pub use write_txn_markers_request::WriteTxnMarkersRequest;
+#[cfg(feature = "admin")]
 /// WriteTxnMarkersResponse: generated from WriteTxnMarkersResponse.json.
 pub mod write_txn_markers_response {
     include!("write_txn_markers_response.rs");
 }
+#[cfg(feature = "admin")]
 pub use write_txn_markers_response::WriteTxnMarkersResponse;
 /// The api-key table of this message set.
 pub mod api_keys {
@@ -1021,3 +1309,5 @@ pub mod api_keys {
 }
 pub use api_keys::{api_info, ApiKey, API_INFO};
 pub use api_keys::{RequestBody, ResponseBody};
+#[cfg(feature = "borrowed")]
+pub use api_keys::{RequestBodyRef, ResponseBodyRef};

@@ -206,6 +206,335 @@ impl enc::Entities for OffsetCommitRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetCommitRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetCommitRequestRef<'a> {
+    /// Group whose offsets are committed.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Group generation (classic protocol) or member epoch (consumer protocol); -1 for a commit from outside the group.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub generation_id_or_member_epoch: i32,
+    /// Member id the coordinator gave the committing member; empty for a commit from outside the group.
+    ///
+    /// Versions 1+; ignorable.
+    pub member_id: &'a str,
+    /// v2-v4 only: time in ms to keep the committed offsets; -1 for the broker default.
+    ///
+    /// Versions 2-4; ignorable; default -1.
+    pub retention_time_ms: i64,
+    /// Static membership id configured by the user (KIP-345); null for a dynamic member.
+    ///
+    /// Versions 7+; nullable 7+; default null.
+    pub group_instance_id: Option<&'a str>,
+    /// Topics with offsets to commit.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<OffsetCommitRequestTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for OffsetCommitRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            group_id: "",
+            generation_id_or_member_epoch: -1,
+            member_id: "",
+            retention_time_ms: -1,
+            group_instance_id: None,
+            topics: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetCommitRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.group_id,
+            r,
+            version,
+            version >= 8,
+            "group_id",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.generation_id_or_member_epoch,
+                r,
+                version,
+                false,
+                "generation_id_or_member_epoch",
+            )?;
+        } else {
+            self.generation_id_or_member_epoch = -1;
+        }
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.member_id,
+                r,
+                version,
+                version >= 8,
+                "member_id",
+            )?;
+        } else {
+            self.member_id = "";
+        }
+        if (2..=4).contains(&version) {
+            enc::field::decode_into(
+                &mut self.retention_time_ms,
+                r,
+                version,
+                false,
+                "retention_time_ms",
+            )?;
+        } else {
+            self.retention_time_ms = -1;
+        }
+        if version >= 7 {
+            enc::field::decode_into(
+                &mut self.group_instance_id,
+                r,
+                version,
+                version >= 8,
+                "group_instance_id",
+            )?;
+        } else {
+            self.group_instance_id = None;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, version >= 8, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 8 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.generation_id_or_member_epoch = -1;
+        self.member_id = "";
+        self.retention_time_ms = -1;
+        self.group_instance_id = None;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetCommitRequestRef<'a> {
+    type Owned = OffsetCommitRequest;
+    #[inline]
+    fn into_owned(self) -> OffsetCommitRequest {
+        OffsetCommitRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            generation_id_or_member_epoch: self.generation_id_or_member_epoch,
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            retention_time_ms: self.retention_time_ms,
+            group_instance_id: enc::IntoOwned::into_owned(self.group_instance_id),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for OffsetCommitRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetCommitRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.generation_id_or_member_epoch = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 1 {
+            value.member_id = crate::sample::Sample::sample(g, version);
+        }
+        if (2..=4).contains(&version) {
+            value.retention_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 7 {
+            value.group_instance_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 8 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetCommitRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 7 && self.group_instance_id.is_some() {
+            return Err(
+                enc::json::non_default("OffsetCommitRequest", "groupInstanceId", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "OffsetCommitRequest",
+            "groupId",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.generation_id_or_member_epoch,
+                version,
+                options,
+                "OffsetCommitRequest",
+                "generationIdOrMemberEpoch",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.member_id,
+                version,
+                options,
+                "OffsetCommitRequest",
+                "memberId",
+            )?;
+        }
+        if (2..=4).contains(&version) {
+            enc::json::put(
+                &mut out,
+                &self.retention_time_ms,
+                version,
+                options,
+                "OffsetCommitRequest",
+                "retentionTimeMs",
+            )?;
+        }
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.group_instance_id,
+                version,
+                options,
+                "OffsetCommitRequest",
+                "groupInstanceId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "OffsetCommitRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetCommitRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetCommitRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetCommitRequest", "groupId", version));
+        }
+        if let Some(v) = object.get("generationIdOrMemberEpoch") {
+            value.generation_id_or_member_epoch = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequest",
+                "generationIdOrMemberEpoch",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "OffsetCommitRequest",
+                    "generationIdOrMemberEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequest",
+                "memberId",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("OffsetCommitRequest", "memberId", version));
+        }
+        if let Some(v) = object.get("retentionTimeMs") {
+            value.retention_time_ms = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequest",
+                "retentionTimeMs",
+            )?;
+        } else if (2..=4).contains(&version) {
+            return Err(
+                enc::json::missing("OffsetCommitRequest", "retentionTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("groupInstanceId") {
+            value.group_instance_id = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequest",
+                "groupInstanceId",
+            )?;
+        } else if version >= 7 {
+            return Err(
+                enc::json::missing("OffsetCommitRequest", "groupInstanceId", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetCommitRequest", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetCommitRequestTopic {
@@ -323,6 +652,183 @@ impl enc::Entities for OffsetCommitRequestTopic {
         if version <= 9 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetCommitRequestTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetCommitRequestTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0-9; ignorable.
+    pub name: &'a str,
+    /// Topic ID; replaces Name from v10.
+    ///
+    /// Versions 10+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Partitions of the topic with offsets to commit.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<OffsetCommitRequestPartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetCommitRequestTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 9 {
+            enc::field::decode_into(&mut self.name, r, version, version >= 8, "name")?;
+        } else {
+            self.name = "";
+        }
+        if version >= 10 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 8,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 8 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetCommitRequestTopicRef<'a> {
+    type Owned = OffsetCommitRequestTopic;
+    #[inline]
+    fn into_owned(self) -> OffsetCommitRequestTopic {
+        OffsetCommitRequestTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetCommitRequestTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 9 {
+            value.name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 10 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 8 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetCommitRequestTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 9 {
+            enc::json::put(
+                &mut out,
+                &self.name,
+                version,
+                options,
+                "OffsetCommitRequestTopic",
+                "name",
+            )?;
+        }
+        if version >= 10 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "OffsetCommitRequestTopic",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "OffsetCommitRequestTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetCommitRequestTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetCommitRequestTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequestTopic",
+                "name",
+            )?;
+        } else if version <= 9 {
+            return Err(enc::json::missing("OffsetCommitRequestTopic", "name", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequestTopic",
+                "topicId",
+            )?;
+        } else if version >= 10 {
+            return Err(
+                enc::json::missing("OffsetCommitRequestTopic", "topicId", version),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequestTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetCommitRequestTopic", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-10; flexible 8-10.
@@ -492,6 +998,308 @@ impl enc::Struct for OffsetCommitRequestPartition {
         self.committed_leader_epoch = -1;
         self.committed_metadata = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetCommitRequestPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetCommitRequestPartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Offset to commit, i.e. the next record the group should consume.
+    ///
+    /// Versions 0+.
+    pub committed_offset: i64,
+    /// v1 only: commit time in ms since the epoch; -1 lets the broker use its own clock.
+    ///
+    /// Versions 1; default -1.
+    pub commit_timestamp: i64,
+    /// Leader epoch of the last consumed record, or -1 when unknown.
+    ///
+    /// Versions 6+; ignorable; default -1.
+    pub committed_leader_epoch: i32,
+    /// Free-form string stored with the offset; may be null.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub committed_metadata: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for OffsetCommitRequestPartitionRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            committed_offset: 0,
+            commit_timestamp: -1,
+            committed_leader_epoch: -1,
+            committed_metadata: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetCommitRequestPartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version == 1 {
+            let run: [u8; 20] = enc::field::read_run(
+                r,
+                &[
+                    ("partition_index", 4),
+                    ("committed_offset", 8),
+                    ("commit_timestamp", 8),
+                ],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = enc::Fixed::from_chunk(&run[4..12]);
+            self.commit_timestamp = enc::Fixed::from_chunk(&run[12..20]);
+        } else {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("partition_index", 4), ("committed_offset", 8)],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = enc::Fixed::from_chunk(&run[4..12]);
+            self.commit_timestamp = -1;
+        }
+        if version >= 6 {
+            enc::field::decode_into(
+                &mut self.committed_leader_epoch,
+                r,
+                version,
+                false,
+                "committed_leader_epoch",
+            )?;
+        } else {
+            self.committed_leader_epoch = -1;
+        }
+        enc::field::decode_into(
+            &mut self.committed_metadata,
+            r,
+            version,
+            version >= 8,
+            "committed_metadata",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 8 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.committed_offset = 0;
+        self.commit_timestamp = -1;
+        self.committed_leader_epoch = -1;
+        self.committed_metadata = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetCommitRequestPartitionRef<'a> {
+    type Owned = OffsetCommitRequestPartition;
+    #[inline]
+    fn into_owned(self) -> OffsetCommitRequestPartition {
+        OffsetCommitRequestPartition {
+            partition_index: self.partition_index,
+            committed_offset: self.committed_offset,
+            commit_timestamp: self.commit_timestamp,
+            committed_leader_epoch: self.committed_leader_epoch,
+            committed_metadata: enc::IntoOwned::into_owned(self.committed_metadata),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetCommitRequestPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.committed_offset = crate::sample::Sample::sample(g, version);
+        if version == 1 {
+            value.commit_timestamp = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.committed_leader_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.committed_metadata = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 8 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetCommitRequestPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version != 1 && self.commit_timestamp != -1 {
+            return Err(
+                enc::json::non_default(
+                    "OffsetCommitRequestPartition",
+                    "commitTimestamp",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "OffsetCommitRequestPartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.committed_offset,
+            version,
+            options,
+            "OffsetCommitRequestPartition",
+            "committedOffset",
+        )?;
+        if version == 1 {
+            enc::json::put(
+                &mut out,
+                &self.commit_timestamp,
+                version,
+                options,
+                "OffsetCommitRequestPartition",
+                "commitTimestamp",
+            )?;
+        }
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.committed_leader_epoch,
+                version,
+                options,
+                "OffsetCommitRequestPartition",
+                "committedLeaderEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.committed_metadata,
+            version,
+            options,
+            "OffsetCommitRequestPartition",
+            "committedMetadata",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetCommitRequestPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetCommitRequestPartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequestPartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetCommitRequestPartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("committedOffset") {
+            value.committed_offset = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequestPartition",
+                "committedOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetCommitRequestPartition",
+                    "committedOffset",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("commitTimestamp") {
+            value.commit_timestamp = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequestPartition",
+                "commitTimestamp",
+            )?;
+        } else if version == 1 {
+            return Err(
+                enc::json::missing(
+                    "OffsetCommitRequestPartition",
+                    "commitTimestamp",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("committedLeaderEpoch") {
+            value.committed_leader_epoch = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequestPartition",
+                "committedLeaderEpoch",
+            )?;
+        } else if version >= 6 {
+            return Err(
+                enc::json::missing(
+                    "OffsetCommitRequestPartition",
+                    "committedLeaderEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("committedMetadata") {
+            value.committed_metadata = enc::json::field(
+                v,
+                version,
+                "OffsetCommitRequestPartition",
+                "committedMetadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetCommitRequestPartition",
+                    "committedMetadata",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for OffsetCommitRequest {

@@ -91,6 +91,149 @@ impl enc::Entities for OffsetCommitResponse {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetCommitResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetCommitResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 3+; ignorable.
+    pub throttle_time_ms: i32,
+    /// Outcome for each topic in the request.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<OffsetCommitResponseTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetCommitResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, version >= 8, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 8 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetCommitResponseRef<'a> {
+    type Owned = OffsetCommitResponse;
+    #[inline]
+    fn into_owned(self) -> OffsetCommitResponse {
+        OffsetCommitResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for OffsetCommitResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetCommitResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 3 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 8 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetCommitResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "OffsetCommitResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "OffsetCommitResponse",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetCommitResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetCommitResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "OffsetCommitResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("OffsetCommitResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "OffsetCommitResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetCommitResponse", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetCommitResponseTopic {
@@ -210,6 +353,183 @@ impl enc::Entities for OffsetCommitResponseTopic {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetCommitResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetCommitResponseTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0-9; ignorable.
+    pub name: &'a str,
+    /// Topic ID; replaces Name from v10.
+    ///
+    /// Versions 10+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Outcome for each partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<OffsetCommitResponsePartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetCommitResponseTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 9 {
+            enc::field::decode_into(&mut self.name, r, version, version >= 8, "name")?;
+        } else {
+            self.name = "";
+        }
+        if version >= 10 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 8,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 8 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetCommitResponseTopicRef<'a> {
+    type Owned = OffsetCommitResponseTopic;
+    #[inline]
+    fn into_owned(self) -> OffsetCommitResponseTopic {
+        OffsetCommitResponseTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetCommitResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 9 {
+            value.name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 10 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 8 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetCommitResponseTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 9 {
+            enc::json::put(
+                &mut out,
+                &self.name,
+                version,
+                options,
+                "OffsetCommitResponseTopic",
+                "name",
+            )?;
+        }
+        if version >= 10 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "OffsetCommitResponseTopic",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "OffsetCommitResponseTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetCommitResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetCommitResponseTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "OffsetCommitResponseTopic",
+                "name",
+            )?;
+        } else if version <= 9 {
+            return Err(enc::json::missing("OffsetCommitResponseTopic", "name", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "OffsetCommitResponseTopic",
+                "topicId",
+            )?;
+        } else if version >= 10 {
+            return Err(
+                enc::json::missing("OffsetCommitResponseTopic", "topicId", version),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "OffsetCommitResponseTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetCommitResponseTopic", "partitions", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetCommitResponsePartition {
@@ -289,6 +609,144 @@ impl enc::Struct for OffsetCommitResponsePartition {
         self.partition_index = 0;
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetCommitResponsePartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetCommitResponsePartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the offset was stored, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetCommitResponsePartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 8 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetCommitResponsePartitionRef<'a> {
+    type Owned = OffsetCommitResponsePartition;
+    #[inline]
+    fn into_owned(self) -> OffsetCommitResponsePartition {
+        OffsetCommitResponsePartition {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetCommitResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 8 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetCommitResponsePartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "OffsetCommitResponsePartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "OffsetCommitResponsePartition",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetCommitResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetCommitResponsePartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "OffsetCommitResponsePartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetCommitResponsePartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "OffsetCommitResponsePartition",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetCommitResponsePartition", "errorCode", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for OffsetCommitResponse {

@@ -65,6 +65,122 @@ impl enc::Entities for OffsetDeleteRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetDeleteRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetDeleteRequestRef<'a> {
+    /// Group whose offsets are removed.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Topics with offsets to remove.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<OffsetDeleteRequestTopicRef<'a>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetDeleteRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
+        enc::field::decode_into(&mut self.topics, r, version, false, "topics")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.topics.clear();
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetDeleteRequestRef<'a> {
+    type Owned = OffsetDeleteRequest;
+    #[inline]
+    fn into_owned(self) -> OffsetDeleteRequest {
+        OffsetDeleteRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            topics: enc::IntoOwned::into_owned(self.topics),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for OffsetDeleteRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetDeleteRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetDeleteRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "OffsetDeleteRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "OffsetDeleteRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetDeleteRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetDeleteRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetDeleteRequest", "groupId", version));
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetDeleteRequest", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetDeleteRequestTopic {
@@ -130,6 +246,122 @@ impl enc::Entities for OffsetDeleteRequestTopic {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetDeleteRequestTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetDeleteRequestTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Partitions of the topic whose offsets are removed.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<OffsetDeleteRequestPartitionRef<'a>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetDeleteRequestTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, false, "name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, false, "partitions")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetDeleteRequestTopicRef<'a> {
+    type Owned = OffsetDeleteRequestTopic;
+    #[inline]
+    fn into_owned(self) -> OffsetDeleteRequestTopic {
+        OffsetDeleteRequestTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetDeleteRequestTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetDeleteRequestTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "OffsetDeleteRequestTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "OffsetDeleteRequestTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetDeleteRequestTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetDeleteRequestTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteRequestTopic",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetDeleteRequestTopic", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteRequestTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetDeleteRequestTopic", "partitions", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetDeleteRequestPartition {
@@ -175,6 +407,109 @@ impl enc::Struct for OffsetDeleteRequestPartition {
     #[inline]
     fn reset_fields(&mut self) {
         self.partition_index = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetDeleteRequestPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetDeleteRequestPartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// The input's lifetime: this view borrows nothing else from it.
+    pub input: ::core::marker::PhantomData<&'a [u8]>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetDeleteRequestPartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.partition_index,
+            r,
+            version,
+            false,
+            "partition_index",
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetDeleteRequestPartitionRef<'a> {
+    type Owned = OffsetDeleteRequestPartition;
+    #[inline]
+    fn into_owned(self) -> OffsetDeleteRequestPartition {
+        OffsetDeleteRequestPartition {
+            partition_index: self.partition_index,
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetDeleteRequestPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetDeleteRequestPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "OffsetDeleteRequestPartition",
+            "partitionIndex",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetDeleteRequestPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetDeleteRequestPartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteRequestPartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetDeleteRequestPartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for OffsetDeleteRequest {

@@ -76,6 +76,154 @@ impl enc::Entities for OffsetDeleteResponse {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetDeleteResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetDeleteResponseRef<'a> {
+    /// Error for the whole request, e.g. an unknown group; 0 when none.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+; ignorable.
+    pub throttle_time_ms: i32,
+    /// Outcome for each topic in the request.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<OffsetDeleteResponseTopicRef<'a>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetDeleteResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("error_code", 2), ("throttle_time_ms", 4)],
+        )?;
+        self.error_code = enc::Fixed::from_chunk(&run[0..2]);
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[2..6]);
+        enc::field::decode_into(&mut self.topics, r, version, false, "topics")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetDeleteResponseRef<'a> {
+    type Owned = OffsetDeleteResponse;
+    #[inline]
+    fn into_owned(self) -> OffsetDeleteResponse {
+        OffsetDeleteResponse {
+            error_code: self.error_code,
+            throttle_time_ms: self.throttle_time_ms,
+            topics: enc::IntoOwned::into_owned(self.topics),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for OffsetDeleteResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetDeleteResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetDeleteResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "OffsetDeleteResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "OffsetDeleteResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "OffsetDeleteResponse",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetDeleteResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetDeleteResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetDeleteResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetDeleteResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetDeleteResponse", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetDeleteResponseTopic {
@@ -141,6 +289,122 @@ impl enc::Entities for OffsetDeleteResponseTopic {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetDeleteResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetDeleteResponseTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Outcome for each partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<OffsetDeleteResponsePartitionRef<'a>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetDeleteResponseTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, false, "name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, false, "partitions")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetDeleteResponseTopicRef<'a> {
+    type Owned = OffsetDeleteResponseTopic;
+    #[inline]
+    fn into_owned(self) -> OffsetDeleteResponseTopic {
+        OffsetDeleteResponseTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetDeleteResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetDeleteResponseTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "OffsetDeleteResponseTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "OffsetDeleteResponseTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetDeleteResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetDeleteResponseTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteResponseTopic",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetDeleteResponseTopic", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteResponseTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetDeleteResponseTopic", "partitions", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetDeleteResponsePartition {
@@ -194,6 +458,135 @@ impl enc::Struct for OffsetDeleteResponsePartition {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetDeleteResponsePartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetDeleteResponsePartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the offset was removed, otherwise the error (e.g. the group still consumes the topic).
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// The input's lifetime: this view borrows nothing else from it.
+    pub input: ::core::marker::PhantomData<&'a [u8]>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetDeleteResponsePartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetDeleteResponsePartitionRef<'a> {
+    type Owned = OffsetDeleteResponsePartition;
+    #[inline]
+    fn into_owned(self) -> OffsetDeleteResponsePartition {
+        OffsetDeleteResponsePartition {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetDeleteResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetDeleteResponsePartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "OffsetDeleteResponsePartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "OffsetDeleteResponsePartition",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetDeleteResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetDeleteResponsePartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteResponsePartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetDeleteResponsePartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "OffsetDeleteResponsePartition",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetDeleteResponsePartition", "errorCode", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for OffsetDeleteResponse {

@@ -206,6 +206,267 @@ impl enc::Entities for OffsetFetchRequest {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetFetchRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-10; flexible 6-10.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetFetchRequestRef<'a> {
+    /// v0-v7: group whose offsets are read.
+    ///
+    /// Versions 0-7.
+    pub group_id: &'a str,
+    /// v0-v7: topics to read; null (from v2) for every topic the group has offsets for.
+    ///
+    /// Versions 0-7; nullable 2+.
+    pub topics: Option<Vec<OffsetFetchRequestTopicRef<'a>>>,
+    /// v8+: groups whose offsets are read.
+    ///
+    /// Versions 8+.
+    pub groups: Vec<OffsetFetchRequestGroupRef<'a>>,
+    /// When true, partitions with a pending transactional commit answer UNSTABLE_OFFSET_COMMIT (retriable) instead of an offset.
+    ///
+    /// Versions 7+; default false.
+    pub require_stable: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for OffsetFetchRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            group_id: "",
+            topics: Some(Default::default()),
+            groups: Default::default(),
+            require_stable: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetFetchRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 7 {
+            enc::field::decode_into(
+                &mut self.group_id,
+                r,
+                version,
+                version >= 6,
+                "group_id",
+            )?;
+        } else {
+            self.group_id = "";
+        }
+        if version <= 7 {
+            if version >= 2 {
+                enc::field::decode_into(
+                    &mut self.topics,
+                    r,
+                    version,
+                    version >= 6,
+                    "topics",
+                )?;
+            } else {
+                enc::field::decode_required_into(
+                    &mut self.topics,
+                    r,
+                    version,
+                    version >= 6,
+                    "topics",
+                )?;
+            }
+        } else {
+            self.topics = Some(Default::default());
+        }
+        if version >= 8 {
+            enc::field::decode_into(&mut self.groups, r, version, true, "groups")?;
+        } else {
+            self.groups.clear();
+        }
+        if version >= 7 {
+            enc::field::decode_into(
+                &mut self.require_stable,
+                r,
+                version,
+                false,
+                "require_stable",
+            )?;
+        } else {
+            self.require_stable = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.topics = Some(Default::default());
+        self.groups.clear();
+        self.require_stable = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetFetchRequestRef<'a> {
+    type Owned = OffsetFetchRequest;
+    #[inline]
+    fn into_owned(self) -> OffsetFetchRequest {
+        OffsetFetchRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            groups: enc::IntoOwned::into_owned(self.groups),
+            require_stable: self.require_stable,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for OffsetFetchRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetFetchRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 7 {
+            value.group_id = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 7 {
+            value.topics = if version >= 2 && g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 8 {
+            value.groups = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 7 {
+            value.require_stable = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetFetchRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 7 && !self.group_id.is_empty() {
+            return Err(enc::json::non_default("OffsetFetchRequest", "groupId", version));
+        }
+        if version > 7 && self.topics.as_ref().is_none_or(|v| !v.is_empty()) {
+            return Err(enc::json::non_default("OffsetFetchRequest", "topics", version));
+        }
+        if version < 8 && !self.groups.is_empty() {
+            return Err(enc::json::non_default("OffsetFetchRequest", "groups", version));
+        }
+        if version < 7 && self.require_stable {
+            return Err(
+                enc::json::non_default("OffsetFetchRequest", "requireStable", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version <= 7 {
+            enc::json::put(
+                &mut out,
+                &self.group_id,
+                version,
+                options,
+                "OffsetFetchRequest",
+                "groupId",
+            )?;
+        }
+        if version <= 7 {
+            enc::json::put(
+                &mut out,
+                &self.topics,
+                version,
+                options,
+                "OffsetFetchRequest",
+                "topics",
+            )?;
+        }
+        if version >= 8 {
+            enc::json::put(
+                &mut out,
+                &self.groups,
+                version,
+                options,
+                "OffsetFetchRequest",
+                "groups",
+            )?;
+        }
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.require_stable,
+                version,
+                options,
+                "OffsetFetchRequest",
+                "requireStable",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetFetchRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetFetchRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequest",
+                "groupId",
+            )?;
+        } else if version <= 7 {
+            return Err(enc::json::missing("OffsetFetchRequest", "groupId", version));
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "OffsetFetchRequest", "topics")?;
+        } else if version <= 7 {
+            return Err(enc::json::missing("OffsetFetchRequest", "topics", version));
+        }
+        if let Some(v) = object.get("groups") {
+            value.groups = enc::json::field(v, version, "OffsetFetchRequest", "groups")?;
+        } else if version >= 8 {
+            return Err(enc::json::missing("OffsetFetchRequest", "groups", version));
+        }
+        if let Some(v) = object.get("requireStable") {
+            value.require_stable = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequest",
+                "requireStable",
+            )?;
+        } else if version >= 7 {
+            return Err(
+                enc::json::missing("OffsetFetchRequest", "requireStable", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-7; flexible 6-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchRequestTopic {
@@ -298,6 +559,144 @@ impl enc::Entities for OffsetFetchRequestTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetFetchRequestTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 6-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetFetchRequestTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0-7.
+    pub name: &'a str,
+    /// Partition numbers to read.
+    ///
+    /// Versions 0-7.
+    pub partition_indexes: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetFetchRequestTopicRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
+        enc::field::decode_into(
+            &mut self.partition_indexes,
+            r,
+            version,
+            version >= 6,
+            "partition_indexes",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partition_indexes = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetFetchRequestTopicRef<'a> {
+    type Owned = OffsetFetchRequestTopic;
+    #[inline]
+    fn into_owned(self) -> OffsetFetchRequestTopic {
+        OffsetFetchRequestTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            partition_indexes: enc::IntoOwned::into_owned(self.partition_indexes),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetFetchRequestTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partition_indexes = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetFetchRequestTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "OffsetFetchRequestTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_indexes,
+            version,
+            options,
+            "OffsetFetchRequestTopic",
+            "partitionIndexes",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetFetchRequestTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetFetchRequestTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequestTopic",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetFetchRequestTopic", "name", version));
+        }
+        if let Some(v) = object.get("partitionIndexes") {
+            value.partition_indexes = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequestTopic",
+                "partitionIndexes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetFetchRequestTopic",
+                    "partitionIndexes",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 8-10; flexible 8-10.
@@ -418,6 +817,227 @@ impl enc::Entities for OffsetFetchRequestGroup {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetFetchRequestGroup`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 8-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetFetchRequestGroupRef<'a> {
+    /// Group id.
+    ///
+    /// Versions 8+.
+    pub group_id: &'a str,
+    /// Member id from the coordinator, under the consumer protocol (KIP-848); null otherwise.
+    ///
+    /// Versions 9+; nullable 9+; ignorable; default null.
+    pub member_id: Option<&'a str>,
+    /// Member epoch, under the consumer protocol (KIP-848); -1 otherwise.
+    ///
+    /// Versions 9+; ignorable; default -1.
+    pub member_epoch: i32,
+    /// Topics to read for this group; null for every topic the group has offsets for.
+    ///
+    /// Versions 8+; nullable 8+.
+    pub topics: Option<Vec<OffsetFetchRequestTopicsRef<'a>>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for OffsetFetchRequestGroupRef<'a> {
+    fn default() -> Self {
+        Self {
+            group_id: "",
+            member_id: None,
+            member_epoch: -1,
+            topics: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetFetchRequestGroupRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        if version >= 9 {
+            enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
+        } else {
+            self.member_id = None;
+        }
+        if version >= 9 {
+            enc::field::decode_into(
+                &mut self.member_epoch,
+                r,
+                version,
+                false,
+                "member_epoch",
+            )?;
+        } else {
+            self.member_epoch = -1;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.member_id = None;
+        self.member_epoch = -1;
+        self.topics = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetFetchRequestGroupRef<'a> {
+    type Owned = OffsetFetchRequestGroup;
+    #[inline]
+    fn into_owned(self) -> OffsetFetchRequestGroup {
+        OffsetFetchRequestGroup {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            member_epoch: self.member_epoch,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetFetchRequestGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        if version >= 9 {
+            value.member_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 9 {
+            value.member_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetFetchRequestGroup {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "OffsetFetchRequestGroup",
+            "groupId",
+        )?;
+        if version >= 9 {
+            enc::json::put(
+                &mut out,
+                &self.member_id,
+                version,
+                options,
+                "OffsetFetchRequestGroup",
+                "memberId",
+            )?;
+        }
+        if version >= 9 {
+            enc::json::put(
+                &mut out,
+                &self.member_epoch,
+                version,
+                options,
+                "OffsetFetchRequestGroup",
+                "memberEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "OffsetFetchRequestGroup",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetFetchRequestGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetFetchRequestGroup", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequestGroup",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetFetchRequestGroup", "groupId", version),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequestGroup",
+                "memberId",
+            )?;
+        } else if version >= 9 {
+            return Err(
+                enc::json::missing("OffsetFetchRequestGroup", "memberId", version),
+            );
+        }
+        if let Some(v) = object.get("memberEpoch") {
+            value.member_epoch = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequestGroup",
+                "memberEpoch",
+            )?;
+        } else if version >= 9 {
+            return Err(
+                enc::json::missing("OffsetFetchRequestGroup", "memberEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequestGroup",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetFetchRequestGroup", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchRequestTopics {
@@ -526,6 +1146,184 @@ impl enc::Entities for OffsetFetchRequestTopics {
         if version <= 9 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetFetchRequestTopics`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 8-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetFetchRequestTopicsRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 8-9; ignorable.
+    pub name: &'a str,
+    /// Topic ID; replaces Name from v10.
+    ///
+    /// Versions 10+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Partition numbers to read.
+    ///
+    /// Versions 8+.
+    pub partition_indexes: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetFetchRequestTopicsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 9 {
+            enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        } else {
+            self.name = "";
+        }
+        if version >= 10 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partition_indexes,
+            r,
+            version,
+            true,
+            "partition_indexes",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partition_indexes = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetFetchRequestTopicsRef<'a> {
+    type Owned = OffsetFetchRequestTopics;
+    #[inline]
+    fn into_owned(self) -> OffsetFetchRequestTopics {
+        OffsetFetchRequestTopics {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            partition_indexes: enc::IntoOwned::into_owned(self.partition_indexes),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetFetchRequestTopics {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 9 {
+            value.name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 10 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_indexes = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetFetchRequestTopics {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 9 {
+            enc::json::put(
+                &mut out,
+                &self.name,
+                version,
+                options,
+                "OffsetFetchRequestTopics",
+                "name",
+            )?;
+        }
+        if version >= 10 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "OffsetFetchRequestTopics",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_indexes,
+            version,
+            options,
+            "OffsetFetchRequestTopics",
+            "partitionIndexes",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetFetchRequestTopics {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetFetchRequestTopics", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequestTopics",
+                "name",
+            )?;
+        } else if version <= 9 {
+            return Err(enc::json::missing("OffsetFetchRequestTopics", "name", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequestTopics",
+                "topicId",
+            )?;
+        } else if version >= 10 {
+            return Err(
+                enc::json::missing("OffsetFetchRequestTopics", "topicId", version),
+            );
+        }
+        if let Some(v) = object.get("partitionIndexes") {
+            value.partition_indexes = enc::json::field(
+                v,
+                version,
+                "OffsetFetchRequestTopics",
+                "partitionIndexes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetFetchRequestTopics",
+                    "partitionIndexes",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for OffsetFetchRequest {

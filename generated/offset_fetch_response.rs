@@ -172,6 +172,243 @@ impl enc::Entities for OffsetFetchResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetFetchResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-10; flexible 6-10.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetFetchResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 3+; ignorable.
+    pub throttle_time_ms: i32,
+    /// v0-v7: results per topic.
+    ///
+    /// Versions 0-7.
+    pub topics: Vec<OffsetFetchResponseTopicRef<'a>>,
+    /// v2-v7: error for the group as a whole; 0 when none.
+    ///
+    /// Versions 2-7; ignorable; default 0.
+    pub error_code: i16,
+    /// v8+: results per group.
+    ///
+    /// Versions 8+.
+    pub groups: Vec<OffsetFetchResponseGroupRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetFetchResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        if version <= 7 {
+            enc::field::decode_into(
+                &mut self.topics,
+                r,
+                version,
+                version >= 6,
+                "topics",
+            )?;
+        } else {
+            self.topics.clear();
+        }
+        if (2..=7).contains(&version) {
+            enc::field::decode_into(
+                &mut self.error_code,
+                r,
+                version,
+                false,
+                "error_code",
+            )?;
+        } else {
+            self.error_code = 0;
+        }
+        if version >= 8 {
+            enc::field::decode_into(&mut self.groups, r, version, true, "groups")?;
+        } else {
+            self.groups.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.error_code = 0;
+        self.groups.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetFetchResponseRef<'a> {
+    type Owned = OffsetFetchResponse;
+    #[inline]
+    fn into_owned(self) -> OffsetFetchResponse {
+        OffsetFetchResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            error_code: self.error_code,
+            groups: enc::IntoOwned::into_owned(self.groups),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for OffsetFetchResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetFetchResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 3 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 7 {
+            value.topics = crate::sample::Sample::sample(g, version);
+        }
+        if (2..=7).contains(&version) {
+            value.error_code = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 8 {
+            value.groups = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetFetchResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 7 && !self.topics.is_empty() {
+            return Err(enc::json::non_default("OffsetFetchResponse", "topics", version));
+        }
+        if version < 8 && !self.groups.is_empty() {
+            return Err(enc::json::non_default("OffsetFetchResponse", "groups", version));
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "OffsetFetchResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        if version <= 7 {
+            enc::json::put(
+                &mut out,
+                &self.topics,
+                version,
+                options,
+                "OffsetFetchResponse",
+                "topics",
+            )?;
+        }
+        if (2..=7).contains(&version) {
+            enc::json::put(
+                &mut out,
+                &self.error_code,
+                version,
+                options,
+                "OffsetFetchResponse",
+                "errorCode",
+            )?;
+        }
+        if version >= 8 {
+            enc::json::put(
+                &mut out,
+                &self.groups,
+                version,
+                options,
+                "OffsetFetchResponse",
+                "groups",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetFetchResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetFetchResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("OffsetFetchResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponse",
+                "topics",
+            )?;
+        } else if version <= 7 {
+            return Err(enc::json::missing("OffsetFetchResponse", "topics", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponse",
+                "errorCode",
+            )?;
+        } else if (2..=7).contains(&version) {
+            return Err(enc::json::missing("OffsetFetchResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("groups") {
+            value.groups = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponse",
+                "groups",
+            )?;
+        } else if version >= 8 {
+            return Err(enc::json::missing("OffsetFetchResponse", "groups", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-7; flexible 6-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchResponseTopic {
@@ -261,6 +498,139 @@ impl enc::Entities for OffsetFetchResponseTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetFetchResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 6-7.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetFetchResponseTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0-7.
+    pub name: &'a str,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 0-7.
+    pub partitions: Vec<OffsetFetchResponsePartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetFetchResponseTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 6, "name")?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 6,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetFetchResponseTopicRef<'a> {
+    type Owned = OffsetFetchResponseTopic;
+    #[inline]
+    fn into_owned(self) -> OffsetFetchResponseTopic {
+        OffsetFetchResponseTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetFetchResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetFetchResponseTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "OffsetFetchResponseTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "OffsetFetchResponseTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetFetchResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetFetchResponseTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponseTopic",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetFetchResponseTopic", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponseTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetFetchResponseTopic", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-7; flexible 6-7.
@@ -410,6 +780,277 @@ impl enc::Struct for OffsetFetchResponsePartition {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetFetchResponsePartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-7; flexible 6-7.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetFetchResponsePartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0-7.
+    pub partition_index: i32,
+    /// Committed offset, or -1 when the group has none for the partition.
+    ///
+    /// Versions 0-7.
+    pub committed_offset: i64,
+    /// Leader epoch stored with the offset, or -1 when unknown.
+    ///
+    /// Versions 5-7; ignorable; default -1.
+    pub committed_leader_epoch: i32,
+    /// Free-form string stored with the offset; may be null.
+    ///
+    /// Versions 0-7; nullable 0+.
+    pub metadata: Option<&'a str>,
+    /// 0 on success, otherwise the error for this partition.
+    ///
+    /// Versions 0-7.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for OffsetFetchResponsePartitionRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            committed_offset: 0,
+            committed_leader_epoch: -1,
+            metadata: Some(""),
+            error_code: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetFetchResponsePartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 5 {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[
+                    ("partition_index", 4),
+                    ("committed_offset", 8),
+                    ("committed_leader_epoch", 4),
+                ],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = enc::Fixed::from_chunk(&run[4..12]);
+            self.committed_leader_epoch = enc::Fixed::from_chunk(&run[12..16]);
+        } else {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("partition_index", 4), ("committed_offset", 8)],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = enc::Fixed::from_chunk(&run[4..12]);
+            self.committed_leader_epoch = -1;
+        }
+        enc::field::decode_into(
+            &mut self.metadata,
+            r,
+            version,
+            version >= 6,
+            "metadata",
+        )?;
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.committed_offset = 0;
+        self.committed_leader_epoch = -1;
+        self.metadata = Some("");
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetFetchResponsePartitionRef<'a> {
+    type Owned = OffsetFetchResponsePartition;
+    #[inline]
+    fn into_owned(self) -> OffsetFetchResponsePartition {
+        OffsetFetchResponsePartition {
+            partition_index: self.partition_index,
+            committed_offset: self.committed_offset,
+            committed_leader_epoch: self.committed_leader_epoch,
+            metadata: enc::IntoOwned::into_owned(self.metadata),
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetFetchResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.committed_offset = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.committed_leader_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.metadata = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetFetchResponsePartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "OffsetFetchResponsePartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.committed_offset,
+            version,
+            options,
+            "OffsetFetchResponsePartition",
+            "committedOffset",
+        )?;
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.committed_leader_epoch,
+                version,
+                options,
+                "OffsetFetchResponsePartition",
+                "committedLeaderEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.metadata,
+            version,
+            options,
+            "OffsetFetchResponsePartition",
+            "metadata",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "OffsetFetchResponsePartition",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetFetchResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetFetchResponsePartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponsePartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetFetchResponsePartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("committedOffset") {
+            value.committed_offset = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponsePartition",
+                "committedOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetFetchResponsePartition",
+                    "committedOffset",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("committedLeaderEpoch") {
+            value.committed_leader_epoch = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponsePartition",
+                "committedLeaderEpoch",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing(
+                    "OffsetFetchResponsePartition",
+                    "committedLeaderEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("metadata") {
+            value.metadata = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponsePartition",
+                "metadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetFetchResponsePartition", "metadata", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponsePartition",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetFetchResponsePartition", "errorCode", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchResponseGroup {
@@ -491,6 +1132,159 @@ impl enc::Entities for OffsetFetchResponseGroup {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetFetchResponseGroup`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 8-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetFetchResponseGroupRef<'a> {
+    /// Group id.
+    ///
+    /// Versions 8+.
+    pub group_id: &'a str,
+    /// Results per topic for this group.
+    ///
+    /// Versions 8+.
+    pub topics: Vec<OffsetFetchResponseTopicsRef<'a>>,
+    /// Error for this group as a whole; 0 when none.
+    ///
+    /// Versions 8+; default 0.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetFetchResponseGroupRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.topics.clear();
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetFetchResponseGroupRef<'a> {
+    type Owned = OffsetFetchResponseGroup;
+    #[inline]
+    fn into_owned(self) -> OffsetFetchResponseGroup {
+        OffsetFetchResponseGroup {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetFetchResponseGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetFetchResponseGroup {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "OffsetFetchResponseGroup",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "OffsetFetchResponseGroup",
+            "topics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "OffsetFetchResponseGroup",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetFetchResponseGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetFetchResponseGroup", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponseGroup",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetFetchResponseGroup", "groupId", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponseGroup",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetFetchResponseGroup", "topics", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponseGroup",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetFetchResponseGroup", "errorCode", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 8-10; flexible 8-10.
@@ -585,6 +1379,173 @@ impl enc::Entities for OffsetFetchResponseTopics {
         if version <= 9 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetFetchResponseTopics`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 8-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetFetchResponseTopicsRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 8-9; ignorable.
+    pub name: &'a str,
+    /// Topic ID; replaces Name from v10.
+    ///
+    /// Versions 10+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 8+.
+    pub partitions: Vec<OffsetFetchResponsePartitionsRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetFetchResponseTopicsRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 9 {
+            enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        } else {
+            self.name = "";
+        }
+        if version >= 10 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetFetchResponseTopicsRef<'a> {
+    type Owned = OffsetFetchResponseTopics;
+    #[inline]
+    fn into_owned(self) -> OffsetFetchResponseTopics {
+        OffsetFetchResponseTopics {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetFetchResponseTopics {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 9 {
+            value.name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 10 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetFetchResponseTopics {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 9 {
+            enc::json::put(
+                &mut out,
+                &self.name,
+                version,
+                options,
+                "OffsetFetchResponseTopics",
+                "name",
+            )?;
+        }
+        if version >= 10 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "OffsetFetchResponseTopics",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "OffsetFetchResponseTopics",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetFetchResponseTopics {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetFetchResponseTopics", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponseTopics",
+                "name",
+            )?;
+        } else if version <= 9 {
+            return Err(enc::json::missing("OffsetFetchResponseTopics", "name", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponseTopics",
+                "topicId",
+            )?;
+        } else if version >= 10 {
+            return Err(
+                enc::json::missing("OffsetFetchResponseTopics", "topicId", version),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponseTopics",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetFetchResponseTopics", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 8-10; flexible 8-10.
@@ -695,6 +1656,253 @@ impl enc::Struct for OffsetFetchResponsePartitions {
         self.metadata = Some(ByteString::new());
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetFetchResponsePartitions`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 8-10; flexible 8-10.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetFetchResponsePartitionsRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 8+.
+    pub partition_index: i32,
+    /// Committed offset, or -1 when the group has none for the partition.
+    ///
+    /// Versions 8+.
+    pub committed_offset: i64,
+    /// Leader epoch stored with the offset, or -1 when unknown.
+    ///
+    /// Versions 8+; ignorable; default -1.
+    pub committed_leader_epoch: i32,
+    /// Free-form string stored with the offset; may be null.
+    ///
+    /// Versions 8+; nullable 8+.
+    pub metadata: Option<&'a str>,
+    /// 0 on success, otherwise the error for this partition.
+    ///
+    /// Versions 8+.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for OffsetFetchResponsePartitionsRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            committed_offset: 0,
+            committed_leader_epoch: -1,
+            metadata: Some(""),
+            error_code: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetFetchResponsePartitionsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 16] = enc::field::read_run(
+            r,
+            &[
+                ("partition_index", 4),
+                ("committed_offset", 8),
+                ("committed_leader_epoch", 4),
+            ],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.committed_offset = enc::Fixed::from_chunk(&run[4..12]);
+        self.committed_leader_epoch = enc::Fixed::from_chunk(&run[12..16]);
+        enc::field::decode_into(&mut self.metadata, r, version, true, "metadata")?;
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.committed_offset = 0;
+        self.committed_leader_epoch = -1;
+        self.metadata = Some("");
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetFetchResponsePartitionsRef<'a> {
+    type Owned = OffsetFetchResponsePartitions;
+    #[inline]
+    fn into_owned(self) -> OffsetFetchResponsePartitions {
+        OffsetFetchResponsePartitions {
+            partition_index: self.partition_index,
+            committed_offset: self.committed_offset,
+            committed_leader_epoch: self.committed_leader_epoch,
+            metadata: enc::IntoOwned::into_owned(self.metadata),
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetFetchResponsePartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.committed_offset = crate::sample::Sample::sample(g, version);
+        value.committed_leader_epoch = crate::sample::Sample::sample(g, version);
+        value.metadata = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetFetchResponsePartitions {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "OffsetFetchResponsePartitions",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.committed_offset,
+            version,
+            options,
+            "OffsetFetchResponsePartitions",
+            "committedOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.committed_leader_epoch,
+            version,
+            options,
+            "OffsetFetchResponsePartitions",
+            "committedLeaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.metadata,
+            version,
+            options,
+            "OffsetFetchResponsePartitions",
+            "metadata",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "OffsetFetchResponsePartitions",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetFetchResponsePartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetFetchResponsePartitions", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponsePartitions",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetFetchResponsePartitions",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("committedOffset") {
+            value.committed_offset = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponsePartitions",
+                "committedOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetFetchResponsePartitions",
+                    "committedOffset",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("committedLeaderEpoch") {
+            value.committed_leader_epoch = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponsePartitions",
+                "committedLeaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "OffsetFetchResponsePartitions",
+                    "committedLeaderEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("metadata") {
+            value.metadata = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponsePartitions",
+                "metadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetFetchResponsePartitions", "metadata", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "OffsetFetchResponsePartitions",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetFetchResponsePartitions", "errorCode", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for OffsetFetchResponse {

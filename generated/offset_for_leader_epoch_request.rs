@@ -106,6 +106,161 @@ impl enc::Entities for OffsetForLeaderEpochRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetForLeaderEpochRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetForLeaderEpochRequestRef<'a> {
+    /// Broker id of the asking follower, or -1 for a consumer; the default -2 marks a debug client that may look past the high watermark.
+    ///
+    /// Versions 3+; ignorable; default -2.
+    pub replica_id: i32,
+    /// Topics to look up.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<OffsetForLeaderTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for OffsetForLeaderEpochRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            replica_id: -2,
+            topics: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetForLeaderEpochRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.replica_id,
+                r,
+                version,
+                false,
+                "replica_id",
+            )?;
+        } else {
+            self.replica_id = -2;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, version >= 4, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.replica_id = -2;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetForLeaderEpochRequestRef<'a> {
+    type Owned = OffsetForLeaderEpochRequest;
+    #[inline]
+    fn into_owned(self) -> OffsetForLeaderEpochRequest {
+        OffsetForLeaderEpochRequest {
+            replica_id: self.replica_id,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for OffsetForLeaderEpochRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetForLeaderEpochRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 3 {
+            value.replica_id = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetForLeaderEpochRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.replica_id,
+                version,
+                options,
+                "OffsetForLeaderEpochRequest",
+                "replicaId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "OffsetForLeaderEpochRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetForLeaderEpochRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetForLeaderEpochRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("replicaId") {
+            value.replica_id = enc::json::field(
+                v,
+                version,
+                "OffsetForLeaderEpochRequest",
+                "replicaId",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("OffsetForLeaderEpochRequest", "replicaId", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "OffsetForLeaderEpochRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetForLeaderEpochRequest", "topics", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetForLeaderTopic {
@@ -195,6 +350,134 @@ impl enc::Entities for OffsetForLeaderTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetForLeaderTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetForLeaderTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic: &'a str,
+    /// Partitions of the topic to look up.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<OffsetForLeaderPartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetForLeaderTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic, r, version, version >= 4, "topic")?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 4,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetForLeaderTopicRef<'a> {
+    type Owned = OffsetForLeaderTopic;
+    #[inline]
+    fn into_owned(self) -> OffsetForLeaderTopic {
+        OffsetForLeaderTopic {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetForLeaderTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetForLeaderTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic,
+            version,
+            options,
+            "OffsetForLeaderTopic",
+            "topic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "OffsetForLeaderTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetForLeaderTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetForLeaderTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(v, version, "OffsetForLeaderTopic", "topic")?;
+        } else {
+            return Err(enc::json::missing("OffsetForLeaderTopic", "topic", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "OffsetForLeaderTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetForLeaderTopic", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-4; flexible 4.
@@ -312,6 +595,199 @@ impl enc::Struct for OffsetForLeaderPartition {
         self.current_leader_epoch = -1;
         self.leader_epoch = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetForLeaderPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetForLeaderPartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// Caller's view of the leader epoch, for fencing (older: FENCED_LEADER_EPOCH, newer: UNKNOWN_LEADER_EPOCH); -1 skips the check.
+    ///
+    /// Versions 2+; ignorable; default -1.
+    pub current_leader_epoch: i32,
+    /// Epoch whose end offset is asked for.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for OffsetForLeaderPartitionRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition: 0,
+            current_leader_epoch: -1,
+            leader_epoch: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetForLeaderPartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            let run: [u8; 8] = enc::field::read_run(
+                r,
+                &[("partition", 4), ("current_leader_epoch", 4)],
+            )?;
+            self.partition = enc::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("partition", 4)])?;
+            self.partition = enc::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = -1;
+        }
+        enc::field::decode_into(
+            &mut self.leader_epoch,
+            r,
+            version,
+            false,
+            "leader_epoch",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition = 0;
+        self.current_leader_epoch = -1;
+        self.leader_epoch = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetForLeaderPartitionRef<'a> {
+    type Owned = OffsetForLeaderPartition;
+    #[inline]
+    fn into_owned(self) -> OffsetForLeaderPartition {
+        OffsetForLeaderPartition {
+            partition: self.partition,
+            current_leader_epoch: self.current_leader_epoch,
+            leader_epoch: self.leader_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetForLeaderPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.current_leader_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetForLeaderPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "OffsetForLeaderPartition",
+            "partition",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.current_leader_epoch,
+                version,
+                options,
+                "OffsetForLeaderPartition",
+                "currentLeaderEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "OffsetForLeaderPartition",
+            "leaderEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetForLeaderPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetForLeaderPartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "OffsetForLeaderPartition",
+                "partition",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetForLeaderPartition", "partition", version),
+            );
+        }
+        if let Some(v) = object.get("currentLeaderEpoch") {
+            value.current_leader_epoch = enc::json::field(
+                v,
+                version,
+                "OffsetForLeaderPartition",
+                "currentLeaderEpoch",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing(
+                    "OffsetForLeaderPartition",
+                    "currentLeaderEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "OffsetForLeaderPartition",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetForLeaderPartition", "leaderEpoch", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for OffsetForLeaderEpochRequest {

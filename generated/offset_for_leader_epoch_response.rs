@@ -91,6 +91,155 @@ impl enc::Entities for OffsetForLeaderEpochResponse {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetForLeaderEpochResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetForLeaderEpochResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 2+; ignorable.
+    pub throttle_time_ms: i32,
+    /// Results per topic.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<OffsetForLeaderTopicResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetForLeaderEpochResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, version >= 4, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetForLeaderEpochResponseRef<'a> {
+    type Owned = OffsetForLeaderEpochResponse;
+    #[inline]
+    fn into_owned(self) -> OffsetForLeaderEpochResponse {
+        OffsetForLeaderEpochResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for OffsetForLeaderEpochResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetForLeaderEpochResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 2 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetForLeaderEpochResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "OffsetForLeaderEpochResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "OffsetForLeaderEpochResponse",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetForLeaderEpochResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetForLeaderEpochResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "OffsetForLeaderEpochResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing(
+                    "OffsetForLeaderEpochResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "OffsetForLeaderEpochResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetForLeaderEpochResponse", "topics", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetForLeaderTopicResult {
@@ -180,6 +329,141 @@ impl enc::Entities for OffsetForLeaderTopicResult {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetForLeaderTopicResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetForLeaderTopicResultRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic: &'a str,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<EpochEndOffsetRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetForLeaderTopicResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic, r, version, version >= 4, "topic")?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 4,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetForLeaderTopicResultRef<'a> {
+    type Owned = OffsetForLeaderTopicResult;
+    #[inline]
+    fn into_owned(self) -> OffsetForLeaderTopicResult {
+        OffsetForLeaderTopicResult {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetForLeaderTopicResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetForLeaderTopicResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic,
+            version,
+            options,
+            "OffsetForLeaderTopicResult",
+            "topic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "OffsetForLeaderTopicResult",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetForLeaderTopicResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetForLeaderTopicResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(
+                v,
+                version,
+                "OffsetForLeaderTopicResult",
+                "topic",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetForLeaderTopicResult", "topic", version),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "OffsetForLeaderTopicResult",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetForLeaderTopicResult", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-4; flexible 4.
@@ -307,6 +591,214 @@ impl enc::Struct for EpochEndOffset {
         self.leader_epoch = -1;
         self.end_offset = -1;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EpochEndOffset`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EpochEndOffsetRef<'a> {
+    /// 0 on success, otherwise the error for this partition.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// Largest epoch in the log not above the one asked for, or -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub leader_epoch: i32,
+    /// Offset at which that epoch ends (start of the next epoch, or the log end offset for the latest one); -1 when unknown.
+    ///
+    /// Versions 0+; default -1.
+    pub end_offset: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for EpochEndOffsetRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            partition: 0,
+            leader_epoch: -1,
+            end_offset: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EpochEndOffsetRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            let run: [u8; 10] = enc::field::read_run(
+                r,
+                &[("error_code", 2), ("partition", 4), ("leader_epoch", 4)],
+            )?;
+            self.error_code = enc::Fixed::from_chunk(&run[0..2]);
+            self.partition = enc::Fixed::from_chunk(&run[2..6]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[6..10]);
+        } else {
+            let run: [u8; 6] = enc::field::read_run(
+                r,
+                &[("error_code", 2), ("partition", 4)],
+            )?;
+            self.error_code = enc::Fixed::from_chunk(&run[0..2]);
+            self.partition = enc::Fixed::from_chunk(&run[2..6]);
+            self.leader_epoch = -1;
+        }
+        enc::field::decode_into(&mut self.end_offset, r, version, false, "end_offset")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.partition = 0;
+        self.leader_epoch = -1;
+        self.end_offset = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EpochEndOffsetRef<'a> {
+    type Owned = EpochEndOffset;
+    #[inline]
+    fn into_owned(self) -> EpochEndOffset {
+        EpochEndOffset {
+            error_code: self.error_code,
+            partition: self.partition,
+            leader_epoch: self.leader_epoch,
+            end_offset: self.end_offset,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EpochEndOffset {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.partition = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.leader_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.end_offset = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EpochEndOffset {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "EpochEndOffset",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "EpochEndOffset",
+            "partition",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.leader_epoch,
+                version,
+                options,
+                "EpochEndOffset",
+                "leaderEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.end_offset,
+            version,
+            options,
+            "EpochEndOffset",
+            "endOffset",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EpochEndOffset {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EpochEndOffset", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "EpochEndOffset",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("EpochEndOffset", "errorCode", version));
+        }
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "EpochEndOffset",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("EpochEndOffset", "partition", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "EpochEndOffset",
+                "leaderEpoch",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("EpochEndOffset", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("endOffset") {
+            value.end_offset = enc::json::field(
+                v,
+                version,
+                "EpochEndOffset",
+                "endOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("EpochEndOffset", "endOffset", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for OffsetForLeaderEpochResponse {

@@ -147,6 +147,210 @@ impl enc::Entities for ProduceRequest {
         enc::Entities::rewrite_entities(&mut self.topic_data, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ProduceRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProduceRequestRef<'a> {
+    /// Transactional id of the producer; null for a non-transactional producer.
+    ///
+    /// Versions 3+; nullable 3+; default null.
+    pub transactional_id: Option<&'a str>,
+    /// Acknowledgments required before answering: 0 none (no response is sent), 1 the leader only, -1 every in-sync replica.
+    ///
+    /// Versions 0+.
+    pub acks: i16,
+    /// Time in ms to wait for the required acknowledgments.
+    ///
+    /// Versions 0+.
+    pub timeout_ms: i32,
+    /// Data to append, per topic.
+    ///
+    /// Versions 0+.
+    pub topic_data: Vec<TopicProduceDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ProduceRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.transactional_id,
+                r,
+                version,
+                version >= 9,
+                "transactional_id",
+            )?;
+        } else {
+            self.transactional_id = None;
+        }
+        let run: [u8; 6] = enc::field::read_run(r, &[("acks", 2), ("timeout_ms", 4)])?;
+        self.acks = enc::Fixed::from_chunk(&run[0..2]);
+        self.timeout_ms = enc::Fixed::from_chunk(&run[2..6]);
+        enc::field::decode_into(
+            &mut self.topic_data,
+            r,
+            version,
+            version >= 9,
+            "topic_data",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactional_id = None;
+        self.acks = 0;
+        self.timeout_ms = 0;
+        self.topic_data.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ProduceRequestRef<'a> {
+    type Owned = ProduceRequest;
+    #[inline]
+    fn into_owned(self) -> ProduceRequest {
+        ProduceRequest {
+            transactional_id: enc::IntoOwned::into_owned(self.transactional_id),
+            acks: self.acks,
+            timeout_ms: self.timeout_ms,
+            topic_data: enc::IntoOwned::into_owned(self.topic_data),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ProduceRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ProduceRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 3 {
+            value.transactional_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.acks = crate::sample::Sample::sample(g, version);
+        value.timeout_ms = crate::sample::Sample::sample(g, version);
+        value.topic_data = crate::sample::Sample::sample(g, version);
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ProduceRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 3 && self.transactional_id.is_some() {
+            return Err(
+                enc::json::non_default("ProduceRequest", "transactionalId", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.transactional_id,
+                version,
+                options,
+                "ProduceRequest",
+                "transactionalId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.acks,
+            version,
+            options,
+            "ProduceRequest",
+            "acks",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.timeout_ms,
+            version,
+            options,
+            "ProduceRequest",
+            "timeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_data,
+            version,
+            options,
+            "ProduceRequest",
+            "topicData",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ProduceRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ProduceRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactionalId") {
+            value.transactional_id = enc::json::field(
+                v,
+                version,
+                "ProduceRequest",
+                "transactionalId",
+            )?;
+        } else if version >= 3 {
+            return Err(enc::json::missing("ProduceRequest", "transactionalId", version));
+        }
+        if let Some(v) = object.get("acks") {
+            value.acks = enc::json::field(v, version, "ProduceRequest", "acks")?;
+        } else {
+            return Err(enc::json::missing("ProduceRequest", "acks", version));
+        }
+        if let Some(v) = object.get("timeoutMs") {
+            value.timeout_ms = enc::json::field(
+                v,
+                version,
+                "ProduceRequest",
+                "timeoutMs",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProduceRequest", "timeoutMs", version));
+        }
+        if let Some(v) = object.get("topicData") {
+            value.topic_data = enc::json::field(
+                v,
+                version,
+                "ProduceRequest",
+                "topicData",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProduceRequest", "topicData", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicProduceData {
@@ -266,6 +470,174 @@ impl enc::Entities for TopicProduceData {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicProduceData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicProduceDataRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0-12; ignorable.
+    pub name: &'a str,
+    /// Topic ID; replaces Name from v13.
+    ///
+    /// Versions 13+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Data to append, per partition.
+    ///
+    /// Versions 0+.
+    pub partition_data: Vec<PartitionProduceDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicProduceDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 12 {
+            enc::field::decode_into(&mut self.name, r, version, version >= 9, "name")?;
+        } else {
+            self.name = "";
+        }
+        if version >= 13 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partition_data,
+            r,
+            version,
+            version >= 9,
+            "partition_data",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partition_data.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicProduceDataRef<'a> {
+    type Owned = TopicProduceData;
+    #[inline]
+    fn into_owned(self) -> TopicProduceData {
+        TopicProduceData {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            partition_data: enc::IntoOwned::into_owned(self.partition_data),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicProduceData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 12 {
+            value.name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 13 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_data = crate::sample::Sample::sample(g, version);
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicProduceData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 12 {
+            enc::json::put(
+                &mut out,
+                &self.name,
+                version,
+                options,
+                "TopicProduceData",
+                "name",
+            )?;
+        }
+        if version >= 13 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "TopicProduceData",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_data,
+            version,
+            options,
+            "TopicProduceData",
+            "partitionData",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicProduceData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicProduceData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "TopicProduceData", "name")?;
+        } else if version <= 12 {
+            return Err(enc::json::missing("TopicProduceData", "name", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "TopicProduceData",
+                "topicId",
+            )?;
+        } else if version >= 13 {
+            return Err(enc::json::missing("TopicProduceData", "topicId", version));
+        }
+        if let Some(v) = object.get("partitionData") {
+            value.partition_data = enc::json::field(
+                v,
+                version,
+                "TopicProduceData",
+                "partitionData",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicProduceData", "partitionData", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionProduceData {
@@ -328,6 +700,124 @@ impl enc::Struct for PartitionProduceData {
         self.index = 0;
         self.records = Some(crate::Bytes::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionProduceData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionProduceDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub index: i32,
+    /// Record batches to append.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub records: Option<&'a [u8]>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionProduceDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.index, r, version, false, "index")?;
+        enc::field::decode_into(&mut self.records, r, version, version >= 9, "records")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.index = 0;
+        self.records = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionProduceDataRef<'a> {
+    type Owned = PartitionProduceData;
+    #[inline]
+    fn into_owned(self) -> PartitionProduceData {
+        PartitionProduceData {
+            index: self.index,
+            records: enc::IntoOwned::into_owned(self.records),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionProduceData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.index = crate::sample::Sample::sample(g, version);
+        value.records = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionProduceData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.index,
+            version,
+            options,
+            "PartitionProduceData",
+            "index",
+        )?;
+        out.insert("records".into(), enc::json::nullable_records(&self.records));
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionProduceData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionProduceData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("index") {
+            value.index = enc::json::field(v, version, "PartitionProduceData", "index")?;
+        } else {
+            return Err(enc::json::missing("PartitionProduceData", "index", version));
+        }
+        if let Some(v) = object.get("records") {
+            value.records = enc::json::field(
+                v,
+                version,
+                "PartitionProduceData",
+                "records",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionProduceData", "records", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ProduceRequest {

@@ -155,6 +155,203 @@ impl enc::Entities for ProduceResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ProduceResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProduceResponseRef<'a> {
+    /// Results per topic.
+    ///
+    /// Versions 0+.
+    pub responses: Vec<TopicProduceResponseRef<'a>>,
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 1+; ignorable; default 0.
+    pub throttle_time_ms: i32,
+    /// Addresses of the brokers named in CurrentLeader of partitions that failed with NOT_LEADER_OR_FOLLOWER.
+    ///
+    /// Versions 10+; tag 0 from 10+.
+    pub node_endpoints: Vec<NodeEndpointRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ProduceResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.responses,
+            r,
+            version,
+            version >= 9,
+            "responses",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        self.node_endpoints.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_section(
+                r,
+                1,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 if version >= 10 => {
+                            self.node_endpoints = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "node_endpoints",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.responses.clear();
+        self.throttle_time_ms = 0;
+        self.node_endpoints.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ProduceResponseRef<'a> {
+    type Owned = ProduceResponse;
+    #[inline]
+    fn into_owned(self) -> ProduceResponse {
+        ProduceResponse {
+            responses: enc::IntoOwned::into_owned(self.responses),
+            throttle_time_ms: self.throttle_time_ms,
+            node_endpoints: enc::IntoOwned::into_owned(self.node_endpoints),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ProduceResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ProduceResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.responses = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 10 {
+            value.node_endpoints = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ProduceResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 10 && !self.node_endpoints.is_empty() {
+            return Err(
+                enc::json::non_default("ProduceResponse", "nodeEndpoints", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.responses,
+            version,
+            options,
+            "ProduceResponse",
+            "responses",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "ProduceResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        if version >= 10 && !self.node_endpoints.is_empty() {
+            enc::json::put(
+                &mut out,
+                &self.node_endpoints,
+                version,
+                options,
+                "ProduceResponse",
+                "nodeEndpoints",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ProduceResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ProduceResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("responses") {
+            value.responses = enc::json::field(
+                v,
+                version,
+                "ProduceResponse",
+                "responses",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProduceResponse", "responses", version));
+        }
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ProduceResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("ProduceResponse", "throttleTimeMs", version));
+        }
+        if let Some(v) = object.get("nodeEndpoints") {
+            value.node_endpoints = enc::json::field(
+                v,
+                version,
+                "ProduceResponse",
+                "nodeEndpoints",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicProduceResponse {
@@ -275,6 +472,176 @@ impl enc::Entities for TopicProduceResponse {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
         enc::Entities::rewrite_entities(&mut self.partition_responses, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicProduceResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicProduceResponseRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0-12; ignorable.
+    pub name: &'a str,
+    /// Topic ID; replaces Name from v13.
+    ///
+    /// Versions 13+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partition_responses: Vec<PartitionProduceResponseRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicProduceResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 12 {
+            enc::field::decode_into(&mut self.name, r, version, version >= 9, "name")?;
+        } else {
+            self.name = "";
+        }
+        if version >= 13 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partition_responses,
+            r,
+            version,
+            version >= 9,
+            "partition_responses",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partition_responses.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicProduceResponseRef<'a> {
+    type Owned = TopicProduceResponse;
+    #[inline]
+    fn into_owned(self) -> TopicProduceResponse {
+        TopicProduceResponse {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            partition_responses: enc::IntoOwned::into_owned(self.partition_responses),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicProduceResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 12 {
+            value.name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 13 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_responses = crate::sample::Sample::sample(g, version);
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicProduceResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 12 {
+            enc::json::put(
+                &mut out,
+                &self.name,
+                version,
+                options,
+                "TopicProduceResponse",
+                "name",
+            )?;
+        }
+        if version >= 13 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "TopicProduceResponse",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_responses,
+            version,
+            options,
+            "TopicProduceResponse",
+            "partitionResponses",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicProduceResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicProduceResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "TopicProduceResponse", "name")?;
+        } else if version <= 12 {
+            return Err(enc::json::missing("TopicProduceResponse", "name", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "TopicProduceResponse",
+                "topicId",
+            )?;
+        } else if version >= 13 {
+            return Err(enc::json::missing("TopicProduceResponse", "topicId", version));
+        }
+        if let Some(v) = object.get("partitionResponses") {
+            value.partition_responses = enc::json::field(
+                v,
+                version,
+                "TopicProduceResponse",
+                "partitionResponses",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopicProduceResponse", "partitionResponses", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-13; flexible 9-13.
@@ -571,6 +938,424 @@ impl enc::Entities for PartitionProduceResponse {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionProduceResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionProduceResponseRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub index: i32,
+    /// 0 when the records were appended, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Offset given to the first appended record.
+    ///
+    /// Versions 0+.
+    pub base_offset: i64,
+    /// Broker time in ms when the records were appended, if the topic uses LogAppendTime; -1 when it uses CreateTime.
+    ///
+    /// Versions 2+; ignorable; default -1.
+    pub log_append_time_ms: i64,
+    /// First offset still in the partition's log after the append.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub log_start_offset: i64,
+    /// Records that caused the whole batch to be rejected.
+    ///
+    /// Versions 8+; ignorable.
+    pub record_errors: Vec<BatchIndexAndErrorMessageRef<'a>>,
+    /// Summary of why the batch was rejected; null when there is no error or no detail.
+    ///
+    /// Versions 8+; nullable 8+; ignorable; default null.
+    pub error_message: Option<&'a str>,
+    /// Leader of the partition as known to this broker, sent with NOT_LEADER_OR_FOLLOWER and similar errors.
+    ///
+    /// Versions 10+; tag 0 from 10+.
+    pub current_leader: LeaderIdAndEpochRef<'a>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for PartitionProduceResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            index: 0,
+            error_code: 0,
+            base_offset: 0,
+            log_append_time_ms: -1,
+            log_start_offset: -1,
+            record_errors: Default::default(),
+            error_message: None,
+            current_leader: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionProduceResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 5 {
+            let run: [u8; 30] = enc::field::read_run(
+                r,
+                &[
+                    ("index", 4),
+                    ("error_code", 2),
+                    ("base_offset", 8),
+                    ("log_append_time_ms", 8),
+                    ("log_start_offset", 8),
+                ],
+            )?;
+            self.index = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.base_offset = enc::Fixed::from_chunk(&run[6..14]);
+            self.log_append_time_ms = enc::Fixed::from_chunk(&run[14..22]);
+            self.log_start_offset = enc::Fixed::from_chunk(&run[22..30]);
+        } else if version >= 2 {
+            let run: [u8; 22] = enc::field::read_run(
+                r,
+                &[
+                    ("index", 4),
+                    ("error_code", 2),
+                    ("base_offset", 8),
+                    ("log_append_time_ms", 8),
+                ],
+            )?;
+            self.index = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.base_offset = enc::Fixed::from_chunk(&run[6..14]);
+            self.log_append_time_ms = enc::Fixed::from_chunk(&run[14..22]);
+            self.log_start_offset = -1;
+        } else {
+            let run: [u8; 14] = enc::field::read_run(
+                r,
+                &[("index", 4), ("error_code", 2), ("base_offset", 8)],
+            )?;
+            self.index = enc::Fixed::from_chunk(&run[0..4]);
+            self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+            self.base_offset = enc::Fixed::from_chunk(&run[6..14]);
+            self.log_append_time_ms = -1;
+            self.log_start_offset = -1;
+        }
+        if version >= 8 {
+            enc::field::decode_into(
+                &mut self.record_errors,
+                r,
+                version,
+                version >= 9,
+                "record_errors",
+            )?;
+        } else {
+            self.record_errors.clear();
+        }
+        if version >= 8 {
+            enc::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                version >= 9,
+                "error_message",
+            )?;
+        } else {
+            self.error_message = None;
+        }
+        enc::Decode::reset_value(&mut self.current_leader);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_section(
+                r,
+                1,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 if version >= 10 => {
+                            self.current_leader = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "current_leader",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.index = 0;
+        self.error_code = 0;
+        self.base_offset = 0;
+        self.log_append_time_ms = -1;
+        self.log_start_offset = -1;
+        self.record_errors.clear();
+        self.error_message = None;
+        enc::Decode::reset_value(&mut self.current_leader);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionProduceResponseRef<'a> {
+    type Owned = PartitionProduceResponse;
+    #[inline]
+    fn into_owned(self) -> PartitionProduceResponse {
+        PartitionProduceResponse {
+            index: self.index,
+            error_code: self.error_code,
+            base_offset: self.base_offset,
+            log_append_time_ms: self.log_append_time_ms,
+            log_start_offset: self.log_start_offset,
+            record_errors: enc::IntoOwned::into_owned(self.record_errors),
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            current_leader: enc::IntoOwned::into_owned(self.current_leader),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionProduceResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.base_offset = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.log_append_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.log_start_offset = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 8 {
+            value.record_errors = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 8 {
+            value.error_message = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 10 {
+            value.current_leader = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionProduceResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 10 && self.current_leader != LeaderIdAndEpoch::default() {
+            return Err(
+                enc::json::non_default(
+                    "PartitionProduceResponse",
+                    "currentLeader",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.index,
+            version,
+            options,
+            "PartitionProduceResponse",
+            "index",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionProduceResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.base_offset,
+            version,
+            options,
+            "PartitionProduceResponse",
+            "baseOffset",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.log_append_time_ms,
+                version,
+                options,
+                "PartitionProduceResponse",
+                "logAppendTimeMs",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.log_start_offset,
+                version,
+                options,
+                "PartitionProduceResponse",
+                "logStartOffset",
+            )?;
+        }
+        if version >= 8 {
+            enc::json::put(
+                &mut out,
+                &self.record_errors,
+                version,
+                options,
+                "PartitionProduceResponse",
+                "recordErrors",
+            )?;
+        }
+        if version >= 8 {
+            enc::json::put(
+                &mut out,
+                &self.error_message,
+                version,
+                options,
+                "PartitionProduceResponse",
+                "errorMessage",
+            )?;
+        }
+        if version >= 10 && self.current_leader != LeaderIdAndEpoch::default() {
+            enc::json::put(
+                &mut out,
+                &self.current_leader,
+                version,
+                options,
+                "PartitionProduceResponse",
+                "currentLeader",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionProduceResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionProduceResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("index") {
+            value.index = enc::json::field(
+                v,
+                version,
+                "PartitionProduceResponse",
+                "index",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionProduceResponse", "index", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionProduceResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PartitionProduceResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("baseOffset") {
+            value.base_offset = enc::json::field(
+                v,
+                version,
+                "PartitionProduceResponse",
+                "baseOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PartitionProduceResponse", "baseOffset", version),
+            );
+        }
+        if let Some(v) = object.get("logAppendTimeMs") {
+            value.log_append_time_ms = enc::json::field(
+                v,
+                version,
+                "PartitionProduceResponse",
+                "logAppendTimeMs",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing(
+                    "PartitionProduceResponse",
+                    "logAppendTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("logStartOffset") {
+            value.log_start_offset = enc::json::field(
+                v,
+                version,
+                "PartitionProduceResponse",
+                "logStartOffset",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing("PartitionProduceResponse", "logStartOffset", version),
+            );
+        }
+        if let Some(v) = object.get("recordErrors") {
+            value.record_errors = enc::json::field(
+                v,
+                version,
+                "PartitionProduceResponse",
+                "recordErrors",
+            )?;
+        } else if version >= 8 {
+            return Err(
+                enc::json::missing("PartitionProduceResponse", "recordErrors", version),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "PartitionProduceResponse",
+                "errorMessage",
+            )?;
+        } else if version >= 8 {
+            return Err(
+                enc::json::missing("PartitionProduceResponse", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("currentLeader") {
+            value.current_leader = enc::json::field(
+                v,
+                version,
+                "PartitionProduceResponse",
+                "currentLeader",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 8-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BatchIndexAndErrorMessage {
@@ -669,6 +1454,158 @@ impl enc::Struct for BatchIndexAndErrorMessage {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BatchIndexAndErrorMessage`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 8-13; flexible 9-13.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BatchIndexAndErrorMessageRef<'a> {
+    /// Position of the record within its batch (0-based).
+    ///
+    /// Versions 8+.
+    pub batch_index: i32,
+    /// Why that record was rejected; may be null.
+    ///
+    /// Versions 8+; nullable 8+; default null.
+    pub batch_index_error_message: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BatchIndexAndErrorMessageRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.batch_index,
+            r,
+            version,
+            false,
+            "batch_index",
+        )?;
+        enc::field::decode_into(
+            &mut self.batch_index_error_message,
+            r,
+            version,
+            version >= 9,
+            "batch_index_error_message",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 9 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.batch_index = 0;
+        self.batch_index_error_message = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BatchIndexAndErrorMessageRef<'a> {
+    type Owned = BatchIndexAndErrorMessage;
+    #[inline]
+    fn into_owned(self) -> BatchIndexAndErrorMessage {
+        BatchIndexAndErrorMessage {
+            batch_index: self.batch_index,
+            batch_index_error_message: enc::IntoOwned::into_owned(
+                self.batch_index_error_message,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BatchIndexAndErrorMessage {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.batch_index = crate::sample::Sample::sample(g, version);
+        value.batch_index_error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 9 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BatchIndexAndErrorMessage {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.batch_index,
+            version,
+            options,
+            "BatchIndexAndErrorMessage",
+            "batchIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.batch_index_error_message,
+            version,
+            options,
+            "BatchIndexAndErrorMessage",
+            "batchIndexErrorMessage",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BatchIndexAndErrorMessage {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BatchIndexAndErrorMessage", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("batchIndex") {
+            value.batch_index = enc::json::field(
+                v,
+                version,
+                "BatchIndexAndErrorMessage",
+                "batchIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BatchIndexAndErrorMessage", "batchIndex", version),
+            );
+        }
+        if let Some(v) = object.get("batchIndexErrorMessage") {
+            value.batch_index_error_message = enc::json::field(
+                v,
+                version,
+                "BatchIndexAndErrorMessage",
+                "batchIndexErrorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "BatchIndexAndErrorMessage",
+                    "batchIndexErrorMessage",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 10-13; flexible 10-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeaderIdAndEpoch {
@@ -753,6 +1690,142 @@ impl enc::Entities for LeaderIdAndEpoch {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderIdAndEpoch`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 10-13; flexible 10-13.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaderIdAndEpochRef<'a> {
+    /// Broker id of the leader, or -1 when unknown.
+    ///
+    /// Versions 10+; default -1.
+    pub leader_id: i32,
+    /// Epoch of that leader, or -1 when unknown.
+    ///
+    /// Versions 10+; default -1.
+    pub leader_epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for LeaderIdAndEpochRef<'a> {
+    fn default() -> Self {
+        Self {
+            leader_id: -1,
+            leader_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderIdAndEpochRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("leader_id", 4), ("leader_epoch", 4)],
+        )?;
+        self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.leader_id = -1;
+        self.leader_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderIdAndEpochRef<'a> {
+    type Owned = LeaderIdAndEpoch;
+    #[inline]
+    fn into_owned(self) -> LeaderIdAndEpoch {
+        LeaderIdAndEpoch {
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderIdAndEpoch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderIdAndEpoch {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "LeaderIdAndEpoch",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "LeaderIdAndEpoch",
+            "leaderEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderIdAndEpoch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderIdAndEpoch", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(
+                v,
+                version,
+                "LeaderIdAndEpoch",
+                "leaderId",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderIdAndEpoch", "leaderId", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "LeaderIdAndEpoch",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderIdAndEpoch", "leaderEpoch", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 10-13; flexible 10-13.
@@ -842,6 +1915,143 @@ impl enc::Entities for NodeEndpoint {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`NodeEndpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 10-13; flexible 10-13.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NodeEndpointRef<'a> {
+    /// Broker id.
+    ///
+    /// Versions 10+.
+    pub node_id: i32,
+    /// Host name or address of the broker.
+    ///
+    /// Versions 10+.
+    pub host: &'a str,
+    /// TCP port of the broker.
+    ///
+    /// Versions 10+.
+    pub port: i32,
+    /// Rack label of the broker; null when none is configured.
+    ///
+    /// Versions 10+; nullable 10+; default null.
+    pub rack: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for NodeEndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.node_id = 0;
+        self.host = "";
+        self.port = 0;
+        self.rack = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for NodeEndpointRef<'a> {
+    type Owned = NodeEndpoint;
+    #[inline]
+    fn into_owned(self) -> NodeEndpoint {
+        NodeEndpoint {
+            node_id: self.node_id,
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            rack: enc::IntoOwned::into_owned(self.rack),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for NodeEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.node_id = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.rack = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for NodeEndpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.node_id,
+            version,
+            options,
+            "NodeEndpoint",
+            "nodeId",
+        )?;
+        enc::json::put(&mut out, &self.host, version, options, "NodeEndpoint", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "NodeEndpoint", "port")?;
+        enc::json::put(&mut out, &self.rack, version, options, "NodeEndpoint", "rack")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for NodeEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "NodeEndpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("nodeId") {
+            value.node_id = enc::json::field(v, version, "NodeEndpoint", "nodeId")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "nodeId", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "NodeEndpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "NodeEndpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "port", version));
+        }
+        if let Some(v) = object.get("rack") {
+            value.rack = enc::json::field(v, version, "NodeEndpoint", "rack")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "rack", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ProduceResponse {

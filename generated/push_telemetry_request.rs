@@ -95,6 +95,225 @@ impl enc::Struct for PushTelemetryRequest {
     }
 }
 impl enc::Entities for PushTelemetryRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PushTelemetryRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PushTelemetryRequestRef<'a> {
+    /// Client instance id the broker assigned in GetTelemetrySubscriptions.
+    ///
+    /// Versions 0+.
+    pub client_instance_id: enc::Uuid,
+    /// Id of the subscription the metrics were collected for, as last received.
+    ///
+    /// Versions 0+.
+    pub subscription_id: i32,
+    /// True on the final push sent while the client shuts down.
+    ///
+    /// Versions 0+.
+    pub terminating: bool,
+    /// Codec applied to Metrics (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd).
+    ///
+    /// Versions 0+.
+    pub compression_type: i8,
+    /// Metrics as an OpenTelemetry MetricsData v1 protobuf message, compressed as CompressionType says.
+    ///
+    /// Versions 0+.
+    pub metrics: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PushTelemetryRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 22] = enc::field::read_run(
+            r,
+            &[
+                ("client_instance_id", 16),
+                ("subscription_id", 4),
+                ("terminating", 1),
+                ("compression_type", 1),
+            ],
+        )?;
+        self.client_instance_id = enc::Fixed::from_chunk(&run[0..16]);
+        self.subscription_id = enc::Fixed::from_chunk(&run[16..20]);
+        self.terminating = enc::Fixed::from_chunk(&run[20..21]);
+        self.compression_type = enc::Fixed::from_chunk(&run[21..22]);
+        enc::field::decode_into(&mut self.metrics, r, version, true, "metrics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.client_instance_id = enc::Uuid::NIL;
+        self.subscription_id = 0;
+        self.terminating = false;
+        self.compression_type = 0;
+        self.metrics = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PushTelemetryRequestRef<'a> {
+    type Owned = PushTelemetryRequest;
+    #[inline]
+    fn into_owned(self) -> PushTelemetryRequest {
+        PushTelemetryRequest {
+            client_instance_id: self.client_instance_id,
+            subscription_id: self.subscription_id,
+            terminating: self.terminating,
+            compression_type: self.compression_type,
+            metrics: enc::IntoOwned::into_owned(self.metrics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for PushTelemetryRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PushTelemetryRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.client_instance_id = crate::sample::Sample::sample(g, version);
+        value.subscription_id = crate::sample::Sample::sample(g, version);
+        value.terminating = crate::sample::Sample::sample(g, version);
+        value.compression_type = crate::sample::Sample::sample(g, version);
+        value.metrics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PushTelemetryRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.client_instance_id,
+            version,
+            options,
+            "PushTelemetryRequest",
+            "clientInstanceId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.subscription_id,
+            version,
+            options,
+            "PushTelemetryRequest",
+            "subscriptionId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.terminating,
+            version,
+            options,
+            "PushTelemetryRequest",
+            "terminating",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.compression_type,
+            version,
+            options,
+            "PushTelemetryRequest",
+            "compressionType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.metrics,
+            version,
+            options,
+            "PushTelemetryRequest",
+            "metrics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PushTelemetryRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PushTelemetryRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clientInstanceId") {
+            value.client_instance_id = enc::json::field(
+                v,
+                version,
+                "PushTelemetryRequest",
+                "clientInstanceId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PushTelemetryRequest", "clientInstanceId", version),
+            );
+        }
+        if let Some(v) = object.get("subscriptionId") {
+            value.subscription_id = enc::json::field(
+                v,
+                version,
+                "PushTelemetryRequest",
+                "subscriptionId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PushTelemetryRequest", "subscriptionId", version),
+            );
+        }
+        if let Some(v) = object.get("terminating") {
+            value.terminating = enc::json::field(
+                v,
+                version,
+                "PushTelemetryRequest",
+                "terminating",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PushTelemetryRequest", "terminating", version),
+            );
+        }
+        if let Some(v) = object.get("compressionType") {
+            value.compression_type = enc::json::field(
+                v,
+                version,
+                "PushTelemetryRequest",
+                "compressionType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PushTelemetryRequest", "compressionType", version),
+            );
+        }
+        if let Some(v) = object.get("metrics") {
+            value.metrics = enc::json::field(
+                v,
+                version,
+                "PushTelemetryRequest",
+                "metrics",
+            )?;
+        } else {
+            return Err(enc::json::missing("PushTelemetryRequest", "metrics", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for PushTelemetryRequest {
     const NAME: &'static str = "PushTelemetryRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

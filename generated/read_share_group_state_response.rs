@@ -51,6 +51,105 @@ impl enc::Struct for ReadShareGroupStateResponse {
     }
 }
 impl enc::Entities for ReadShareGroupStateResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReadShareGroupStateResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReadShareGroupStateResponseRef<'a> {
+    /// Results per topic.
+    ///
+    /// Versions 0+.
+    pub results: Vec<ReadStateResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReadShareGroupStateResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.results, r, version, true, "results")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.results.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReadShareGroupStateResponseRef<'a> {
+    type Owned = ReadShareGroupStateResponse;
+    #[inline]
+    fn into_owned(self) -> ReadShareGroupStateResponse {
+        ReadShareGroupStateResponse {
+            results: enc::IntoOwned::into_owned(self.results),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ReadShareGroupStateResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReadShareGroupStateResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.results = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReadShareGroupStateResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.results,
+            version,
+            options,
+            "ReadShareGroupStateResponse",
+            "results",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReadShareGroupStateResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReadShareGroupStateResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("results") {
+            value.results = enc::json::field(
+                v,
+                version,
+                "ReadShareGroupStateResponse",
+                "results",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ReadShareGroupStateResponse", "results", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadStateResult {
@@ -106,6 +205,122 @@ impl enc::Struct for ReadStateResult {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReadStateResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReadStateResultRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReadStateResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReadStateResultRef<'a> {
+    type Owned = ReadStateResult;
+    #[inline]
+    fn into_owned(self) -> ReadStateResult {
+        ReadStateResult {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReadStateResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReadStateResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "ReadStateResult",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "ReadStateResult",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReadStateResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReadStateResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "ReadStateResult", "topicId")?;
+        } else {
+            return Err(enc::json::missing("ReadStateResult", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "ReadStateResult",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReadStateResult", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -228,6 +443,255 @@ impl enc::Struct for PartitionResult {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionResultRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// 0 on success, otherwise the error for this partition.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Epoch of the stored state of the share-partition.
+    ///
+    /// Versions 0+.
+    pub state_epoch: i32,
+    /// Start offset of the share-partition; -1 when not initialized yet.
+    ///
+    /// Versions 0+.
+    pub start_offset: i64,
+    /// Offset ranges whose delivery state differs from the default.
+    ///
+    /// Versions 0+.
+    pub state_batches: Vec<StateBatchRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition", 4), ("error_code", 2)],
+        )?;
+        self.partition = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("state_epoch", 4), ("start_offset", 8)],
+        )?;
+        self.state_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.start_offset = enc::Fixed::from_chunk(&run[4..12]);
+        enc::field::decode_into(
+            &mut self.state_batches,
+            r,
+            version,
+            true,
+            "state_batches",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.state_epoch = 0;
+        self.start_offset = 0;
+        self.state_batches.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionResultRef<'a> {
+    type Owned = PartitionResult;
+    #[inline]
+    fn into_owned(self) -> PartitionResult {
+        PartitionResult {
+            partition: self.partition,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            state_epoch: self.state_epoch,
+            start_offset: self.start_offset,
+            state_batches: enc::IntoOwned::into_owned(self.state_batches),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.state_epoch = crate::sample::Sample::sample(g, version);
+        value.start_offset = crate::sample::Sample::sample(g, version);
+        value.state_batches = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "PartitionResult",
+            "partition",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionResult",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "PartitionResult",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state_epoch,
+            version,
+            options,
+            "PartitionResult",
+            "stateEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.start_offset,
+            version,
+            options,
+            "PartitionResult",
+            "startOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state_batches,
+            version,
+            options,
+            "PartitionResult",
+            "stateBatches",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "partition", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "errorMessage", version));
+        }
+        if let Some(v) = object.get("stateEpoch") {
+            value.state_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "stateEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "stateEpoch", version));
+        }
+        if let Some(v) = object.get("startOffset") {
+            value.start_offset = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "startOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "startOffset", version));
+        }
+        if let Some(v) = object.get("stateBatches") {
+            value.state_batches = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "stateBatches",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "stateBatches", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
@@ -316,6 +780,189 @@ impl enc::Struct for StateBatch {
         self.delivery_state = 0;
         self.delivery_count = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StateBatch`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StateBatchRef<'a> {
+    /// First offset of the range.
+    ///
+    /// Versions 0+.
+    pub first_offset: i64,
+    /// Last offset of the range (inclusive).
+    ///
+    /// Versions 0+.
+    pub last_offset: i64,
+    /// Delivery state of the range: 0 available, 2 acknowledged, 4 archived.
+    ///
+    /// Versions 0+.
+    pub delivery_state: i8,
+    /// How often the records of the range have been delivered.
+    ///
+    /// Versions 0+.
+    pub delivery_count: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StateBatchRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 19] = enc::field::read_run(
+            r,
+            &[
+                ("first_offset", 8),
+                ("last_offset", 8),
+                ("delivery_state", 1),
+                ("delivery_count", 2),
+            ],
+        )?;
+        self.first_offset = enc::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = enc::Fixed::from_chunk(&run[8..16]);
+        self.delivery_state = enc::Fixed::from_chunk(&run[16..17]);
+        self.delivery_count = enc::Fixed::from_chunk(&run[17..19]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.delivery_state = 0;
+        self.delivery_count = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StateBatchRef<'a> {
+    type Owned = StateBatch;
+    #[inline]
+    fn into_owned(self) -> StateBatch {
+        StateBatch {
+            first_offset: self.first_offset,
+            last_offset: self.last_offset,
+            delivery_state: self.delivery_state,
+            delivery_count: self.delivery_count,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StateBatch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.first_offset = crate::sample::Sample::sample(g, version);
+        value.last_offset = crate::sample::Sample::sample(g, version);
+        value.delivery_state = crate::sample::Sample::sample(g, version);
+        value.delivery_count = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StateBatch {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.first_offset,
+            version,
+            options,
+            "StateBatch",
+            "firstOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_offset,
+            version,
+            options,
+            "StateBatch",
+            "lastOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.delivery_state,
+            version,
+            options,
+            "StateBatch",
+            "deliveryState",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.delivery_count,
+            version,
+            options,
+            "StateBatch",
+            "deliveryCount",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StateBatch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StateBatch", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("firstOffset") {
+            value.first_offset = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "firstOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "firstOffset", version));
+        }
+        if let Some(v) = object.get("lastOffset") {
+            value.last_offset = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "lastOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "lastOffset", version));
+        }
+        if let Some(v) = object.get("deliveryState") {
+            value.delivery_state = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "deliveryState",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "deliveryState", version));
+        }
+        if let Some(v) = object.get("deliveryCount") {
+            value.delivery_count = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "deliveryCount",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "deliveryCount", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ReadShareGroupStateResponse {

@@ -51,6 +51,113 @@ impl enc::Struct for ReadShareGroupStateSummaryResponse {
     }
 }
 impl enc::Entities for ReadShareGroupStateSummaryResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReadShareGroupStateSummaryResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReadShareGroupStateSummaryResponseRef<'a> {
+    /// Results per topic.
+    ///
+    /// Versions 0+.
+    pub results: Vec<ReadStateSummaryResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReadShareGroupStateSummaryResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.results, r, version, true, "results")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.results.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReadShareGroupStateSummaryResponseRef<'a> {
+    type Owned = ReadShareGroupStateSummaryResponse;
+    #[inline]
+    fn into_owned(self) -> ReadShareGroupStateSummaryResponse {
+        ReadShareGroupStateSummaryResponse {
+            results: enc::IntoOwned::into_owned(self.results),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ReadShareGroupStateSummaryResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReadShareGroupStateSummaryResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.results = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReadShareGroupStateSummaryResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.results,
+            version,
+            options,
+            "ReadShareGroupStateSummaryResponse",
+            "results",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReadShareGroupStateSummaryResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ReadShareGroupStateSummaryResponse",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("results") {
+            value.results = enc::json::field(
+                v,
+                version,
+                "ReadShareGroupStateSummaryResponse",
+                "results",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ReadShareGroupStateSummaryResponse",
+                    "results",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadStateSummaryResult {
@@ -106,6 +213,129 @@ impl enc::Struct for ReadStateSummaryResult {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ReadStateSummaryResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReadStateSummaryResultRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ReadStateSummaryResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ReadStateSummaryResultRef<'a> {
+    type Owned = ReadStateSummaryResult;
+    #[inline]
+    fn into_owned(self) -> ReadStateSummaryResult {
+        ReadStateSummaryResult {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ReadStateSummaryResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ReadStateSummaryResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "ReadStateSummaryResult",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "ReadStateSummaryResult",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ReadStateSummaryResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ReadStateSummaryResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "ReadStateSummaryResult",
+                "topicId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ReadStateSummaryResult", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "ReadStateSummaryResult",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ReadStateSummaryResult", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -268,6 +498,313 @@ impl enc::Struct for PartitionResult {
         self.start_offset = 0;
         self.delivery_complete_count = -1;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionResultRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// 0 on success, otherwise the error for this partition (e.g. FENCED_LEADER_EPOCH).
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Epoch of the stored state of the share-partition.
+    ///
+    /// Versions 0+.
+    pub state_epoch: i32,
+    /// Leader epoch stored with the share-partition's state.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Start offset of the share-partition.
+    ///
+    /// Versions 0+.
+    pub start_offset: i64,
+    /// Offsets at or after the start offset whose delivery is complete (KIP-1226); -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub delivery_complete_count: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for PartitionResultRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition: 0,
+            error_code: 0,
+            error_message: None,
+            state_epoch: 0,
+            leader_epoch: 0,
+            start_offset: 0,
+            delivery_complete_count: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionResultRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition", 4), ("error_code", 2)],
+        )?;
+        self.partition = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        if version >= 1 {
+            let run: [u8; 20] = enc::field::read_run(
+                r,
+                &[
+                    ("state_epoch", 4),
+                    ("leader_epoch", 4),
+                    ("start_offset", 8),
+                    ("delivery_complete_count", 4),
+                ],
+            )?;
+            self.state_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+            self.start_offset = enc::Fixed::from_chunk(&run[8..16]);
+            self.delivery_complete_count = enc::Fixed::from_chunk(&run[16..20]);
+        } else {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[("state_epoch", 4), ("leader_epoch", 4), ("start_offset", 8)],
+            )?;
+            self.state_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+            self.start_offset = enc::Fixed::from_chunk(&run[8..16]);
+            self.delivery_complete_count = -1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.state_epoch = 0;
+        self.leader_epoch = 0;
+        self.start_offset = 0;
+        self.delivery_complete_count = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionResultRef<'a> {
+    type Owned = PartitionResult;
+    #[inline]
+    fn into_owned(self) -> PartitionResult {
+        PartitionResult {
+            partition: self.partition,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            state_epoch: self.state_epoch,
+            leader_epoch: self.leader_epoch,
+            start_offset: self.start_offset,
+            delivery_complete_count: self.delivery_complete_count,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.state_epoch = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.start_offset = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.delivery_complete_count = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "PartitionResult",
+            "partition",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionResult",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "PartitionResult",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state_epoch,
+            version,
+            options,
+            "PartitionResult",
+            "stateEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "PartitionResult",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.start_offset,
+            version,
+            options,
+            "PartitionResult",
+            "startOffset",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.delivery_complete_count,
+                version,
+                options,
+                "PartitionResult",
+                "deliveryCompleteCount",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "partition", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "errorMessage", version));
+        }
+        if let Some(v) = object.get("stateEpoch") {
+            value.state_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "stateEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "stateEpoch", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("startOffset") {
+            value.start_offset = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "startOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "startOffset", version));
+        }
+        if let Some(v) = object.get("deliveryCompleteCount") {
+            value.delivery_complete_count = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "deliveryCompleteCount",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("PartitionResult", "deliveryCompleteCount", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ReadShareGroupStateSummaryResponse {

@@ -93,6 +93,179 @@ impl enc::Struct for RemoveRaftVoterRequest {
     }
 }
 impl enc::Entities for RemoveRaftVoterRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RemoveRaftVoterRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoveRaftVoterRequestRef<'a> {
+    /// Id of the cluster the caller expects; null skips the check.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub cluster_id: Option<&'a str>,
+    /// Replica id of the voter to remove.
+    ///
+    /// Versions 0+.
+    pub voter_id: i32,
+    /// Log directory id of the voter to remove.
+    ///
+    /// Versions 0+.
+    pub voter_directory_id: enc::Uuid,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for RemoveRaftVoterRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            cluster_id: Some(""),
+            voter_id: 0,
+            voter_directory_id: enc::Uuid::NIL,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RemoveRaftVoterRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
+        let run: [u8; 20] = enc::field::read_run(
+            r,
+            &[("voter_id", 4), ("voter_directory_id", 16)],
+        )?;
+        self.voter_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.voter_directory_id = enc::Fixed::from_chunk(&run[4..20]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.cluster_id = Some("");
+        self.voter_id = 0;
+        self.voter_directory_id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RemoveRaftVoterRequestRef<'a> {
+    type Owned = RemoveRaftVoterRequest;
+    #[inline]
+    fn into_owned(self) -> RemoveRaftVoterRequest {
+        RemoveRaftVoterRequest {
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            voter_id: self.voter_id,
+            voter_directory_id: self.voter_directory_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RemoveRaftVoterRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoveRaftVoterRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.cluster_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.voter_id = crate::sample::Sample::sample(g, version);
+        value.voter_directory_id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RemoveRaftVoterRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.cluster_id,
+            version,
+            options,
+            "RemoveRaftVoterRequest",
+            "clusterId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.voter_id,
+            version,
+            options,
+            "RemoveRaftVoterRequest",
+            "voterId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.voter_directory_id,
+            version,
+            options,
+            "RemoveRaftVoterRequest",
+            "voterDirectoryId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RemoveRaftVoterRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RemoveRaftVoterRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "RemoveRaftVoterRequest",
+                "clusterId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RemoveRaftVoterRequest", "clusterId", version),
+            );
+        }
+        if let Some(v) = object.get("voterId") {
+            value.voter_id = enc::json::field(
+                v,
+                version,
+                "RemoveRaftVoterRequest",
+                "voterId",
+            )?;
+        } else {
+            return Err(enc::json::missing("RemoveRaftVoterRequest", "voterId", version));
+        }
+        if let Some(v) = object.get("voterDirectoryId") {
+            value.voter_directory_id = enc::json::field(
+                v,
+                version,
+                "RemoveRaftVoterRequest",
+                "voterDirectoryId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RemoveRaftVoterRequest", "voterDirectoryId", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for RemoveRaftVoterRequest {
     const NAME: &'static str = "RemoveRaftVoterRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -96,6 +96,160 @@ impl enc::Struct for RenewDelegationTokenRequest {
     }
 }
 impl enc::Entities for RenewDelegationTokenRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RenewDelegationTokenRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 2.
+#[derive(Clone, PartialEq, Default)]
+pub struct RenewDelegationTokenRequestRef<'a> {
+    /// HMAC identifying the token to renew.
+    ///
+    /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
+    pub hmac: &'a [u8],
+    /// Time in ms, counted from now, by which to extend the token's life (never past its max lifetime).
+    ///
+    /// Versions 0+.
+    pub renew_period_ms: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl ::core::fmt::Debug for RenewDelegationTokenRequestRef<'_> {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RenewDelegationTokenRequestRef")
+            .field("hmac", &crate::redact::Redacted(&self.hmac))
+            .field("renew_period_ms", &self.renew_period_ms)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RenewDelegationTokenRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.hmac, r, version, version >= 2, "hmac")?;
+        enc::field::decode_into(
+            &mut self.renew_period_ms,
+            r,
+            version,
+            false,
+            "renew_period_ms",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.hmac = Default::default();
+        self.renew_period_ms = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RenewDelegationTokenRequestRef<'a> {
+    type Owned = RenewDelegationTokenRequest;
+    #[inline]
+    fn into_owned(self) -> RenewDelegationTokenRequest {
+        RenewDelegationTokenRequest {
+            hmac: enc::IntoOwned::into_owned(self.hmac),
+            renew_period_ms: self.renew_period_ms,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RenewDelegationTokenRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RenewDelegationTokenRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.hmac = crate::sample::Sample::sample(g, version);
+        value.renew_period_ms = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RenewDelegationTokenRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put_sensitive(
+            &mut out,
+            &self.hmac,
+            version,
+            options,
+            "RenewDelegationTokenRequest",
+            "hmac",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.renew_period_ms,
+            version,
+            options,
+            "RenewDelegationTokenRequest",
+            "renewPeriodMs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RenewDelegationTokenRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RenewDelegationTokenRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("hmac") {
+            value.hmac = enc::json::field(
+                v,
+                version,
+                "RenewDelegationTokenRequest",
+                "hmac",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RenewDelegationTokenRequest", "hmac", version),
+            );
+        }
+        if let Some(v) = object.get("renewPeriodMs") {
+            value.renew_period_ms = enc::json::field(
+                v,
+                version,
+                "RenewDelegationTokenRequest",
+                "renewPeriodMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RenewDelegationTokenRequest",
+                    "renewPeriodMs",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for RenewDelegationTokenRequest {
     const NAME: &'static str = "RenewDelegationTokenRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

@@ -93,6 +93,178 @@ impl enc::Struct for RenewDelegationTokenResponse {
     }
 }
 impl enc::Entities for RenewDelegationTokenResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RenewDelegationTokenResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RenewDelegationTokenResponseRef<'a> {
+    /// 0 when the token was renewed, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// New expiry time of the token, in ms since the epoch.
+    ///
+    /// Versions 0+.
+    pub expiry_timestamp_ms: i64,
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RenewDelegationTokenResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 14] = enc::field::read_run(
+            r,
+            &[("error_code", 2), ("expiry_timestamp_ms", 8), ("throttle_time_ms", 4)],
+        )?;
+        self.error_code = enc::Fixed::from_chunk(&run[0..2]);
+        self.expiry_timestamp_ms = enc::Fixed::from_chunk(&run[2..10]);
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[10..14]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.expiry_timestamp_ms = 0;
+        self.throttle_time_ms = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RenewDelegationTokenResponseRef<'a> {
+    type Owned = RenewDelegationTokenResponse;
+    #[inline]
+    fn into_owned(self) -> RenewDelegationTokenResponse {
+        RenewDelegationTokenResponse {
+            error_code: self.error_code,
+            expiry_timestamp_ms: self.expiry_timestamp_ms,
+            throttle_time_ms: self.throttle_time_ms,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RenewDelegationTokenResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RenewDelegationTokenResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.expiry_timestamp_ms = crate::sample::Sample::sample(g, version);
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RenewDelegationTokenResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "RenewDelegationTokenResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.expiry_timestamp_ms,
+            version,
+            options,
+            "RenewDelegationTokenResponse",
+            "expiryTimestampMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "RenewDelegationTokenResponse",
+            "throttleTimeMs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RenewDelegationTokenResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RenewDelegationTokenResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "RenewDelegationTokenResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RenewDelegationTokenResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("expiryTimestampMs") {
+            value.expiry_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "RenewDelegationTokenResponse",
+                "expiryTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RenewDelegationTokenResponse",
+                    "expiryTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "RenewDelegationTokenResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RenewDelegationTokenResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for RenewDelegationTokenResponse {
     const NAME: &'static str = "RenewDelegationTokenResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

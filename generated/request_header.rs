@@ -203,6 +203,309 @@ impl enc::Struct for RequestHeader {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RequestHeader`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestHeaderRef<'a> {
+    /// Numeric key of the API whose request body follows this header.
+    ///
+    /// Versions 0+.
+    pub request_api_key: i16,
+    /// Schema version the request body is encoded with.
+    ///
+    /// Versions 0+.
+    pub request_api_version: i16,
+    /// Number chosen by the client and echoed in the response header, to pair responses with requests.
+    ///
+    /// Versions 0+.
+    pub correlation_id: i32,
+    /// Client-chosen identifier, used in logs, metrics and quotas; may be null.
+    ///
+    /// Versions 1+; nullable 1+; ignorable.
+    pub client_id: Option<&'a str>,
+    /// KIP-590: principal of the original client when a broker forwards this request on that client's behalf; null when not forwarded. Trusted only in a header embedded in an Envelope accepted from a broker with CLUSTER_ACTION, never on a client's own request.
+    ///
+    /// Versions 2+; nullable 2+; tag 0 from 2+; ignorable; default null.
+    pub initial_principal_name: Option<&'a str>,
+    /// KIP-590: client ID of the original client when a broker forwards this request on that client's behalf; null when not forwarded. Trusted only in a header embedded in an Envelope accepted from a broker with CLUSTER_ACTION.
+    ///
+    /// Versions 2+; nullable 2+; tag 1 from 2+; ignorable; default null.
+    pub initial_client_id: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for RequestHeaderRef<'a> {
+    fn default() -> Self {
+        Self {
+            request_api_key: 0,
+            request_api_version: 0,
+            correlation_id: 0,
+            client_id: Some(""),
+            initial_principal_name: None,
+            initial_client_id: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RequestHeaderRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("request_api_key", 2), ("request_api_version", 2), ("correlation_id", 4)],
+        )?;
+        self.request_api_key = enc::Fixed::from_chunk(&run[0..2]);
+        self.request_api_version = enc::Fixed::from_chunk(&run[2..4]);
+        self.correlation_id = enc::Fixed::from_chunk(&run[4..8]);
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.client_id,
+                r,
+                version,
+                false,
+                "client_id",
+            )?;
+        } else {
+            self.client_id = Some("");
+        }
+        self.initial_principal_name = None;
+        self.initial_client_id = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_section(
+                r,
+                2,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 => {
+                            self.initial_principal_name = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "initial_principal_name",
+                            )?;
+                        }
+                        1 => {
+                            self.initial_client_id = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "initial_client_id",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.request_api_key = 0;
+        self.request_api_version = 0;
+        self.correlation_id = 0;
+        self.client_id = Some("");
+        self.initial_principal_name = None;
+        self.initial_client_id = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RequestHeaderRef<'a> {
+    type Owned = RequestHeader;
+    #[inline]
+    fn into_owned(self) -> RequestHeader {
+        RequestHeader {
+            request_api_key: self.request_api_key,
+            request_api_version: self.request_api_version,
+            correlation_id: self.correlation_id,
+            client_id: enc::IntoOwned::into_owned(self.client_id),
+            initial_principal_name: enc::IntoOwned::into_owned(
+                self.initial_principal_name,
+            ),
+            initial_client_id: enc::IntoOwned::into_owned(self.initial_client_id),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RequestHeaderRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RequestHeader {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.request_api_key = crate::sample::Sample::sample(g, version);
+        value.request_api_version = crate::sample::Sample::sample(g, version);
+        value.correlation_id = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.client_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 2 {
+            value.initial_principal_name = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 2 {
+            value.initial_client_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(2);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RequestHeader {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.request_api_key,
+            version,
+            options,
+            "RequestHeader",
+            "requestApiKey",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.request_api_version,
+            version,
+            options,
+            "RequestHeader",
+            "requestApiVersion",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.correlation_id,
+            version,
+            options,
+            "RequestHeader",
+            "correlationId",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.client_id,
+                version,
+                options,
+                "RequestHeader",
+                "clientId",
+            )?;
+        }
+        if version >= 2 && self.initial_principal_name.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.initial_principal_name,
+                version,
+                options,
+                "RequestHeader",
+                "initialPrincipalName",
+            )?;
+        }
+        if version >= 2 && self.initial_client_id.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.initial_client_id,
+                version,
+                options,
+                "RequestHeader",
+                "initialClientId",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RequestHeader {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RequestHeader", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("requestApiKey") {
+            value.request_api_key = enc::json::field(
+                v,
+                version,
+                "RequestHeader",
+                "requestApiKey",
+            )?;
+        } else {
+            return Err(enc::json::missing("RequestHeader", "requestApiKey", version));
+        }
+        if let Some(v) = object.get("requestApiVersion") {
+            value.request_api_version = enc::json::field(
+                v,
+                version,
+                "RequestHeader",
+                "requestApiVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RequestHeader", "requestApiVersion", version),
+            );
+        }
+        if let Some(v) = object.get("correlationId") {
+            value.correlation_id = enc::json::field(
+                v,
+                version,
+                "RequestHeader",
+                "correlationId",
+            )?;
+        } else {
+            return Err(enc::json::missing("RequestHeader", "correlationId", version));
+        }
+        if let Some(v) = object.get("clientId") {
+            value.client_id = enc::json::field(v, version, "RequestHeader", "clientId")?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("RequestHeader", "clientId", version));
+        }
+        if let Some(v) = object.get("initialPrincipalName") {
+            value.initial_principal_name = enc::json::field(
+                v,
+                version,
+                "RequestHeader",
+                "initialPrincipalName",
+            )?;
+        }
+        if let Some(v) = object.get("initialClientId") {
+            value.initial_client_id = enc::json::field(
+                v,
+                version,
+                "RequestHeader",
+                "initialClientId",
+            )?;
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for RequestHeader {
     const NAME: &'static str = "RequestHeader";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

@@ -76,6 +76,114 @@ impl enc::Struct for ResponseHeader {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ResponseHeader`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ResponseHeaderRef<'a> {
+    /// Copy of the request header's CorrelationId, identifying the request answered.
+    ///
+    /// Versions 0+.
+    pub correlation_id: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ResponseHeaderRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.correlation_id,
+            r,
+            version,
+            false,
+            "correlation_id",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.correlation_id = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ResponseHeaderRef<'a> {
+    type Owned = ResponseHeader;
+    #[inline]
+    fn into_owned(self) -> ResponseHeader {
+        ResponseHeader {
+            correlation_id: self.correlation_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ResponseHeaderRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ResponseHeader {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.correlation_id = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ResponseHeader {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.correlation_id,
+            version,
+            options,
+            "ResponseHeader",
+            "correlationId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ResponseHeader {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ResponseHeader", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("correlationId") {
+            value.correlation_id = enc::json::field(
+                v,
+                version,
+                "ResponseHeader",
+                "correlationId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ResponseHeader", "correlationId", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ResponseHeader {
     const NAME: &'static str = "ResponseHeader";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);

@@ -76,6 +76,127 @@ impl enc::Struct for SaslAuthenticateRequest {
     }
 }
 impl enc::Entities for SaslAuthenticateRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SaslAuthenticateRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 2.
+#[derive(Clone, PartialEq, Default)]
+pub struct SaslAuthenticateRequestRef<'a> {
+    /// Opaque client token for this step, in the mechanism's own format.
+    ///
+    /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
+    pub auth_bytes: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl ::core::fmt::Debug for SaslAuthenticateRequestRef<'_> {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("SaslAuthenticateRequestRef")
+            .field("auth_bytes", &crate::redact::Redacted(&self.auth_bytes))
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SaslAuthenticateRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.auth_bytes,
+            r,
+            version,
+            version >= 2,
+            "auth_bytes",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.auth_bytes = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SaslAuthenticateRequestRef<'a> {
+    type Owned = SaslAuthenticateRequest;
+    #[inline]
+    fn into_owned(self) -> SaslAuthenticateRequest {
+        SaslAuthenticateRequest {
+            auth_bytes: enc::IntoOwned::into_owned(self.auth_bytes),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for SaslAuthenticateRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SaslAuthenticateRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.auth_bytes = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SaslAuthenticateRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put_sensitive(
+            &mut out,
+            &self.auth_bytes,
+            version,
+            options,
+            "SaslAuthenticateRequest",
+            "authBytes",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SaslAuthenticateRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SaslAuthenticateRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("authBytes") {
+            value.auth_bytes = enc::json::field(
+                v,
+                version,
+                "SaslAuthenticateRequest",
+                "authBytes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("SaslAuthenticateRequest", "authBytes", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for SaslAuthenticateRequest {
     const NAME: &'static str = "SaslAuthenticateRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

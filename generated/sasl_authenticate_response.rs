@@ -154,6 +154,254 @@ impl enc::Struct for SaslAuthenticateResponse {
     }
 }
 impl enc::Entities for SaslAuthenticateResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SaslAuthenticateResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 2.
+#[derive(Clone, PartialEq)]
+pub struct SaslAuthenticateResponseRef<'a> {
+    /// 0 on success, otherwise the authentication error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Human-readable detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<&'a str>,
+    /// Opaque server token for this step, in the mechanism's own format.
+    ///
+    /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
+    pub auth_bytes: &'a [u8],
+    /// Time in ms after which the session expires unless the client re-authenticates on this connection; 0 for no limit.
+    ///
+    /// Versions 1+; ignorable; default 0.
+    pub session_lifetime_ms: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for SaslAuthenticateResponseRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            error_message: Some(""),
+            auth_bytes: Default::default(),
+            session_lifetime_ms: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl ::core::fmt::Debug for SaslAuthenticateResponseRef<'_> {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("SaslAuthenticateResponseRef")
+            .field("error_code", &self.error_code)
+            .field("error_message", &self.error_message)
+            .field("auth_bytes", &crate::redact::Redacted(&self.auth_bytes))
+            .field("session_lifetime_ms", &self.session_lifetime_ms)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SaslAuthenticateResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            version >= 2,
+            "error_message",
+        )?;
+        enc::field::decode_into(
+            &mut self.auth_bytes,
+            r,
+            version,
+            version >= 2,
+            "auth_bytes",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.session_lifetime_ms,
+                r,
+                version,
+                false,
+                "session_lifetime_ms",
+            )?;
+        } else {
+            self.session_lifetime_ms = 0;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some("");
+        self.auth_bytes = Default::default();
+        self.session_lifetime_ms = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SaslAuthenticateResponseRef<'a> {
+    type Owned = SaslAuthenticateResponse;
+    #[inline]
+    fn into_owned(self) -> SaslAuthenticateResponse {
+        SaslAuthenticateResponse {
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            auth_bytes: enc::IntoOwned::into_owned(self.auth_bytes),
+            session_lifetime_ms: self.session_lifetime_ms,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for SaslAuthenticateResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SaslAuthenticateResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.auth_bytes = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.session_lifetime_ms = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SaslAuthenticateResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "SaslAuthenticateResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "SaslAuthenticateResponse",
+            "errorMessage",
+        )?;
+        enc::json::put_sensitive(
+            &mut out,
+            &self.auth_bytes,
+            version,
+            options,
+            "SaslAuthenticateResponse",
+            "authBytes",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.session_lifetime_ms,
+                version,
+                options,
+                "SaslAuthenticateResponse",
+                "sessionLifetimeMs",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SaslAuthenticateResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SaslAuthenticateResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "SaslAuthenticateResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("SaslAuthenticateResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "SaslAuthenticateResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("SaslAuthenticateResponse", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("authBytes") {
+            value.auth_bytes = enc::json::field(
+                v,
+                version,
+                "SaslAuthenticateResponse",
+                "authBytes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("SaslAuthenticateResponse", "authBytes", version),
+            );
+        }
+        if let Some(v) = object.get("sessionLifetimeMs") {
+            value.session_lifetime_ms = enc::json::field(
+                v,
+                version,
+                "SaslAuthenticateResponse",
+                "sessionLifetimeMs",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "SaslAuthenticateResponse",
+                    "sessionLifetimeMs",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for SaslAuthenticateResponse {
     const NAME: &'static str = "SaslAuthenticateResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

@@ -49,6 +49,97 @@ impl enc::Struct for SaslHandshakeRequest {
     }
 }
 impl enc::Entities for SaslHandshakeRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SaslHandshakeRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SaslHandshakeRequestRef<'a> {
+    /// SASL mechanism the client wants to use, e.g. PLAIN or SCRAM-SHA-512.
+    ///
+    /// Versions 0+.
+    pub mechanism: &'a str,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SaslHandshakeRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.mechanism = "";
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SaslHandshakeRequestRef<'a> {
+    type Owned = SaslHandshakeRequest;
+    #[inline]
+    fn into_owned(self) -> SaslHandshakeRequest {
+        SaslHandshakeRequest {
+            mechanism: enc::IntoOwned::into_owned(self.mechanism),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for SaslHandshakeRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SaslHandshakeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.mechanism = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SaslHandshakeRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.mechanism,
+            version,
+            options,
+            "SaslHandshakeRequest",
+            "mechanism",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SaslHandshakeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SaslHandshakeRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("mechanism") {
+            value.mechanism = enc::json::field(
+                v,
+                version,
+                "SaslHandshakeRequest",
+                "mechanism",
+            )?;
+        } else {
+            return Err(enc::json::missing("SaslHandshakeRequest", "mechanism", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for SaslHandshakeRequest {
     const NAME: &'static str = "SaslHandshakeRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);

@@ -63,6 +63,127 @@ impl enc::Struct for SaslHandshakeResponse {
     }
 }
 impl enc::Entities for SaslHandshakeResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SaslHandshakeResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SaslHandshakeResponseRef<'a> {
+    /// 0 when the mechanism is accepted, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// SASL mechanisms this listener accepts.
+    ///
+    /// Versions 0+.
+    pub mechanisms: Vec<&'a str>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SaslHandshakeResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(&mut self.mechanisms, r, version, false, "mechanisms")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.mechanisms.clear();
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SaslHandshakeResponseRef<'a> {
+    type Owned = SaslHandshakeResponse;
+    #[inline]
+    fn into_owned(self) -> SaslHandshakeResponse {
+        SaslHandshakeResponse {
+            error_code: self.error_code,
+            mechanisms: enc::IntoOwned::into_owned(self.mechanisms),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for SaslHandshakeResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SaslHandshakeResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.mechanisms = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SaslHandshakeResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "SaslHandshakeResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.mechanisms,
+            version,
+            options,
+            "SaslHandshakeResponse",
+            "mechanisms",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SaslHandshakeResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SaslHandshakeResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "SaslHandshakeResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("SaslHandshakeResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("mechanisms") {
+            value.mechanisms = enc::json::field(
+                v,
+                version,
+                "SaslHandshakeResponse",
+                "mechanisms",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("SaslHandshakeResponse", "mechanisms", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for SaslHandshakeResponse {
     const NAME: &'static str = "SaslHandshakeResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);

@@ -132,6 +132,259 @@ impl enc::Entities for ShareAcknowledgeRequest {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareAcknowledgeRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShareAcknowledgeRequestRef<'a> {
+    /// Share group id.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub group_id: Option<&'a str>,
+    /// Member id of the consumer in the share group.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub member_id: Option<&'a str>,
+    /// Share session epoch: 0 opens a session, -1 closes it, otherwise one more than in the previous request.
+    ///
+    /// Versions 0+.
+    pub share_session_epoch: i32,
+    /// True when AcknowledgementBatches hold renew acknowledgements (type 4, KIP-1222).
+    ///
+    /// Versions 2+; default false.
+    pub is_renew_ack: bool,
+    /// Topics with records to acknowledge.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<AcknowledgeTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ShareAcknowledgeRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            group_id: None,
+            member_id: Some(""),
+            share_session_epoch: 0,
+            is_renew_ack: false,
+            topics: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareAcknowledgeRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
+        if version >= 2 {
+            let run: [u8; 5] = enc::field::read_run(
+                r,
+                &[("share_session_epoch", 4), ("is_renew_ack", 1)],
+            )?;
+            self.share_session_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.is_renew_ack = enc::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("share_session_epoch", 4)])?;
+            self.share_session_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.is_renew_ack = false;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = None;
+        self.member_id = Some("");
+        self.share_session_epoch = 0;
+        self.is_renew_ack = false;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareAcknowledgeRequestRef<'a> {
+    type Owned = ShareAcknowledgeRequest;
+    #[inline]
+    fn into_owned(self) -> ShareAcknowledgeRequest {
+        ShareAcknowledgeRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            share_session_epoch: self.share_session_epoch,
+            is_renew_ack: self.is_renew_ack,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareAcknowledgeRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareAcknowledgeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.member_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.share_session_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.is_renew_ack = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareAcknowledgeRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 2 && self.is_renew_ack {
+            return Err(
+                enc::json::non_default("ShareAcknowledgeRequest", "isRenewAck", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "ShareAcknowledgeRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "ShareAcknowledgeRequest",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.share_session_epoch,
+            version,
+            options,
+            "ShareAcknowledgeRequest",
+            "shareSessionEpoch",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.is_renew_ack,
+                version,
+                options,
+                "ShareAcknowledgeRequest",
+                "isRenewAck",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "ShareAcknowledgeRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareAcknowledgeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ShareAcknowledgeRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "ShareAcknowledgeRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareAcknowledgeRequest", "groupId", version),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "ShareAcknowledgeRequest",
+                "memberId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareAcknowledgeRequest", "memberId", version),
+            );
+        }
+        if let Some(v) = object.get("shareSessionEpoch") {
+            value.share_session_epoch = enc::json::field(
+                v,
+                version,
+                "ShareAcknowledgeRequest",
+                "shareSessionEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareAcknowledgeRequest",
+                    "shareSessionEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("isRenewAck") {
+            value.is_renew_ack = enc::json::field(
+                v,
+                version,
+                "ShareAcknowledgeRequest",
+                "isRenewAck",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("ShareAcknowledgeRequest", "isRenewAck", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "ShareAcknowledgeRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareAcknowledgeRequest", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgeTopic {
@@ -187,6 +440,127 @@ impl enc::Struct for AcknowledgeTopic {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AcknowledgeTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AcknowledgeTopicRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Partitions of the topic with records to acknowledge.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<AcknowledgePartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AcknowledgeTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AcknowledgeTopicRef<'a> {
+    type Owned = AcknowledgeTopic;
+    #[inline]
+    fn into_owned(self) -> AcknowledgeTopic {
+        AcknowledgeTopic {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AcknowledgeTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AcknowledgeTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "AcknowledgeTopic",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "AcknowledgeTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AcknowledgeTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AcknowledgeTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "AcknowledgeTopic",
+                "topicId",
+            )?;
+        } else {
+            return Err(enc::json::missing("AcknowledgeTopic", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "AcknowledgeTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("AcknowledgeTopic", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -267,6 +641,149 @@ impl enc::Struct for AcknowledgePartition {
         self.partition_index = 0;
         self.acknowledgement_batches.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AcknowledgePartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AcknowledgePartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Offset ranges to acknowledge.
+    ///
+    /// Versions 0+.
+    pub acknowledgement_batches: Vec<AcknowledgementBatchRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AcknowledgePartitionRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.partition_index,
+            r,
+            version,
+            false,
+            "partition_index",
+        )?;
+        enc::field::decode_into(
+            &mut self.acknowledgement_batches,
+            r,
+            version,
+            true,
+            "acknowledgement_batches",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.acknowledgement_batches.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AcknowledgePartitionRef<'a> {
+    type Owned = AcknowledgePartition;
+    #[inline]
+    fn into_owned(self) -> AcknowledgePartition {
+        AcknowledgePartition {
+            partition_index: self.partition_index,
+            acknowledgement_batches: enc::IntoOwned::into_owned(
+                self.acknowledgement_batches,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AcknowledgePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.acknowledgement_batches = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AcknowledgePartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "AcknowledgePartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.acknowledgement_batches,
+            version,
+            options,
+            "AcknowledgePartition",
+            "acknowledgementBatches",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AcknowledgePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AcknowledgePartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "AcknowledgePartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AcknowledgePartition", "partitionIndex", version),
+            );
+        }
+        if let Some(v) = object.get("acknowledgementBatches") {
+            value.acknowledgement_batches = enc::json::field(
+                v,
+                version,
+                "AcknowledgePartition",
+                "acknowledgementBatches",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "AcknowledgePartition",
+                    "acknowledgementBatches",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -354,6 +871,170 @@ impl enc::Struct for AcknowledgementBatch {
         self.last_offset = 0;
         self.acknowledge_types.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AcknowledgementBatch`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AcknowledgementBatchRef<'a> {
+    /// First offset of the range.
+    ///
+    /// Versions 0+.
+    pub first_offset: i64,
+    /// Last offset of the range (inclusive).
+    ///
+    /// Versions 0+.
+    pub last_offset: i64,
+    /// Outcome per offset, or one value for the whole range: 0 gap, 1 accept, 2 release, 3 reject, 4 renew (v2+, KIP-1222).
+    ///
+    /// Versions 0+.
+    pub acknowledge_types: enc::FixedArray<'a, i8>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AcknowledgementBatchRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 16] = enc::field::read_run(
+            r,
+            &[("first_offset", 8), ("last_offset", 8)],
+        )?;
+        self.first_offset = enc::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = enc::Fixed::from_chunk(&run[8..16]);
+        enc::field::decode_into(
+            &mut self.acknowledge_types,
+            r,
+            version,
+            true,
+            "acknowledge_types",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.acknowledge_types = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AcknowledgementBatchRef<'a> {
+    type Owned = AcknowledgementBatch;
+    #[inline]
+    fn into_owned(self) -> AcknowledgementBatch {
+        AcknowledgementBatch {
+            first_offset: self.first_offset,
+            last_offset: self.last_offset,
+            acknowledge_types: enc::IntoOwned::into_owned(self.acknowledge_types),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AcknowledgementBatch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.first_offset = crate::sample::Sample::sample(g, version);
+        value.last_offset = crate::sample::Sample::sample(g, version);
+        value.acknowledge_types = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AcknowledgementBatch {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.first_offset,
+            version,
+            options,
+            "AcknowledgementBatch",
+            "firstOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_offset,
+            version,
+            options,
+            "AcknowledgementBatch",
+            "lastOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.acknowledge_types,
+            version,
+            options,
+            "AcknowledgementBatch",
+            "acknowledgeTypes",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AcknowledgementBatch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AcknowledgementBatch", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("firstOffset") {
+            value.first_offset = enc::json::field(
+                v,
+                version,
+                "AcknowledgementBatch",
+                "firstOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AcknowledgementBatch", "firstOffset", version),
+            );
+        }
+        if let Some(v) = object.get("lastOffset") {
+            value.last_offset = enc::json::field(
+                v,
+                version,
+                "AcknowledgementBatch",
+                "lastOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AcknowledgementBatch", "lastOffset", version),
+            );
+        }
+        if let Some(v) = object.get("acknowledgeTypes") {
+            value.acknowledge_types = enc::json::field(
+                v,
+                version,
+                "AcknowledgementBatch",
+                "acknowledgeTypes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AcknowledgementBatch", "acknowledgeTypes", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ShareAcknowledgeRequest {

@@ -276,6 +276,510 @@ impl enc::Entities for ShareFetchRequest {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareFetchRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShareFetchRequestRef<'a> {
+    /// Share group id.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub group_id: Option<&'a str>,
+    /// Member id of the consumer in the share group.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub member_id: Option<&'a str>,
+    /// Share session epoch: 0 opens a session, -1 closes it, otherwise one more than in the previous request.
+    ///
+    /// Versions 0+.
+    pub share_session_epoch: i32,
+    /// Longest time in ms the broker may wait for MinBytes of data before answering.
+    ///
+    /// Versions 0+.
+    pub max_wait_ms: i32,
+    /// Bytes of records to gather before answering, unless MaxWaitMs runs out first.
+    ///
+    /// Versions 0+.
+    pub min_bytes: i32,
+    /// Upper bound in bytes on the records in the response; a first batch larger than that is still returned (KIP-74).
+    ///
+    /// Versions 0+; default 2147483647.
+    pub max_bytes: i32,
+    /// Most records to acquire; may be exceeded to end on a batch boundary.
+    ///
+    /// Versions 1+.
+    pub max_records: i32,
+    /// Preferred number of records per batch of acquired records and of acknowledgements.
+    ///
+    /// Versions 1+.
+    pub batch_size: i32,
+    /// How records are acquired (KIP-1206): 0 batch-optimized, 1 record-limit (MaxRecords is a hard cap).
+    ///
+    /// Versions 2+; ignorable; default 0.
+    pub share_acquire_mode: i8,
+    /// True when AcknowledgementBatches hold renew acknowledgements (type 4, KIP-1222).
+    ///
+    /// Versions 2+; default false.
+    pub is_renew_ack: bool,
+    /// Topics to fetch from.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<FetchTopicRef<'a>>,
+    /// Partitions to drop from the share session.
+    ///
+    /// Versions 0+.
+    pub forgotten_topics_data: Vec<ForgottenTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ShareFetchRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            group_id: None,
+            member_id: Some(""),
+            share_session_epoch: 0,
+            max_wait_ms: 0,
+            min_bytes: 0,
+            max_bytes: 2147483647,
+            max_records: 0,
+            batch_size: 0,
+            share_acquire_mode: 0,
+            is_renew_ack: false,
+            topics: Default::default(),
+            forgotten_topics_data: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareFetchRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
+        if version >= 2 {
+            let run: [u8; 26] = enc::field::read_run(
+                r,
+                &[
+                    ("share_session_epoch", 4),
+                    ("max_wait_ms", 4),
+                    ("min_bytes", 4),
+                    ("max_bytes", 4),
+                    ("max_records", 4),
+                    ("batch_size", 4),
+                    ("share_acquire_mode", 1),
+                    ("is_renew_ack", 1),
+                ],
+            )?;
+            self.share_session_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.max_wait_ms = enc::Fixed::from_chunk(&run[4..8]);
+            self.min_bytes = enc::Fixed::from_chunk(&run[8..12]);
+            self.max_bytes = enc::Fixed::from_chunk(&run[12..16]);
+            self.max_records = enc::Fixed::from_chunk(&run[16..20]);
+            self.batch_size = enc::Fixed::from_chunk(&run[20..24]);
+            self.share_acquire_mode = enc::Fixed::from_chunk(&run[24..25]);
+            self.is_renew_ack = enc::Fixed::from_chunk(&run[25..26]);
+        } else if version >= 1 {
+            let run: [u8; 24] = enc::field::read_run(
+                r,
+                &[
+                    ("share_session_epoch", 4),
+                    ("max_wait_ms", 4),
+                    ("min_bytes", 4),
+                    ("max_bytes", 4),
+                    ("max_records", 4),
+                    ("batch_size", 4),
+                ],
+            )?;
+            self.share_session_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.max_wait_ms = enc::Fixed::from_chunk(&run[4..8]);
+            self.min_bytes = enc::Fixed::from_chunk(&run[8..12]);
+            self.max_bytes = enc::Fixed::from_chunk(&run[12..16]);
+            self.max_records = enc::Fixed::from_chunk(&run[16..20]);
+            self.batch_size = enc::Fixed::from_chunk(&run[20..24]);
+            self.share_acquire_mode = 0;
+            self.is_renew_ack = false;
+        } else {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[
+                    ("share_session_epoch", 4),
+                    ("max_wait_ms", 4),
+                    ("min_bytes", 4),
+                    ("max_bytes", 4),
+                ],
+            )?;
+            self.share_session_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.max_wait_ms = enc::Fixed::from_chunk(&run[4..8]);
+            self.min_bytes = enc::Fixed::from_chunk(&run[8..12]);
+            self.max_bytes = enc::Fixed::from_chunk(&run[12..16]);
+            self.max_records = 0;
+            self.batch_size = 0;
+            self.share_acquire_mode = 0;
+            self.is_renew_ack = false;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::field::decode_into(
+            &mut self.forgotten_topics_data,
+            r,
+            version,
+            true,
+            "forgotten_topics_data",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = None;
+        self.member_id = Some("");
+        self.share_session_epoch = 0;
+        self.max_wait_ms = 0;
+        self.min_bytes = 0;
+        self.max_bytes = 2147483647;
+        self.max_records = 0;
+        self.batch_size = 0;
+        self.share_acquire_mode = 0;
+        self.is_renew_ack = false;
+        self.topics.clear();
+        self.forgotten_topics_data.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareFetchRequestRef<'a> {
+    type Owned = ShareFetchRequest;
+    #[inline]
+    fn into_owned(self) -> ShareFetchRequest {
+        ShareFetchRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            share_session_epoch: self.share_session_epoch,
+            max_wait_ms: self.max_wait_ms,
+            min_bytes: self.min_bytes,
+            max_bytes: self.max_bytes,
+            max_records: self.max_records,
+            batch_size: self.batch_size,
+            share_acquire_mode: self.share_acquire_mode,
+            is_renew_ack: self.is_renew_ack,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            forgotten_topics_data: enc::IntoOwned::into_owned(
+                self.forgotten_topics_data,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareFetchRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareFetchRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.member_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.share_session_epoch = crate::sample::Sample::sample(g, version);
+        value.max_wait_ms = crate::sample::Sample::sample(g, version);
+        value.min_bytes = crate::sample::Sample::sample(g, version);
+        value.max_bytes = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.max_records = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.batch_size = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.share_acquire_mode = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.is_renew_ack = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.forgotten_topics_data = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareFetchRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.max_records != 0 {
+            return Err(
+                enc::json::non_default("ShareFetchRequest", "maxRecords", version),
+            );
+        }
+        if version < 1 && self.batch_size != 0 {
+            return Err(
+                enc::json::non_default("ShareFetchRequest", "batchSize", version),
+            );
+        }
+        if version < 2 && self.is_renew_ack {
+            return Err(
+                enc::json::non_default("ShareFetchRequest", "isRenewAck", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "ShareFetchRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "ShareFetchRequest",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.share_session_epoch,
+            version,
+            options,
+            "ShareFetchRequest",
+            "shareSessionEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_wait_ms,
+            version,
+            options,
+            "ShareFetchRequest",
+            "maxWaitMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.min_bytes,
+            version,
+            options,
+            "ShareFetchRequest",
+            "minBytes",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_bytes,
+            version,
+            options,
+            "ShareFetchRequest",
+            "maxBytes",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.max_records,
+                version,
+                options,
+                "ShareFetchRequest",
+                "maxRecords",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.batch_size,
+                version,
+                options,
+                "ShareFetchRequest",
+                "batchSize",
+            )?;
+        }
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.share_acquire_mode,
+                version,
+                options,
+                "ShareFetchRequest",
+                "shareAcquireMode",
+            )?;
+        }
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.is_renew_ack,
+                version,
+                options,
+                "ShareFetchRequest",
+                "isRenewAck",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "ShareFetchRequest",
+            "topics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.forgotten_topics_data,
+            version,
+            options,
+            "ShareFetchRequest",
+            "forgottenTopicsData",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareFetchRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ShareFetchRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareFetchRequest", "groupId", version));
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "memberId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareFetchRequest", "memberId", version));
+        }
+        if let Some(v) = object.get("shareSessionEpoch") {
+            value.share_session_epoch = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "shareSessionEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareFetchRequest", "shareSessionEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("maxWaitMs") {
+            value.max_wait_ms = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "maxWaitMs",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareFetchRequest", "maxWaitMs", version));
+        }
+        if let Some(v) = object.get("minBytes") {
+            value.min_bytes = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "minBytes",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareFetchRequest", "minBytes", version));
+        }
+        if let Some(v) = object.get("maxBytes") {
+            value.max_bytes = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "maxBytes",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareFetchRequest", "maxBytes", version));
+        }
+        if let Some(v) = object.get("maxRecords") {
+            value.max_records = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "maxRecords",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("ShareFetchRequest", "maxRecords", version));
+        }
+        if let Some(v) = object.get("batchSize") {
+            value.batch_size = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "batchSize",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("ShareFetchRequest", "batchSize", version));
+        }
+        if let Some(v) = object.get("shareAcquireMode") {
+            value.share_acquire_mode = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "shareAcquireMode",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("ShareFetchRequest", "shareAcquireMode", version),
+            );
+        }
+        if let Some(v) = object.get("isRenewAck") {
+            value.is_renew_ack = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "isRenewAck",
+            )?;
+        } else if version >= 2 {
+            return Err(enc::json::missing("ShareFetchRequest", "isRenewAck", version));
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "ShareFetchRequest", "topics")?;
+        } else {
+            return Err(enc::json::missing("ShareFetchRequest", "topics", version));
+        }
+        if let Some(v) = object.get("forgottenTopicsData") {
+            value.forgotten_topics_data = enc::json::field(
+                v,
+                version,
+                "ShareFetchRequest",
+                "forgottenTopicsData",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareFetchRequest", "forgottenTopicsData", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchTopic {
@@ -331,6 +835,117 @@ impl enc::Struct for FetchTopic {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FetchTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FetchTopicRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Partitions of the topic to fetch from.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<FetchPartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FetchTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FetchTopicRef<'a> {
+    type Owned = FetchTopic;
+    #[inline]
+    fn into_owned(self) -> FetchTopic {
+        FetchTopic {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FetchTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FetchTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "FetchTopic",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "FetchTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FetchTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FetchTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "FetchTopic", "topicId")?;
+        } else {
+            return Err(enc::json::missing("FetchTopic", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "FetchTopic", "partitions")?;
+        } else {
+            return Err(enc::json::missing("FetchTopic", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -436,6 +1051,184 @@ impl enc::Struct for FetchPartition {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FetchPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FetchPartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Upper bound in bytes on the records returned for this partition (KIP-74 applies); 0 to only acknowledge.
+    ///
+    /// Versions 0.
+    pub partition_max_bytes: i32,
+    /// Offset ranges to acknowledge.
+    ///
+    /// Versions 0+.
+    pub acknowledgement_batches: Vec<AcknowledgementBatchRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FetchPartitionRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 0 {
+            let run: [u8; 8] = enc::field::read_run(
+                r,
+                &[("partition_index", 4), ("partition_max_bytes", 4)],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.partition_max_bytes = enc::Fixed::from_chunk(&run[4..8]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("partition_index", 4)])?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.partition_max_bytes = 0;
+        }
+        enc::field::decode_into(
+            &mut self.acknowledgement_batches,
+            r,
+            version,
+            true,
+            "acknowledgement_batches",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.partition_max_bytes = 0;
+        self.acknowledgement_batches.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FetchPartitionRef<'a> {
+    type Owned = FetchPartition;
+    #[inline]
+    fn into_owned(self) -> FetchPartition {
+        FetchPartition {
+            partition_index: self.partition_index,
+            partition_max_bytes: self.partition_max_bytes,
+            acknowledgement_batches: enc::IntoOwned::into_owned(
+                self.acknowledgement_batches,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FetchPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        if version <= 0 {
+            value.partition_max_bytes = crate::sample::Sample::sample(g, version);
+        }
+        value.acknowledgement_batches = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FetchPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 0 && self.partition_max_bytes != 0 {
+            return Err(
+                enc::json::non_default("FetchPartition", "partitionMaxBytes", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "FetchPartition",
+            "partitionIndex",
+        )?;
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.partition_max_bytes,
+                version,
+                options,
+                "FetchPartition",
+                "partitionMaxBytes",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.acknowledgement_batches,
+            version,
+            options,
+            "FetchPartition",
+            "acknowledgementBatches",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FetchPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FetchPartition", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("FetchPartition", "partitionIndex", version));
+        }
+        if let Some(v) = object.get("partitionMaxBytes") {
+            value.partition_max_bytes = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "partitionMaxBytes",
+            )?;
+        } else if version <= 0 {
+            return Err(
+                enc::json::missing("FetchPartition", "partitionMaxBytes", version),
+            );
+        }
+        if let Some(v) = object.get("acknowledgementBatches") {
+            value.acknowledgement_batches = enc::json::field(
+                v,
+                version,
+                "FetchPartition",
+                "acknowledgementBatches",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("FetchPartition", "acknowledgementBatches", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgementBatch {
@@ -523,6 +1316,170 @@ impl enc::Struct for AcknowledgementBatch {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AcknowledgementBatch`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AcknowledgementBatchRef<'a> {
+    /// First offset of the range.
+    ///
+    /// Versions 0+.
+    pub first_offset: i64,
+    /// Last offset of the range (inclusive).
+    ///
+    /// Versions 0+.
+    pub last_offset: i64,
+    /// Outcome per offset, or one value for the whole range: 0 gap, 1 accept, 2 release, 3 reject, 4 renew (v2+, KIP-1222).
+    ///
+    /// Versions 0+.
+    pub acknowledge_types: enc::FixedArray<'a, i8>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AcknowledgementBatchRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 16] = enc::field::read_run(
+            r,
+            &[("first_offset", 8), ("last_offset", 8)],
+        )?;
+        self.first_offset = enc::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = enc::Fixed::from_chunk(&run[8..16]);
+        enc::field::decode_into(
+            &mut self.acknowledge_types,
+            r,
+            version,
+            true,
+            "acknowledge_types",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.acknowledge_types = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AcknowledgementBatchRef<'a> {
+    type Owned = AcknowledgementBatch;
+    #[inline]
+    fn into_owned(self) -> AcknowledgementBatch {
+        AcknowledgementBatch {
+            first_offset: self.first_offset,
+            last_offset: self.last_offset,
+            acknowledge_types: enc::IntoOwned::into_owned(self.acknowledge_types),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AcknowledgementBatch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.first_offset = crate::sample::Sample::sample(g, version);
+        value.last_offset = crate::sample::Sample::sample(g, version);
+        value.acknowledge_types = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AcknowledgementBatch {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.first_offset,
+            version,
+            options,
+            "AcknowledgementBatch",
+            "firstOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_offset,
+            version,
+            options,
+            "AcknowledgementBatch",
+            "lastOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.acknowledge_types,
+            version,
+            options,
+            "AcknowledgementBatch",
+            "acknowledgeTypes",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AcknowledgementBatch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AcknowledgementBatch", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("firstOffset") {
+            value.first_offset = enc::json::field(
+                v,
+                version,
+                "AcknowledgementBatch",
+                "firstOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AcknowledgementBatch", "firstOffset", version),
+            );
+        }
+        if let Some(v) = object.get("lastOffset") {
+            value.last_offset = enc::json::field(
+                v,
+                version,
+                "AcknowledgementBatch",
+                "lastOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AcknowledgementBatch", "lastOffset", version),
+            );
+        }
+        if let Some(v) = object.get("acknowledgeTypes") {
+            value.acknowledge_types = enc::json::field(
+                v,
+                version,
+                "AcknowledgementBatch",
+                "acknowledgeTypes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AcknowledgementBatch", "acknowledgeTypes", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ForgottenTopic {
@@ -589,6 +1546,123 @@ impl enc::Struct for ForgottenTopic {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ForgottenTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ForgottenTopicRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Partition numbers to drop.
+    ///
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ForgottenTopicRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ForgottenTopicRef<'a> {
+    type Owned = ForgottenTopic;
+    #[inline]
+    fn into_owned(self) -> ForgottenTopic {
+        ForgottenTopic {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ForgottenTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ForgottenTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "ForgottenTopic",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "ForgottenTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ForgottenTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ForgottenTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "ForgottenTopic", "topicId")?;
+        } else {
+            return Err(enc::json::missing("ForgottenTopic", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "ForgottenTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("ForgottenTopic", "partitions", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ShareFetchRequest {

@@ -137,6 +137,291 @@ impl enc::Entities for ShareFetchResponse {
         enc::Entities::rewrite_entities(&mut self.node_endpoints, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareFetchResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShareFetchResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Error for the whole request; 0 when none.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the request-wide error; null when none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Time in ms for which the acquired records stay locked to the member.
+    ///
+    /// Versions 1+.
+    pub acquisition_lock_timeout_ms: i32,
+    /// Results per topic.
+    ///
+    /// Versions 0+.
+    pub responses: Vec<ShareFetchableTopicResponseRef<'a>>,
+    /// Addresses of the leaders named in partitions that failed with NOT_LEADER_OR_FOLLOWER.
+    ///
+    /// Versions 0+.
+    pub node_endpoints: Vec<NodeEndpointRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareFetchResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.acquisition_lock_timeout_ms,
+                r,
+                version,
+                false,
+                "acquisition_lock_timeout_ms",
+            )?;
+        } else {
+            self.acquisition_lock_timeout_ms = 0;
+        }
+        enc::field::decode_into(&mut self.responses, r, version, true, "responses")?;
+        enc::field::decode_into(
+            &mut self.node_endpoints,
+            r,
+            version,
+            true,
+            "node_endpoints",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.acquisition_lock_timeout_ms = 0;
+        self.responses.clear();
+        self.node_endpoints.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareFetchResponseRef<'a> {
+    type Owned = ShareFetchResponse;
+    #[inline]
+    fn into_owned(self) -> ShareFetchResponse {
+        ShareFetchResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            acquisition_lock_timeout_ms: self.acquisition_lock_timeout_ms,
+            responses: enc::IntoOwned::into_owned(self.responses),
+            node_endpoints: enc::IntoOwned::into_owned(self.node_endpoints),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareFetchResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareFetchResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.acquisition_lock_timeout_ms = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        value.responses = crate::sample::Sample::sample(g, version);
+        value.node_endpoints = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareFetchResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.acquisition_lock_timeout_ms != 0 {
+            return Err(
+                enc::json::non_default(
+                    "ShareFetchResponse",
+                    "acquisitionLockTimeoutMs",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "ShareFetchResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "ShareFetchResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "ShareFetchResponse",
+            "errorMessage",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.acquisition_lock_timeout_ms,
+                version,
+                options,
+                "ShareFetchResponse",
+                "acquisitionLockTimeoutMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.responses,
+            version,
+            options,
+            "ShareFetchResponse",
+            "responses",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.node_endpoints,
+            version,
+            options,
+            "ShareFetchResponse",
+            "nodeEndpoints",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareFetchResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ShareFetchResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "ShareFetchResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareFetchResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "ShareFetchResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareFetchResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "ShareFetchResponse",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareFetchResponse", "errorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("acquisitionLockTimeoutMs") {
+            value.acquisition_lock_timeout_ms = enc::json::field(
+                v,
+                version,
+                "ShareFetchResponse",
+                "acquisitionLockTimeoutMs",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "ShareFetchResponse",
+                    "acquisitionLockTimeoutMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("responses") {
+            value.responses = enc::json::field(
+                v,
+                version,
+                "ShareFetchResponse",
+                "responses",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareFetchResponse", "responses", version));
+        }
+        if let Some(v) = object.get("nodeEndpoints") {
+            value.node_endpoints = enc::json::field(
+                v,
+                version,
+                "ShareFetchResponse",
+                "nodeEndpoints",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareFetchResponse", "nodeEndpoints", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShareFetchableTopicResponse {
@@ -192,6 +477,131 @@ impl enc::Struct for ShareFetchableTopicResponse {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareFetchableTopicResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShareFetchableTopicResponseRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareFetchableTopicResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareFetchableTopicResponseRef<'a> {
+    type Owned = ShareFetchableTopicResponse;
+    #[inline]
+    fn into_owned(self) -> ShareFetchableTopicResponse {
+        ShareFetchableTopicResponse {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareFetchableTopicResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareFetchableTopicResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "ShareFetchableTopicResponse",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "ShareFetchableTopicResponse",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareFetchableTopicResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ShareFetchableTopicResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "ShareFetchableTopicResponse",
+                "topicId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareFetchableTopicResponse", "topicId", version),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "ShareFetchableTopicResponse",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareFetchableTopicResponse", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -364,6 +774,333 @@ impl enc::Struct for PartitionData {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the fetch succeeded, otherwise the fetch error for this partition.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the fetch error; null when none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// 0 when the acknowledgements were applied, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub acknowledge_error_code: i16,
+    /// Detail of the acknowledgement error; null when none.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub acknowledge_error_message: Option<&'a str>,
+    /// Leader of the partition as known to this broker.
+    ///
+    /// Versions 0+.
+    pub current_leader: LeaderIdAndEpochRef<'a>,
+    /// Fetched record batches; may be null.
+    ///
+    /// Versions 0+; nullable 0.
+    pub records: Option<&'a [u8]>,
+    /// Offset ranges acquired for this member, i.e. the records it should process.
+    ///
+    /// Versions 0+.
+    pub acquired_records: Vec<AcquiredRecordsRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::field::decode_into(
+            &mut self.acknowledge_error_code,
+            r,
+            version,
+            false,
+            "acknowledge_error_code",
+        )?;
+        enc::field::decode_into(
+            &mut self.acknowledge_error_message,
+            r,
+            version,
+            true,
+            "acknowledge_error_message",
+        )?;
+        enc::field::decode_into(
+            &mut self.current_leader,
+            r,
+            version,
+            false,
+            "current_leader",
+        )?;
+        if version <= 0 {
+            enc::field::decode_into(&mut self.records, r, version, true, "records")?;
+        } else {
+            enc::field::decode_required_into(
+                &mut self.records,
+                r,
+                version,
+                true,
+                "records",
+            )?;
+        }
+        enc::field::decode_into(
+            &mut self.acquired_records,
+            r,
+            version,
+            true,
+            "acquired_records",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.acknowledge_error_code = 0;
+        self.acknowledge_error_message = None;
+        enc::Decode::reset_value(&mut self.current_leader);
+        self.records = Some(Default::default());
+        self.acquired_records.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            acknowledge_error_code: self.acknowledge_error_code,
+            acknowledge_error_message: enc::IntoOwned::into_owned(
+                self.acknowledge_error_message,
+            ),
+            current_leader: enc::IntoOwned::into_owned(self.current_leader),
+            records: enc::IntoOwned::into_owned(self.records),
+            acquired_records: enc::IntoOwned::into_owned(self.acquired_records),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.acknowledge_error_code = crate::sample::Sample::sample(g, version);
+        value.acknowledge_error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.current_leader = crate::sample::Sample::sample(g, version);
+        value.records = if version <= 0 && g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.acquired_records = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "PartitionData",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionData",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "PartitionData",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.acknowledge_error_code,
+            version,
+            options,
+            "PartitionData",
+            "acknowledgeErrorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.acknowledge_error_message,
+            version,
+            options,
+            "PartitionData",
+            "acknowledgeErrorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.current_leader,
+            version,
+            options,
+            "PartitionData",
+            "currentLeader",
+        )?;
+        out.insert("records".into(), enc::json::nullable_records(&self.records));
+        enc::json::put(
+            &mut out,
+            &self.acquired_records,
+            version,
+            options,
+            "PartitionData",
+            "acquiredRecords",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionIndex", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "errorMessage", version));
+        }
+        if let Some(v) = object.get("acknowledgeErrorCode") {
+            value.acknowledge_error_code = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "acknowledgeErrorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PartitionData", "acknowledgeErrorCode", version),
+            );
+        }
+        if let Some(v) = object.get("acknowledgeErrorMessage") {
+            value.acknowledge_error_message = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "acknowledgeErrorMessage",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PartitionData", "acknowledgeErrorMessage", version),
+            );
+        }
+        if let Some(v) = object.get("currentLeader") {
+            value.current_leader = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "currentLeader",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "currentLeader", version));
+        }
+        if let Some(v) = object.get("records") {
+            value.records = enc::json::field(v, version, "PartitionData", "records")?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "records", version));
+        }
+        if let Some(v) = object.get("acquiredRecords") {
+            value.acquired_records = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "acquiredRecords",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "acquiredRecords", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderIdAndEpoch {
@@ -431,6 +1168,132 @@ impl enc::Struct for LeaderIdAndEpoch {
         self.leader_id = 0;
         self.leader_epoch = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LeaderIdAndEpoch`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeaderIdAndEpochRef<'a> {
+    /// Broker id of the leader, or -1 when unknown.
+    ///
+    /// Versions 0+.
+    pub leader_id: i32,
+    /// Epoch of that leader, or -1 when unknown.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LeaderIdAndEpochRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("leader_id", 4), ("leader_epoch", 4)],
+        )?;
+        self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LeaderIdAndEpochRef<'a> {
+    type Owned = LeaderIdAndEpoch;
+    #[inline]
+    fn into_owned(self) -> LeaderIdAndEpoch {
+        LeaderIdAndEpoch {
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LeaderIdAndEpoch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LeaderIdAndEpoch {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "LeaderIdAndEpoch",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "LeaderIdAndEpoch",
+            "leaderEpoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LeaderIdAndEpoch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LeaderIdAndEpoch", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(
+                v,
+                version,
+                "LeaderIdAndEpoch",
+                "leaderId",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderIdAndEpoch", "leaderId", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "LeaderIdAndEpoch",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("LeaderIdAndEpoch", "leaderEpoch", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -508,6 +1371,158 @@ impl enc::Struct for AcquiredRecords {
         self.last_offset = 0;
         self.delivery_count = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AcquiredRecords`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AcquiredRecordsRef<'a> {
+    /// First offset of the range.
+    ///
+    /// Versions 0+.
+    pub first_offset: i64,
+    /// Last offset of the range (inclusive).
+    ///
+    /// Versions 0+.
+    pub last_offset: i64,
+    /// How often the records of the range have been delivered, this delivery included.
+    ///
+    /// Versions 0+.
+    pub delivery_count: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AcquiredRecordsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 18] = enc::field::read_run(
+            r,
+            &[("first_offset", 8), ("last_offset", 8), ("delivery_count", 2)],
+        )?;
+        self.first_offset = enc::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = enc::Fixed::from_chunk(&run[8..16]);
+        self.delivery_count = enc::Fixed::from_chunk(&run[16..18]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.delivery_count = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AcquiredRecordsRef<'a> {
+    type Owned = AcquiredRecords;
+    #[inline]
+    fn into_owned(self) -> AcquiredRecords {
+        AcquiredRecords {
+            first_offset: self.first_offset,
+            last_offset: self.last_offset,
+            delivery_count: self.delivery_count,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AcquiredRecords {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.first_offset = crate::sample::Sample::sample(g, version);
+        value.last_offset = crate::sample::Sample::sample(g, version);
+        value.delivery_count = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AcquiredRecords {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.first_offset,
+            version,
+            options,
+            "AcquiredRecords",
+            "firstOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_offset,
+            version,
+            options,
+            "AcquiredRecords",
+            "lastOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.delivery_count,
+            version,
+            options,
+            "AcquiredRecords",
+            "deliveryCount",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AcquiredRecords {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AcquiredRecords", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("firstOffset") {
+            value.first_offset = enc::json::field(
+                v,
+                version,
+                "AcquiredRecords",
+                "firstOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("AcquiredRecords", "firstOffset", version));
+        }
+        if let Some(v) = object.get("lastOffset") {
+            value.last_offset = enc::json::field(
+                v,
+                version,
+                "AcquiredRecords",
+                "lastOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("AcquiredRecords", "lastOffset", version));
+        }
+        if let Some(v) = object.get("deliveryCount") {
+            value.delivery_count = enc::json::field(
+                v,
+                version,
+                "AcquiredRecords",
+                "deliveryCount",
+            )?;
+        } else {
+            return Err(enc::json::missing("AcquiredRecords", "deliveryCount", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -597,6 +1612,143 @@ impl enc::Entities for NodeEndpoint {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`NodeEndpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NodeEndpointRef<'a> {
+    /// Broker id.
+    ///
+    /// Versions 0+.
+    pub node_id: i32,
+    /// Host name or address of the broker.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// TCP port of the broker.
+    ///
+    /// Versions 0+.
+    pub port: i32,
+    /// Rack label of the broker; null when none is configured.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub rack: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for NodeEndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.node_id, r, version, false, "node_id")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.node_id = 0;
+        self.host = "";
+        self.port = 0;
+        self.rack = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for NodeEndpointRef<'a> {
+    type Owned = NodeEndpoint;
+    #[inline]
+    fn into_owned(self) -> NodeEndpoint {
+        NodeEndpoint {
+            node_id: self.node_id,
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            rack: enc::IntoOwned::into_owned(self.rack),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for NodeEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.node_id = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.rack = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for NodeEndpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.node_id,
+            version,
+            options,
+            "NodeEndpoint",
+            "nodeId",
+        )?;
+        enc::json::put(&mut out, &self.host, version, options, "NodeEndpoint", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "NodeEndpoint", "port")?;
+        enc::json::put(&mut out, &self.rack, version, options, "NodeEndpoint", "rack")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for NodeEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "NodeEndpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("nodeId") {
+            value.node_id = enc::json::field(v, version, "NodeEndpoint", "nodeId")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "nodeId", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "NodeEndpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "NodeEndpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "port", version));
+        }
+        if let Some(v) = object.get("rack") {
+            value.rack = enc::json::field(v, version, "NodeEndpoint", "rack")?;
+        } else {
+            return Err(enc::json::missing("NodeEndpoint", "rack", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ShareFetchResponse {

@@ -81,6 +81,144 @@ impl enc::Entities for ShareGroupDescribeRequest {
         enc::group_id_mut(&mut self.group_ids, "GroupIds", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareGroupDescribeRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShareGroupDescribeRequestRef<'a> {
+    /// Ids of the groups to describe.
+    ///
+    /// Versions 0+.
+    pub group_ids: Vec<&'a str>,
+    /// Also return the operations the caller may perform on each group.
+    ///
+    /// Versions 0+.
+    pub include_authorized_operations: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareGroupDescribeRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_ids, r, version, true, "group_ids")?;
+        enc::field::decode_into(
+            &mut self.include_authorized_operations,
+            r,
+            version,
+            false,
+            "include_authorized_operations",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_ids.clear();
+        self.include_authorized_operations = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareGroupDescribeRequestRef<'a> {
+    type Owned = ShareGroupDescribeRequest;
+    #[inline]
+    fn into_owned(self) -> ShareGroupDescribeRequest {
+        ShareGroupDescribeRequest {
+            group_ids: enc::IntoOwned::into_owned(self.group_ids),
+            include_authorized_operations: self.include_authorized_operations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareGroupDescribeRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareGroupDescribeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_ids = crate::sample::Sample::sample(g, version);
+        value.include_authorized_operations = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareGroupDescribeRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_ids,
+            version,
+            options,
+            "ShareGroupDescribeRequest",
+            "groupIds",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.include_authorized_operations,
+            version,
+            options,
+            "ShareGroupDescribeRequest",
+            "includeAuthorizedOperations",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareGroupDescribeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ShareGroupDescribeRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupIds") {
+            value.group_ids = enc::json::field(
+                v,
+                version,
+                "ShareGroupDescribeRequest",
+                "groupIds",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareGroupDescribeRequest", "groupIds", version),
+            );
+        }
+        if let Some(v) = object.get("includeAuthorizedOperations") {
+            value.include_authorized_operations = enc::json::field(
+                v,
+                version,
+                "ShareGroupDescribeRequest",
+                "includeAuthorizedOperations",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupDescribeRequest",
+                    "includeAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ShareGroupDescribeRequest {
     const NAME: &'static str = "ShareGroupDescribeRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);

@@ -58,6 +58,104 @@ impl enc::Struct for SnapshotFooterRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SnapshotFooterRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SnapshotFooterRecordRef<'a> {
+    /// Version of the footer record's format.
+    ///
+    /// Versions 0+.
+    pub version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SnapshotFooterRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.version, r, version, false, "version")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SnapshotFooterRecordRef<'a> {
+    type Owned = SnapshotFooterRecord;
+    #[inline]
+    fn into_owned(self) -> SnapshotFooterRecord {
+        SnapshotFooterRecord {
+            version: self.version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for SnapshotFooterRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SnapshotFooterRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.version = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SnapshotFooterRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.version,
+            version,
+            options,
+            "SnapshotFooterRecord",
+            "version",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SnapshotFooterRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SnapshotFooterRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("version") {
+            value.version = enc::json::field(
+                v,
+                version,
+                "SnapshotFooterRecord",
+                "version",
+            )?;
+        } else {
+            return Err(enc::json::missing("SnapshotFooterRecord", "version", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for SnapshotFooterRecord {
     const NAME: &'static str = "SnapshotFooterRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -72,6 +72,140 @@ impl enc::Struct for SnapshotHeaderRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SnapshotHeaderRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SnapshotHeaderRecordRef<'a> {
+    /// Version of the header record's format.
+    ///
+    /// Versions 0+.
+    pub version: i16,
+    /// Append time in ms of the last log record covered by the snapshot.
+    ///
+    /// Versions 0+.
+    pub last_contained_log_timestamp: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SnapshotHeaderRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 10] = enc::field::read_run(
+            r,
+            &[("version", 2), ("last_contained_log_timestamp", 8)],
+        )?;
+        self.version = enc::Fixed::from_chunk(&run[0..2]);
+        self.last_contained_log_timestamp = enc::Fixed::from_chunk(&run[2..10]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.version = 0;
+        self.last_contained_log_timestamp = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SnapshotHeaderRecordRef<'a> {
+    type Owned = SnapshotHeaderRecord;
+    #[inline]
+    fn into_owned(self) -> SnapshotHeaderRecord {
+        SnapshotHeaderRecord {
+            version: self.version,
+            last_contained_log_timestamp: self.last_contained_log_timestamp,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for SnapshotHeaderRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SnapshotHeaderRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.version = crate::sample::Sample::sample(g, version);
+        value.last_contained_log_timestamp = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SnapshotHeaderRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.version,
+            version,
+            options,
+            "SnapshotHeaderRecord",
+            "version",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_contained_log_timestamp,
+            version,
+            options,
+            "SnapshotHeaderRecord",
+            "lastContainedLogTimestamp",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SnapshotHeaderRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SnapshotHeaderRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("version") {
+            value.version = enc::json::field(
+                v,
+                version,
+                "SnapshotHeaderRecord",
+                "version",
+            )?;
+        } else {
+            return Err(enc::json::missing("SnapshotHeaderRecord", "version", version));
+        }
+        if let Some(v) = object.get("lastContainedLogTimestamp") {
+            value.last_contained_log_timestamp = enc::json::field(
+                v,
+                version,
+                "SnapshotHeaderRecord",
+                "lastContainedLogTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "SnapshotHeaderRecord",
+                    "lastContainedLogTimestamp",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for SnapshotHeaderRecord {
     const NAME: &'static str = "SnapshotHeaderRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -278,6 +278,425 @@ impl enc::Entities for StopReplicaRequest {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StopReplicaRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 2-4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StopReplicaRequestRef<'a> {
+    /// Broker id of the sending controller.
+    ///
+    /// Versions 0+.
+    pub controller_id: i32,
+    /// True when the sender is a KRaft controller during a ZooKeeper migration (KIP-866).
+    ///
+    /// Versions 4+; default false.
+    pub is_k_raft_controller: bool,
+    /// Epoch of the sending controller.
+    ///
+    /// Versions 0+.
+    pub controller_epoch: i32,
+    /// Epoch of the receiving broker as the controller knows it, to fence stale requests; -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub broker_epoch: i64,
+    /// v0-v2: also delete the replicas' data.
+    ///
+    /// Versions 0-2.
+    pub delete_partitions: bool,
+    /// v0 only: partitions to stop.
+    ///
+    /// Versions 0.
+    pub ungrouped_partitions: Vec<StopReplicaPartitionV0Ref<'a>>,
+    /// v1-v2: partitions to stop, per topic.
+    ///
+    /// Versions 1-2.
+    pub topics: Vec<StopReplicaTopicV1Ref<'a>>,
+    /// v3+: partitions to stop, per topic.
+    ///
+    /// Versions 3+.
+    pub topic_states: Vec<StopReplicaTopicStateRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for StopReplicaRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            controller_id: 0,
+            is_k_raft_controller: false,
+            controller_epoch: 0,
+            broker_epoch: -1,
+            delete_partitions: false,
+            ungrouped_partitions: Default::default(),
+            topics: Default::default(),
+            topic_states: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StopReplicaRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 4 {
+            let run: [u8; 5] = enc::field::read_run(
+                r,
+                &[("controller_id", 4), ("is_k_raft_controller", 1)],
+            )?;
+            self.controller_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = enc::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("controller_id", 4)])?;
+            self.controller_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = false;
+        }
+        if version >= 1 {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("controller_epoch", 4), ("broker_epoch", 8)],
+            )?;
+            self.controller_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("controller_epoch", 4)])?;
+            self.controller_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = -1;
+        }
+        if version <= 2 {
+            enc::field::decode_into(
+                &mut self.delete_partitions,
+                r,
+                version,
+                false,
+                "delete_partitions",
+            )?;
+        } else {
+            self.delete_partitions = false;
+        }
+        if version <= 0 {
+            enc::field::decode_into(
+                &mut self.ungrouped_partitions,
+                r,
+                version,
+                false,
+                "ungrouped_partitions",
+            )?;
+        } else {
+            self.ungrouped_partitions.clear();
+        }
+        if (1..=2).contains(&version) {
+            enc::field::decode_into(
+                &mut self.topics,
+                r,
+                version,
+                version >= 2,
+                "topics",
+            )?;
+        } else {
+            self.topics.clear();
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.topic_states,
+                r,
+                version,
+                true,
+                "topic_states",
+            )?;
+        } else {
+            self.topic_states.clear();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.controller_id = 0;
+        self.is_k_raft_controller = false;
+        self.controller_epoch = 0;
+        self.broker_epoch = -1;
+        self.delete_partitions = false;
+        self.ungrouped_partitions.clear();
+        self.topics.clear();
+        self.topic_states.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StopReplicaRequestRef<'a> {
+    type Owned = StopReplicaRequest;
+    #[inline]
+    fn into_owned(self) -> StopReplicaRequest {
+        StopReplicaRequest {
+            controller_id: self.controller_id,
+            is_k_raft_controller: self.is_k_raft_controller,
+            controller_epoch: self.controller_epoch,
+            broker_epoch: self.broker_epoch,
+            delete_partitions: self.delete_partitions,
+            ungrouped_partitions: enc::IntoOwned::into_owned(self.ungrouped_partitions),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            topic_states: enc::IntoOwned::into_owned(self.topic_states),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StopReplicaRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StopReplicaRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.controller_id = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.is_k_raft_controller = crate::sample::Sample::sample(g, version);
+        }
+        value.controller_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.broker_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 2 {
+            value.delete_partitions = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 0 {
+            value.ungrouped_partitions = crate::sample::Sample::sample(g, version);
+        }
+        if (1..=2).contains(&version) {
+            value.topics = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.topic_states = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StopReplicaRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 4 && self.is_k_raft_controller {
+            return Err(
+                enc::json::non_default(
+                    "StopReplicaRequest",
+                    "isKRaftController",
+                    version,
+                ),
+            );
+        }
+        if version > 2 && self.delete_partitions {
+            return Err(
+                enc::json::non_default("StopReplicaRequest", "deletePartitions", version),
+            );
+        }
+        if version > 0 && !self.ungrouped_partitions.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "StopReplicaRequest",
+                    "ungroupedPartitions",
+                    version,
+                ),
+            );
+        }
+        if !(1..=2).contains(&version) && !self.topics.is_empty() {
+            return Err(enc::json::non_default("StopReplicaRequest", "topics", version));
+        }
+        if version < 3 && !self.topic_states.is_empty() {
+            return Err(
+                enc::json::non_default("StopReplicaRequest", "topicStates", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.controller_id,
+            version,
+            options,
+            "StopReplicaRequest",
+            "controllerId",
+        )?;
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.is_k_raft_controller,
+                version,
+                options,
+                "StopReplicaRequest",
+                "isKRaftController",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.controller_epoch,
+            version,
+            options,
+            "StopReplicaRequest",
+            "controllerEpoch",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.broker_epoch,
+                version,
+                options,
+                "StopReplicaRequest",
+                "brokerEpoch",
+            )?;
+        }
+        if version <= 2 {
+            enc::json::put(
+                &mut out,
+                &self.delete_partitions,
+                version,
+                options,
+                "StopReplicaRequest",
+                "deletePartitions",
+            )?;
+        }
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.ungrouped_partitions,
+                version,
+                options,
+                "StopReplicaRequest",
+                "ungroupedPartitions",
+            )?;
+        }
+        if (1..=2).contains(&version) {
+            enc::json::put(
+                &mut out,
+                &self.topics,
+                version,
+                options,
+                "StopReplicaRequest",
+                "topics",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.topic_states,
+                version,
+                options,
+                "StopReplicaRequest",
+                "topicStates",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StopReplicaRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StopReplicaRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("controllerId") {
+            value.controller_id = enc::json::field(
+                v,
+                version,
+                "StopReplicaRequest",
+                "controllerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaRequest", "controllerId", version),
+            );
+        }
+        if let Some(v) = object.get("isKRaftController") {
+            value.is_k_raft_controller = enc::json::field(
+                v,
+                version,
+                "StopReplicaRequest",
+                "isKRaftController",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing("StopReplicaRequest", "isKRaftController", version),
+            );
+        }
+        if let Some(v) = object.get("controllerEpoch") {
+            value.controller_epoch = enc::json::field(
+                v,
+                version,
+                "StopReplicaRequest",
+                "controllerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaRequest", "controllerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "StopReplicaRequest",
+                "brokerEpoch",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("StopReplicaRequest", "brokerEpoch", version));
+        }
+        if let Some(v) = object.get("deletePartitions") {
+            value.delete_partitions = enc::json::field(
+                v,
+                version,
+                "StopReplicaRequest",
+                "deletePartitions",
+            )?;
+        } else if version <= 2 {
+            return Err(
+                enc::json::missing("StopReplicaRequest", "deletePartitions", version),
+            );
+        }
+        if let Some(v) = object.get("ungroupedPartitions") {
+            value.ungrouped_partitions = enc::json::field(
+                v,
+                version,
+                "StopReplicaRequest",
+                "ungroupedPartitions",
+            )?;
+        } else if version <= 0 {
+            return Err(
+                enc::json::missing("StopReplicaRequest", "ungroupedPartitions", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "StopReplicaRequest", "topics")?;
+        } else if (1..=2).contains(&version) {
+            return Err(enc::json::missing("StopReplicaRequest", "topics", version));
+        }
+        if let Some(v) = object.get("topicStates") {
+            value.topic_states = enc::json::field(
+                v,
+                version,
+                "StopReplicaRequest",
+                "topicStates",
+            )?;
+        } else if version >= 3 {
+            return Err(enc::json::missing("StopReplicaRequest", "topicStates", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StopReplicaPartitionV0 {
@@ -342,6 +761,131 @@ impl enc::Entities for StopReplicaPartitionV0 {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StopReplicaPartitionV0`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StopReplicaPartitionV0Ref<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0.
+    pub topic_name: &'a str,
+    /// Partition number.
+    ///
+    /// Versions 0.
+    pub partition_index: i32,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StopReplicaPartitionV0Ref<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_name, r, version, false, "topic_name")?;
+        enc::field::decode_into(
+            &mut self.partition_index,
+            r,
+            version,
+            false,
+            "partition_index",
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partition_index = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StopReplicaPartitionV0Ref<'a> {
+    type Owned = StopReplicaPartitionV0;
+    #[inline]
+    fn into_owned(self) -> StopReplicaPartitionV0 {
+        StopReplicaPartitionV0 {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partition_index: self.partition_index,
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StopReplicaPartitionV0 {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StopReplicaPartitionV0 {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "StopReplicaPartitionV0",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "StopReplicaPartitionV0",
+            "partitionIndex",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StopReplicaPartitionV0 {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StopReplicaPartitionV0", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "StopReplicaPartitionV0",
+                "topicName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaPartitionV0", "topicName", version),
+            );
+        }
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "StopReplicaPartitionV0",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaPartitionV0", "partitionIndex", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 1-2; flexible 2.
@@ -438,6 +982,135 @@ impl enc::Entities for StopReplicaTopicV1 {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StopReplicaTopicV1`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1-2; flexible 2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StopReplicaTopicV1Ref<'a> {
+    /// Topic name.
+    ///
+    /// Versions 1-2.
+    pub name: &'a str,
+    /// Partition numbers.
+    ///
+    /// Versions 1-2.
+    pub partition_indexes: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StopReplicaTopicV1Ref<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 2, "name")?;
+        enc::field::decode_into(
+            &mut self.partition_indexes,
+            r,
+            version,
+            version >= 2,
+            "partition_indexes",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partition_indexes = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StopReplicaTopicV1Ref<'a> {
+    type Owned = StopReplicaTopicV1;
+    #[inline]
+    fn into_owned(self) -> StopReplicaTopicV1 {
+        StopReplicaTopicV1 {
+            name: enc::IntoOwned::into_owned(self.name),
+            partition_indexes: enc::IntoOwned::into_owned(self.partition_indexes),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StopReplicaTopicV1 {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partition_indexes = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StopReplicaTopicV1 {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "StopReplicaTopicV1",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_indexes,
+            version,
+            options,
+            "StopReplicaTopicV1",
+            "partitionIndexes",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StopReplicaTopicV1 {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StopReplicaTopicV1", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "StopReplicaTopicV1", "name")?;
+        } else {
+            return Err(enc::json::missing("StopReplicaTopicV1", "name", version));
+        }
+        if let Some(v) = object.get("partitionIndexes") {
+            value.partition_indexes = enc::json::field(
+                v,
+                version,
+                "StopReplicaTopicV1",
+                "partitionIndexes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaTopicV1", "partitionIndexes", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 3-4; flexible 3-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StopReplicaTopicState {
@@ -519,6 +1192,137 @@ impl enc::Entities for StopReplicaTopicState {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StopReplicaTopicState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 3-4; flexible 3-4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StopReplicaTopicStateRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 3+.
+    pub topic_name: &'a str,
+    /// State of each partition to stop.
+    ///
+    /// Versions 3+.
+    pub partition_states: Vec<StopReplicaPartitionStateRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StopReplicaTopicStateRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::field::decode_into(
+            &mut self.partition_states,
+            r,
+            version,
+            true,
+            "partition_states",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partition_states.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StopReplicaTopicStateRef<'a> {
+    type Owned = StopReplicaTopicState;
+    #[inline]
+    fn into_owned(self) -> StopReplicaTopicState {
+        StopReplicaTopicState {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partition_states: enc::IntoOwned::into_owned(self.partition_states),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StopReplicaTopicState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partition_states = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StopReplicaTopicState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "StopReplicaTopicState",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_states,
+            version,
+            options,
+            "StopReplicaTopicState",
+            "partitionStates",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StopReplicaTopicState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StopReplicaTopicState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "StopReplicaTopicState",
+                "topicName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaTopicState", "topicName", version),
+            );
+        }
+        if let Some(v) = object.get("partitionStates") {
+            value.partition_states = enc::json::field(
+                v,
+                version,
+                "StopReplicaTopicState",
+                "partitionStates",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaTopicState", "partitionStates", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 3-4; flexible 3-4.
@@ -606,6 +1410,183 @@ impl enc::Struct for StopReplicaPartitionState {
         self.leader_epoch = -1;
         self.delete_partition = false;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StopReplicaPartitionState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 3-4; flexible 3-4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StopReplicaPartitionStateRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 3+.
+    pub partition_index: i32,
+    /// Leader epoch the controller knows, for fencing; -1, or -2 while the topic is being deleted, skips the check.
+    ///
+    /// Versions 3+; default -1.
+    pub leader_epoch: i32,
+    /// Also delete the replica's data.
+    ///
+    /// Versions 3+.
+    pub delete_partition: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for StopReplicaPartitionStateRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            leader_epoch: -1,
+            delete_partition: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StopReplicaPartitionStateRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 9] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("leader_epoch", 4), ("delete_partition", 1)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        self.delete_partition = enc::Fixed::from_chunk(&run[8..9]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.leader_epoch = -1;
+        self.delete_partition = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StopReplicaPartitionStateRef<'a> {
+    type Owned = StopReplicaPartitionState;
+    #[inline]
+    fn into_owned(self) -> StopReplicaPartitionState {
+        StopReplicaPartitionState {
+            partition_index: self.partition_index,
+            leader_epoch: self.leader_epoch,
+            delete_partition: self.delete_partition,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StopReplicaPartitionState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.delete_partition = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StopReplicaPartitionState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "StopReplicaPartitionState",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "StopReplicaPartitionState",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.delete_partition,
+            version,
+            options,
+            "StopReplicaPartitionState",
+            "deletePartition",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StopReplicaPartitionState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StopReplicaPartitionState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "StopReplicaPartitionState",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StopReplicaPartitionState",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "StopReplicaPartitionState",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaPartitionState", "leaderEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("deletePartition") {
+            value.delete_partition = enc::json::field(
+                v,
+                version,
+                "StopReplicaPartitionState",
+                "deletePartition",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StopReplicaPartitionState",
+                    "deletePartition",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for StopReplicaRequest {

@@ -94,6 +94,141 @@ impl enc::Entities for StopReplicaResponse {
         enc::Entities::rewrite_entities(&mut self.partition_errors, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StopReplicaResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 2-4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StopReplicaResponseRef<'a> {
+    /// Error for the whole request; 0 when none.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Outcome per partition.
+    ///
+    /// Versions 0+.
+    pub partition_errors: Vec<StopReplicaPartitionErrorRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StopReplicaResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.partition_errors,
+            r,
+            version,
+            version >= 2,
+            "partition_errors",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.partition_errors.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StopReplicaResponseRef<'a> {
+    type Owned = StopReplicaResponse;
+    #[inline]
+    fn into_owned(self) -> StopReplicaResponse {
+        StopReplicaResponse {
+            error_code: self.error_code,
+            partition_errors: enc::IntoOwned::into_owned(self.partition_errors),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StopReplicaResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StopReplicaResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.partition_errors = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StopReplicaResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "StopReplicaResponse",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_errors,
+            version,
+            options,
+            "StopReplicaResponse",
+            "partitionErrors",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StopReplicaResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StopReplicaResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "StopReplicaResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("StopReplicaResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("partitionErrors") {
+            value.partition_errors = enc::json::field(
+                v,
+                version,
+                "StopReplicaResponse",
+                "partitionErrors",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaResponse", "partitionErrors", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-4; flexible 2-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StopReplicaPartitionError {
@@ -196,6 +331,178 @@ impl enc::Entities for StopReplicaPartitionError {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StopReplicaPartitionError`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 2-4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StopReplicaPartitionErrorRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the replica was stopped, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StopReplicaPartitionErrorRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.topic_name,
+            r,
+            version,
+            version >= 2,
+            "topic_name",
+        )?;
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 2 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partition_index = 0;
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StopReplicaPartitionErrorRef<'a> {
+    type Owned = StopReplicaPartitionError;
+    #[inline]
+    fn into_owned(self) -> StopReplicaPartitionError {
+        StopReplicaPartitionError {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StopReplicaPartitionError {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StopReplicaPartitionError {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "StopReplicaPartitionError",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "StopReplicaPartitionError",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "StopReplicaPartitionError",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StopReplicaPartitionError {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StopReplicaPartitionError", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "StopReplicaPartitionError",
+                "topicName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaPartitionError", "topicName", version),
+            );
+        }
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "StopReplicaPartitionError",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StopReplicaPartitionError",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "StopReplicaPartitionError",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StopReplicaPartitionError", "errorCode", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for StopReplicaResponse {

@@ -110,6 +110,202 @@ impl enc::Entities for StreamsGroupDescribeRequest {
         enc::group_id_mut(&mut self.group_ids, "GroupIds", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StreamsGroupDescribeRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StreamsGroupDescribeRequestRef<'a> {
+    /// Ids of the groups to describe.
+    ///
+    /// Versions 0+.
+    pub group_ids: Vec<&'a str>,
+    /// True to also return the operations the caller may perform on each group.
+    ///
+    /// Versions 0+.
+    pub include_authorized_operations: bool,
+    /// True to also return the topology description stored for each group (KIP-1331).
+    ///
+    /// Versions 1+; default false.
+    pub include_topology_description: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StreamsGroupDescribeRequestRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_ids, r, version, true, "group_ids")?;
+        if version >= 1 {
+            let run: [u8; 2] = enc::field::read_run(
+                r,
+                &[
+                    ("include_authorized_operations", 1),
+                    ("include_topology_description", 1),
+                ],
+            )?;
+            self.include_authorized_operations = enc::Fixed::from_chunk(&run[0..1]);
+            self.include_topology_description = enc::Fixed::from_chunk(&run[1..2]);
+        } else {
+            let run: [u8; 1] = enc::field::read_run(
+                r,
+                &[("include_authorized_operations", 1)],
+            )?;
+            self.include_authorized_operations = enc::Fixed::from_chunk(&run[0..1]);
+            self.include_topology_description = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_ids.clear();
+        self.include_authorized_operations = false;
+        self.include_topology_description = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StreamsGroupDescribeRequestRef<'a> {
+    type Owned = StreamsGroupDescribeRequest;
+    #[inline]
+    fn into_owned(self) -> StreamsGroupDescribeRequest {
+        StreamsGroupDescribeRequest {
+            group_ids: enc::IntoOwned::into_owned(self.group_ids),
+            include_authorized_operations: self.include_authorized_operations,
+            include_topology_description: self.include_topology_description,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StreamsGroupDescribeRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupDescribeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_ids = crate::sample::Sample::sample(g, version);
+        value.include_authorized_operations = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.include_topology_description = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StreamsGroupDescribeRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.include_topology_description {
+            return Err(
+                enc::json::non_default(
+                    "StreamsGroupDescribeRequest",
+                    "includeTopologyDescription",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_ids,
+            version,
+            options,
+            "StreamsGroupDescribeRequest",
+            "groupIds",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.include_authorized_operations,
+            version,
+            options,
+            "StreamsGroupDescribeRequest",
+            "includeAuthorizedOperations",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.include_topology_description,
+                version,
+                options,
+                "StreamsGroupDescribeRequest",
+                "includeTopologyDescription",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StreamsGroupDescribeRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StreamsGroupDescribeRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupIds") {
+            value.group_ids = enc::json::field(
+                v,
+                version,
+                "StreamsGroupDescribeRequest",
+                "groupIds",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StreamsGroupDescribeRequest", "groupIds", version),
+            );
+        }
+        if let Some(v) = object.get("includeAuthorizedOperations") {
+            value.include_authorized_operations = enc::json::field(
+                v,
+                version,
+                "StreamsGroupDescribeRequest",
+                "includeAuthorizedOperations",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupDescribeRequest",
+                    "includeAuthorizedOperations",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("includeTopologyDescription") {
+            value.include_topology_description = enc::json::field(
+                v,
+                version,
+                "StreamsGroupDescribeRequest",
+                "includeTopologyDescription",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupDescribeRequest",
+                    "includeTopologyDescription",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for StreamsGroupDescribeRequest {
     const NAME: &'static str = "StreamsGroupDescribeRequest";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 1);

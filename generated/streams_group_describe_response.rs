@@ -75,6 +75,143 @@ impl enc::Entities for StreamsGroupDescribeResponse {
         enc::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StreamsGroupDescribeResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StreamsGroupDescribeResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// One entry per requested group.
+    ///
+    /// Versions 0+.
+    pub groups: Vec<DescribedGroupRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StreamsGroupDescribeResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::field::decode_into(&mut self.groups, r, version, true, "groups")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.groups.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StreamsGroupDescribeResponseRef<'a> {
+    type Owned = StreamsGroupDescribeResponse;
+    #[inline]
+    fn into_owned(self) -> StreamsGroupDescribeResponse {
+        StreamsGroupDescribeResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            groups: enc::IntoOwned::into_owned(self.groups),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StreamsGroupDescribeResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupDescribeResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.groups = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StreamsGroupDescribeResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "StreamsGroupDescribeResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.groups,
+            version,
+            options,
+            "StreamsGroupDescribeResponse",
+            "groups",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StreamsGroupDescribeResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StreamsGroupDescribeResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "StreamsGroupDescribeResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupDescribeResponse",
+                    "throttleTimeMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("groups") {
+            value.groups = enc::json::field(
+                v,
+                version,
+                "StreamsGroupDescribeResponse",
+                "groups",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StreamsGroupDescribeResponse", "groups", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Endpoint {
@@ -137,6 +274,104 @@ impl enc::Struct for Endpoint {
         self.host = ByteString::new();
         self.port = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Endpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EndpointRef<'a> {
+    /// Host name or address.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 0+.
+    pub port: u16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.host = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EndpointRef<'a> {
+    type Owned = Endpoint;
+    #[inline]
+    fn into_owned(self) -> Endpoint {
+        Endpoint {
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Endpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Endpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.host, version, options, "Endpoint", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "Endpoint", "port")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Endpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Endpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "Endpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("Endpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "Endpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("Endpoint", "port", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -220,6 +455,151 @@ impl enc::Struct for TaskOffset {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TaskOffset`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TaskOffsetRef<'a> {
+    /// Subtopology id.
+    ///
+    /// Versions 0+.
+    pub subtopology_id: &'a str,
+    /// Partition number of the task.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// Offset reported for the task.
+    ///
+    /// Versions 0+.
+    pub offset: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TaskOffsetRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.subtopology_id,
+            r,
+            version,
+            true,
+            "subtopology_id",
+        )?;
+        let run: [u8; 12] = enc::field::read_run(r, &[("partition", 4), ("offset", 8)])?;
+        self.partition = enc::Fixed::from_chunk(&run[0..4]);
+        self.offset = enc::Fixed::from_chunk(&run[4..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.subtopology_id = "";
+        self.partition = 0;
+        self.offset = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TaskOffsetRef<'a> {
+    type Owned = TaskOffset;
+    #[inline]
+    fn into_owned(self) -> TaskOffset {
+        TaskOffset {
+            subtopology_id: enc::IntoOwned::into_owned(self.subtopology_id),
+            partition: self.partition,
+            offset: self.offset,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TaskOffset {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.subtopology_id = crate::sample::Sample::sample(g, version);
+        value.partition = crate::sample::Sample::sample(g, version);
+        value.offset = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TaskOffset {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.subtopology_id,
+            version,
+            options,
+            "TaskOffset",
+            "subtopologyId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "TaskOffset",
+            "partition",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.offset,
+            version,
+            options,
+            "TaskOffset",
+            "offset",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TaskOffset {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TaskOffset", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("subtopologyId") {
+            value.subtopology_id = enc::json::field(
+                v,
+                version,
+                "TaskOffset",
+                "subtopologyId",
+            )?;
+        } else {
+            return Err(enc::json::missing("TaskOffset", "subtopologyId", version));
+        }
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(v, version, "TaskOffset", "partition")?;
+        } else {
+            return Err(enc::json::missing("TaskOffset", "partition", version));
+        }
+        if let Some(v) = object.get("offset") {
+            value.offset = enc::json::field(v, version, "TaskOffset", "offset")?;
+        } else {
+            return Err(enc::json::missing("TaskOffset", "offset", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Assignment {
@@ -300,6 +680,171 @@ impl enc::Struct for Assignment {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Assignment`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AssignmentRef<'a> {
+    /// Active tasks, per subtopology.
+    ///
+    /// Versions 0+.
+    pub active_tasks: Vec<TaskIdsRef<'a>>,
+    /// Standby tasks, per subtopology.
+    ///
+    /// Versions 0+.
+    pub standby_tasks: Vec<TaskIdsRef<'a>>,
+    /// Warm-up tasks, per subtopology.
+    ///
+    /// Versions 0+.
+    pub warmup_tasks: Vec<TaskIdsRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AssignmentRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.active_tasks,
+            r,
+            version,
+            true,
+            "active_tasks",
+        )?;
+        enc::field::decode_into(
+            &mut self.standby_tasks,
+            r,
+            version,
+            true,
+            "standby_tasks",
+        )?;
+        enc::field::decode_into(
+            &mut self.warmup_tasks,
+            r,
+            version,
+            true,
+            "warmup_tasks",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.active_tasks.clear();
+        self.standby_tasks.clear();
+        self.warmup_tasks.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AssignmentRef<'a> {
+    type Owned = Assignment;
+    #[inline]
+    fn into_owned(self) -> Assignment {
+        Assignment {
+            active_tasks: enc::IntoOwned::into_owned(self.active_tasks),
+            standby_tasks: enc::IntoOwned::into_owned(self.standby_tasks),
+            warmup_tasks: enc::IntoOwned::into_owned(self.warmup_tasks),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Assignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.active_tasks = crate::sample::Sample::sample(g, version);
+        value.standby_tasks = crate::sample::Sample::sample(g, version);
+        value.warmup_tasks = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Assignment {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.active_tasks,
+            version,
+            options,
+            "Assignment",
+            "activeTasks",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.standby_tasks,
+            version,
+            options,
+            "Assignment",
+            "standbyTasks",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.warmup_tasks,
+            version,
+            options,
+            "Assignment",
+            "warmupTasks",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Assignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Assignment", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("activeTasks") {
+            value.active_tasks = enc::json::field(
+                v,
+                version,
+                "Assignment",
+                "activeTasks",
+            )?;
+        } else {
+            return Err(enc::json::missing("Assignment", "activeTasks", version));
+        }
+        if let Some(v) = object.get("standbyTasks") {
+            value.standby_tasks = enc::json::field(
+                v,
+                version,
+                "Assignment",
+                "standbyTasks",
+            )?;
+        } else {
+            return Err(enc::json::missing("Assignment", "standbyTasks", version));
+        }
+        if let Some(v) = object.get("warmupTasks") {
+            value.warmup_tasks = enc::json::field(
+                v,
+                version,
+                "Assignment",
+                "warmupTasks",
+            )?;
+        } else {
+            return Err(enc::json::missing("Assignment", "warmupTasks", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskIds {
@@ -376,6 +921,129 @@ impl enc::Struct for TaskIds {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TaskIds`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TaskIdsRef<'a> {
+    /// Subtopology id.
+    ///
+    /// Versions 0+.
+    pub subtopology_id: &'a str,
+    /// Partition numbers of the subtopology's input topics, one task each.
+    ///
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TaskIdsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.subtopology_id,
+            r,
+            version,
+            true,
+            "subtopology_id",
+        )?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.subtopology_id = "";
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TaskIdsRef<'a> {
+    type Owned = TaskIds;
+    #[inline]
+    fn into_owned(self) -> TaskIds {
+        TaskIds {
+            subtopology_id: enc::IntoOwned::into_owned(self.subtopology_id),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TaskIds {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.subtopology_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TaskIds {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.subtopology_id,
+            version,
+            options,
+            "TaskIds",
+            "subtopologyId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TaskIds",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TaskIds {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TaskIds", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("subtopologyId") {
+            value.subtopology_id = enc::json::field(
+                v,
+                version,
+                "TaskIds",
+                "subtopologyId",
+            )?;
+        } else {
+            return Err(enc::json::missing("TaskIds", "subtopologyId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TaskIds", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TaskIds", "partitions", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KeyValue {
@@ -439,6 +1107,104 @@ impl enc::Struct for KeyValue {
         self.key = ByteString::new();
         self.value = ByteString::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`KeyValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct KeyValueRef<'a> {
+    /// Key of the pair.
+    ///
+    /// Versions 0+.
+    pub key: &'a str,
+    /// Value of the pair.
+    ///
+    /// Versions 0+.
+    pub value: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for KeyValueRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.key, r, version, true, "key")?;
+        enc::field::decode_into(&mut self.value, r, version, true, "value")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.key = "";
+        self.value = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for KeyValueRef<'a> {
+    type Owned = KeyValue;
+    #[inline]
+    fn into_owned(self) -> KeyValue {
+        KeyValue {
+            key: enc::IntoOwned::into_owned(self.key),
+            value: enc::IntoOwned::into_owned(self.value),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for KeyValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.key = crate::sample::Sample::sample(g, version);
+        value.value = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for KeyValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.key, version, options, "KeyValue", "key")?;
+        enc::json::put(&mut out, &self.value, version, options, "KeyValue", "value")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for KeyValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "KeyValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("key") {
+            value.key = enc::json::field(v, version, "KeyValue", "key")?;
+        } else {
+            return Err(enc::json::missing("KeyValue", "key", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(v, version, "KeyValue", "value")?;
+        } else {
+            return Err(enc::json::missing("KeyValue", "value", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -541,6 +1307,172 @@ impl enc::Entities for TopicInfo {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicInfo`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicInfoRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Partition count; 0 when not fixed (always 0 for changelog topics).
+    ///
+    /// Versions 0+.
+    pub partitions: i32,
+    /// Replication factor; 0 for the broker default.
+    ///
+    /// Versions 0+.
+    pub replication_factor: i16,
+    /// Configs of the topic, as key-value pairs.
+    ///
+    /// Versions 0+.
+    pub topic_configs: Vec<KeyValueRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicInfoRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partitions", 4), ("replication_factor", 2)],
+        )?;
+        self.partitions = enc::Fixed::from_chunk(&run[0..4]);
+        self.replication_factor = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.topic_configs,
+            r,
+            version,
+            true,
+            "topic_configs",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions = 0;
+        self.replication_factor = 0;
+        self.topic_configs.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicInfoRef<'a> {
+    type Owned = TopicInfo;
+    #[inline]
+    fn into_owned(self) -> TopicInfo {
+        TopicInfo {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: self.partitions,
+            replication_factor: self.replication_factor,
+            topic_configs: enc::IntoOwned::into_owned(self.topic_configs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.replication_factor = crate::sample::Sample::sample(g, version);
+        value.topic_configs = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicInfo {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "TopicInfo", "name")?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicInfo",
+            "partitions",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replication_factor,
+            version,
+            options,
+            "TopicInfo",
+            "replicationFactor",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_configs,
+            version,
+            options,
+            "TopicInfo",
+            "topicConfigs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicInfo", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "TopicInfo", "name")?;
+        } else {
+            return Err(enc::json::missing("TopicInfo", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TopicInfo", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TopicInfo", "partitions", version));
+        }
+        if let Some(v) = object.get("replicationFactor") {
+            value.replication_factor = enc::json::field(
+                v,
+                version,
+                "TopicInfo",
+                "replicationFactor",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicInfo", "replicationFactor", version));
+        }
+        if let Some(v) = object.get("topicConfigs") {
+            value.topic_configs = enc::json::field(
+                v,
+                version,
+                "TopicInfo",
+                "topicConfigs",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicInfo", "topicConfigs", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescription {
@@ -617,6 +1549,143 @@ impl enc::Entities for TopologyDescription {
         enc::Entities::rewrite_entities(&mut self.global_stores, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopologyDescription`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopologyDescriptionRef<'a> {
+    /// Subtopologies of the topology.
+    ///
+    /// Versions 1+.
+    pub subtopologies: Vec<TopologyDescriptionSubtopologyRef<'a>>,
+    /// Global state stores of the topology.
+    ///
+    /// Versions 1+.
+    pub global_stores: Vec<TopologyDescriptionGlobalStoreRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopologyDescriptionRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.subtopologies,
+            r,
+            version,
+            true,
+            "subtopologies",
+        )?;
+        enc::field::decode_into(
+            &mut self.global_stores,
+            r,
+            version,
+            true,
+            "global_stores",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.subtopologies.clear();
+        self.global_stores.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopologyDescriptionRef<'a> {
+    type Owned = TopologyDescription;
+    #[inline]
+    fn into_owned(self) -> TopologyDescription {
+        TopologyDescription {
+            subtopologies: enc::IntoOwned::into_owned(self.subtopologies),
+            global_stores: enc::IntoOwned::into_owned(self.global_stores),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopologyDescription {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.subtopologies = crate::sample::Sample::sample(g, version);
+        value.global_stores = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopologyDescription {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.subtopologies,
+            version,
+            options,
+            "TopologyDescription",
+            "subtopologies",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.global_stores,
+            version,
+            options,
+            "TopologyDescription",
+            "globalStores",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopologyDescription {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopologyDescription", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("subtopologies") {
+            value.subtopologies = enc::json::field(
+                v,
+                version,
+                "TopologyDescription",
+                "subtopologies",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescription", "subtopologies", version),
+            );
+        }
+        if let Some(v) = object.get("globalStores") {
+            value.global_stores = enc::json::field(
+                v,
+                version,
+                "TopologyDescription",
+                "globalStores",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescription", "globalStores", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescriptionSubtopology {
@@ -687,6 +1756,141 @@ impl enc::Entities for TopologyDescriptionSubtopology {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::Entities::rewrite_entities(&mut self.nodes, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopologyDescriptionSubtopology`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopologyDescriptionSubtopologyRef<'a> {
+    /// Id of the subtopology, unique within the topology.
+    ///
+    /// Versions 1+.
+    pub subtopology_id: &'a str,
+    /// Processing nodes of the subtopology.
+    ///
+    /// Versions 1+.
+    pub nodes: Vec<TopologyDescriptionNodeRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopologyDescriptionSubtopologyRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.subtopology_id,
+            r,
+            version,
+            true,
+            "subtopology_id",
+        )?;
+        enc::field::decode_into(&mut self.nodes, r, version, true, "nodes")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.subtopology_id = "";
+        self.nodes.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopologyDescriptionSubtopologyRef<'a> {
+    type Owned = TopologyDescriptionSubtopology;
+    #[inline]
+    fn into_owned(self) -> TopologyDescriptionSubtopology {
+        TopologyDescriptionSubtopology {
+            subtopology_id: enc::IntoOwned::into_owned(self.subtopology_id),
+            nodes: enc::IntoOwned::into_owned(self.nodes),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopologyDescriptionSubtopology {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.subtopology_id = crate::sample::Sample::sample(g, version);
+        value.nodes = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopologyDescriptionSubtopology {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.subtopology_id,
+            version,
+            options,
+            "TopologyDescriptionSubtopology",
+            "subtopologyId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.nodes,
+            version,
+            options,
+            "TopologyDescriptionSubtopology",
+            "nodes",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopologyDescriptionSubtopology {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopologyDescriptionSubtopology", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("subtopologyId") {
+            value.subtopology_id = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionSubtopology",
+                "subtopologyId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TopologyDescriptionSubtopology",
+                    "subtopologyId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("nodes") {
+            value.nodes = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionSubtopology",
+                "nodes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionSubtopology", "nodes", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 1; flexible 1.
@@ -807,6 +2011,250 @@ impl enc::Entities for TopologyDescriptionNode {
         enc::topic_name_mut(&mut self.sink_topic, "SinkTopic", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopologyDescriptionNode`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopologyDescriptionNodeRef<'a> {
+    /// Name of the node, e.g. KSTREAM-FILTER-0000000001.
+    ///
+    /// Versions 1+.
+    pub name: &'a str,
+    /// Node kind: source (1), processor (2) or sink (3).
+    ///
+    /// Versions 1+.
+    pub node_type: i8,
+    /// Topics a source node reads (source nodes only); may be empty when a pattern picks them at run time.
+    ///
+    /// Versions 1+.
+    pub source_topics: Vec<&'a str>,
+    /// Topic a sink node writes to (sink nodes only); null when it is chosen per record at run time.
+    ///
+    /// Versions 1+; nullable 1+; default null.
+    pub sink_topic: Option<&'a str>,
+    /// Names of the state stores the node uses (processor nodes only).
+    ///
+    /// Versions 1+.
+    pub stores: Vec<&'a str>,
+    /// Names of the nodes this one forwards records to; predecessors follow from these.
+    ///
+    /// Versions 1+.
+    pub successors: Vec<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopologyDescriptionNodeRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.node_type, r, version, false, "node_type")?;
+        enc::field::decode_into(
+            &mut self.source_topics,
+            r,
+            version,
+            true,
+            "source_topics",
+        )?;
+        enc::field::decode_into(&mut self.sink_topic, r, version, true, "sink_topic")?;
+        enc::field::decode_into(&mut self.stores, r, version, true, "stores")?;
+        enc::field::decode_into(&mut self.successors, r, version, true, "successors")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.node_type = 0;
+        self.source_topics.clear();
+        self.sink_topic = None;
+        self.stores.clear();
+        self.successors.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopologyDescriptionNodeRef<'a> {
+    type Owned = TopologyDescriptionNode;
+    #[inline]
+    fn into_owned(self) -> TopologyDescriptionNode {
+        TopologyDescriptionNode {
+            name: enc::IntoOwned::into_owned(self.name),
+            node_type: self.node_type,
+            source_topics: enc::IntoOwned::into_owned(self.source_topics),
+            sink_topic: enc::IntoOwned::into_owned(self.sink_topic),
+            stores: enc::IntoOwned::into_owned(self.stores),
+            successors: enc::IntoOwned::into_owned(self.successors),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopologyDescriptionNode {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.node_type = crate::sample::Sample::sample(g, version);
+        value.source_topics = crate::sample::Sample::sample(g, version);
+        value.sink_topic = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.stores = crate::sample::Sample::sample(g, version);
+        value.successors = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopologyDescriptionNode {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.node_type,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "nodeType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.source_topics,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "sourceTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.sink_topic,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "sinkTopic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.stores,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "stores",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.successors,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "successors",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopologyDescriptionNode {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopologyDescriptionNode", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopologyDescriptionNode", "name", version));
+        }
+        if let Some(v) = object.get("nodeType") {
+            value.node_type = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "nodeType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionNode", "nodeType", version),
+            );
+        }
+        if let Some(v) = object.get("sourceTopics") {
+            value.source_topics = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "sourceTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionNode", "sourceTopics", version),
+            );
+        }
+        if let Some(v) = object.get("sinkTopic") {
+            value.sink_topic = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "sinkTopic",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionNode", "sinkTopic", version),
+            );
+        }
+        if let Some(v) = object.get("stores") {
+            value.stores = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "stores",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopologyDescriptionNode", "stores", version));
+        }
+        if let Some(v) = object.get("successors") {
+            value.successors = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "successors",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionNode", "successors", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescriptionGlobalStore {
@@ -869,6 +2317,135 @@ impl enc::Entities for TopologyDescriptionGlobalStore {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::Entities::rewrite_entities(&mut self.source, version, f);
         enc::Entities::rewrite_entities(&mut self.processor, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopologyDescriptionGlobalStore`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopologyDescriptionGlobalStoreRef<'a> {
+    /// Source node that feeds the global store.
+    ///
+    /// Versions 1+.
+    pub source: TopologyDescriptionNodeRef<'a>,
+    /// Processor node that writes into the global store.
+    ///
+    /// Versions 1+.
+    pub processor: TopologyDescriptionNodeRef<'a>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopologyDescriptionGlobalStoreRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.source, r, version, false, "source")?;
+        enc::field::decode_into(&mut self.processor, r, version, false, "processor")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        enc::Decode::reset_value(&mut self.source);
+        enc::Decode::reset_value(&mut self.processor);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopologyDescriptionGlobalStoreRef<'a> {
+    type Owned = TopologyDescriptionGlobalStore;
+    #[inline]
+    fn into_owned(self) -> TopologyDescriptionGlobalStore {
+        TopologyDescriptionGlobalStore {
+            source: enc::IntoOwned::into_owned(self.source),
+            processor: enc::IntoOwned::into_owned(self.processor),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopologyDescriptionGlobalStore {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.source = crate::sample::Sample::sample(g, version);
+        value.processor = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopologyDescriptionGlobalStore {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.source,
+            version,
+            options,
+            "TopologyDescriptionGlobalStore",
+            "source",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.processor,
+            version,
+            options,
+            "TopologyDescriptionGlobalStore",
+            "processor",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopologyDescriptionGlobalStore {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopologyDescriptionGlobalStore", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("source") {
+            value.source = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionGlobalStore",
+                "source",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionGlobalStore", "source", version),
+            );
+        }
+        if let Some(v) = object.get("processor") {
+            value.processor = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionGlobalStore",
+                "processor",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TopologyDescriptionGlobalStore",
+                    "processor",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -1134,6 +2711,493 @@ impl enc::Entities for DescribedGroup {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DescribedGroup`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribedGroupRef<'a> {
+    /// 0 when the group was described, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Group id.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Name of the group's state; may be empty.
+    ///
+    /// Versions 0+.
+    pub group_state: &'a str,
+    /// Current group epoch.
+    ///
+    /// Versions 0+.
+    pub group_epoch: i32,
+    /// Epoch of the current target assignment.
+    ///
+    /// Versions 0+.
+    pub assignment_epoch: i32,
+    /// Topology the group is currently set up with; null after a describe error.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub topology: Option<TopologyRef<'a>>,
+    /// Members of the group.
+    ///
+    /// Versions 0+.
+    pub members: Vec<MemberRef<'a>>,
+    /// Bit set of the operations the caller may perform on the group (bit n = ACL operation code n); INT32_MIN when not requested.
+    ///
+    /// Versions 0+; default -2147483648.
+    pub authorized_operations: i32,
+    /// Full topology description (KIP-1331); set exactly when TopologyDescriptionStatus is 3, null otherwise.
+    ///
+    /// Versions 1+; nullable 1+; default null.
+    pub topology_description: Option<TopologyDescriptionRef<'a>>,
+    /// Why TopologyDescription is or is not set: 0 not requested, 1 none stored for the group, 2 the broker failed to read it (see its log), 3 available.
+    ///
+    /// Versions 1+; default 0.
+    pub topology_description_status: i8,
+    /// Task assignor the coordinator will use for its next assignment, which may differ from the one behind the current assignment (KIP-1357); null after a describe error.
+    ///
+    /// Versions 1+; nullable 1+; ignorable; default null.
+    pub assignor_name: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for DescribedGroupRef<'a> {
+    fn default() -> Self {
+        Self {
+            error_code: 0,
+            error_message: None,
+            group_id: "",
+            group_state: "",
+            group_epoch: 0,
+            assignment_epoch: 0,
+            topology: None,
+            members: Default::default(),
+            authorized_operations: -2147483648,
+            topology_description: None,
+            topology_description_status: 0,
+            assignor_name: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DescribedGroupRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        enc::field::decode_into(&mut self.group_state, r, version, true, "group_state")?;
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("group_epoch", 4), ("assignment_epoch", 4)],
+        )?;
+        self.group_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.assignment_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        enc::field::decode_into(&mut self.topology, r, version, false, "topology")?;
+        enc::field::decode_into(&mut self.members, r, version, true, "members")?;
+        enc::field::decode_into(
+            &mut self.authorized_operations,
+            r,
+            version,
+            false,
+            "authorized_operations",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.topology_description,
+                r,
+                version,
+                false,
+                "topology_description",
+            )?;
+        } else {
+            self.topology_description = None;
+        }
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.topology_description_status,
+                r,
+                version,
+                false,
+                "topology_description_status",
+            )?;
+        } else {
+            self.topology_description_status = 0;
+        }
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.assignor_name,
+                r,
+                version,
+                true,
+                "assignor_name",
+            )?;
+        } else {
+            self.assignor_name = None;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        self.error_message = None;
+        self.group_id = "";
+        self.group_state = "";
+        self.group_epoch = 0;
+        self.assignment_epoch = 0;
+        self.topology = None;
+        self.members.clear();
+        self.authorized_operations = -2147483648;
+        self.topology_description = None;
+        self.topology_description_status = 0;
+        self.assignor_name = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DescribedGroupRef<'a> {
+    type Owned = DescribedGroup;
+    #[inline]
+    fn into_owned(self) -> DescribedGroup {
+        DescribedGroup {
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            group_state: enc::IntoOwned::into_owned(self.group_state),
+            group_epoch: self.group_epoch,
+            assignment_epoch: self.assignment_epoch,
+            topology: enc::IntoOwned::into_owned(self.topology),
+            members: enc::IntoOwned::into_owned(self.members),
+            authorized_operations: self.authorized_operations,
+            topology_description: enc::IntoOwned::into_owned(self.topology_description),
+            topology_description_status: self.topology_description_status,
+            assignor_name: enc::IntoOwned::into_owned(self.assignor_name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DescribedGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.group_state = crate::sample::Sample::sample(g, version);
+        value.group_epoch = crate::sample::Sample::sample(g, version);
+        value.assignment_epoch = crate::sample::Sample::sample(g, version);
+        value.topology = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.members = crate::sample::Sample::sample(g, version);
+        value.authorized_operations = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.topology_description = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 1 {
+            value.topology_description_status = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 1 {
+            value.assignor_name = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DescribedGroup {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.topology_description.is_some() {
+            return Err(
+                enc::json::non_default("DescribedGroup", "topologyDescription", version),
+            );
+        }
+        if version < 1 && self.topology_description_status != 0 {
+            return Err(
+                enc::json::non_default(
+                    "DescribedGroup",
+                    "topologyDescriptionStatus",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "DescribedGroup",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "DescribedGroup",
+            "errorMessage",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "DescribedGroup",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_state,
+            version,
+            options,
+            "DescribedGroup",
+            "groupState",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_epoch,
+            version,
+            options,
+            "DescribedGroup",
+            "groupEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assignment_epoch,
+            version,
+            options,
+            "DescribedGroup",
+            "assignmentEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topology,
+            version,
+            options,
+            "DescribedGroup",
+            "topology",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.members,
+            version,
+            options,
+            "DescribedGroup",
+            "members",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.authorized_operations,
+            version,
+            options,
+            "DescribedGroup",
+            "authorizedOperations",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.topology_description,
+                version,
+                options,
+                "DescribedGroup",
+                "topologyDescription",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.topology_description_status,
+                version,
+                options,
+                "DescribedGroup",
+                "topologyDescriptionStatus",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.assignor_name,
+                version,
+                options,
+                "DescribedGroup",
+                "assignorName",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DescribedGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DescribedGroup", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "errorMessage", version));
+        }
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(v, version, "DescribedGroup", "groupId")?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "groupId", version));
+        }
+        if let Some(v) = object.get("groupState") {
+            value.group_state = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "groupState",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "groupState", version));
+        }
+        if let Some(v) = object.get("groupEpoch") {
+            value.group_epoch = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "groupEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "groupEpoch", version));
+        }
+        if let Some(v) = object.get("assignmentEpoch") {
+            value.assignment_epoch = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "assignmentEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "assignmentEpoch", version));
+        }
+        if let Some(v) = object.get("topology") {
+            value.topology = enc::json::field(v, version, "DescribedGroup", "topology")?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "topology", version));
+        }
+        if let Some(v) = object.get("members") {
+            value.members = enc::json::field(v, version, "DescribedGroup", "members")?;
+        } else {
+            return Err(enc::json::missing("DescribedGroup", "members", version));
+        }
+        if let Some(v) = object.get("authorizedOperations") {
+            value.authorized_operations = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "authorizedOperations",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DescribedGroup", "authorizedOperations", version),
+            );
+        }
+        if let Some(v) = object.get("topologyDescription") {
+            value.topology_description = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "topologyDescription",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("DescribedGroup", "topologyDescription", version),
+            );
+        }
+        if let Some(v) = object.get("topologyDescriptionStatus") {
+            value.topology_description_status = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "topologyDescriptionStatus",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "DescribedGroup",
+                    "topologyDescriptionStatus",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("assignorName") {
+            value.assignor_name = enc::json::field(
+                v,
+                version,
+                "DescribedGroup",
+                "assignorName",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("DescribedGroup", "assignorName", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Topology {
@@ -1200,6 +3264,125 @@ impl enc::Entities for Topology {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::Entities::rewrite_entities(&mut self.subtopologies, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Topology`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopologyRef<'a> {
+    /// Epoch of that topology.
+    ///
+    /// Versions 0+.
+    pub epoch: i32,
+    /// Subtopologies as configured for the group, with partition counts fixed and source regexes resolved to topics; null while the group is uninitialized or its source topics are missing or wrongly partitioned.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub subtopologies: Option<Vec<SubtopologyRef<'a>>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopologyRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
+        enc::field::decode_into(
+            &mut self.subtopologies,
+            r,
+            version,
+            true,
+            "subtopologies",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.epoch = 0;
+        self.subtopologies = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopologyRef<'a> {
+    type Owned = Topology;
+    #[inline]
+    fn into_owned(self) -> Topology {
+        Topology {
+            epoch: self.epoch,
+            subtopologies: enc::IntoOwned::into_owned(self.subtopologies),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Topology {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.subtopologies = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Topology {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.epoch, version, options, "Topology", "epoch")?;
+        enc::json::put(
+            &mut out,
+            &self.subtopologies,
+            version,
+            options,
+            "Topology",
+            "subtopologies",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Topology {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Topology", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(v, version, "Topology", "epoch")?;
+        } else {
+            return Err(enc::json::missing("Topology", "epoch", version));
+        }
+        if let Some(v) = object.get("subtopologies") {
+            value.subtopologies = enc::json::field(
+                v,
+                version,
+                "Topology",
+                "subtopologies",
+            )?;
+        } else {
+            return Err(enc::json::missing("Topology", "subtopologies", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -1354,6 +3537,247 @@ impl enc::Entities for Subtopology {
         );
         enc::Entities::rewrite_entities(&mut self.state_changelog_topics, version, f);
         enc::Entities::rewrite_entities(&mut self.repartition_source_topics, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Subtopology`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SubtopologyRef<'a> {
+    /// Id of the subtopology, unique within the topology.
+    ///
+    /// Versions 0+.
+    pub subtopology_id: &'a str,
+    /// Topics the subtopology consumes.
+    ///
+    /// Versions 0+.
+    pub source_topics: Vec<&'a str>,
+    /// Repartition topics the subtopology produces to.
+    ///
+    /// Versions 0+.
+    pub repartition_sink_topics: Vec<&'a str>,
+    /// Changelog topics backing the subtopology's state stores; internal, the coordinator creates them.
+    ///
+    /// Versions 0+.
+    pub state_changelog_topics: Vec<TopicInfoRef<'a>>,
+    /// Repartition topics the subtopology consumes; internal, the coordinator creates them.
+    ///
+    /// Versions 0+.
+    pub repartition_source_topics: Vec<TopicInfoRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SubtopologyRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.subtopology_id,
+            r,
+            version,
+            true,
+            "subtopology_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.source_topics,
+            r,
+            version,
+            true,
+            "source_topics",
+        )?;
+        enc::field::decode_into(
+            &mut self.repartition_sink_topics,
+            r,
+            version,
+            true,
+            "repartition_sink_topics",
+        )?;
+        enc::field::decode_into(
+            &mut self.state_changelog_topics,
+            r,
+            version,
+            true,
+            "state_changelog_topics",
+        )?;
+        enc::field::decode_into(
+            &mut self.repartition_source_topics,
+            r,
+            version,
+            true,
+            "repartition_source_topics",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.subtopology_id = "";
+        self.source_topics.clear();
+        self.repartition_sink_topics.clear();
+        self.state_changelog_topics.clear();
+        self.repartition_source_topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SubtopologyRef<'a> {
+    type Owned = Subtopology;
+    #[inline]
+    fn into_owned(self) -> Subtopology {
+        Subtopology {
+            subtopology_id: enc::IntoOwned::into_owned(self.subtopology_id),
+            source_topics: enc::IntoOwned::into_owned(self.source_topics),
+            repartition_sink_topics: enc::IntoOwned::into_owned(
+                self.repartition_sink_topics,
+            ),
+            state_changelog_topics: enc::IntoOwned::into_owned(
+                self.state_changelog_topics,
+            ),
+            repartition_source_topics: enc::IntoOwned::into_owned(
+                self.repartition_source_topics,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Subtopology {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.subtopology_id = crate::sample::Sample::sample(g, version);
+        value.source_topics = crate::sample::Sample::sample(g, version);
+        value.repartition_sink_topics = crate::sample::Sample::sample(g, version);
+        value.state_changelog_topics = crate::sample::Sample::sample(g, version);
+        value.repartition_source_topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Subtopology {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.subtopology_id,
+            version,
+            options,
+            "Subtopology",
+            "subtopologyId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.source_topics,
+            version,
+            options,
+            "Subtopology",
+            "sourceTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.repartition_sink_topics,
+            version,
+            options,
+            "Subtopology",
+            "repartitionSinkTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state_changelog_topics,
+            version,
+            options,
+            "Subtopology",
+            "stateChangelogTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.repartition_source_topics,
+            version,
+            options,
+            "Subtopology",
+            "repartitionSourceTopics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Subtopology {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Subtopology", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("subtopologyId") {
+            value.subtopology_id = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "subtopologyId",
+            )?;
+        } else {
+            return Err(enc::json::missing("Subtopology", "subtopologyId", version));
+        }
+        if let Some(v) = object.get("sourceTopics") {
+            value.source_topics = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "sourceTopics",
+            )?;
+        } else {
+            return Err(enc::json::missing("Subtopology", "sourceTopics", version));
+        }
+        if let Some(v) = object.get("repartitionSinkTopics") {
+            value.repartition_sink_topics = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "repartitionSinkTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("Subtopology", "repartitionSinkTopics", version),
+            );
+        }
+        if let Some(v) = object.get("stateChangelogTopics") {
+            value.state_changelog_topics = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "stateChangelogTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("Subtopology", "stateChangelogTopics", version),
+            );
+        }
+        if let Some(v) = object.get("repartitionSourceTopics") {
+            value.repartition_source_topics = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "repartitionSourceTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("Subtopology", "repartitionSourceTopics", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -1580,6 +4004,451 @@ impl enc::Struct for Member {
         enc::Decode::reset_value(&mut self.target_assignment);
         self.is_classic = false;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Member`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MemberRef<'a> {
+    /// Member id.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Current epoch of the member.
+    ///
+    /// Versions 0+.
+    pub member_epoch: i32,
+    /// Static instance id; null for a dynamic member.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub instance_id: Option<&'a str>,
+    /// Rack of the member; null when not given.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub rack_id: Option<&'a str>,
+    /// Client id the member connects with.
+    ///
+    /// Versions 0+.
+    pub client_id: &'a str,
+    /// Host the member connects from.
+    ///
+    /// Versions 0+.
+    pub client_host: &'a str,
+    /// Epoch of the topology the member runs.
+    ///
+    /// Versions 0+.
+    pub topology_epoch: i32,
+    /// Id of the Streams process the member runs in; one process may run several members.
+    ///
+    /// Versions 0+.
+    pub process_id: &'a str,
+    /// Host and port of the member for Interactive Queries; null when not configured.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub user_endpoint: Option<EndpointRef<'a>>,
+    /// Client tags used by rack-aware task assignment.
+    ///
+    /// Versions 0+.
+    pub client_tags: Vec<KeyValueRef<'a>>,
+    /// Cumulative changelog offsets of the member's tasks.
+    ///
+    /// Versions 0+.
+    pub task_offsets: Vec<TaskOffsetRef<'a>>,
+    /// Cumulative changelog end offsets of the member's tasks.
+    ///
+    /// Versions 0+.
+    pub task_end_offsets: Vec<TaskOffsetRef<'a>>,
+    /// Tasks the member owns now.
+    ///
+    /// Versions 0+.
+    pub assignment: AssignmentRef<'a>,
+    /// Tasks the member is to own once it has reconciled.
+    ///
+    /// Versions 0+.
+    pub target_assignment: AssignmentRef<'a>,
+    /// True for a member still on the classic protocol, not yet upgraded.
+    ///
+    /// Versions 0+.
+    pub is_classic: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MemberRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
+        enc::field::decode_into(
+            &mut self.member_epoch,
+            r,
+            version,
+            false,
+            "member_epoch",
+        )?;
+        enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
+        enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
+        enc::field::decode_into(&mut self.client_id, r, version, true, "client_id")?;
+        enc::field::decode_into(&mut self.client_host, r, version, true, "client_host")?;
+        enc::field::decode_into(
+            &mut self.topology_epoch,
+            r,
+            version,
+            false,
+            "topology_epoch",
+        )?;
+        enc::field::decode_into(&mut self.process_id, r, version, true, "process_id")?;
+        enc::field::decode_into(
+            &mut self.user_endpoint,
+            r,
+            version,
+            false,
+            "user_endpoint",
+        )?;
+        enc::field::decode_into(&mut self.client_tags, r, version, true, "client_tags")?;
+        enc::field::decode_into(
+            &mut self.task_offsets,
+            r,
+            version,
+            true,
+            "task_offsets",
+        )?;
+        enc::field::decode_into(
+            &mut self.task_end_offsets,
+            r,
+            version,
+            true,
+            "task_end_offsets",
+        )?;
+        enc::field::decode_into(&mut self.assignment, r, version, false, "assignment")?;
+        enc::field::decode_into(
+            &mut self.target_assignment,
+            r,
+            version,
+            false,
+            "target_assignment",
+        )?;
+        enc::field::decode_into(&mut self.is_classic, r, version, false, "is_classic")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_id = "";
+        self.member_epoch = 0;
+        self.instance_id = None;
+        self.rack_id = None;
+        self.client_id = "";
+        self.client_host = "";
+        self.topology_epoch = 0;
+        self.process_id = "";
+        self.user_endpoint = None;
+        self.client_tags.clear();
+        self.task_offsets.clear();
+        self.task_end_offsets.clear();
+        enc::Decode::reset_value(&mut self.assignment);
+        enc::Decode::reset_value(&mut self.target_assignment);
+        self.is_classic = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MemberRef<'a> {
+    type Owned = Member;
+    #[inline]
+    fn into_owned(self) -> Member {
+        Member {
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            member_epoch: self.member_epoch,
+            instance_id: enc::IntoOwned::into_owned(self.instance_id),
+            rack_id: enc::IntoOwned::into_owned(self.rack_id),
+            client_id: enc::IntoOwned::into_owned(self.client_id),
+            client_host: enc::IntoOwned::into_owned(self.client_host),
+            topology_epoch: self.topology_epoch,
+            process_id: enc::IntoOwned::into_owned(self.process_id),
+            user_endpoint: enc::IntoOwned::into_owned(self.user_endpoint),
+            client_tags: enc::IntoOwned::into_owned(self.client_tags),
+            task_offsets: enc::IntoOwned::into_owned(self.task_offsets),
+            task_end_offsets: enc::IntoOwned::into_owned(self.task_end_offsets),
+            assignment: enc::IntoOwned::into_owned(self.assignment),
+            target_assignment: enc::IntoOwned::into_owned(self.target_assignment),
+            is_classic: self.is_classic,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Member {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_id = crate::sample::Sample::sample(g, version);
+        value.member_epoch = crate::sample::Sample::sample(g, version);
+        value.instance_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.rack_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.client_id = crate::sample::Sample::sample(g, version);
+        value.client_host = crate::sample::Sample::sample(g, version);
+        value.topology_epoch = crate::sample::Sample::sample(g, version);
+        value.process_id = crate::sample::Sample::sample(g, version);
+        value.user_endpoint = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.client_tags = crate::sample::Sample::sample(g, version);
+        value.task_offsets = crate::sample::Sample::sample(g, version);
+        value.task_end_offsets = crate::sample::Sample::sample(g, version);
+        value.assignment = crate::sample::Sample::sample(g, version);
+        value.target_assignment = crate::sample::Sample::sample(g, version);
+        value.is_classic = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Member {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "Member",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_epoch,
+            version,
+            options,
+            "Member",
+            "memberEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.instance_id,
+            version,
+            options,
+            "Member",
+            "instanceId",
+        )?;
+        enc::json::put(&mut out, &self.rack_id, version, options, "Member", "rackId")?;
+        enc::json::put(
+            &mut out,
+            &self.client_id,
+            version,
+            options,
+            "Member",
+            "clientId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_host,
+            version,
+            options,
+            "Member",
+            "clientHost",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topology_epoch,
+            version,
+            options,
+            "Member",
+            "topologyEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.process_id,
+            version,
+            options,
+            "Member",
+            "processId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.user_endpoint,
+            version,
+            options,
+            "Member",
+            "userEndpoint",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_tags,
+            version,
+            options,
+            "Member",
+            "clientTags",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.task_offsets,
+            version,
+            options,
+            "Member",
+            "taskOffsets",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.task_end_offsets,
+            version,
+            options,
+            "Member",
+            "taskEndOffsets",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assignment,
+            version,
+            options,
+            "Member",
+            "assignment",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.target_assignment,
+            version,
+            options,
+            "Member",
+            "targetAssignment",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.is_classic,
+            version,
+            options,
+            "Member",
+            "isClassic",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Member {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Member", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(v, version, "Member", "memberId")?;
+        } else {
+            return Err(enc::json::missing("Member", "memberId", version));
+        }
+        if let Some(v) = object.get("memberEpoch") {
+            value.member_epoch = enc::json::field(v, version, "Member", "memberEpoch")?;
+        } else {
+            return Err(enc::json::missing("Member", "memberEpoch", version));
+        }
+        if let Some(v) = object.get("instanceId") {
+            value.instance_id = enc::json::field(v, version, "Member", "instanceId")?;
+        } else {
+            return Err(enc::json::missing("Member", "instanceId", version));
+        }
+        if let Some(v) = object.get("rackId") {
+            value.rack_id = enc::json::field(v, version, "Member", "rackId")?;
+        } else {
+            return Err(enc::json::missing("Member", "rackId", version));
+        }
+        if let Some(v) = object.get("clientId") {
+            value.client_id = enc::json::field(v, version, "Member", "clientId")?;
+        } else {
+            return Err(enc::json::missing("Member", "clientId", version));
+        }
+        if let Some(v) = object.get("clientHost") {
+            value.client_host = enc::json::field(v, version, "Member", "clientHost")?;
+        } else {
+            return Err(enc::json::missing("Member", "clientHost", version));
+        }
+        if let Some(v) = object.get("topologyEpoch") {
+            value.topology_epoch = enc::json::field(
+                v,
+                version,
+                "Member",
+                "topologyEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("Member", "topologyEpoch", version));
+        }
+        if let Some(v) = object.get("processId") {
+            value.process_id = enc::json::field(v, version, "Member", "processId")?;
+        } else {
+            return Err(enc::json::missing("Member", "processId", version));
+        }
+        if let Some(v) = object.get("userEndpoint") {
+            value.user_endpoint = enc::json::field(
+                v,
+                version,
+                "Member",
+                "userEndpoint",
+            )?;
+        } else {
+            return Err(enc::json::missing("Member", "userEndpoint", version));
+        }
+        if let Some(v) = object.get("clientTags") {
+            value.client_tags = enc::json::field(v, version, "Member", "clientTags")?;
+        } else {
+            return Err(enc::json::missing("Member", "clientTags", version));
+        }
+        if let Some(v) = object.get("taskOffsets") {
+            value.task_offsets = enc::json::field(v, version, "Member", "taskOffsets")?;
+        } else {
+            return Err(enc::json::missing("Member", "taskOffsets", version));
+        }
+        if let Some(v) = object.get("taskEndOffsets") {
+            value.task_end_offsets = enc::json::field(
+                v,
+                version,
+                "Member",
+                "taskEndOffsets",
+            )?;
+        } else {
+            return Err(enc::json::missing("Member", "taskEndOffsets", version));
+        }
+        if let Some(v) = object.get("assignment") {
+            value.assignment = enc::json::field(v, version, "Member", "assignment")?;
+        } else {
+            return Err(enc::json::missing("Member", "assignment", version));
+        }
+        if let Some(v) = object.get("targetAssignment") {
+            value.target_assignment = enc::json::field(
+                v,
+                version,
+                "Member",
+                "targetAssignment",
+            )?;
+        } else {
+            return Err(enc::json::missing("Member", "targetAssignment", version));
+        }
+        if let Some(v) = object.get("isClassic") {
+            value.is_classic = enc::json::field(v, version, "Member", "isClassic")?;
+        } else {
+            return Err(enc::json::missing("Member", "isClassic", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for StreamsGroupDescribeResponse {

@@ -106,6 +106,221 @@ impl enc::Entities for StreamsGroupTopologyDescriptionUpdateRequest {
         enc::Entities::rewrite_entities(&mut self.topology_description, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StreamsGroupTopologyDescriptionUpdateRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StreamsGroupTopologyDescriptionUpdateRequestRef<'a> {
+    /// Streams group id.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Id of the sending member; a member unknown to the coordinator (or of a deleted group) gets UNKNOWN_MEMBER_ID and should rejoin.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Epoch of the topology described.
+    ///
+    /// Versions 0+.
+    pub topology_epoch: i32,
+    /// Description of the topology at TopologyEpoch.
+    ///
+    /// Versions 0+.
+    pub topology_description: TopologyDescriptionRef<'a>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StreamsGroupTopologyDescriptionUpdateRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
+        enc::field::decode_into(
+            &mut self.topology_epoch,
+            r,
+            version,
+            false,
+            "topology_epoch",
+        )?;
+        enc::field::decode_into(
+            &mut self.topology_description,
+            r,
+            version,
+            false,
+            "topology_description",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.member_id = "";
+        self.topology_epoch = 0;
+        enc::Decode::reset_value(&mut self.topology_description);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StreamsGroupTopologyDescriptionUpdateRequestRef<'a> {
+    type Owned = StreamsGroupTopologyDescriptionUpdateRequest;
+    #[inline]
+    fn into_owned(self) -> StreamsGroupTopologyDescriptionUpdateRequest {
+        StreamsGroupTopologyDescriptionUpdateRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            topology_epoch: self.topology_epoch,
+            topology_description: enc::IntoOwned::into_owned(self.topology_description),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StreamsGroupTopologyDescriptionUpdateRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupTopologyDescriptionUpdateRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.member_id = crate::sample::Sample::sample(g, version);
+        value.topology_epoch = crate::sample::Sample::sample(g, version);
+        value.topology_description = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StreamsGroupTopologyDescriptionUpdateRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "StreamsGroupTopologyDescriptionUpdateRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "StreamsGroupTopologyDescriptionUpdateRequest",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topology_epoch,
+            version,
+            options,
+            "StreamsGroupTopologyDescriptionUpdateRequest",
+            "topologyEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topology_description,
+            version,
+            options,
+            "StreamsGroupTopologyDescriptionUpdateRequest",
+            "topologyDescription",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StreamsGroupTopologyDescriptionUpdateRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "StreamsGroupTopologyDescriptionUpdateRequest",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "StreamsGroupTopologyDescriptionUpdateRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupTopologyDescriptionUpdateRequest",
+                    "groupId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "StreamsGroupTopologyDescriptionUpdateRequest",
+                "memberId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupTopologyDescriptionUpdateRequest",
+                    "memberId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topologyEpoch") {
+            value.topology_epoch = enc::json::field(
+                v,
+                version,
+                "StreamsGroupTopologyDescriptionUpdateRequest",
+                "topologyEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupTopologyDescriptionUpdateRequest",
+                    "topologyEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topologyDescription") {
+            value.topology_description = enc::json::field(
+                v,
+                version,
+                "StreamsGroupTopologyDescriptionUpdateRequest",
+                "topologyDescription",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupTopologyDescriptionUpdateRequest",
+                    "topologyDescription",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescription {
@@ -182,6 +397,143 @@ impl enc::Entities for TopologyDescription {
         enc::Entities::rewrite_entities(&mut self.global_stores, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopologyDescription`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopologyDescriptionRef<'a> {
+    /// Subtopologies of the topology.
+    ///
+    /// Versions 0+.
+    pub subtopologies: Vec<TopologyDescriptionSubtopologyRef<'a>>,
+    /// Global state stores of the topology.
+    ///
+    /// Versions 0+.
+    pub global_stores: Vec<TopologyDescriptionGlobalStoreRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopologyDescriptionRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.subtopologies,
+            r,
+            version,
+            true,
+            "subtopologies",
+        )?;
+        enc::field::decode_into(
+            &mut self.global_stores,
+            r,
+            version,
+            true,
+            "global_stores",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.subtopologies.clear();
+        self.global_stores.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopologyDescriptionRef<'a> {
+    type Owned = TopologyDescription;
+    #[inline]
+    fn into_owned(self) -> TopologyDescription {
+        TopologyDescription {
+            subtopologies: enc::IntoOwned::into_owned(self.subtopologies),
+            global_stores: enc::IntoOwned::into_owned(self.global_stores),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopologyDescription {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.subtopologies = crate::sample::Sample::sample(g, version);
+        value.global_stores = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopologyDescription {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.subtopologies,
+            version,
+            options,
+            "TopologyDescription",
+            "subtopologies",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.global_stores,
+            version,
+            options,
+            "TopologyDescription",
+            "globalStores",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopologyDescription {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopologyDescription", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("subtopologies") {
+            value.subtopologies = enc::json::field(
+                v,
+                version,
+                "TopologyDescription",
+                "subtopologies",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescription", "subtopologies", version),
+            );
+        }
+        if let Some(v) = object.get("globalStores") {
+            value.global_stores = enc::json::field(
+                v,
+                version,
+                "TopologyDescription",
+                "globalStores",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescription", "globalStores", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescriptionSubtopology {
@@ -252,6 +604,141 @@ impl enc::Entities for TopologyDescriptionSubtopology {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::Entities::rewrite_entities(&mut self.nodes, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopologyDescriptionSubtopology`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopologyDescriptionSubtopologyRef<'a> {
+    /// Id of the subtopology, unique within the topology.
+    ///
+    /// Versions 0+.
+    pub subtopology_id: &'a str,
+    /// Processing nodes of the subtopology.
+    ///
+    /// Versions 0+.
+    pub nodes: Vec<TopologyDescriptionNodeRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopologyDescriptionSubtopologyRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.subtopology_id,
+            r,
+            version,
+            true,
+            "subtopology_id",
+        )?;
+        enc::field::decode_into(&mut self.nodes, r, version, true, "nodes")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.subtopology_id = "";
+        self.nodes.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopologyDescriptionSubtopologyRef<'a> {
+    type Owned = TopologyDescriptionSubtopology;
+    #[inline]
+    fn into_owned(self) -> TopologyDescriptionSubtopology {
+        TopologyDescriptionSubtopology {
+            subtopology_id: enc::IntoOwned::into_owned(self.subtopology_id),
+            nodes: enc::IntoOwned::into_owned(self.nodes),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopologyDescriptionSubtopology {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.subtopology_id = crate::sample::Sample::sample(g, version);
+        value.nodes = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopologyDescriptionSubtopology {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.subtopology_id,
+            version,
+            options,
+            "TopologyDescriptionSubtopology",
+            "subtopologyId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.nodes,
+            version,
+            options,
+            "TopologyDescriptionSubtopology",
+            "nodes",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopologyDescriptionSubtopology {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopologyDescriptionSubtopology", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("subtopologyId") {
+            value.subtopology_id = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionSubtopology",
+                "subtopologyId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TopologyDescriptionSubtopology",
+                    "subtopologyId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("nodes") {
+            value.nodes = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionSubtopology",
+                "nodes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionSubtopology", "nodes", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -372,6 +859,250 @@ impl enc::Entities for TopologyDescriptionNode {
         enc::topic_name_mut(&mut self.sink_topic, "SinkTopic", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopologyDescriptionNode`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopologyDescriptionNodeRef<'a> {
+    /// Name of the node, e.g. KSTREAM-FILTER-0000000001.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Node kind: source (1), processor (2) or sink (3).
+    ///
+    /// Versions 0+.
+    pub node_type: i8,
+    /// Topics a source node reads (source nodes only); may be empty when a pattern picks them at run time.
+    ///
+    /// Versions 0+.
+    pub source_topics: Vec<&'a str>,
+    /// Topic a sink node writes to (sink nodes only); null when it is chosen per record at run time.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub sink_topic: Option<&'a str>,
+    /// Names of the state stores the node uses (processor nodes only).
+    ///
+    /// Versions 0+.
+    pub stores: Vec<&'a str>,
+    /// Names of the nodes this one forwards records to; predecessors follow from these.
+    ///
+    /// Versions 0+.
+    pub successors: Vec<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopologyDescriptionNodeRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.node_type, r, version, false, "node_type")?;
+        enc::field::decode_into(
+            &mut self.source_topics,
+            r,
+            version,
+            true,
+            "source_topics",
+        )?;
+        enc::field::decode_into(&mut self.sink_topic, r, version, true, "sink_topic")?;
+        enc::field::decode_into(&mut self.stores, r, version, true, "stores")?;
+        enc::field::decode_into(&mut self.successors, r, version, true, "successors")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.node_type = 0;
+        self.source_topics.clear();
+        self.sink_topic = None;
+        self.stores.clear();
+        self.successors.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopologyDescriptionNodeRef<'a> {
+    type Owned = TopologyDescriptionNode;
+    #[inline]
+    fn into_owned(self) -> TopologyDescriptionNode {
+        TopologyDescriptionNode {
+            name: enc::IntoOwned::into_owned(self.name),
+            node_type: self.node_type,
+            source_topics: enc::IntoOwned::into_owned(self.source_topics),
+            sink_topic: enc::IntoOwned::into_owned(self.sink_topic),
+            stores: enc::IntoOwned::into_owned(self.stores),
+            successors: enc::IntoOwned::into_owned(self.successors),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopologyDescriptionNode {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.node_type = crate::sample::Sample::sample(g, version);
+        value.source_topics = crate::sample::Sample::sample(g, version);
+        value.sink_topic = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.stores = crate::sample::Sample::sample(g, version);
+        value.successors = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopologyDescriptionNode {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.node_type,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "nodeType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.source_topics,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "sourceTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.sink_topic,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "sinkTopic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.stores,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "stores",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.successors,
+            version,
+            options,
+            "TopologyDescriptionNode",
+            "successors",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopologyDescriptionNode {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopologyDescriptionNode", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopologyDescriptionNode", "name", version));
+        }
+        if let Some(v) = object.get("nodeType") {
+            value.node_type = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "nodeType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionNode", "nodeType", version),
+            );
+        }
+        if let Some(v) = object.get("sourceTopics") {
+            value.source_topics = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "sourceTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionNode", "sourceTopics", version),
+            );
+        }
+        if let Some(v) = object.get("sinkTopic") {
+            value.sink_topic = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "sinkTopic",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionNode", "sinkTopic", version),
+            );
+        }
+        if let Some(v) = object.get("stores") {
+            value.stores = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "stores",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopologyDescriptionNode", "stores", version));
+        }
+        if let Some(v) = object.get("successors") {
+            value.successors = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionNode",
+                "successors",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionNode", "successors", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescriptionGlobalStore {
@@ -434,6 +1165,135 @@ impl enc::Entities for TopologyDescriptionGlobalStore {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::Entities::rewrite_entities(&mut self.source, version, f);
         enc::Entities::rewrite_entities(&mut self.processor, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopologyDescriptionGlobalStore`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopologyDescriptionGlobalStoreRef<'a> {
+    /// Source node that feeds the global store.
+    ///
+    /// Versions 0+.
+    pub source: TopologyDescriptionNodeRef<'a>,
+    /// Processor node that writes into the global store.
+    ///
+    /// Versions 0+.
+    pub processor: TopologyDescriptionNodeRef<'a>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopologyDescriptionGlobalStoreRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.source, r, version, false, "source")?;
+        enc::field::decode_into(&mut self.processor, r, version, false, "processor")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        enc::Decode::reset_value(&mut self.source);
+        enc::Decode::reset_value(&mut self.processor);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopologyDescriptionGlobalStoreRef<'a> {
+    type Owned = TopologyDescriptionGlobalStore;
+    #[inline]
+    fn into_owned(self) -> TopologyDescriptionGlobalStore {
+        TopologyDescriptionGlobalStore {
+            source: enc::IntoOwned::into_owned(self.source),
+            processor: enc::IntoOwned::into_owned(self.processor),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopologyDescriptionGlobalStore {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.source = crate::sample::Sample::sample(g, version);
+        value.processor = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopologyDescriptionGlobalStore {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.source,
+            version,
+            options,
+            "TopologyDescriptionGlobalStore",
+            "source",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.processor,
+            version,
+            options,
+            "TopologyDescriptionGlobalStore",
+            "processor",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopologyDescriptionGlobalStore {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopologyDescriptionGlobalStore", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("source") {
+            value.source = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionGlobalStore",
+                "source",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopologyDescriptionGlobalStore", "source", version),
+            );
+        }
+        if let Some(v) = object.get("processor") {
+            value.processor = enc::json::field(
+                v,
+                version,
+                "TopologyDescriptionGlobalStore",
+                "processor",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TopologyDescriptionGlobalStore",
+                    "processor",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for StreamsGroupTopologyDescriptionUpdateRequest {

@@ -228,6 +228,348 @@ impl enc::Entities for SyncGroupRequest {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SyncGroupRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 4-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SyncGroupRequestRef<'a> {
+    /// Group id.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Generation of the group the member joined.
+    ///
+    /// Versions 0+.
+    pub generation_id: i32,
+    /// Member id the coordinator assigned.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Static membership id configured by the user (KIP-345); null for a dynamic member.
+    ///
+    /// Versions 3+; nullable 3+; default null.
+    pub group_instance_id: Option<&'a str>,
+    /// Protocol type of the group, e.g. consumer; null to skip the check.
+    ///
+    /// Versions 5+; nullable 5+; ignorable; default null.
+    pub protocol_type: Option<&'a str>,
+    /// Name of the chosen protocol, e.g. an assignor; null to skip the check.
+    ///
+    /// Versions 5+; nullable 5+; ignorable; default null.
+    pub protocol_name: Option<&'a str>,
+    /// Leader only: the assignment of every member; empty from other members.
+    ///
+    /// Versions 0+.
+    pub assignments: Vec<SyncGroupRequestAssignmentRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SyncGroupRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.group_id,
+            r,
+            version,
+            version >= 4,
+            "group_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.generation_id,
+            r,
+            version,
+            false,
+            "generation_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.member_id,
+            r,
+            version,
+            version >= 4,
+            "member_id",
+        )?;
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.group_instance_id,
+                r,
+                version,
+                version >= 4,
+                "group_instance_id",
+            )?;
+        } else {
+            self.group_instance_id = None;
+        }
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.protocol_type,
+                r,
+                version,
+                true,
+                "protocol_type",
+            )?;
+        } else {
+            self.protocol_type = None;
+        }
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.protocol_name,
+                r,
+                version,
+                true,
+                "protocol_name",
+            )?;
+        } else {
+            self.protocol_name = None;
+        }
+        enc::field::decode_into(
+            &mut self.assignments,
+            r,
+            version,
+            version >= 4,
+            "assignments",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.generation_id = 0;
+        self.member_id = "";
+        self.group_instance_id = None;
+        self.protocol_type = None;
+        self.protocol_name = None;
+        self.assignments.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SyncGroupRequestRef<'a> {
+    type Owned = SyncGroupRequest;
+    #[inline]
+    fn into_owned(self) -> SyncGroupRequest {
+        SyncGroupRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            generation_id: self.generation_id,
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            group_instance_id: enc::IntoOwned::into_owned(self.group_instance_id),
+            protocol_type: enc::IntoOwned::into_owned(self.protocol_type),
+            protocol_name: enc::IntoOwned::into_owned(self.protocol_name),
+            assignments: enc::IntoOwned::into_owned(self.assignments),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for SyncGroupRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SyncGroupRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.generation_id = crate::sample::Sample::sample(g, version);
+        value.member_id = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.group_instance_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 5 {
+            value.protocol_type = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 5 {
+            value.protocol_name = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.assignments = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SyncGroupRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 3 && self.group_instance_id.is_some() {
+            return Err(
+                enc::json::non_default("SyncGroupRequest", "groupInstanceId", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "SyncGroupRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.generation_id,
+            version,
+            options,
+            "SyncGroupRequest",
+            "generationId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "SyncGroupRequest",
+            "memberId",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.group_instance_id,
+                version,
+                options,
+                "SyncGroupRequest",
+                "groupInstanceId",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.protocol_type,
+                version,
+                options,
+                "SyncGroupRequest",
+                "protocolType",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.protocol_name,
+                version,
+                options,
+                "SyncGroupRequest",
+                "protocolName",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.assignments,
+            version,
+            options,
+            "SyncGroupRequest",
+            "assignments",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SyncGroupRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SyncGroupRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "SyncGroupRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(enc::json::missing("SyncGroupRequest", "groupId", version));
+        }
+        if let Some(v) = object.get("generationId") {
+            value.generation_id = enc::json::field(
+                v,
+                version,
+                "SyncGroupRequest",
+                "generationId",
+            )?;
+        } else {
+            return Err(enc::json::missing("SyncGroupRequest", "generationId", version));
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "SyncGroupRequest",
+                "memberId",
+            )?;
+        } else {
+            return Err(enc::json::missing("SyncGroupRequest", "memberId", version));
+        }
+        if let Some(v) = object.get("groupInstanceId") {
+            value.group_instance_id = enc::json::field(
+                v,
+                version,
+                "SyncGroupRequest",
+                "groupInstanceId",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("SyncGroupRequest", "groupInstanceId", version),
+            );
+        }
+        if let Some(v) = object.get("protocolType") {
+            value.protocol_type = enc::json::field(
+                v,
+                version,
+                "SyncGroupRequest",
+                "protocolType",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("SyncGroupRequest", "protocolType", version));
+        }
+        if let Some(v) = object.get("protocolName") {
+            value.protocol_name = enc::json::field(
+                v,
+                version,
+                "SyncGroupRequest",
+                "protocolName",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("SyncGroupRequest", "protocolName", version));
+        }
+        if let Some(v) = object.get("assignments") {
+            value.assignments = enc::json::field(
+                v,
+                version,
+                "SyncGroupRequest",
+                "assignments",
+            )?;
+        } else {
+            return Err(enc::json::missing("SyncGroupRequest", "assignments", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SyncGroupRequestAssignment {
@@ -305,6 +647,148 @@ impl enc::Struct for SyncGroupRequestAssignment {
         self.member_id = ByteString::new();
         self.assignment = crate::Bytes::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SyncGroupRequestAssignment`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 4-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SyncGroupRequestAssignmentRef<'a> {
+    /// Member the assignment is for.
+    ///
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Opaque assignment, in the format of the group's protocol.
+    ///
+    /// Versions 0+.
+    pub assignment: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SyncGroupRequestAssignmentRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.member_id,
+            r,
+            version,
+            version >= 4,
+            "member_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.assignment,
+            r,
+            version,
+            version >= 4,
+            "assignment",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_id = "";
+        self.assignment = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SyncGroupRequestAssignmentRef<'a> {
+    type Owned = SyncGroupRequestAssignment;
+    #[inline]
+    fn into_owned(self) -> SyncGroupRequestAssignment {
+        SyncGroupRequestAssignment {
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            assignment: enc::IntoOwned::into_owned(self.assignment),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SyncGroupRequestAssignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_id = crate::sample::Sample::sample(g, version);
+        value.assignment = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SyncGroupRequestAssignment {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "SyncGroupRequestAssignment",
+            "memberId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assignment,
+            version,
+            options,
+            "SyncGroupRequestAssignment",
+            "assignment",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SyncGroupRequestAssignment {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SyncGroupRequestAssignment", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "SyncGroupRequestAssignment",
+                "memberId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("SyncGroupRequestAssignment", "memberId", version),
+            );
+        }
+        if let Some(v) = object.get("assignment") {
+            value.assignment = enc::json::field(
+                v,
+                version,
+                "SyncGroupRequestAssignment",
+                "assignment",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("SyncGroupRequestAssignment", "assignment", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for SyncGroupRequest {

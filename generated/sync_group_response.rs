@@ -159,6 +159,270 @@ impl enc::Struct for SyncGroupResponse {
     }
 }
 impl enc::Entities for SyncGroupResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SyncGroupResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-5; flexible 4-5.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SyncGroupResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 1+; ignorable.
+    pub throttle_time_ms: i32,
+    /// 0 on success, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Protocol type of the group.
+    ///
+    /// Versions 5+; nullable 5+; ignorable; default null.
+    pub protocol_type: Option<&'a str>,
+    /// Name of the protocol the group chose.
+    ///
+    /// Versions 5+; nullable 5+; ignorable; default null.
+    pub protocol_name: Option<&'a str>,
+    /// This member's assignment, in the format of the group's protocol.
+    ///
+    /// Versions 0+.
+    pub assignment: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SyncGroupResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
+        } else {
+            self.throttle_time_ms = 0;
+        }
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.protocol_type,
+                r,
+                version,
+                true,
+                "protocol_type",
+            )?;
+        } else {
+            self.protocol_type = None;
+        }
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.protocol_name,
+                r,
+                version,
+                true,
+                "protocol_name",
+            )?;
+        } else {
+            self.protocol_name = None;
+        }
+        enc::field::decode_into(
+            &mut self.assignment,
+            r,
+            version,
+            version >= 4,
+            "assignment",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.protocol_type = None;
+        self.protocol_name = None;
+        self.assignment = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SyncGroupResponseRef<'a> {
+    type Owned = SyncGroupResponse;
+    #[inline]
+    fn into_owned(self) -> SyncGroupResponse {
+        SyncGroupResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            protocol_type: enc::IntoOwned::into_owned(self.protocol_type),
+            protocol_name: enc::IntoOwned::into_owned(self.protocol_name),
+            assignment: enc::IntoOwned::into_owned(self.assignment),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for SyncGroupResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SyncGroupResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version >= 1 {
+            value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        }
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.protocol_type = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 5 {
+            value.protocol_name = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.assignment = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SyncGroupResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.throttle_time_ms,
+                version,
+                options,
+                "SyncGroupResponse",
+                "throttleTimeMs",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "SyncGroupResponse",
+            "errorCode",
+        )?;
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.protocol_type,
+                version,
+                options,
+                "SyncGroupResponse",
+                "protocolType",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.protocol_name,
+                version,
+                options,
+                "SyncGroupResponse",
+                "protocolName",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.assignment,
+            version,
+            options,
+            "SyncGroupResponse",
+            "assignment",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SyncGroupResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SyncGroupResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "SyncGroupResponse",
+                "throttleTimeMs",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("SyncGroupResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "SyncGroupResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("SyncGroupResponse", "errorCode", version));
+        }
+        if let Some(v) = object.get("protocolType") {
+            value.protocol_type = enc::json::field(
+                v,
+                version,
+                "SyncGroupResponse",
+                "protocolType",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("SyncGroupResponse", "protocolType", version));
+        }
+        if let Some(v) = object.get("protocolName") {
+            value.protocol_name = enc::json::field(
+                v,
+                version,
+                "SyncGroupResponse",
+                "protocolName",
+            )?;
+        } else if version >= 5 {
+            return Err(enc::json::missing("SyncGroupResponse", "protocolName", version));
+        }
+        if let Some(v) = object.get("assignment") {
+            value.assignment = enc::json::field(
+                v,
+                version,
+                "SyncGroupResponse",
+                "assignment",
+            )?;
+        } else {
+            return Err(enc::json::missing("SyncGroupResponse", "assignment", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for SyncGroupResponse {
     const NAME: &'static str = "SyncGroupResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 5);

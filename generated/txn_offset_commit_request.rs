@@ -237,6 +237,407 @@ impl enc::Entities for TxnOffsetCommitRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TxnOffsetCommitRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 3-6.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TxnOffsetCommitRequestRef<'a> {
+    /// Transactional id of the producer.
+    ///
+    /// Versions 0+.
+    pub transactional_id: &'a str,
+    /// Group whose offsets are committed.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Producer id currently bound to the transactional id.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// Epoch of that producer id.
+    ///
+    /// Versions 0+.
+    pub producer_epoch: i16,
+    /// Group generation (classic protocol) or member epoch (KIP-848 consumer protocol) as the committing consumer knows it; -1 when unknown.
+    ///
+    /// Versions 3+; default -1.
+    pub generation_id_or_member_epoch: i32,
+    /// Member id of the committing consumer; empty when unknown.
+    ///
+    /// Versions 3+.
+    pub member_id: &'a str,
+    /// Static membership id configured by the user (KIP-345); null for a dynamic member.
+    ///
+    /// Versions 3+; nullable 3+; default null.
+    pub group_instance_id: Option<&'a str>,
+    /// Topics with offsets to commit.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TxnOffsetCommitRequestTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for TxnOffsetCommitRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            transactional_id: "",
+            group_id: "",
+            producer_id: 0,
+            producer_epoch: 0,
+            generation_id_or_member_epoch: -1,
+            member_id: "",
+            group_instance_id: None,
+            topics: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TxnOffsetCommitRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.transactional_id,
+            r,
+            version,
+            version >= 3,
+            "transactional_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.group_id,
+            r,
+            version,
+            version >= 3,
+            "group_id",
+        )?;
+        if version >= 3 {
+            let run: [u8; 14] = enc::field::read_run(
+                r,
+                &[
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                    ("generation_id_or_member_epoch", 4),
+                ],
+            )?;
+            self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
+            self.producer_epoch = enc::Fixed::from_chunk(&run[8..10]);
+            self.generation_id_or_member_epoch = enc::Fixed::from_chunk(&run[10..14]);
+        } else {
+            let run: [u8; 10] = enc::field::read_run(
+                r,
+                &[("producer_id", 8), ("producer_epoch", 2)],
+            )?;
+            self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
+            self.producer_epoch = enc::Fixed::from_chunk(&run[8..10]);
+            self.generation_id_or_member_epoch = -1;
+        }
+        if version >= 3 {
+            enc::field::decode_into(&mut self.member_id, r, version, true, "member_id")?;
+        } else {
+            self.member_id = "";
+        }
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.group_instance_id,
+                r,
+                version,
+                true,
+                "group_instance_id",
+            )?;
+        } else {
+            self.group_instance_id = None;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, version >= 3, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactional_id = "";
+        self.group_id = "";
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.generation_id_or_member_epoch = -1;
+        self.member_id = "";
+        self.group_instance_id = None;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TxnOffsetCommitRequestRef<'a> {
+    type Owned = TxnOffsetCommitRequest;
+    #[inline]
+    fn into_owned(self) -> TxnOffsetCommitRequest {
+        TxnOffsetCommitRequest {
+            transactional_id: enc::IntoOwned::into_owned(self.transactional_id),
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            generation_id_or_member_epoch: self.generation_id_or_member_epoch,
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            group_instance_id: enc::IntoOwned::into_owned(self.group_instance_id),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for TxnOffsetCommitRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TxnOffsetCommitRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.transactional_id = crate::sample::Sample::sample(g, version);
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.producer_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.generation_id_or_member_epoch = crate::sample::Sample::sample(
+                g,
+                version,
+            );
+        }
+        if version >= 3 {
+            value.member_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.group_instance_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TxnOffsetCommitRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 3 && self.generation_id_or_member_epoch != -1 {
+            return Err(
+                enc::json::non_default(
+                    "TxnOffsetCommitRequest",
+                    "generationIdOrMemberEpoch",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && !self.member_id.is_empty() {
+            return Err(
+                enc::json::non_default("TxnOffsetCommitRequest", "memberId", version),
+            );
+        }
+        if version < 3 && self.group_instance_id.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "TxnOffsetCommitRequest",
+                    "groupInstanceId",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.transactional_id,
+            version,
+            options,
+            "TxnOffsetCommitRequest",
+            "transactionalId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "TxnOffsetCommitRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "TxnOffsetCommitRequest",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_epoch,
+            version,
+            options,
+            "TxnOffsetCommitRequest",
+            "producerEpoch",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.generation_id_or_member_epoch,
+                version,
+                options,
+                "TxnOffsetCommitRequest",
+                "generationIdOrMemberEpoch",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.member_id,
+                version,
+                options,
+                "TxnOffsetCommitRequest",
+                "memberId",
+            )?;
+        }
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.group_instance_id,
+                version,
+                options,
+                "TxnOffsetCommitRequest",
+                "groupInstanceId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "TxnOffsetCommitRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TxnOffsetCommitRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TxnOffsetCommitRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactionalId") {
+            value.transactional_id = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequest",
+                "transactionalId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TxnOffsetCommitRequest", "transactionalId", version),
+            );
+        }
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(enc::json::missing("TxnOffsetCommitRequest", "groupId", version));
+        }
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequest",
+                "producerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TxnOffsetCommitRequest", "producerId", version),
+            );
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequest",
+                "producerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TxnOffsetCommitRequest", "producerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("generationIdOrMemberEpoch") {
+            value.generation_id_or_member_epoch = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequest",
+                "generationIdOrMemberEpoch",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing(
+                    "TxnOffsetCommitRequest",
+                    "generationIdOrMemberEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequest",
+                "memberId",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("TxnOffsetCommitRequest", "memberId", version),
+            );
+        }
+        if let Some(v) = object.get("groupInstanceId") {
+            value.group_instance_id = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequest",
+                "groupInstanceId",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("TxnOffsetCommitRequest", "groupInstanceId", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("TxnOffsetCommitRequest", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TxnOffsetCommitRequestTopic {
@@ -354,6 +755,185 @@ impl enc::Entities for TxnOffsetCommitRequestTopic {
         if version <= 5 {
             enc::topic_name_mut(&mut self.name, "Name", f);
         }
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TxnOffsetCommitRequestTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 3-6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TxnOffsetCommitRequestTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0-5; ignorable.
+    pub name: &'a str,
+    /// Topic ID; replaces Name from v6.
+    ///
+    /// Versions 6+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Partitions of the topic with offsets to commit.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<TxnOffsetCommitRequestPartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TxnOffsetCommitRequestTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 5 {
+            enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
+        } else {
+            self.name = "";
+        }
+        if version >= 6 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 3,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TxnOffsetCommitRequestTopicRef<'a> {
+    type Owned = TxnOffsetCommitRequestTopic;
+    #[inline]
+    fn into_owned(self) -> TxnOffsetCommitRequestTopic {
+        TxnOffsetCommitRequestTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TxnOffsetCommitRequestTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 5 {
+            value.name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TxnOffsetCommitRequestTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 5 {
+            enc::json::put(
+                &mut out,
+                &self.name,
+                version,
+                options,
+                "TxnOffsetCommitRequestTopic",
+                "name",
+            )?;
+        }
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "TxnOffsetCommitRequestTopic",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TxnOffsetCommitRequestTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TxnOffsetCommitRequestTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TxnOffsetCommitRequestTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequestTopic",
+                "name",
+            )?;
+        } else if version <= 5 {
+            return Err(
+                enc::json::missing("TxnOffsetCommitRequestTopic", "name", version),
+            );
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequestTopic",
+                "topicId",
+            )?;
+        } else if version >= 6 {
+            return Err(
+                enc::json::missing("TxnOffsetCommitRequestTopic", "topicId", version),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequestTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TxnOffsetCommitRequestTopic", "partitions", version),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-6; flexible 3-6.
@@ -497,6 +1077,256 @@ impl enc::Struct for TxnOffsetCommitRequestPartition {
         self.committed_leader_epoch = -1;
         self.committed_metadata = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TxnOffsetCommitRequestPartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 3-6.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TxnOffsetCommitRequestPartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Offset to commit, i.e. the next record the group should consume.
+    ///
+    /// Versions 0+.
+    pub committed_offset: i64,
+    /// Leader epoch of the last consumed record, or -1 when unknown.
+    ///
+    /// Versions 2+; ignorable; default -1.
+    pub committed_leader_epoch: i32,
+    /// Free-form string stored with the offset; may be null.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub committed_metadata: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for TxnOffsetCommitRequestPartitionRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_index: 0,
+            committed_offset: 0,
+            committed_leader_epoch: -1,
+            committed_metadata: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TxnOffsetCommitRequestPartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[
+                    ("partition_index", 4),
+                    ("committed_offset", 8),
+                    ("committed_leader_epoch", 4),
+                ],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = enc::Fixed::from_chunk(&run[4..12]);
+            self.committed_leader_epoch = enc::Fixed::from_chunk(&run[12..16]);
+        } else {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("partition_index", 4), ("committed_offset", 8)],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = enc::Fixed::from_chunk(&run[4..12]);
+            self.committed_leader_epoch = -1;
+        }
+        enc::field::decode_into(
+            &mut self.committed_metadata,
+            r,
+            version,
+            version >= 3,
+            "committed_metadata",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.committed_offset = 0;
+        self.committed_leader_epoch = -1;
+        self.committed_metadata = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TxnOffsetCommitRequestPartitionRef<'a> {
+    type Owned = TxnOffsetCommitRequestPartition;
+    #[inline]
+    fn into_owned(self) -> TxnOffsetCommitRequestPartition {
+        TxnOffsetCommitRequestPartition {
+            partition_index: self.partition_index,
+            committed_offset: self.committed_offset,
+            committed_leader_epoch: self.committed_leader_epoch,
+            committed_metadata: enc::IntoOwned::into_owned(self.committed_metadata),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TxnOffsetCommitRequestPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.committed_offset = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.committed_leader_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.committed_metadata = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TxnOffsetCommitRequestPartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "TxnOffsetCommitRequestPartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.committed_offset,
+            version,
+            options,
+            "TxnOffsetCommitRequestPartition",
+            "committedOffset",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.committed_leader_epoch,
+                version,
+                options,
+                "TxnOffsetCommitRequestPartition",
+                "committedLeaderEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.committed_metadata,
+            version,
+            options,
+            "TxnOffsetCommitRequestPartition",
+            "committedMetadata",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TxnOffsetCommitRequestPartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "TxnOffsetCommitRequestPartition",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequestPartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TxnOffsetCommitRequestPartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("committedOffset") {
+            value.committed_offset = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequestPartition",
+                "committedOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TxnOffsetCommitRequestPartition",
+                    "committedOffset",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("committedLeaderEpoch") {
+            value.committed_leader_epoch = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequestPartition",
+                "committedLeaderEpoch",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing(
+                    "TxnOffsetCommitRequestPartition",
+                    "committedLeaderEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("committedMetadata") {
+            value.committed_metadata = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitRequestPartition",
+                "committedMetadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TxnOffsetCommitRequestPartition",
+                    "committedMetadata",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for TxnOffsetCommitRequest {

@@ -83,6 +83,141 @@ impl enc::Entities for TxnOffsetCommitResponse {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TxnOffsetCommitResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 3-6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TxnOffsetCommitResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// Outcome for each topic in the request.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TxnOffsetCommitResponseTopicRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TxnOffsetCommitResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.throttle_time_ms,
+            r,
+            version,
+            false,
+            "throttle_time_ms",
+        )?;
+        enc::field::decode_into(&mut self.topics, r, version, version >= 3, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TxnOffsetCommitResponseRef<'a> {
+    type Owned = TxnOffsetCommitResponse;
+    #[inline]
+    fn into_owned(self) -> TxnOffsetCommitResponse {
+        TxnOffsetCommitResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for TxnOffsetCommitResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TxnOffsetCommitResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TxnOffsetCommitResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "TxnOffsetCommitResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "TxnOffsetCommitResponse",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TxnOffsetCommitResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TxnOffsetCommitResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TxnOffsetCommitResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitResponse",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("TxnOffsetCommitResponse", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TxnOffsetCommitResponseTopic {
@@ -202,6 +337,185 @@ impl enc::Entities for TxnOffsetCommitResponseTopic {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TxnOffsetCommitResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 3-6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TxnOffsetCommitResponseTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0-5; ignorable.
+    pub name: &'a str,
+    /// Topic ID; replaces Name from v6.
+    ///
+    /// Versions 6+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Outcome for each partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<TxnOffsetCommitResponsePartitionRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TxnOffsetCommitResponseTopicRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 5 {
+            enc::field::decode_into(&mut self.name, r, version, version >= 3, "name")?;
+        } else {
+            self.name = "";
+        }
+        if version >= 6 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 3,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TxnOffsetCommitResponseTopicRef<'a> {
+    type Owned = TxnOffsetCommitResponseTopic;
+    #[inline]
+    fn into_owned(self) -> TxnOffsetCommitResponseTopic {
+        TxnOffsetCommitResponseTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TxnOffsetCommitResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 5 {
+            value.name = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TxnOffsetCommitResponseTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 5 {
+            enc::json::put(
+                &mut out,
+                &self.name,
+                version,
+                options,
+                "TxnOffsetCommitResponseTopic",
+                "name",
+            )?;
+        }
+        if version >= 6 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "TxnOffsetCommitResponseTopic",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TxnOffsetCommitResponseTopic",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TxnOffsetCommitResponseTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TxnOffsetCommitResponseTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitResponseTopic",
+                "name",
+            )?;
+        } else if version <= 5 {
+            return Err(
+                enc::json::missing("TxnOffsetCommitResponseTopic", "name", version),
+            );
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitResponseTopic",
+                "topicId",
+            )?;
+        } else if version >= 6 {
+            return Err(
+                enc::json::missing("TxnOffsetCommitResponseTopic", "topicId", version),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitResponseTopic",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TxnOffsetCommitResponseTopic", "partitions", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TxnOffsetCommitResponsePartition {
@@ -281,6 +595,152 @@ impl enc::Struct for TxnOffsetCommitResponsePartition {
         self.partition_index = 0;
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TxnOffsetCommitResponsePartition`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-6; flexible 3-6.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TxnOffsetCommitResponsePartitionRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the offset was added to the transaction, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TxnOffsetCommitResponsePartitionRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 3 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TxnOffsetCommitResponsePartitionRef<'a> {
+    type Owned = TxnOffsetCommitResponsePartition;
+    #[inline]
+    fn into_owned(self) -> TxnOffsetCommitResponsePartition {
+        TxnOffsetCommitResponsePartition {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TxnOffsetCommitResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TxnOffsetCommitResponsePartition {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "TxnOffsetCommitResponsePartition",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "TxnOffsetCommitResponsePartition",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TxnOffsetCommitResponsePartition {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "TxnOffsetCommitResponsePartition",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitResponsePartition",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TxnOffsetCommitResponsePartition",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "TxnOffsetCommitResponsePartition",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TxnOffsetCommitResponsePartition",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for TxnOffsetCommitResponse {

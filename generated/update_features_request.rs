@@ -121,6 +121,197 @@ impl enc::Struct for UpdateFeaturesRequest {
     }
 }
 impl enc::Entities for UpdateFeaturesRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UpdateFeaturesRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateFeaturesRequestRef<'a> {
+    /// Time in ms to wait for the update to be applied before answering.
+    ///
+    /// Versions 0+; default 60000.
+    pub timeout_ms: i32,
+    /// Feature level changes to make.
+    ///
+    /// Versions 0+.
+    pub feature_updates: Vec<FeatureUpdateKeyRef<'a>>,
+    /// Only check that the changes are possible; apply nothing.
+    ///
+    /// Versions 1+; default false.
+    pub validate_only: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for UpdateFeaturesRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            timeout_ms: 60000,
+            feature_updates: Default::default(),
+            validate_only: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UpdateFeaturesRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.timeout_ms, r, version, false, "timeout_ms")?;
+        enc::field::decode_into(
+            &mut self.feature_updates,
+            r,
+            version,
+            true,
+            "feature_updates",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.validate_only,
+                r,
+                version,
+                false,
+                "validate_only",
+            )?;
+        } else {
+            self.validate_only = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.timeout_ms = 60000;
+        self.feature_updates.clear();
+        self.validate_only = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UpdateFeaturesRequestRef<'a> {
+    type Owned = UpdateFeaturesRequest;
+    #[inline]
+    fn into_owned(self) -> UpdateFeaturesRequest {
+        UpdateFeaturesRequest {
+            timeout_ms: self.timeout_ms,
+            feature_updates: enc::IntoOwned::into_owned(self.feature_updates),
+            validate_only: self.validate_only,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for UpdateFeaturesRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UpdateFeaturesRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.timeout_ms = crate::sample::Sample::sample(g, version);
+        value.feature_updates = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.validate_only = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UpdateFeaturesRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.validate_only {
+            return Err(
+                enc::json::non_default("UpdateFeaturesRequest", "validateOnly", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.timeout_ms,
+            version,
+            options,
+            "UpdateFeaturesRequest",
+            "timeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.feature_updates,
+            version,
+            options,
+            "UpdateFeaturesRequest",
+            "featureUpdates",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.validate_only,
+                version,
+                options,
+                "UpdateFeaturesRequest",
+                "validateOnly",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UpdateFeaturesRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UpdateFeaturesRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("timeoutMs") {
+            value.timeout_ms = enc::json::field(
+                v,
+                version,
+                "UpdateFeaturesRequest",
+                "timeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateFeaturesRequest", "timeoutMs", version),
+            );
+        }
+        if let Some(v) = object.get("featureUpdates") {
+            value.feature_updates = enc::json::field(
+                v,
+                version,
+                "UpdateFeaturesRequest",
+                "featureUpdates",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateFeaturesRequest", "featureUpdates", version),
+            );
+        }
+        if let Some(v) = object.get("validateOnly") {
+            value.validate_only = enc::json::field(
+                v,
+                version,
+                "UpdateFeaturesRequest",
+                "validateOnly",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("UpdateFeaturesRequest", "validateOnly", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FeatureUpdateKey {
@@ -248,6 +439,229 @@ impl enc::Struct for FeatureUpdateKey {
         self.allow_downgrade = false;
         self.upgrade_type = 1;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FeatureUpdateKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeatureUpdateKeyRef<'a> {
+    /// Name of the feature to change.
+    ///
+    /// Versions 0+.
+    pub feature: &'a str,
+    /// New finalized maximum level; 1 or more sets it, 0 or less removes the feature.
+    ///
+    /// Versions 0+.
+    pub max_version_level: i16,
+    /// v0 only: permit lowering or removing the level; without it, a level not above the current one is refused.
+    ///
+    /// Versions 0.
+    pub allow_downgrade: bool,
+    /// Kind of change allowed: 1 upgrade only, 2 safe (lossless) downgrade, 3 unsafe (lossy) downgrade.
+    ///
+    /// Versions 1+; default 1.
+    pub upgrade_type: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for FeatureUpdateKeyRef<'a> {
+    fn default() -> Self {
+        Self {
+            feature: "",
+            max_version_level: 0,
+            allow_downgrade: false,
+            upgrade_type: 1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FeatureUpdateKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.feature, r, version, true, "feature")?;
+        if version <= 0 {
+            let run: [u8; 3] = enc::field::read_run(
+                r,
+                &[("max_version_level", 2), ("allow_downgrade", 1)],
+            )?;
+            self.max_version_level = enc::Fixed::from_chunk(&run[0..2]);
+            self.allow_downgrade = enc::Fixed::from_chunk(&run[2..3]);
+        } else {
+            let run: [u8; 2] = enc::field::read_run(r, &[("max_version_level", 2)])?;
+            self.max_version_level = enc::Fixed::from_chunk(&run[0..2]);
+            self.allow_downgrade = false;
+        }
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.upgrade_type,
+                r,
+                version,
+                false,
+                "upgrade_type",
+            )?;
+        } else {
+            self.upgrade_type = 1;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.feature = "";
+        self.max_version_level = 0;
+        self.allow_downgrade = false;
+        self.upgrade_type = 1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FeatureUpdateKeyRef<'a> {
+    type Owned = FeatureUpdateKey;
+    #[inline]
+    fn into_owned(self) -> FeatureUpdateKey {
+        FeatureUpdateKey {
+            feature: enc::IntoOwned::into_owned(self.feature),
+            max_version_level: self.max_version_level,
+            allow_downgrade: self.allow_downgrade,
+            upgrade_type: self.upgrade_type,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FeatureUpdateKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.feature = crate::sample::Sample::sample(g, version);
+        value.max_version_level = crate::sample::Sample::sample(g, version);
+        if version <= 0 {
+            value.allow_downgrade = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.upgrade_type = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FeatureUpdateKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 0 && self.allow_downgrade {
+            return Err(
+                enc::json::non_default("FeatureUpdateKey", "allowDowngrade", version),
+            );
+        }
+        if version < 1 && self.upgrade_type != 1 {
+            return Err(
+                enc::json::non_default("FeatureUpdateKey", "upgradeType", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.feature,
+            version,
+            options,
+            "FeatureUpdateKey",
+            "feature",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_version_level,
+            version,
+            options,
+            "FeatureUpdateKey",
+            "maxVersionLevel",
+        )?;
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.allow_downgrade,
+                version,
+                options,
+                "FeatureUpdateKey",
+                "allowDowngrade",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.upgrade_type,
+                version,
+                options,
+                "FeatureUpdateKey",
+                "upgradeType",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FeatureUpdateKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FeatureUpdateKey", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("feature") {
+            value.feature = enc::json::field(v, version, "FeatureUpdateKey", "feature")?;
+        } else {
+            return Err(enc::json::missing("FeatureUpdateKey", "feature", version));
+        }
+        if let Some(v) = object.get("maxVersionLevel") {
+            value.max_version_level = enc::json::field(
+                v,
+                version,
+                "FeatureUpdateKey",
+                "maxVersionLevel",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("FeatureUpdateKey", "maxVersionLevel", version),
+            );
+        }
+        if let Some(v) = object.get("allowDowngrade") {
+            value.allow_downgrade = enc::json::field(
+                v,
+                version,
+                "FeatureUpdateKey",
+                "allowDowngrade",
+            )?;
+        } else if version <= 0 {
+            return Err(
+                enc::json::missing("FeatureUpdateKey", "allowDowngrade", version),
+            );
+        }
+        if let Some(v) = object.get("upgradeType") {
+            value.upgrade_type = enc::json::field(
+                v,
+                version,
+                "FeatureUpdateKey",
+                "upgradeType",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("FeatureUpdateKey", "upgradeType", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for UpdateFeaturesRequest {

@@ -296,6 +296,428 @@ impl enc::Entities for UpdateMetadataRequest {
         enc::Entities::rewrite_entities(&mut self.live_brokers, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UpdateMetadataRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-8; flexible 6-8.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateMetadataRequestRef<'a> {
+    /// Broker id of the sending controller.
+    ///
+    /// Versions 0+.
+    pub controller_id: i32,
+    /// True when the sender is a KRaft controller during a ZooKeeper migration (KIP-866).
+    ///
+    /// Versions 8+; default false.
+    pub is_k_raft_controller: bool,
+    /// Kind of update during a ZooKeeper migration (KIP-866): 0 unknown, 1 incremental, 2 full snapshot.
+    ///
+    /// Versions 8+; tag 0 from 8+; default 0.
+    pub r#type: i8,
+    /// Epoch of the sending controller.
+    ///
+    /// Versions 0+.
+    pub controller_epoch: i32,
+    /// Epoch of the receiving broker as the controller knows it, to fence stale requests; -1 when unknown.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub broker_epoch: i64,
+    /// v0-v4: state of each partition to update.
+    ///
+    /// Versions 0-4.
+    pub ungrouped_partition_states: Vec<UpdateMetadataPartitionStateRef<'a>>,
+    /// v5+: state of the partitions to update, per topic.
+    ///
+    /// Versions 5+.
+    pub topic_states: Vec<UpdateMetadataTopicStateRef<'a>>,
+    /// Brokers currently alive.
+    ///
+    /// Versions 0+.
+    pub live_brokers: Vec<UpdateMetadataBrokerRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for UpdateMetadataRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            controller_id: 0,
+            is_k_raft_controller: false,
+            r#type: 0,
+            controller_epoch: 0,
+            broker_epoch: -1,
+            ungrouped_partition_states: Default::default(),
+            topic_states: Default::default(),
+            live_brokers: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UpdateMetadataRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 8 {
+            let run: [u8; 5] = enc::field::read_run(
+                r,
+                &[("controller_id", 4), ("is_k_raft_controller", 1)],
+            )?;
+            self.controller_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = enc::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("controller_id", 4)])?;
+            self.controller_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = false;
+        }
+        self.r#type = 0;
+        if version >= 5 {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("controller_epoch", 4), ("broker_epoch", 8)],
+            )?;
+            self.controller_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("controller_epoch", 4)])?;
+            self.controller_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = -1;
+        }
+        if version <= 4 {
+            enc::field::decode_into(
+                &mut self.ungrouped_partition_states,
+                r,
+                version,
+                false,
+                "ungrouped_partition_states",
+            )?;
+        } else {
+            self.ungrouped_partition_states.clear();
+        }
+        if version >= 5 {
+            enc::field::decode_into(
+                &mut self.topic_states,
+                r,
+                version,
+                version >= 6,
+                "topic_states",
+            )?;
+        } else {
+            self.topic_states.clear();
+        }
+        enc::field::decode_into(
+            &mut self.live_brokers,
+            r,
+            version,
+            version >= 6,
+            "live_brokers",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_section(
+                r,
+                1,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 if version >= 8 => {
+                            self.r#type = enc::field::decode_tagged(r, version, "type")?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.controller_id = 0;
+        self.is_k_raft_controller = false;
+        self.r#type = 0;
+        self.controller_epoch = 0;
+        self.broker_epoch = -1;
+        self.ungrouped_partition_states.clear();
+        self.topic_states.clear();
+        self.live_brokers.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UpdateMetadataRequestRef<'a> {
+    type Owned = UpdateMetadataRequest;
+    #[inline]
+    fn into_owned(self) -> UpdateMetadataRequest {
+        UpdateMetadataRequest {
+            controller_id: self.controller_id,
+            is_k_raft_controller: self.is_k_raft_controller,
+            r#type: self.r#type,
+            controller_epoch: self.controller_epoch,
+            broker_epoch: self.broker_epoch,
+            ungrouped_partition_states: enc::IntoOwned::into_owned(
+                self.ungrouped_partition_states,
+            ),
+            topic_states: enc::IntoOwned::into_owned(self.topic_states),
+            live_brokers: enc::IntoOwned::into_owned(self.live_brokers),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for UpdateMetadataRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UpdateMetadataRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.controller_id = crate::sample::Sample::sample(g, version);
+        if version >= 8 {
+            value.is_k_raft_controller = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 8 {
+            value.r#type = crate::sample::Sample::sample(g, version);
+        }
+        value.controller_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 5 {
+            value.broker_epoch = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 4 {
+            value.ungrouped_partition_states = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 5 {
+            value.topic_states = crate::sample::Sample::sample(g, version);
+        }
+        value.live_brokers = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UpdateMetadataRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 8 && self.is_k_raft_controller {
+            return Err(
+                enc::json::non_default(
+                    "UpdateMetadataRequest",
+                    "isKRaftController",
+                    version,
+                ),
+            );
+        }
+        if version < 8 && self.r#type != 0 {
+            return Err(enc::json::non_default("UpdateMetadataRequest", "type", version));
+        }
+        if version > 4 && !self.ungrouped_partition_states.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "UpdateMetadataRequest",
+                    "ungroupedPartitionStates",
+                    version,
+                ),
+            );
+        }
+        if version < 5 && !self.topic_states.is_empty() {
+            return Err(
+                enc::json::non_default("UpdateMetadataRequest", "topicStates", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.controller_id,
+            version,
+            options,
+            "UpdateMetadataRequest",
+            "controllerId",
+        )?;
+        if version >= 8 {
+            enc::json::put(
+                &mut out,
+                &self.is_k_raft_controller,
+                version,
+                options,
+                "UpdateMetadataRequest",
+                "isKRaftController",
+            )?;
+        }
+        if version >= 8 && self.r#type != 0 {
+            enc::json::put(
+                &mut out,
+                &self.r#type,
+                version,
+                options,
+                "UpdateMetadataRequest",
+                "type",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.controller_epoch,
+            version,
+            options,
+            "UpdateMetadataRequest",
+            "controllerEpoch",
+        )?;
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.broker_epoch,
+                version,
+                options,
+                "UpdateMetadataRequest",
+                "brokerEpoch",
+            )?;
+        }
+        if version <= 4 {
+            enc::json::put(
+                &mut out,
+                &self.ungrouped_partition_states,
+                version,
+                options,
+                "UpdateMetadataRequest",
+                "ungroupedPartitionStates",
+            )?;
+        }
+        if version >= 5 {
+            enc::json::put(
+                &mut out,
+                &self.topic_states,
+                version,
+                options,
+                "UpdateMetadataRequest",
+                "topicStates",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.live_brokers,
+            version,
+            options,
+            "UpdateMetadataRequest",
+            "liveBrokers",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UpdateMetadataRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UpdateMetadataRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("controllerId") {
+            value.controller_id = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataRequest",
+                "controllerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateMetadataRequest", "controllerId", version),
+            );
+        }
+        if let Some(v) = object.get("isKRaftController") {
+            value.is_k_raft_controller = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataRequest",
+                "isKRaftController",
+            )?;
+        } else if version >= 8 {
+            return Err(
+                enc::json::missing("UpdateMetadataRequest", "isKRaftController", version),
+            );
+        }
+        if let Some(v) = object.get("type") {
+            value.r#type = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataRequest",
+                "type",
+            )?;
+        }
+        if let Some(v) = object.get("controllerEpoch") {
+            value.controller_epoch = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataRequest",
+                "controllerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateMetadataRequest", "controllerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataRequest",
+                "brokerEpoch",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing("UpdateMetadataRequest", "brokerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("ungroupedPartitionStates") {
+            value.ungrouped_partition_states = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataRequest",
+                "ungroupedPartitionStates",
+            )?;
+        } else if version <= 4 {
+            return Err(
+                enc::json::missing(
+                    "UpdateMetadataRequest",
+                    "ungroupedPartitionStates",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topicStates") {
+            value.topic_states = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataRequest",
+                "topicStates",
+            )?;
+        } else if version >= 5 {
+            return Err(
+                enc::json::missing("UpdateMetadataRequest", "topicStates", version),
+            );
+        }
+        if let Some(v) = object.get("liveBrokers") {
+            value.live_brokers = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataRequest",
+                "liveBrokers",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateMetadataRequest", "liveBrokers", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-8; flexible 6-8.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UpdateMetadataPartitionState {
@@ -509,6 +931,391 @@ impl enc::Entities for UpdateMetadataPartitionState {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UpdateMetadataPartitionState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-8; flexible 6-8.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UpdateMetadataPartitionStateRef<'a> {
+    /// v0-v4: topic name (from v5 it is given by the enclosing topic).
+    ///
+    /// Versions 0-4; ignorable.
+    pub topic_name: &'a str,
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Epoch of the controller that last changed this partition's leader or ISR.
+    ///
+    /// Versions 0+.
+    pub controller_epoch: i32,
+    /// Broker id of the partition leader.
+    ///
+    /// Versions 0+.
+    pub leader: i32,
+    /// Epoch of that leader.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Broker ids of the in-sync replicas.
+    ///
+    /// Versions 0+.
+    pub isr: enc::FixedArray<'a, i32>,
+    /// ZooKeeper version of the partition-state node, used as the partition epoch.
+    ///
+    /// Versions 0+.
+    pub zk_version: i32,
+    /// Broker ids of every replica of the partition.
+    ///
+    /// Versions 0+.
+    pub replicas: enc::FixedArray<'a, i32>,
+    /// Broker ids of replicas that are offline, e.g. on a failed disk.
+    ///
+    /// Versions 4+; ignorable.
+    pub offline_replicas: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UpdateMetadataPartitionStateRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 4 {
+            enc::field::decode_into(
+                &mut self.topic_name,
+                r,
+                version,
+                false,
+                "topic_name",
+            )?;
+        } else {
+            self.topic_name = "";
+        }
+        let run: [u8; 16] = enc::field::read_run(
+            r,
+            &[
+                ("partition_index", 4),
+                ("controller_epoch", 4),
+                ("leader", 4),
+                ("leader_epoch", 4),
+            ],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.controller_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        self.leader = enc::Fixed::from_chunk(&run[8..12]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[12..16]);
+        enc::field::decode_into(&mut self.isr, r, version, version >= 6, "isr")?;
+        enc::field::decode_into(&mut self.zk_version, r, version, false, "zk_version")?;
+        enc::field::decode_into(
+            &mut self.replicas,
+            r,
+            version,
+            version >= 6,
+            "replicas",
+        )?;
+        if version >= 4 {
+            enc::field::decode_into(
+                &mut self.offline_replicas,
+                r,
+                version,
+                version >= 6,
+                "offline_replicas",
+            )?;
+        } else {
+            self.offline_replicas = Default::default();
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partition_index = 0;
+        self.controller_epoch = 0;
+        self.leader = 0;
+        self.leader_epoch = 0;
+        self.isr = Default::default();
+        self.zk_version = 0;
+        self.replicas = Default::default();
+        self.offline_replicas = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UpdateMetadataPartitionStateRef<'a> {
+    type Owned = UpdateMetadataPartitionState;
+    #[inline]
+    fn into_owned(self) -> UpdateMetadataPartitionState {
+        UpdateMetadataPartitionState {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partition_index: self.partition_index,
+            controller_epoch: self.controller_epoch,
+            leader: self.leader,
+            leader_epoch: self.leader_epoch,
+            isr: enc::IntoOwned::into_owned(self.isr),
+            zk_version: self.zk_version,
+            replicas: enc::IntoOwned::into_owned(self.replicas),
+            offline_replicas: enc::IntoOwned::into_owned(self.offline_replicas),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UpdateMetadataPartitionState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 4 {
+            value.topic_name = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.controller_epoch = crate::sample::Sample::sample(g, version);
+        value.leader = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.isr = crate::sample::Sample::sample(g, version);
+        value.zk_version = crate::sample::Sample::sample(g, version);
+        value.replicas = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.offline_replicas = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UpdateMetadataPartitionState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if version <= 4 {
+            enc::json::put(
+                &mut out,
+                &self.topic_name,
+                version,
+                options,
+                "UpdateMetadataPartitionState",
+                "topicName",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "UpdateMetadataPartitionState",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.controller_epoch,
+            version,
+            options,
+            "UpdateMetadataPartitionState",
+            "controllerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader,
+            version,
+            options,
+            "UpdateMetadataPartitionState",
+            "leader",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "UpdateMetadataPartitionState",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.isr,
+            version,
+            options,
+            "UpdateMetadataPartitionState",
+            "isr",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.zk_version,
+            version,
+            options,
+            "UpdateMetadataPartitionState",
+            "zkVersion",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replicas,
+            version,
+            options,
+            "UpdateMetadataPartitionState",
+            "replicas",
+        )?;
+        if version >= 4 {
+            enc::json::put(
+                &mut out,
+                &self.offline_replicas,
+                version,
+                options,
+                "UpdateMetadataPartitionState",
+                "offlineReplicas",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UpdateMetadataPartitionState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UpdateMetadataPartitionState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataPartitionState",
+                "topicName",
+            )?;
+        } else if version <= 4 {
+            return Err(
+                enc::json::missing("UpdateMetadataPartitionState", "topicName", version),
+            );
+        }
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataPartitionState",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "UpdateMetadataPartitionState",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("controllerEpoch") {
+            value.controller_epoch = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataPartitionState",
+                "controllerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "UpdateMetadataPartitionState",
+                    "controllerEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("leader") {
+            value.leader = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataPartitionState",
+                "leader",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateMetadataPartitionState", "leader", version),
+            );
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataPartitionState",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "UpdateMetadataPartitionState",
+                    "leaderEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("isr") {
+            value.isr = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataPartitionState",
+                "isr",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateMetadataPartitionState", "isr", version),
+            );
+        }
+        if let Some(v) = object.get("zkVersion") {
+            value.zk_version = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataPartitionState",
+                "zkVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateMetadataPartitionState", "zkVersion", version),
+            );
+        }
+        if let Some(v) = object.get("replicas") {
+            value.replicas = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataPartitionState",
+                "replicas",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateMetadataPartitionState", "replicas", version),
+            );
+        }
+        if let Some(v) = object.get("offlineReplicas") {
+            value.offline_replicas = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataPartitionState",
+                "offlineReplicas",
+            )?;
+        } else if version >= 4 {
+            return Err(
+                enc::json::missing(
+                    "UpdateMetadataPartitionState",
+                    "offlineReplicas",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 5-8; flexible 6-8.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UpdateMetadataTopicState {
@@ -622,6 +1429,187 @@ impl enc::Entities for UpdateMetadataTopicState {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
         enc::Entities::rewrite_entities(&mut self.partition_states, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UpdateMetadataTopicState`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 5-8; flexible 6-8.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UpdateMetadataTopicStateRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 5+.
+    pub topic_name: &'a str,
+    /// Topic ID.
+    ///
+    /// Versions 7+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// State of each partition of the topic to update.
+    ///
+    /// Versions 5+.
+    pub partition_states: Vec<UpdateMetadataPartitionStateRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UpdateMetadataTopicStateRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.topic_name,
+            r,
+            version,
+            version >= 6,
+            "topic_name",
+        )?;
+        if version >= 7 {
+            enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        } else {
+            self.topic_id = enc::Uuid::NIL;
+        }
+        enc::field::decode_into(
+            &mut self.partition_states,
+            r,
+            version,
+            version >= 6,
+            "partition_states",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partition_states.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UpdateMetadataTopicStateRef<'a> {
+    type Owned = UpdateMetadataTopicState;
+    #[inline]
+    fn into_owned(self) -> UpdateMetadataTopicState {
+        UpdateMetadataTopicState {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            topic_id: self.topic_id,
+            partition_states: enc::IntoOwned::into_owned(self.partition_states),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UpdateMetadataTopicState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        if version >= 7 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        value.partition_states = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UpdateMetadataTopicState {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "UpdateMetadataTopicState",
+            "topicName",
+        )?;
+        if version >= 7 {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "UpdateMetadataTopicState",
+                "topicId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.partition_states,
+            version,
+            options,
+            "UpdateMetadataTopicState",
+            "partitionStates",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UpdateMetadataTopicState {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UpdateMetadataTopicState", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataTopicState",
+                "topicName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateMetadataTopicState", "topicName", version),
+            );
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataTopicState",
+                "topicId",
+            )?;
+        } else if version >= 7 {
+            return Err(
+                enc::json::missing("UpdateMetadataTopicState", "topicId", version),
+            );
+        }
+        if let Some(v) = object.get("partitionStates") {
+            value.partition_states = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataTopicState",
+                "partitionStates",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "UpdateMetadataTopicState",
+                    "partitionStates",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 /// Versions 0-8; flexible 6-8.
@@ -797,6 +1785,254 @@ impl enc::Entities for UpdateMetadataBroker {
         enc::broker_id_mut(&mut self.id, "Id", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UpdateMetadataBroker`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-8; flexible 6-8.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateMetadataBrokerRef<'a> {
+    /// Broker id.
+    ///
+    /// Versions 0+.
+    pub id: i32,
+    /// v0 only: host name or address of the broker.
+    ///
+    /// Versions 0; ignorable.
+    pub v0_host: &'a str,
+    /// v0 only: TCP port of the broker.
+    ///
+    /// Versions 0; ignorable.
+    pub v0_port: i32,
+    /// v1+: listeners of the broker.
+    ///
+    /// Versions 1+; ignorable.
+    pub endpoints: Vec<UpdateMetadataEndpointRef<'a>>,
+    /// Rack label of the broker; null when none is configured.
+    ///
+    /// Versions 2+; nullable 0+; ignorable.
+    pub rack: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for UpdateMetadataBrokerRef<'a> {
+    fn default() -> Self {
+        Self {
+            id: 0,
+            v0_host: "",
+            v0_port: 0,
+            endpoints: Default::default(),
+            rack: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UpdateMetadataBrokerRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.id, r, version, false, "id")?;
+        if version <= 0 {
+            enc::field::decode_into(&mut self.v0_host, r, version, false, "v0_host")?;
+        } else {
+            self.v0_host = "";
+        }
+        if version <= 0 {
+            enc::field::decode_into(&mut self.v0_port, r, version, false, "v0_port")?;
+        } else {
+            self.v0_port = 0;
+        }
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.endpoints,
+                r,
+                version,
+                version >= 6,
+                "endpoints",
+            )?;
+        } else {
+            self.endpoints.clear();
+        }
+        if version >= 2 {
+            enc::field::decode_into(&mut self.rack, r, version, version >= 6, "rack")?;
+        } else {
+            self.rack = Some("");
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.id = 0;
+        self.v0_host = "";
+        self.v0_port = 0;
+        self.endpoints.clear();
+        self.rack = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UpdateMetadataBrokerRef<'a> {
+    type Owned = UpdateMetadataBroker;
+    #[inline]
+    fn into_owned(self) -> UpdateMetadataBroker {
+        UpdateMetadataBroker {
+            id: self.id,
+            v0_host: enc::IntoOwned::into_owned(self.v0_host),
+            v0_port: self.v0_port,
+            endpoints: enc::IntoOwned::into_owned(self.endpoints),
+            rack: enc::IntoOwned::into_owned(self.rack),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UpdateMetadataBroker {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.id = crate::sample::Sample::sample(g, version);
+        if version <= 0 {
+            value.v0_host = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 0 {
+            value.v0_port = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.endpoints = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.rack = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UpdateMetadataBroker {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.id,
+            version,
+            options,
+            "UpdateMetadataBroker",
+            "id",
+        )?;
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.v0_host,
+                version,
+                options,
+                "UpdateMetadataBroker",
+                "v0Host",
+            )?;
+        }
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.v0_port,
+                version,
+                options,
+                "UpdateMetadataBroker",
+                "v0Port",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.endpoints,
+                version,
+                options,
+                "UpdateMetadataBroker",
+                "endpoints",
+            )?;
+        }
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.rack,
+                version,
+                options,
+                "UpdateMetadataBroker",
+                "rack",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UpdateMetadataBroker {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UpdateMetadataBroker", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("id") {
+            value.id = enc::json::field(v, version, "UpdateMetadataBroker", "id")?;
+        } else {
+            return Err(enc::json::missing("UpdateMetadataBroker", "id", version));
+        }
+        if let Some(v) = object.get("v0Host") {
+            value.v0_host = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataBroker",
+                "v0Host",
+            )?;
+        } else if version <= 0 {
+            return Err(enc::json::missing("UpdateMetadataBroker", "v0Host", version));
+        }
+        if let Some(v) = object.get("v0Port") {
+            value.v0_port = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataBroker",
+                "v0Port",
+            )?;
+        } else if version <= 0 {
+            return Err(enc::json::missing("UpdateMetadataBroker", "v0Port", version));
+        }
+        if let Some(v) = object.get("endpoints") {
+            value.endpoints = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataBroker",
+                "endpoints",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("UpdateMetadataBroker", "endpoints", version));
+        }
+        if let Some(v) = object.get("rack") {
+            value.rack = enc::json::field(v, version, "UpdateMetadataBroker", "rack")?;
+        } else if version >= 2 {
+            return Err(enc::json::missing("UpdateMetadataBroker", "rack", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 1-8; flexible 6-8.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UpdateMetadataEndpoint {
@@ -908,6 +2144,198 @@ impl enc::Struct for UpdateMetadataEndpoint {
         self.listener = ByteString::new();
         self.security_protocol = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UpdateMetadataEndpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1-8; flexible 6-8.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UpdateMetadataEndpointRef<'a> {
+    /// TCP port of the listener.
+    ///
+    /// Versions 1+.
+    pub port: i32,
+    /// Host name or address of the listener.
+    ///
+    /// Versions 1+.
+    pub host: &'a str,
+    /// Listener name.
+    ///
+    /// Versions 3+; ignorable.
+    pub listener: &'a str,
+    /// Security protocol of the listener, as its id (0 PLAINTEXT, 1 SSL, 2 SASL_PLAINTEXT, 3 SASL_SSL).
+    ///
+    /// Versions 1+.
+    pub security_protocol: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UpdateMetadataEndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::field::decode_into(&mut self.host, r, version, version >= 6, "host")?;
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.listener,
+                r,
+                version,
+                version >= 6,
+                "listener",
+            )?;
+        } else {
+            self.listener = "";
+        }
+        enc::field::decode_into(
+            &mut self.security_protocol,
+            r,
+            version,
+            false,
+            "security_protocol",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.port = 0;
+        self.host = "";
+        self.listener = "";
+        self.security_protocol = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UpdateMetadataEndpointRef<'a> {
+    type Owned = UpdateMetadataEndpoint;
+    #[inline]
+    fn into_owned(self) -> UpdateMetadataEndpoint {
+        UpdateMetadataEndpoint {
+            port: self.port,
+            host: enc::IntoOwned::into_owned(self.host),
+            listener: enc::IntoOwned::into_owned(self.listener),
+            security_protocol: self.security_protocol,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UpdateMetadataEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.port = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.listener = crate::sample::Sample::sample(g, version);
+        }
+        value.security_protocol = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UpdateMetadataEndpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.port,
+            version,
+            options,
+            "UpdateMetadataEndpoint",
+            "port",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host,
+            version,
+            options,
+            "UpdateMetadataEndpoint",
+            "host",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.listener,
+                version,
+                options,
+                "UpdateMetadataEndpoint",
+                "listener",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.security_protocol,
+            version,
+            options,
+            "UpdateMetadataEndpoint",
+            "securityProtocol",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UpdateMetadataEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UpdateMetadataEndpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "UpdateMetadataEndpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("UpdateMetadataEndpoint", "port", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "UpdateMetadataEndpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("UpdateMetadataEndpoint", "host", version));
+        }
+        if let Some(v) = object.get("listener") {
+            value.listener = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataEndpoint",
+                "listener",
+            )?;
+        } else if version >= 3 {
+            return Err(
+                enc::json::missing("UpdateMetadataEndpoint", "listener", version),
+            );
+        }
+        if let Some(v) = object.get("securityProtocol") {
+            value.security_protocol = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataEndpoint",
+                "securityProtocol",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateMetadataEndpoint", "securityProtocol", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for UpdateMetadataRequest {

@@ -71,6 +71,110 @@ impl enc::Struct for UpdateMetadataResponse {
     }
 }
 impl enc::Entities for UpdateMetadataResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UpdateMetadataResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-8; flexible 6-8.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UpdateMetadataResponseRef<'a> {
+    /// 0 when the metadata was applied, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UpdateMetadataResponseRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.error_code, r, version, false, "error_code")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 6 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UpdateMetadataResponseRef<'a> {
+    type Owned = UpdateMetadataResponse;
+    #[inline]
+    fn into_owned(self) -> UpdateMetadataResponse {
+        UpdateMetadataResponse {
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for UpdateMetadataResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UpdateMetadataResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 6 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UpdateMetadataResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "UpdateMetadataResponse",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UpdateMetadataResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UpdateMetadataResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "UpdateMetadataResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateMetadataResponse", "errorCode", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for UpdateMetadataResponse {
     const NAME: &'static str = "UpdateMetadataResponse";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 8);

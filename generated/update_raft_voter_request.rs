@@ -126,6 +126,281 @@ impl enc::Struct for UpdateRaftVoterRequest {
     }
 }
 impl enc::Entities for UpdateRaftVoterRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UpdateRaftVoterRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateRaftVoterRequestRef<'a> {
+    /// Id of the cluster the caller expects; null skips the check.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub cluster_id: Option<&'a str>,
+    /// Leader epoch the voter knows, or -1 when unknown.
+    ///
+    /// Versions 0+.
+    pub current_leader_epoch: i32,
+    /// Replica id of the voter being updated.
+    ///
+    /// Versions 0+.
+    pub voter_id: i32,
+    /// Log directory id of the voter being updated.
+    ///
+    /// Versions 0+.
+    pub voter_directory_id: enc::Uuid,
+    /// Endpoints on which the voter can be reached.
+    ///
+    /// Versions 0+.
+    pub listeners: Vec<ListenerRef<'a>>,
+    /// Range of kraft.version levels the voter supports.
+    ///
+    /// Versions 0+.
+    pub k_raft_version_feature: KRaftVersionFeatureRef<'a>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for UpdateRaftVoterRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            cluster_id: Some(""),
+            current_leader_epoch: 0,
+            voter_id: 0,
+            voter_directory_id: enc::Uuid::NIL,
+            listeners: Default::default(),
+            k_raft_version_feature: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UpdateRaftVoterRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
+        let run: [u8; 24] = enc::field::read_run(
+            r,
+            &[("current_leader_epoch", 4), ("voter_id", 4), ("voter_directory_id", 16)],
+        )?;
+        self.current_leader_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.voter_id = enc::Fixed::from_chunk(&run[4..8]);
+        self.voter_directory_id = enc::Fixed::from_chunk(&run[8..24]);
+        enc::field::decode_into(&mut self.listeners, r, version, true, "listeners")?;
+        enc::field::decode_into(
+            &mut self.k_raft_version_feature,
+            r,
+            version,
+            false,
+            "k_raft_version_feature",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.cluster_id = Some("");
+        self.current_leader_epoch = 0;
+        self.voter_id = 0;
+        self.voter_directory_id = enc::Uuid::NIL;
+        self.listeners.clear();
+        enc::Decode::reset_value(&mut self.k_raft_version_feature);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UpdateRaftVoterRequestRef<'a> {
+    type Owned = UpdateRaftVoterRequest;
+    #[inline]
+    fn into_owned(self) -> UpdateRaftVoterRequest {
+        UpdateRaftVoterRequest {
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            current_leader_epoch: self.current_leader_epoch,
+            voter_id: self.voter_id,
+            voter_directory_id: self.voter_directory_id,
+            listeners: enc::IntoOwned::into_owned(self.listeners),
+            k_raft_version_feature: enc::IntoOwned::into_owned(
+                self.k_raft_version_feature,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for UpdateRaftVoterRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UpdateRaftVoterRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.cluster_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.current_leader_epoch = crate::sample::Sample::sample(g, version);
+        value.voter_id = crate::sample::Sample::sample(g, version);
+        value.voter_directory_id = crate::sample::Sample::sample(g, version);
+        value.listeners = crate::sample::Sample::sample(g, version);
+        value.k_raft_version_feature = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UpdateRaftVoterRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.cluster_id,
+            version,
+            options,
+            "UpdateRaftVoterRequest",
+            "clusterId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.current_leader_epoch,
+            version,
+            options,
+            "UpdateRaftVoterRequest",
+            "currentLeaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.voter_id,
+            version,
+            options,
+            "UpdateRaftVoterRequest",
+            "voterId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.voter_directory_id,
+            version,
+            options,
+            "UpdateRaftVoterRequest",
+            "voterDirectoryId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.listeners,
+            version,
+            options,
+            "UpdateRaftVoterRequest",
+            "listeners",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.k_raft_version_feature,
+            version,
+            options,
+            "UpdateRaftVoterRequest",
+            "kRaftVersionFeature",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UpdateRaftVoterRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UpdateRaftVoterRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "UpdateRaftVoterRequest",
+                "clusterId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateRaftVoterRequest", "clusterId", version),
+            );
+        }
+        if let Some(v) = object.get("currentLeaderEpoch") {
+            value.current_leader_epoch = enc::json::field(
+                v,
+                version,
+                "UpdateRaftVoterRequest",
+                "currentLeaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "UpdateRaftVoterRequest",
+                    "currentLeaderEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("voterId") {
+            value.voter_id = enc::json::field(
+                v,
+                version,
+                "UpdateRaftVoterRequest",
+                "voterId",
+            )?;
+        } else {
+            return Err(enc::json::missing("UpdateRaftVoterRequest", "voterId", version));
+        }
+        if let Some(v) = object.get("voterDirectoryId") {
+            value.voter_directory_id = enc::json::field(
+                v,
+                version,
+                "UpdateRaftVoterRequest",
+                "voterDirectoryId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateRaftVoterRequest", "voterDirectoryId", version),
+            );
+        }
+        if let Some(v) = object.get("listeners") {
+            value.listeners = enc::json::field(
+                v,
+                version,
+                "UpdateRaftVoterRequest",
+                "listeners",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateRaftVoterRequest", "listeners", version),
+            );
+        }
+        if let Some(v) = object.get("kRaftVersionFeature") {
+            value.k_raft_version_feature = enc::json::field(
+                v,
+                version,
+                "UpdateRaftVoterRequest",
+                "kRaftVersionFeature",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "UpdateRaftVoterRequest",
+                    "kRaftVersionFeature",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {
@@ -199,6 +474,118 @@ impl enc::Struct for Listener {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Listener`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListenerRef<'a> {
+    /// Listener name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Host name or address.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 0+.
+    pub port: u16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ListenerRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.host = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ListenerRef<'a> {
+    type Owned = Listener;
+    #[inline]
+    fn into_owned(self) -> Listener {
+        Listener {
+            name: enc::IntoOwned::into_owned(self.name),
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Listener {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Listener {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "Listener", "name")?;
+        enc::json::put(&mut out, &self.host, version, options, "Listener", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "Listener", "port")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Listener {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Listener", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "Listener", "name")?;
+        } else {
+            return Err(enc::json::missing("Listener", "name", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "Listener", "host")?;
+        } else {
+            return Err(enc::json::missing("Listener", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "Listener", "port")?;
+        } else {
+            return Err(enc::json::missing("Listener", "port", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KRaftVersionFeature {
@@ -266,6 +653,136 @@ impl enc::Struct for KRaftVersionFeature {
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`KRaftVersionFeature`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct KRaftVersionFeatureRef<'a> {
+    /// Lowest supported kraft.version.
+    ///
+    /// Versions 0+.
+    pub min_supported_version: i16,
+    /// Highest supported kraft.version.
+    ///
+    /// Versions 0+.
+    pub max_supported_version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for KRaftVersionFeatureRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("min_supported_version", 2), ("max_supported_version", 2)],
+        )?;
+        self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.min_supported_version = 0;
+        self.max_supported_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for KRaftVersionFeatureRef<'a> {
+    type Owned = KRaftVersionFeature;
+    #[inline]
+    fn into_owned(self) -> KRaftVersionFeature {
+        KRaftVersionFeature {
+            min_supported_version: self.min_supported_version,
+            max_supported_version: self.max_supported_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for KRaftVersionFeature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.min_supported_version = crate::sample::Sample::sample(g, version);
+        value.max_supported_version = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for KRaftVersionFeature {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.min_supported_version,
+            version,
+            options,
+            "KRaftVersionFeature",
+            "minSupportedVersion",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_supported_version,
+            version,
+            options,
+            "KRaftVersionFeature",
+            "maxSupportedVersion",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for KRaftVersionFeature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "KRaftVersionFeature", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("minSupportedVersion") {
+            value.min_supported_version = enc::json::field(
+                v,
+                version,
+                "KRaftVersionFeature",
+                "minSupportedVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("KRaftVersionFeature", "minSupportedVersion", version),
+            );
+        }
+        if let Some(v) = object.get("maxSupportedVersion") {
+            value.max_supported_version = enc::json::field(
+                v,
+                version,
+                "KRaftVersionFeature",
+                "maxSupportedVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("KRaftVersionFeature", "maxSupportedVersion", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for UpdateRaftVoterRequest {

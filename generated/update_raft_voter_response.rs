@@ -123,6 +123,180 @@ impl enc::Entities for UpdateRaftVoterResponse {
         enc::Entities::rewrite_entities(&mut self.current_leader, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UpdateRaftVoterResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UpdateRaftVoterResponseRef<'a> {
+    /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// 0 when the voter was updated, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Leader of the quorum as known to the responder, so the caller can redirect.
+    ///
+    /// Versions 0+; tag 0 from 0+.
+    pub current_leader: CurrentLeaderRef<'a>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UpdateRaftVoterResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("throttle_time_ms", 4), ("error_code", 2)],
+        )?;
+        self.throttle_time_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::Decode::reset_value(&mut self.current_leader);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.current_leader = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "current_leader",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        enc::Decode::reset_value(&mut self.current_leader);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UpdateRaftVoterResponseRef<'a> {
+    type Owned = UpdateRaftVoterResponse;
+    #[inline]
+    fn into_owned(self) -> UpdateRaftVoterResponse {
+        UpdateRaftVoterResponse {
+            throttle_time_ms: self.throttle_time_ms,
+            error_code: self.error_code,
+            current_leader: enc::IntoOwned::into_owned(self.current_leader),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for UpdateRaftVoterResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UpdateRaftVoterResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.throttle_time_ms = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.current_leader = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UpdateRaftVoterResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.throttle_time_ms,
+            version,
+            options,
+            "UpdateRaftVoterResponse",
+            "throttleTimeMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "UpdateRaftVoterResponse",
+            "errorCode",
+        )?;
+        if self.current_leader != CurrentLeader::default() {
+            enc::json::put(
+                &mut out,
+                &self.current_leader,
+                version,
+                options,
+                "UpdateRaftVoterResponse",
+                "currentLeader",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UpdateRaftVoterResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UpdateRaftVoterResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("throttleTimeMs") {
+            value.throttle_time_ms = enc::json::field(
+                v,
+                version,
+                "UpdateRaftVoterResponse",
+                "throttleTimeMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateRaftVoterResponse", "throttleTimeMs", version),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "UpdateRaftVoterResponse",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UpdateRaftVoterResponse", "errorCode", version),
+            );
+        }
+        if let Some(v) = object.get("currentLeader") {
+            value.current_leader = enc::json::field(
+                v,
+                version,
+                "UpdateRaftVoterResponse",
+                "currentLeader",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CurrentLeader {
@@ -226,6 +400,167 @@ impl enc::Entities for CurrentLeader {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CurrentLeader`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CurrentLeaderRef<'a> {
+    /// Replica id of the leader, or -1 when unknown.
+    ///
+    /// Versions 0+; default -1.
+    pub leader_id: i32,
+    /// Epoch of that leader, or -1 when unknown.
+    ///
+    /// Versions 0+; default -1.
+    pub leader_epoch: i32,
+    /// Host name or address of the leader.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// TCP port of the leader.
+    ///
+    /// Versions 0+.
+    pub port: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for CurrentLeaderRef<'a> {
+    fn default() -> Self {
+        Self {
+            leader_id: -1,
+            leader_epoch: -1,
+            host: "",
+            port: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CurrentLeaderRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("leader_id", 4), ("leader_epoch", 4)],
+        )?;
+        self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.leader_id = -1;
+        self.leader_epoch = -1;
+        self.host = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CurrentLeaderRef<'a> {
+    type Owned = CurrentLeader;
+    #[inline]
+    fn into_owned(self) -> CurrentLeader {
+        CurrentLeader {
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CurrentLeader {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CurrentLeader {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "CurrentLeader",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "CurrentLeader",
+            "leaderEpoch",
+        )?;
+        enc::json::put(&mut out, &self.host, version, options, "CurrentLeader", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "CurrentLeader", "port")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CurrentLeader {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CurrentLeader", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(v, version, "CurrentLeader", "leaderId")?;
+        } else {
+            return Err(enc::json::missing("CurrentLeader", "leaderId", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "CurrentLeader",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("CurrentLeader", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "CurrentLeader", "host")?;
+        } else {
+            return Err(enc::json::missing("CurrentLeader", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "CurrentLeader", "port")?;
+        } else {
+            return Err(enc::json::missing("CurrentLeader", "port", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for UpdateRaftVoterResponse {

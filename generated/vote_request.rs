@@ -102,6 +102,163 @@ impl enc::Entities for VoteRequest {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`VoteRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoteRequestRef<'a> {
+    /// Id of the cluster the caller expects; null skips the check.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub cluster_id: Option<&'a str>,
+    /// Replica id of the voter receiving the request, or -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub voter_id: i32,
+    /// Partitions the election is for, per topic (the metadata log only).
+    ///
+    /// Versions 0+.
+    pub topics: Vec<TopicDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for VoteRequestRef<'a> {
+    fn default() -> Self {
+        Self {
+            cluster_id: None,
+            voter_id: -1,
+            topics: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for VoteRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.cluster_id, r, version, true, "cluster_id")?;
+        if version >= 1 {
+            enc::field::decode_into(&mut self.voter_id, r, version, false, "voter_id")?;
+        } else {
+            self.voter_id = -1;
+        }
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.cluster_id = None;
+        self.voter_id = -1;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for VoteRequestRef<'a> {
+    type Owned = VoteRequest;
+    #[inline]
+    fn into_owned(self) -> VoteRequest {
+        VoteRequest {
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            voter_id: self.voter_id,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for VoteRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for VoteRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.cluster_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 1 {
+            value.voter_id = crate::sample::Sample::sample(g, version);
+        }
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for VoteRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.cluster_id,
+            version,
+            options,
+            "VoteRequest",
+            "clusterId",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.voter_id,
+                version,
+                options,
+                "VoteRequest",
+                "voterId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "VoteRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for VoteRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "VoteRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(v, version, "VoteRequest", "clusterId")?;
+        } else {
+            return Err(enc::json::missing("VoteRequest", "clusterId", version));
+        }
+        if let Some(v) = object.get("voterId") {
+            value.voter_id = enc::json::field(v, version, "VoteRequest", "voterId")?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("VoteRequest", "voterId", version));
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "VoteRequest", "topics")?;
+        } else {
+            return Err(enc::json::missing("VoteRequest", "topics", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -168,6 +325,117 @@ impl enc::Entities for TopicData {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
         enc::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicDataRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Partitions of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicDataRef<'a> {
+    type Owned = TopicData;
+    #[inline]
+    fn into_owned(self) -> TopicData {
+        TopicData {
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "TopicData",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicData",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(v, version, "TopicData", "topicName")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "topicName", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TopicData", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TopicData", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -351,6 +619,332 @@ impl enc::Entities for PartitionData {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// Current epoch of the replica sending the request; for a candidate, the epoch it stands for.
+    ///
+    /// Versions 0+.
+    pub replica_epoch: i32,
+    /// Id of the sending replica.
+    ///
+    /// Versions 0+.
+    pub replica_id: i32,
+    /// Log directory id of the sending replica.
+    ///
+    /// Versions 1+; ignorable.
+    pub replica_directory_id: enc::Uuid,
+    /// Log directory id of the voter receiving the request.
+    ///
+    /// Versions 1+; ignorable.
+    pub voter_directory_id: enc::Uuid,
+    /// Epoch of the last record in the sender's log.
+    ///
+    /// Versions 0+.
+    pub last_offset_epoch: i32,
+    /// Offset just past the last record in the sender's log (its log end offset).
+    ///
+    /// Versions 0+.
+    pub last_offset: i64,
+    /// True for a pre-vote (KIP-996): asks whether the voter would grant its vote, without changing any persisted state.
+    ///
+    /// Versions 2+.
+    pub pre_vote: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            let run: [u8; 44] = enc::field::read_run(
+                r,
+                &[
+                    ("partition_index", 4),
+                    ("replica_epoch", 4),
+                    ("replica_id", 4),
+                    ("replica_directory_id", 16),
+                    ("voter_directory_id", 16),
+                ],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.replica_epoch = enc::Fixed::from_chunk(&run[4..8]);
+            self.replica_id = enc::Fixed::from_chunk(&run[8..12]);
+            self.replica_directory_id = enc::Fixed::from_chunk(&run[12..28]);
+            self.voter_directory_id = enc::Fixed::from_chunk(&run[28..44]);
+        } else {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("partition_index", 4), ("replica_epoch", 4), ("replica_id", 4)],
+            )?;
+            self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+            self.replica_epoch = enc::Fixed::from_chunk(&run[4..8]);
+            self.replica_id = enc::Fixed::from_chunk(&run[8..12]);
+            self.replica_directory_id = enc::Uuid::NIL;
+            self.voter_directory_id = enc::Uuid::NIL;
+        }
+        if version >= 2 {
+            let run: [u8; 13] = enc::field::read_run(
+                r,
+                &[("last_offset_epoch", 4), ("last_offset", 8), ("pre_vote", 1)],
+            )?;
+            self.last_offset_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.last_offset = enc::Fixed::from_chunk(&run[4..12]);
+            self.pre_vote = enc::Fixed::from_chunk(&run[12..13]);
+        } else {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("last_offset_epoch", 4), ("last_offset", 8)],
+            )?;
+            self.last_offset_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.last_offset = enc::Fixed::from_chunk(&run[4..12]);
+            self.pre_vote = false;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.replica_epoch = 0;
+        self.replica_id = 0;
+        self.replica_directory_id = enc::Uuid::NIL;
+        self.voter_directory_id = enc::Uuid::NIL;
+        self.last_offset_epoch = 0;
+        self.last_offset = 0;
+        self.pre_vote = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition_index: self.partition_index,
+            replica_epoch: self.replica_epoch,
+            replica_id: self.replica_id,
+            replica_directory_id: self.replica_directory_id,
+            voter_directory_id: self.voter_directory_id,
+            last_offset_epoch: self.last_offset_epoch,
+            last_offset: self.last_offset,
+            pre_vote: self.pre_vote,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.replica_epoch = crate::sample::Sample::sample(g, version);
+        value.replica_id = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.replica_directory_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.voter_directory_id = crate::sample::Sample::sample(g, version);
+        }
+        value.last_offset_epoch = crate::sample::Sample::sample(g, version);
+        value.last_offset = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.pre_vote = crate::sample::Sample::sample(g, version);
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 2 && self.pre_vote {
+            return Err(enc::json::non_default("PartitionData", "preVote", version));
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "PartitionData",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replica_epoch,
+            version,
+            options,
+            "PartitionData",
+            "replicaEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replica_id,
+            version,
+            options,
+            "PartitionData",
+            "replicaId",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.replica_directory_id,
+                version,
+                options,
+                "PartitionData",
+                "replicaDirectoryId",
+            )?;
+        }
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.voter_directory_id,
+                version,
+                options,
+                "PartitionData",
+                "voterDirectoryId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.last_offset_epoch,
+            version,
+            options,
+            "PartitionData",
+            "lastOffsetEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_offset,
+            version,
+            options,
+            "PartitionData",
+            "lastOffset",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.pre_vote,
+                version,
+                options,
+                "PartitionData",
+                "preVote",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partitionIndex", version));
+        }
+        if let Some(v) = object.get("replicaEpoch") {
+            value.replica_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "replicaEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "replicaEpoch", version));
+        }
+        if let Some(v) = object.get("replicaId") {
+            value.replica_id = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "replicaId",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "replicaId", version));
+        }
+        if let Some(v) = object.get("replicaDirectoryId") {
+            value.replica_directory_id = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "replicaDirectoryId",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("PartitionData", "replicaDirectoryId", version),
+            );
+        }
+        if let Some(v) = object.get("voterDirectoryId") {
+            value.voter_directory_id = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "voterDirectoryId",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("PartitionData", "voterDirectoryId", version));
+        }
+        if let Some(v) = object.get("lastOffsetEpoch") {
+            value.last_offset_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "lastOffsetEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "lastOffsetEpoch", version));
+        }
+        if let Some(v) = object.get("lastOffset") {
+            value.last_offset = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "lastOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "lastOffset", version));
+        }
+        if let Some(v) = object.get("preVote") {
+            value.pre_vote = enc::json::field(v, version, "PartitionData", "preVote")?;
+        } else if version >= 2 {
+            return Err(enc::json::missing("PartitionData", "preVote", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for VoteRequest {

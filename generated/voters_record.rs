@@ -69,6 +69,119 @@ impl enc::Entities for VotersRecord {
         enc::Entities::rewrite_entities(&mut self.voters, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`VotersRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VotersRecordRef<'a> {
+    /// Version of the record's format.
+    ///
+    /// Versions 0+.
+    pub version: i16,
+    /// The voters, one entry each.
+    ///
+    /// Versions 0+.
+    pub voters: Vec<VoterRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for VotersRecordRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.version, r, version, false, "version")?;
+        enc::field::decode_into(&mut self.voters, r, version, true, "voters")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.version = 0;
+        self.voters.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for VotersRecordRef<'a> {
+    type Owned = VotersRecord;
+    #[inline]
+    fn into_owned(self) -> VotersRecord {
+        VotersRecord {
+            version: self.version,
+            voters: enc::IntoOwned::into_owned(self.voters),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for VotersRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for VotersRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.version = crate::sample::Sample::sample(g, version);
+        value.voters = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for VotersRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.version,
+            version,
+            options,
+            "VotersRecord",
+            "version",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.voters,
+            version,
+            options,
+            "VotersRecord",
+            "voters",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for VotersRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "VotersRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("version") {
+            value.version = enc::json::field(v, version, "VotersRecord", "version")?;
+        } else {
+            return Err(enc::json::missing("VotersRecord", "version", version));
+        }
+        if let Some(v) = object.get("voters") {
+            value.voters = enc::json::field(v, version, "VotersRecord", "voters")?;
+        } else {
+            return Err(enc::json::missing("VotersRecord", "voters", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Voter {
@@ -168,6 +281,174 @@ impl enc::Entities for Voter {
         enc::broker_id_mut(&mut self.voter_id, "VoterId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Voter`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VoterRef<'a> {
+    /// Replica id of the voter.
+    ///
+    /// Versions 0+.
+    pub voter_id: i32,
+    /// Log directory id of the voter.
+    ///
+    /// Versions 0+.
+    pub voter_directory_id: enc::Uuid,
+    /// Endpoints on which the voter can be reached.
+    ///
+    /// Versions 0+.
+    pub endpoints: Vec<EndpointRef<'a>>,
+    /// Range of kraft.version levels the voter supports.
+    ///
+    /// Versions 0+.
+    pub k_raft_version_feature: KRaftVersionFeatureRef<'a>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for VoterRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 20] = enc::field::read_run(
+            r,
+            &[("voter_id", 4), ("voter_directory_id", 16)],
+        )?;
+        self.voter_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.voter_directory_id = enc::Fixed::from_chunk(&run[4..20]);
+        enc::field::decode_into(&mut self.endpoints, r, version, true, "endpoints")?;
+        enc::field::decode_into(
+            &mut self.k_raft_version_feature,
+            r,
+            version,
+            false,
+            "k_raft_version_feature",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.voter_id = 0;
+        self.voter_directory_id = enc::Uuid::NIL;
+        self.endpoints.clear();
+        enc::Decode::reset_value(&mut self.k_raft_version_feature);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for VoterRef<'a> {
+    type Owned = Voter;
+    #[inline]
+    fn into_owned(self) -> Voter {
+        Voter {
+            voter_id: self.voter_id,
+            voter_directory_id: self.voter_directory_id,
+            endpoints: enc::IntoOwned::into_owned(self.endpoints),
+            k_raft_version_feature: enc::IntoOwned::into_owned(
+                self.k_raft_version_feature,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Voter {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.voter_id = crate::sample::Sample::sample(g, version);
+        value.voter_directory_id = crate::sample::Sample::sample(g, version);
+        value.endpoints = crate::sample::Sample::sample(g, version);
+        value.k_raft_version_feature = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Voter {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.voter_id, version, options, "Voter", "voterId")?;
+        enc::json::put(
+            &mut out,
+            &self.voter_directory_id,
+            version,
+            options,
+            "Voter",
+            "voterDirectoryId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.endpoints,
+            version,
+            options,
+            "Voter",
+            "endpoints",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.k_raft_version_feature,
+            version,
+            options,
+            "Voter",
+            "kRaftVersionFeature",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Voter {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Voter", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("voterId") {
+            value.voter_id = enc::json::field(v, version, "Voter", "voterId")?;
+        } else {
+            return Err(enc::json::missing("Voter", "voterId", version));
+        }
+        if let Some(v) = object.get("voterDirectoryId") {
+            value.voter_directory_id = enc::json::field(
+                v,
+                version,
+                "Voter",
+                "voterDirectoryId",
+            )?;
+        } else {
+            return Err(enc::json::missing("Voter", "voterDirectoryId", version));
+        }
+        if let Some(v) = object.get("endpoints") {
+            value.endpoints = enc::json::field(v, version, "Voter", "endpoints")?;
+        } else {
+            return Err(enc::json::missing("Voter", "endpoints", version));
+        }
+        if let Some(v) = object.get("kRaftVersionFeature") {
+            value.k_raft_version_feature = enc::json::field(
+                v,
+                version,
+                "Voter",
+                "kRaftVersionFeature",
+            )?;
+        } else {
+            return Err(enc::json::missing("Voter", "kRaftVersionFeature", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Endpoint {
@@ -241,6 +522,118 @@ impl enc::Struct for Endpoint {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Endpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EndpointRef<'a> {
+    /// Listener name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Host name or address.
+    ///
+    /// Versions 0+.
+    pub host: &'a str,
+    /// TCP port.
+    ///
+    /// Versions 0+.
+    pub port: u16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.host = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EndpointRef<'a> {
+    type Owned = Endpoint;
+    #[inline]
+    fn into_owned(self) -> Endpoint {
+        Endpoint {
+            name: enc::IntoOwned::into_owned(self.name),
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Endpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Endpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "Endpoint", "name")?;
+        enc::json::put(&mut out, &self.host, version, options, "Endpoint", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "Endpoint", "port")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Endpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Endpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "Endpoint", "name")?;
+        } else {
+            return Err(enc::json::missing("Endpoint", "name", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "Endpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("Endpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "Endpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("Endpoint", "port", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KRaftVersionFeature {
@@ -308,6 +701,136 @@ impl enc::Struct for KRaftVersionFeature {
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`KRaftVersionFeature`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct KRaftVersionFeatureRef<'a> {
+    /// Lowest supported kraft.version.
+    ///
+    /// Versions 0+.
+    pub min_supported_version: i16,
+    /// Highest supported kraft.version.
+    ///
+    /// Versions 0+.
+    pub max_supported_version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for KRaftVersionFeatureRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("min_supported_version", 2), ("max_supported_version", 2)],
+        )?;
+        self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.min_supported_version = 0;
+        self.max_supported_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for KRaftVersionFeatureRef<'a> {
+    type Owned = KRaftVersionFeature;
+    #[inline]
+    fn into_owned(self) -> KRaftVersionFeature {
+        KRaftVersionFeature {
+            min_supported_version: self.min_supported_version,
+            max_supported_version: self.max_supported_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for KRaftVersionFeature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.min_supported_version = crate::sample::Sample::sample(g, version);
+        value.max_supported_version = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for KRaftVersionFeature {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.min_supported_version,
+            version,
+            options,
+            "KRaftVersionFeature",
+            "minSupportedVersion",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_supported_version,
+            version,
+            options,
+            "KRaftVersionFeature",
+            "maxSupportedVersion",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for KRaftVersionFeature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "KRaftVersionFeature", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("minSupportedVersion") {
+            value.min_supported_version = enc::json::field(
+                v,
+                version,
+                "KRaftVersionFeature",
+                "minSupportedVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("KRaftVersionFeature", "minSupportedVersion", version),
+            );
+        }
+        if let Some(v) = object.get("maxSupportedVersion") {
+            value.max_supported_version = enc::json::field(
+                v,
+                version,
+                "KRaftVersionFeature",
+                "maxSupportedVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("KRaftVersionFeature", "maxSupportedVersion", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for VotersRecord {

@@ -63,6 +63,133 @@ impl enc::Struct for WriteShareGroupStateRequest {
     }
 }
 impl enc::Entities for WriteShareGroupStateRequest {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WriteShareGroupStateRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WriteShareGroupStateRequestRef<'a> {
+    /// Share group id.
+    ///
+    /// Versions 0+.
+    pub group_id: &'a str,
+    /// Topics whose share-partition state is written.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<WriteStateDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WriteShareGroupStateRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, true, "group_id")?;
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WriteShareGroupStateRequestRef<'a> {
+    type Owned = WriteShareGroupStateRequest;
+    #[inline]
+    fn into_owned(self) -> WriteShareGroupStateRequest {
+        WriteShareGroupStateRequest {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for WriteShareGroupStateRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WriteShareGroupStateRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WriteShareGroupStateRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "WriteShareGroupStateRequest",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "WriteShareGroupStateRequest",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WriteShareGroupStateRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "WriteShareGroupStateRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "WriteShareGroupStateRequest",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WriteShareGroupStateRequest", "groupId", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "WriteShareGroupStateRequest",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WriteShareGroupStateRequest", "topics", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteStateData {
@@ -118,6 +245,122 @@ impl enc::Struct for WriteStateData {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WriteStateData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WriteStateDataRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Partitions of the topic to write.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionDataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WriteStateDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WriteStateDataRef<'a> {
+    type Owned = WriteStateData;
+    #[inline]
+    fn into_owned(self) -> WriteStateData {
+        WriteStateData {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WriteStateData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WriteStateData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "WriteStateData",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "WriteStateData",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WriteStateData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "WriteStateData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "WriteStateData", "topicId")?;
+        } else {
+            return Err(enc::json::missing("WriteStateData", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "WriteStateData",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("WriteStateData", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -274,6 +517,284 @@ impl enc::Struct for PartitionData {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionDataRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// Epoch of the state being written.
+    ///
+    /// Versions 0+.
+    pub state_epoch: i32,
+    /// Leader epoch of the writing share-partition leader.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// New start offset of the share-partition, or -1 to leave it unchanged.
+    ///
+    /// Versions 0+.
+    pub start_offset: i64,
+    /// Offsets at or after the start offset whose delivery is complete (KIP-1226); -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub delivery_complete_count: i32,
+    /// Offset ranges whose delivery state differs from the default.
+    ///
+    /// Versions 0+.
+    pub state_batches: Vec<StateBatchRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for PartitionDataRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition: 0,
+            state_epoch: 0,
+            leader_epoch: 0,
+            start_offset: 0,
+            delivery_complete_count: -1,
+            state_batches: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 1 {
+            let run: [u8; 24] = enc::field::read_run(
+                r,
+                &[
+                    ("partition", 4),
+                    ("state_epoch", 4),
+                    ("leader_epoch", 4),
+                    ("start_offset", 8),
+                    ("delivery_complete_count", 4),
+                ],
+            )?;
+            self.partition = enc::Fixed::from_chunk(&run[0..4]);
+            self.state_epoch = enc::Fixed::from_chunk(&run[4..8]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[8..12]);
+            self.start_offset = enc::Fixed::from_chunk(&run[12..20]);
+            self.delivery_complete_count = enc::Fixed::from_chunk(&run[20..24]);
+        } else {
+            let run: [u8; 20] = enc::field::read_run(
+                r,
+                &[
+                    ("partition", 4),
+                    ("state_epoch", 4),
+                    ("leader_epoch", 4),
+                    ("start_offset", 8),
+                ],
+            )?;
+            self.partition = enc::Fixed::from_chunk(&run[0..4]);
+            self.state_epoch = enc::Fixed::from_chunk(&run[4..8]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[8..12]);
+            self.start_offset = enc::Fixed::from_chunk(&run[12..20]);
+            self.delivery_complete_count = -1;
+        }
+        enc::field::decode_into(
+            &mut self.state_batches,
+            r,
+            version,
+            true,
+            "state_batches",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition = 0;
+        self.state_epoch = 0;
+        self.leader_epoch = 0;
+        self.start_offset = 0;
+        self.delivery_complete_count = -1;
+        self.state_batches.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionDataRef<'a> {
+    type Owned = PartitionData;
+    #[inline]
+    fn into_owned(self) -> PartitionData {
+        PartitionData {
+            partition: self.partition,
+            state_epoch: self.state_epoch,
+            leader_epoch: self.leader_epoch,
+            start_offset: self.start_offset,
+            delivery_complete_count: self.delivery_complete_count,
+            state_batches: enc::IntoOwned::into_owned(self.state_batches),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition = crate::sample::Sample::sample(g, version);
+        value.state_epoch = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.start_offset = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.delivery_complete_count = crate::sample::Sample::sample(g, version);
+        }
+        value.state_batches = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "PartitionData",
+            "partition",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state_epoch,
+            version,
+            options,
+            "PartitionData",
+            "stateEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "PartitionData",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.start_offset,
+            version,
+            options,
+            "PartitionData",
+            "startOffset",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.delivery_complete_count,
+                version,
+                options,
+                "PartitionData",
+                "deliveryCompleteCount",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.state_batches,
+            version,
+            options,
+            "PartitionData",
+            "stateBatches",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "partition", version));
+        }
+        if let Some(v) = object.get("stateEpoch") {
+            value.state_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "stateEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "stateEpoch", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("startOffset") {
+            value.start_offset = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "startOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "startOffset", version));
+        }
+        if let Some(v) = object.get("deliveryCompleteCount") {
+            value.delivery_complete_count = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "deliveryCompleteCount",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("PartitionData", "deliveryCompleteCount", version),
+            );
+        }
+        if let Some(v) = object.get("stateBatches") {
+            value.state_batches = enc::json::field(
+                v,
+                version,
+                "PartitionData",
+                "stateBatches",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionData", "stateBatches", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
@@ -362,6 +883,189 @@ impl enc::Struct for StateBatch {
         self.delivery_state = 0;
         self.delivery_count = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StateBatch`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StateBatchRef<'a> {
+    /// First offset of the range.
+    ///
+    /// Versions 0+.
+    pub first_offset: i64,
+    /// Last offset of the range (inclusive).
+    ///
+    /// Versions 0+.
+    pub last_offset: i64,
+    /// Delivery state of the range: 0 available, 2 acknowledged, 4 archived.
+    ///
+    /// Versions 0+.
+    pub delivery_state: i8,
+    /// How often the records of the range have been delivered.
+    ///
+    /// Versions 0+.
+    pub delivery_count: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StateBatchRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 19] = enc::field::read_run(
+            r,
+            &[
+                ("first_offset", 8),
+                ("last_offset", 8),
+                ("delivery_state", 1),
+                ("delivery_count", 2),
+            ],
+        )?;
+        self.first_offset = enc::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = enc::Fixed::from_chunk(&run[8..16]);
+        self.delivery_state = enc::Fixed::from_chunk(&run[16..17]);
+        self.delivery_count = enc::Fixed::from_chunk(&run[17..19]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.delivery_state = 0;
+        self.delivery_count = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StateBatchRef<'a> {
+    type Owned = StateBatch;
+    #[inline]
+    fn into_owned(self) -> StateBatch {
+        StateBatch {
+            first_offset: self.first_offset,
+            last_offset: self.last_offset,
+            delivery_state: self.delivery_state,
+            delivery_count: self.delivery_count,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StateBatch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.first_offset = crate::sample::Sample::sample(g, version);
+        value.last_offset = crate::sample::Sample::sample(g, version);
+        value.delivery_state = crate::sample::Sample::sample(g, version);
+        value.delivery_count = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StateBatch {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.first_offset,
+            version,
+            options,
+            "StateBatch",
+            "firstOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_offset,
+            version,
+            options,
+            "StateBatch",
+            "lastOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.delivery_state,
+            version,
+            options,
+            "StateBatch",
+            "deliveryState",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.delivery_count,
+            version,
+            options,
+            "StateBatch",
+            "deliveryCount",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StateBatch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StateBatch", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("firstOffset") {
+            value.first_offset = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "firstOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "firstOffset", version));
+        }
+        if let Some(v) = object.get("lastOffset") {
+            value.last_offset = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "lastOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "lastOffset", version));
+        }
+        if let Some(v) = object.get("deliveryState") {
+            value.delivery_state = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "deliveryState",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "deliveryState", version));
+        }
+        if let Some(v) = object.get("deliveryCount") {
+            value.delivery_count = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "deliveryCount",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "deliveryCount", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for WriteShareGroupStateRequest {

@@ -51,6 +51,105 @@ impl enc::Struct for WriteShareGroupStateResponse {
     }
 }
 impl enc::Entities for WriteShareGroupStateResponse {}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WriteShareGroupStateResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WriteShareGroupStateResponseRef<'a> {
+    /// Results per topic.
+    ///
+    /// Versions 0+.
+    pub results: Vec<WriteStateResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WriteShareGroupStateResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.results, r, version, true, "results")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.results.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WriteShareGroupStateResponseRef<'a> {
+    type Owned = WriteShareGroupStateResponse;
+    #[inline]
+    fn into_owned(self) -> WriteShareGroupStateResponse {
+        WriteShareGroupStateResponse {
+            results: enc::IntoOwned::into_owned(self.results),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for WriteShareGroupStateResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WriteShareGroupStateResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.results = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WriteShareGroupStateResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.results,
+            version,
+            options,
+            "WriteShareGroupStateResponse",
+            "results",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WriteShareGroupStateResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "WriteShareGroupStateResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("results") {
+            value.results = enc::json::field(
+                v,
+                version,
+                "WriteShareGroupStateResponse",
+                "results",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WriteShareGroupStateResponse", "results", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteStateResult {
@@ -106,6 +205,127 @@ impl enc::Struct for WriteStateResult {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WriteStateResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WriteStateResultRef<'a> {
+    /// Topic ID.
+    ///
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WriteStateResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WriteStateResultRef<'a> {
+    type Owned = WriteStateResult;
+    #[inline]
+    fn into_owned(self) -> WriteStateResult {
+        WriteStateResult {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WriteStateResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WriteStateResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "WriteStateResult",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "WriteStateResult",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WriteStateResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "WriteStateResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "WriteStateResult",
+                "topicId",
+            )?;
+        } else {
+            return Err(enc::json::missing("WriteStateResult", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "WriteStateResult",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("WriteStateResult", "partitions", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -190,6 +410,168 @@ impl enc::Struct for PartitionResult {
         self.error_code = 0;
         self.error_message = None;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionResultRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// 0 when the state was stored, otherwise the error (e.g. FENCED_STATE_EPOCH).
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 0+; nullable 0+; default null.
+    pub error_message: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionResultRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition", 4), ("error_code", 2)],
+        )?;
+        self.partition = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.error_message,
+            r,
+            version,
+            true,
+            "error_message",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionResultRef<'a> {
+    type Owned = PartitionResult;
+    #[inline]
+    fn into_owned(self) -> PartitionResult {
+        PartitionResult {
+            partition: self.partition,
+            error_code: self.error_code,
+            error_message: enc::IntoOwned::into_owned(self.error_message),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        value.error_message = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "PartitionResult",
+            "partition",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "PartitionResult",
+            "errorCode",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_message,
+            version,
+            options,
+            "PartitionResult",
+            "errorMessage",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "partition", version));
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "errorCode", version));
+        }
+        if let Some(v) = object.get("errorMessage") {
+            value.error_message = enc::json::field(
+                v,
+                version,
+                "PartitionResult",
+                "errorMessage",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionResult", "errorMessage", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for WriteShareGroupStateResponse {

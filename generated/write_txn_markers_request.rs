@@ -66,6 +66,107 @@ impl enc::Entities for WriteTxnMarkersRequest {
         enc::Entities::rewrite_entities(&mut self.markers, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WriteTxnMarkersRequest`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 1-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WriteTxnMarkersRequestRef<'a> {
+    /// Markers to write, one entry per transaction.
+    ///
+    /// Versions 0+.
+    pub markers: Vec<WritableTxnMarkerRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WriteTxnMarkersRequestRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.markers, r, version, version >= 1, "markers")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.markers.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WriteTxnMarkersRequestRef<'a> {
+    type Owned = WriteTxnMarkersRequest;
+    #[inline]
+    fn into_owned(self) -> WriteTxnMarkersRequest {
+        WriteTxnMarkersRequest {
+            markers: enc::IntoOwned::into_owned(self.markers),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for WriteTxnMarkersRequestRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WriteTxnMarkersRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.markers = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WriteTxnMarkersRequest {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.markers,
+            version,
+            options,
+            "WriteTxnMarkersRequest",
+            "markers",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WriteTxnMarkersRequest {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "WriteTxnMarkersRequest", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("markers") {
+            value.markers = enc::json::field(
+                v,
+                version,
+                "WriteTxnMarkersRequest",
+                "markers",
+            )?;
+        } else {
+            return Err(enc::json::missing("WriteTxnMarkersRequest", "markers", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarker {
@@ -208,6 +309,256 @@ impl enc::Entities for WritableTxnMarker {
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WritableTxnMarker`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 1-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WritableTxnMarkerRef<'a> {
+    /// Producer id of the transaction.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// Epoch of that producer id.
+    ///
+    /// Versions 0+.
+    pub producer_epoch: i16,
+    /// Outcome to mark: true commit, false abort.
+    ///
+    /// Versions 0+.
+    pub transaction_result: bool,
+    /// Partitions to write the marker to, per topic.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<WritableTxnMarkerTopicRef<'a>>,
+    /// Epoch of the coordinator's transaction-log partition, used to fence stale coordinators.
+    ///
+    /// Versions 0+.
+    pub coordinator_epoch: i32,
+    /// Transaction protocol version the marker is written for (KIP-1228): 0 or 1 legacy, 2 transactions v2 (KIP-890).
+    ///
+    /// Versions 2+; ignorable; default 0.
+    pub transaction_version: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WritableTxnMarkerRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 11] = enc::field::read_run(
+            r,
+            &[("producer_id", 8), ("producer_epoch", 2), ("transaction_result", 1)],
+        )?;
+        self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = enc::Fixed::from_chunk(&run[8..10]);
+        self.transaction_result = enc::Fixed::from_chunk(&run[10..11]);
+        enc::field::decode_into(&mut self.topics, r, version, version >= 1, "topics")?;
+        if version >= 2 {
+            let run: [u8; 5] = enc::field::read_run(
+                r,
+                &[("coordinator_epoch", 4), ("transaction_version", 1)],
+            )?;
+            self.coordinator_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.transaction_version = enc::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("coordinator_epoch", 4)])?;
+            self.coordinator_epoch = enc::Fixed::from_chunk(&run[0..4]);
+            self.transaction_version = 0;
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.transaction_result = false;
+        self.topics.clear();
+        self.coordinator_epoch = 0;
+        self.transaction_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WritableTxnMarkerRef<'a> {
+    type Owned = WritableTxnMarker;
+    #[inline]
+    fn into_owned(self) -> WritableTxnMarker {
+        WritableTxnMarker {
+            producer_id: self.producer_id,
+            producer_epoch: self.producer_epoch,
+            transaction_result: self.transaction_result,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            coordinator_epoch: self.coordinator_epoch,
+            transaction_version: self.transaction_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WritableTxnMarker {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.producer_epoch = crate::sample::Sample::sample(g, version);
+        value.transaction_result = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.coordinator_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.transaction_version = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WritableTxnMarker {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "WritableTxnMarker",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_epoch,
+            version,
+            options,
+            "WritableTxnMarker",
+            "producerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_result,
+            version,
+            options,
+            "WritableTxnMarker",
+            "transactionResult",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "WritableTxnMarker",
+            "topics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.coordinator_epoch,
+            version,
+            options,
+            "WritableTxnMarker",
+            "coordinatorEpoch",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.transaction_version,
+                version,
+                options,
+                "WritableTxnMarker",
+                "transactionVersion",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WritableTxnMarker {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "WritableTxnMarker", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarker",
+                "producerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("WritableTxnMarker", "producerId", version));
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarker",
+                "producerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WritableTxnMarker", "producerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("transactionResult") {
+            value.transaction_result = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarker",
+                "transactionResult",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WritableTxnMarker", "transactionResult", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(v, version, "WritableTxnMarker", "topics")?;
+        } else {
+            return Err(enc::json::missing("WritableTxnMarker", "topics", version));
+        }
+        if let Some(v) = object.get("coordinatorEpoch") {
+            value.coordinator_epoch = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarker",
+                "coordinatorEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WritableTxnMarker", "coordinatorEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("transactionVersion") {
+            value.transaction_version = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarker",
+                "transactionVersion",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing("WritableTxnMarker", "transactionVersion", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerTopic {
@@ -300,6 +651,135 @@ impl enc::Entities for WritableTxnMarkerTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut enc::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WritableTxnMarkerTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 1-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WritableTxnMarkerTopicRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Partition numbers.
+    ///
+    /// Versions 0+.
+    pub partition_indexes: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WritableTxnMarkerTopicRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 1, "name")?;
+        enc::field::decode_into(
+            &mut self.partition_indexes,
+            r,
+            version,
+            version >= 1,
+            "partition_indexes",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partition_indexes = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WritableTxnMarkerTopicRef<'a> {
+    type Owned = WritableTxnMarkerTopic;
+    #[inline]
+    fn into_owned(self) -> WritableTxnMarkerTopic {
+        WritableTxnMarkerTopic {
+            name: enc::IntoOwned::into_owned(self.name),
+            partition_indexes: enc::IntoOwned::into_owned(self.partition_indexes),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WritableTxnMarkerTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partition_indexes = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WritableTxnMarkerTopic {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "WritableTxnMarkerTopic",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_indexes,
+            version,
+            options,
+            "WritableTxnMarkerTopic",
+            "partitionIndexes",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WritableTxnMarkerTopic {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "WritableTxnMarkerTopic", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "WritableTxnMarkerTopic", "name")?;
+        } else {
+            return Err(enc::json::missing("WritableTxnMarkerTopic", "name", version));
+        }
+        if let Some(v) = object.get("partitionIndexes") {
+            value.partition_indexes = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarkerTopic",
+                "partitionIndexes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WritableTxnMarkerTopic", "partitionIndexes", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for WriteTxnMarkersRequest {

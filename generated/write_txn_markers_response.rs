@@ -66,6 +66,109 @@ impl enc::Entities for WriteTxnMarkersResponse {
         enc::Entities::rewrite_entities(&mut self.markers, version, f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WriteTxnMarkersResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 1-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WriteTxnMarkersResponseRef<'a> {
+    /// Results per transaction.
+    ///
+    /// Versions 0+.
+    pub markers: Vec<WritableTxnMarkerResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WriteTxnMarkersResponseRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.markers, r, version, version >= 1, "markers")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.markers.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WriteTxnMarkersResponseRef<'a> {
+    type Owned = WriteTxnMarkersResponse;
+    #[inline]
+    fn into_owned(self) -> WriteTxnMarkersResponse {
+        WriteTxnMarkersResponse {
+            markers: enc::IntoOwned::into_owned(self.markers),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for WriteTxnMarkersResponseRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WriteTxnMarkersResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.markers = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WriteTxnMarkersResponse {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.markers,
+            version,
+            options,
+            "WriteTxnMarkersResponse",
+            "markers",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WriteTxnMarkersResponse {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "WriteTxnMarkersResponse", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("markers") {
+            value.markers = enc::json::field(
+                v,
+                version,
+                "WriteTxnMarkersResponse",
+                "markers",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WriteTxnMarkersResponse", "markers", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerResult {
@@ -145,6 +248,139 @@ impl enc::Entities for WritableTxnMarkerResult {
     fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         enc::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WritableTxnMarkerResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 1-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WritableTxnMarkerResultRef<'a> {
+    /// Producer id of the transaction.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// Results per topic.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<WritableTxnMarkerTopicResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WritableTxnMarkerResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.producer_id,
+            r,
+            version,
+            false,
+            "producer_id",
+        )?;
+        enc::field::decode_into(&mut self.topics, r, version, version >= 1, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.producer_id = 0;
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WritableTxnMarkerResultRef<'a> {
+    type Owned = WritableTxnMarkerResult;
+    #[inline]
+    fn into_owned(self) -> WritableTxnMarkerResult {
+        WritableTxnMarkerResult {
+            producer_id: self.producer_id,
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WritableTxnMarkerResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.topics = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WritableTxnMarkerResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "WritableTxnMarkerResult",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "WritableTxnMarkerResult",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WritableTxnMarkerResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "WritableTxnMarkerResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarkerResult",
+                "producerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WritableTxnMarkerResult", "producerId", version),
+            );
+        }
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarkerResult",
+                "topics",
+            )?;
+        } else {
+            return Err(enc::json::missing("WritableTxnMarkerResult", "topics", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0-2; flexible 1-2.
@@ -238,6 +474,141 @@ impl enc::Entities for WritableTxnMarkerTopicResult {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WritableTxnMarkerTopicResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 1-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WritableTxnMarkerTopicResultRef<'a> {
+    /// Topic name.
+    ///
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Results per partition of the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<WritableTxnMarkerPartitionResultRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WritableTxnMarkerTopicResultRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, version >= 1, "name")?;
+        enc::field::decode_into(
+            &mut self.partitions,
+            r,
+            version,
+            version >= 1,
+            "partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WritableTxnMarkerTopicResultRef<'a> {
+    type Owned = WritableTxnMarkerTopicResult;
+    #[inline]
+    fn into_owned(self) -> WritableTxnMarkerTopicResult {
+        WritableTxnMarkerTopicResult {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WritableTxnMarkerTopicResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WritableTxnMarkerTopicResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "WritableTxnMarkerTopicResult",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "WritableTxnMarkerTopicResult",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WritableTxnMarkerTopicResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "WritableTxnMarkerTopicResult", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarkerTopicResult",
+                "name",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WritableTxnMarkerTopicResult", "name", version),
+            );
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarkerTopicResult",
+                "partitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("WritableTxnMarkerTopicResult", "partitions", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerPartitionResult {
@@ -317,6 +688,152 @@ impl enc::Struct for WritableTxnMarkerPartitionResult {
         self.partition_index = 0;
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`WritableTxnMarkerPartitionResult`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 1-2.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WritableTxnMarkerPartitionResultRef<'a> {
+    /// Partition number.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// 0 when the marker was written, otherwise the error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for WritableTxnMarkerPartitionResultRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partition_index", 4), ("error_code", 2)],
+        )?;
+        self.partition_index = enc::Fixed::from_chunk(&run[0..4]);
+        self.error_code = enc::Fixed::from_chunk(&run[4..6]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for WritableTxnMarkerPartitionResultRef<'a> {
+    type Owned = WritableTxnMarkerPartitionResult;
+    #[inline]
+    fn into_owned(self) -> WritableTxnMarkerPartitionResult {
+        WritableTxnMarkerPartitionResult {
+            partition_index: self.partition_index,
+            error_code: self.error_code,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for WritableTxnMarkerPartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_index = crate::sample::Sample::sample(g, version);
+        value.error_code = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for WritableTxnMarkerPartitionResult {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_index,
+            version,
+            options,
+            "WritableTxnMarkerPartitionResult",
+            "partitionIndex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.error_code,
+            version,
+            options,
+            "WritableTxnMarkerPartitionResult",
+            "errorCode",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for WritableTxnMarkerPartitionResult {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "WritableTxnMarkerPartitionResult",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionIndex") {
+            value.partition_index = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarkerPartitionResult",
+                "partitionIndex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "WritableTxnMarkerPartitionResult",
+                    "partitionIndex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("errorCode") {
+            value.error_code = enc::json::field(
+                v,
+                version,
+                "WritableTxnMarkerPartitionResult",
+                "errorCode",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "WritableTxnMarkerPartitionResult",
+                    "errorCode",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for WriteTxnMarkersResponse {

@@ -2,4 +2,4 @@
 //! kwire-codegen: one module per schema, its message type re-exported
 //! here. The same code is committed under `generated/` for review.
 
-include!(concat!(env!("OUT_DIR"), "/mod.rs"));
+include!(concat!(env!("KWIRE_GENERATED"), "/mod.rs"));

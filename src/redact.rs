@@ -1,8 +1,8 @@
 //! Fields that carry secrets, shown without them.
 //!
 //! The schema compiler marks some string and bytes fields sensitive (its
-//! `Builder::sensitive_fields`; kwire's own choice is
-//! `kwire_codegen::DEFAULT_SENSITIVE_FIELDS`: SASL auth bytes, SCRAM
+//! `Builder::sensitive_fields`; kwire's own choice is the
+//! `sensitive_fields` of `kafka-facts.json`: SASL auth bytes, SCRAM
 //! salts and salted passwords, delegation-token HMACs). The generated
 //! `Debug` of a struct prints such a field through [`Redacted`], which
 //! shows whether it is null and its length in bytes, never its content;

@@ -1,55 +1,90 @@
-//! `generated/` holds the code that `build.rs` generates from `schemas/`,
-//! committed so that a schema edit shows as a reviewable diff. This test
-//! fails when the two differ and prints the command that refreshes it.
+//! `generated/` holds the code kwire-codegen compiles from
+//! `kafka-facts.json`, `schemas/` and `schemas-internal/` (every feature's
+//! items behind their `cfg`), and the fingerprint of those sources, which
+//! `build.rs` checks before including it. This test fails when the
+//! committed copy differs from what the compiler writes now, or when the
+//! build script's fingerprint and the compiler's disagree, and prints the
+//! command that refreshes it; with `KWIRE_REFRESH_GENERATED=1` it rewrites it.
 
-use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-const REFRESH: &str = "cargo run -p kwire-codegen -- --runtime crate --out generated schemas";
+const REFRESH: &str = "cargo run -p kwire-codegen -- --runtime crate --facts kafka-facts.json --out generated";
+
+fn files(dir: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+    for entry in std::fs::read_dir(dir).expect("readable directory") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            files(&path, root, out);
+        } else {
+            let name = path.strip_prefix(root).expect("under root").to_string_lossy().replace('\\', "/");
+            out.push((name, std::fs::read(&path).expect("readable file")));
+        }
+    }
+}
+
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    files(dir, dir, &mut out);
+    out.sort();
+    out
+}
 
 #[test]
-fn generated_matches_schemas() {
+fn generated_is_what_the_compiler_writes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    // The published crate leaves generated/ out; `Cargo.toml.orig` is only
-    // there in a crate unpacked from its .crate file, so a checkout missing
-    // generated/ still fails below.
-    if !root.join("generated").is_dir() && root.join("Cargo.toml.orig").is_file() {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: generated/ is not in the published crate (run this test from a checkout)"
-        );
-        return;
+    let scratch: PathBuf = std::env::temp_dir().join(format!("kwire-generated-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    kwire_codegen::regenerate(&root.join("kafka-facts.json"), &kwire_codegen::Options::default(), "crate", &scratch)
+        .unwrap_or_else(|e| panic!("the sources do not compile:\n{e:?}"));
+    let (fresh, committed) = (tree(&scratch), tree(&root.join("generated")));
+    if std::env::var_os("KWIRE_REFRESH_GENERATED").is_some_and(|v| !v.is_empty()) && fresh != committed {
+        let _ = std::fs::remove_dir_all(root.join("generated"));
+        kwire_codegen::regenerate(
+            &root.join("kafka-facts.json"),
+            &kwire_codegen::Options::default(),
+            "crate",
+            &root.join("generated"),
+        )
+        .expect("generated/ rewritten");
     }
-    let generated = kwire_codegen::Builder::new()
-        .input_dir(root.join("schemas"))
-        .runtime_path("crate")
-        .rerun_if_changed(false)
-        .generate()
-        .unwrap_or_else(|e| panic!("schemas/ does not compile:\n{e}"));
-    let mut stale = Vec::new();
-    for file in &generated.files {
-        let committed = std::fs::read_to_string(root.join("generated").join(&file.name)).unwrap_or_default();
-        if committed != file.text {
-            stale.push(file.name.clone());
-        }
-    }
-    let expected: Vec<&str> = generated.files.iter().map(|f| f.name.as_str()).collect();
-    for entry in std::fs::read_dir(root.join("generated")).expect("generated/ exists") {
-        let name = entry.expect("readable entry").file_name().to_string_lossy().into_owned();
-        if name.ends_with(".rs") && !expected.contains(&name.as_str()) {
-            stale.push(format!("{name} (no longer generated)"));
-        }
-    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    let stale: Vec<String> = fresh
+        .iter()
+        .filter(|f| !committed.contains(f))
+        .map(|(n, _)| n.clone())
+        .chain(
+            names(&committed)
+                .into_iter()
+                .filter(|n| !names(&fresh).contains(n))
+                .map(|n| format!("{n} (no longer generated)")),
+        )
+        .collect();
     assert!(stale.is_empty(), "generated/ is stale: {}\nrefresh it with:\n    {REFRESH}", stale.join(", "));
+}
+
+#[test]
+fn the_build_includes_the_committed_copy() {
+    // build.rs hashes the sources itself and includes generated/ when its
+    // fingerprint matches the compiler's: with the sources unchanged, the
+    // crate compiles the committed copy.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert_eq!(Path::new(env!("KWIRE_GENERATED")), root.join("generated"));
+    let dirs = [root.join("schemas"), root.join("schemas-internal")];
+    let print = kwire_codegen::fingerprint(root, &root.join("kafka-facts.json"), &dirs).expect("sources readable");
+    let recorded = std::fs::read_to_string(root.join("generated/FINGERPRINT")).expect("generated/FINGERPRINT");
+    assert_eq!(recorded.trim(), print);
 }
 
 #[test]
 fn generation_is_deterministic() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let facts = kwire_codegen::Facts::read(root.join("kafka-facts.json")).expect("kafka-facts.json");
     let run = || {
         kwire_codegen::Builder::new()
             .input_dir(root.join("schemas"))
             .runtime_path("crate")
+            .facts(&facts)
             .rerun_if_changed(false)
             .generate()
             .expect("schemas compile")

@@ -1,5 +1,5 @@
 //! No secrets in logs: the fields that carry secrets
-//! (kwire_codegen::DEFAULT_SENSITIVE_FIELDS) print as
+//! (`sensitive_fields` of kafka-facts.json) print as
 //! `<redacted N bytes>` in `Debug`, of the message, of the dispatch enum and
 //! of the borrowed view, and in the JSON form unless asked otherwise.
 

@@ -15,7 +15,7 @@
 //!
 //! Use it from a build script through [`Builder`], from the command line
 //! (`kwire-codegen --out OUT_DIR SCHEMA_DIR`), or as a library call,
-//! [`generate`] (or [`generate_with`] and its [`Extras`]), that returns the
+//! [`generate`] (or [`generate_with`] and its [`Options`]), that returns the
 //! source text as [`Generated`] files. A run fails with an [`Error`]; invalid
 //! schemas with [`Diagnostics`], each [`Diagnostic`] naming its file, line
 //! and [`JsonPath`]. [`diff`] compares two schema sets version by version
@@ -57,10 +57,18 @@ mod naming;
 mod emit;
 // Tokens to formatted files on disk.
 mod write;
+// The facts of a message set beside its schemas.
+mod facts;
+// The fingerprint of a message set's sources.
+mod fingerprint;
+// The dispatch enums of the internal-record families.
+mod internal;
 // What an edit of a schema set does to each version's bytes.
 pub mod evolution;
 
 pub use diag::{Diagnostic, Diagnostics, JsonPath};
+pub use facts::{ApiGroup, Facts, Family};
+pub use fingerprint::fingerprint;
 pub use load::LoadError;
 
 use std::collections::BTreeMap;
@@ -113,11 +121,23 @@ pub enum Error {
         /// Every finding of the comparison.
         report: evolution::Report,
     },
+    /// Apis named by [`Options::api_groups`], [`Options::forwardable`] or
+    /// [`Options::cluster_action`] that no request schema of the inputs has.
+    #[error("apis {0:?} are not in the schemas given")]
+    UnknownApis(Vec<String>),
     /// Entries of [`Builder::sensitive_fields`] (`--sensitive-fields`) that
     /// name no string or bytes field of a message in the inputs, one
     /// problem per entry.
     #[error("sensitive fields: {}", .0.join("; "))]
     SensitiveFields(Vec<String>),
+    /// The facts file ([`Facts::read`]) is not what it should be.
+    #[error("{}: {message}", .path.display())]
+    Facts {
+        /// The facts file.
+        path: PathBuf,
+        /// What is wrong, naming the key.
+        message: String,
+    },
     /// The emitted code did not parse: a bug in the compiler, reported rather than panicking.
     #[error("internal error: {0}")]
     Internal(String),
@@ -204,29 +224,39 @@ pub struct Generated {
 /// [`Error::Schema`] with every problem found, each naming its file and
 /// JSON path; [`Error::RuntimePath`] when `runtime` is not a Rust path.
 pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated, Error> {
-    generate_with(sources, runtime, Extras::default())
+    generate_with(sources, runtime, Options::default())
 }
 
 /// What [`generate_with`] emits besides each struct and its codec.
 ///
 /// # Example
 /// ```
-/// let extras = kwire_codegen::Extras { views: true, ..Default::default() };
-/// assert!(!extras.samples);
+/// let options = kwire_codegen::Options { views: true, ..Default::default() };
+/// assert!(!options.samples);
 /// ```
+///
+/// The Builder's setters, the command line's flags and [`generate_with`]
+/// all set this one type. With the feature `cli` it is also a
+/// `clap::Args`, so that another tool's command line can take the
+/// compiler's options (`--samples`, `--views`, `--json`, `--api-keys`,
+/// `--sensitive-fields`; the rest come from [`Facts`]) by flattening it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Extras {
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct Options {
     /// `Sample` impls: random values shaped to a version, for property
     /// tests (needs the runtime's `sample` feature).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub samples: bool,
     /// Borrowed views: beside each struct `X`, a `XRef<'a>` that decodes
     /// from a `&'a [u8]` with strings, bytes and arrays of fixed-width
     /// values borrowing it, and turns into `X` with `IntoOwned`.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub views: bool,
     /// Kafka's JSON form: `ToJson` and `FromJson` impls for each struct,
     /// and `to_json`/`from_json` on the dispatch enums, as Kafka's
     /// generated JSON converters write and read it (needs the runtime's
     /// `json` feature).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub json: bool,
     /// The api keys whose request and response are compiled; `None` (the
     /// default) for all. Every schema is still read and checked, and the
@@ -237,42 +267,59 @@ pub struct Extras {
     /// `DecodeErrorKind::ApiKeyNotCompiled`. Schemas that are neither
     /// requests nor responses (headers, records, embedded data) are always
     /// compiled.
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', value_name = "K,K..."))]
     pub api_keys: Option<Vec<i16>>,
     /// The fields that carry secrets, as `Message.Field` (Kafka's names;
-    /// every field of that name in the message's structs); `None` (the
-    /// default) for [`DEFAULT_SENSITIVE_FIELDS`], `Some(vec![])` for none.
+    /// every field of that name in the message's structs); none by default
+    /// ([`Facts::sensitive_fields`] lists a message set's).
     /// The generated `Debug` shows such a field as `<redacted N bytes>`
     /// (`None` when null), and the JSON form writes it the same way unless
     /// the runtime's `JsonOptions::unredacted` asks otherwise. Only string
     /// and bytes fields can be sensitive. An entry naming a message that is
-    /// not among the inputs is skipped (the default list names Kafka's);
-    /// one naming a field the message lacks, or a field of another type,
+    /// not among the inputs is skipped (a message set's list names them
+    /// all); one naming a field the message lacks, or a field of another type,
     /// fails the run with [`Error::SensitiveFields`].
-    pub sensitive_fields: Option<Vec<String>>,
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', value_name = "M.F,M.F..."))]
+    pub sensitive_fields: Vec<String>,
+    /// The apis a broker forwards to the controller inside an Envelope
+    /// (KIP-590), by api name (the request's name without `Request`):
+    /// `ApiInfo::forwardable` in the api-key table, and each implies
+    /// `requires_delayed_allocation`. None by default ([`Facts::forwardable`]).
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub forwardable: Vec<String>,
+    /// The apis authorized by cluster action, sent only between brokers and
+    /// controllers, by api name: `ApiInfo::cluster_action` in the api-key
+    /// table. None by default ([`Facts::cluster_action`]).
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub cluster_action: Vec<String>,
+    /// The api groups whose messages are compiled behind a cargo feature
+    /// (`#[cfg(feature = …)]` on their modules, dispatch variants and arms,
+    /// `ApiInfo::compiled` as `cfg!(feature = …)`), so that one output
+    /// serves every feature set; groups without a feature are always
+    /// compiled. Every api named must be in the schemas.
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub api_groups: Vec<ApiGroup>,
+    /// The cargo features the extras are compiled behind.
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub gates: Gates,
 }
 
-/// kwire's sensitive fields ([`Extras::sensitive_fields`]): SASL
-/// authentication bytes both ways, the salt and salted password of a SCRAM
-/// credential upsert, and the HMAC of a delegation token, wherever a
-/// request or response carries one; in the KRaft metadata log, a SCRAM
-/// credential's salt, stored key and server key (`UserScramCredentialRecord`).
-/// Config values (AlterConfigs, `ConfigRecord`) are not in the list: whether
-/// one is a secret depends on its config name, not on the field.
-pub const DEFAULT_SENSITIVE_FIELDS: &[&str] = &[
-    "SaslAuthenticateRequest.AuthBytes",
-    "SaslAuthenticateResponse.AuthBytes",
-    "AlterUserScramCredentialsRequest.Salt",
-    "AlterUserScramCredentialsRequest.SaltedPassword",
-    "UserScramCredentialRecord.Salt",
-    "UserScramCredentialRecord.StoredKey",
-    "UserScramCredentialRecord.ServerKey",
-    "CreateDelegationTokenResponse.Hmac",
-    "DescribeDelegationTokenResponse.Hmac",
-    "RenewDelegationTokenRequest.Hmac",
-    "ExpireDelegationTokenRequest.Hmac",
-];
+/// The cargo feature of the generated crate that each extra is compiled
+/// behind: with one set, the extra is emitted (whatever [`Options::views`],
+/// [`Options::json`] or [`Options::samples`] say) and each of its items
+/// carries `#[cfg(feature = "…")]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Gates {
+    /// The feature of the borrowed views.
+    pub views: Option<String>,
+    /// The feature of Kafka's JSON form.
+    pub json: Option<String>,
+    /// The feature of the `Sample` impls.
+    pub samples: Option<String>,
+}
 
-impl Extras {
+impl Options {
     /// True when `spec` is to be compiled: not a request or response, or
     /// one of the api keys asked for.
     fn compiles(&self, spec: &MessageSpec) -> bool {
@@ -283,21 +330,25 @@ impl Extras {
     }
 }
 
-/// As [`generate`], with the `extras` asked for.
+/// As [`generate`], with the `options` given.
 ///
 /// # Errors
 /// As [`generate`], and [`Error::UnknownApiKeys`] when
-/// [`Extras::api_keys`] names an api key that no request schema has.
-pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras) -> Result<Generated, Error> {
+/// [`Options::api_keys`] names an api key that no request schema has.
+pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Options) -> Result<Generated, Error> {
     let runtime = naming::runtime_path(runtime)
         .map_err(|e| Error::RuntimePath { path: runtime.to_owned(), reason: e.to_string() })?;
     let mut cx = EmitContext {
         runtime,
-        samples: extras.samples,
-        views: extras.views,
-        json: extras.json,
+        samples: options.samples || options.gates.samples.is_some(),
+        views: options.views || options.gates.views.is_some(),
+        json: options.json || options.gates.json.is_some(),
         partial: false,
         sensitive: Default::default(),
+        forwardable: options.forwardable.clone(),
+        cluster_action: options.cluster_action.clone(),
+        gates: options.gates.clone(),
+        api_features: BTreeMap::new(),
     };
     let mut diags = Diagnostics::default();
     let specs = lower_sources(sources, &mut diags);
@@ -305,7 +356,7 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
     locate(&mut diags, sources);
     diags.into_result()?;
 
-    if let Some(keys) = &extras.api_keys {
+    if let Some(keys) = &options.api_keys {
         let mut unknown: Vec<i16> = keys
             .iter()
             .copied()
@@ -319,22 +370,45 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
             return Err(Error::UnknownApiKeys(unknown));
         }
     }
-    // A removed api (`validVersions: none`) is in no table and no dispatch.
-    cx.partial = specs.iter().any(|s| !s.is_removed() && !extras.compiles(s));
-    cx.sensitive = match &extras.sensitive_fields {
-        Some(entries) => emit::redact::resolve(entries, &checked),
-        None => emit::redact::resolve(DEFAULT_SENSITIVE_FIELDS, &checked),
+    // The api key of each api name, from the request schemas.
+    let api_key_of = |name: &str| {
+        specs.iter().find_map(|s| {
+            let api = s.name.strip_suffix("Request")?;
+            (s.spec_type == SpecType::Request && api == name).then_some(s.api_key).flatten()
+        })
+    };
+    let named = options
+        .api_groups
+        .iter()
+        .flat_map(|g| g.apis.iter())
+        .chain(&options.forwardable)
+        .chain(&options.cluster_action);
+    // Facts about apis concern a set with requests (not, say, a family of records).
+    let has_requests = specs.iter().any(|s| s.spec_type == SpecType::Request);
+    let mut unknown: Vec<String> = named.filter(|name| has_requests && api_key_of(name).is_none()).cloned().collect();
+    if !unknown.is_empty() {
+        unknown.sort();
+        unknown.dedup();
+        return Err(Error::UnknownApis(unknown));
     }
-    .map_err(Error::SensitiveFields)?;
+    for group in &options.api_groups {
+        let Some(feature) = &group.feature else { continue };
+        for key in group.apis.iter().filter_map(|name| api_key_of(name)) {
+            cx.api_features.insert(key, feature.clone());
+        }
+    }
+    // A removed api (`validVersions: none`) is in no table and no dispatch.
+    cx.partial = !cx.api_features.is_empty() || specs.iter().any(|s| !s.is_removed() && !options.compiles(s));
+    cx.sensitive = emit::redact::resolve(&options.sensitive_fields, &checked).map_err(Error::SensitiveFields)?;
     let responses: BTreeMap<i16, String> = specs
         .iter()
-        .filter(|s| s.spec_type == SpecType::Response && extras.compiles(s) && !s.is_removed())
+        .filter(|s| s.spec_type == SpecType::Response && options.compiles(s) && !s.is_removed())
         .filter_map(|s| Some((s.api_key?, s.name.clone())))
         .collect();
     let mut out = Generated::default();
     let mut index = quote!();
     // Removed messages (`"validVersions": "none"`) are checked, not emitted.
-    for c in checked.iter().filter(|c| extras.compiles(c.spec) && !c.spec.is_removed()) {
+    for c in checked.iter().filter(|c| options.compiles(c.spec) && !c.spec.is_removed()) {
         let spec = c.spec;
         let module = naming::module_name(&spec.name);
         let tokens = emit::emit_message(c, &cx, &responses);
@@ -343,9 +417,15 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
         let (module, file_name, ty) =
             (format_ident!("{module}"), format!("{module}.rs"), naming::type_ident(&spec.name));
         let doc = format!(" {}: generated from {}.", spec.name, spec.file);
+        let cfg = match (spec.spec_type, spec.api_key) {
+            (SpecType::Request | SpecType::Response, Some(key)) => cx.api_cfg(key),
+            _ => quote!(),
+        };
         index.extend(quote! {
+            #cfg
             #[doc = #doc]
             pub mod #module { include!(#file_name); }
+            #cfg
             pub use #module::#ty;
         });
         out.messages.push(MessageSummary {
@@ -360,11 +440,11 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
     }
     if specs.iter().any(|s| s.spec_type == SpecType::Request && !s.is_removed()) {
         let refs: Vec<&MessageSpec> = specs.iter().filter(|s| !s.is_removed()).collect();
-        let compiled: Vec<&MessageSpec> = specs.iter().filter(|s| extras.compiles(s) && !s.is_removed()).collect();
+        let compiled: Vec<&MessageSpec> = specs.iter().filter(|s| options.compiles(s) && !s.is_removed()).collect();
         let compiled_key =
             |key: i16| compiled.iter().any(|s| s.api_key == Some(key) && s.spec_type == SpecType::Request);
         let mut tokens = emit::encoding_import(&cx);
-        tokens.extend(emit::api::emit_api_table(&refs, &compiled_key));
+        tokens.extend(emit::api::emit_api_table(&refs, &compiled_key, &cx));
         // The dispatch enums, when at least one api key is compiled (with
         // none, `Builder::api_keys([])`, the table alone).
         let dispatch = compiled.iter().any(|s| s.spec_type == SpecType::Request);
@@ -379,8 +459,11 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
             )
         });
         let views = (dispatch && cx.views).then(|| {
-            quote!(
-                pub use api_keys::{RequestBodyRef, ResponseBodyRef};
+            emit::gate(
+                quote!(
+                    pub use api_keys::{RequestBodyRef, ResponseBodyRef};
+                ),
+                cx.gates.views.as_deref(),
             )
         });
         index.extend(quote! {
@@ -611,7 +694,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     runtime: String,
     rerun_if_changed: bool,
-    extras: Extras,
+    options: Options,
     evolution_base: Option<PathBuf>,
 }
 
@@ -631,7 +714,7 @@ impl Builder {
             runtime: "::kwire".into(),
             evolution_base: None,
             rerun_if_changed: std::env::var_os("CARGO_MANIFEST_DIR").is_some() && std::env::var_os("OUT_DIR").is_some(),
-            extras: Extras::default(),
+            options: Options::default(),
         }
     }
 
@@ -663,12 +746,12 @@ impl Builder {
     /// Whether to emit `Sample` impls for property tests (default off; needs
     /// the runtime's `sample` feature).
     pub fn samples(&mut self, on: bool) -> &mut Self {
-        self.extras.samples = on;
+        self.options.samples = on;
         self
     }
 
     /// Whether to emit borrowed views (`XRef<'a>`) beside the structs
-    /// (default off; see [`Extras::views`]).
+    /// (default off; see [`Options::views`]).
     ///
     /// # Example
     /// ```
@@ -678,12 +761,12 @@ impl Builder {
     /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn views(&mut self, on: bool) -> &mut Self {
-        self.extras.views = on;
+        self.options.views = on;
         self
     }
 
     /// Whether to emit Kafka's JSON form (`ToJson`/`FromJson` impls; default
-    /// off; see [`Extras::json`]).
+    /// off; see [`Options::json`]).
     ///
     /// # Example
     /// ```
@@ -693,12 +776,12 @@ impl Builder {
     /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn json(&mut self, on: bool) -> &mut Self {
-        self.extras.json = on;
+        self.options.json = on;
         self
     }
 
     /// Compiles the request and response of these api keys only (default:
-    /// every api key); see [`Extras::api_keys`]. [`Builder::generate`] and
+    /// every api key); see [`Options::api_keys`]. [`Builder::generate`] and
     /// [`Builder::compile`] fail with [`Error::UnknownApiKeys`] for an api
     /// key that no request schema has.
     ///
@@ -715,14 +798,14 @@ impl Builder {
     /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn api_keys(&mut self, keys: impl IntoIterator<Item = i16>) -> &mut Self {
-        self.extras.api_keys = Some(keys.into_iter().collect());
+        self.options.api_keys = Some(keys.into_iter().collect());
         self
     }
 
     /// Sets the fields that carry secrets, each `Message.Field` (default
-    /// [`DEFAULT_SENSITIVE_FIELDS`]; an empty list for none): their `Debug`
+    /// none): their `Debug`
     /// and JSON form show a length, not the content. See
-    /// [`Extras::sensitive_fields`].
+    /// [`Options::sensitive_fields`].
     ///
     /// # Example
     /// ```
@@ -735,7 +818,7 @@ impl Builder {
     /// # Ok::<(), kwire_codegen::Error>(())
     /// ```
     pub fn sensitive_fields<S: Into<String>>(&mut self, fields: impl IntoIterator<Item = S>) -> &mut Self {
-        self.extras.sensitive_fields = Some(fields.into_iter().map(Into::into).collect());
+        self.options.sensitive_fields = fields.into_iter().map(Into::into).collect();
         self
     }
 
@@ -757,6 +840,35 @@ impl Builder {
     pub fn check_evolution(&mut self, base: impl AsRef<Path>) -> &mut Self {
         self.evolution_base = Some(base.as_ref().to_path_buf());
         self
+    }
+
+    /// Replaces every option at once (a command line's, say).
+    pub fn set_options(&mut self, options: Options) -> &mut Self {
+        self.options = options;
+        self
+    }
+
+    /// Takes the facts a message set's schemas do not carry ([`Facts`]):
+    /// its sensitive fields, the forwardable and cluster-action columns
+    /// of its api-key table, its api groups and the features of the extras
+    /// (each then compiled behind its cargo feature).
+    pub fn facts(&mut self, facts: &Facts) -> &mut Self {
+        self.options.sensitive_fields = facts.sensitive_fields.clone();
+        self.options.forwardable = facts.forwardable.clone();
+        self.options.cluster_action = facts.cluster_action.clone();
+        self.options.api_groups = facts.api_groups.clone();
+        self.options.gates = facts.gates.clone();
+        self
+    }
+
+    /// The options set so far.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The runtime path set so far.
+    pub fn runtime(&self) -> &str {
+        &self.runtime
     }
 
     /// Whether to print `cargo:rerun-if-changed` for each input.
@@ -799,7 +911,7 @@ impl Builder {
     /// request schema has.
     pub fn generate(&self) -> Result<Generated, Error> {
         let sources = self.read_sources()?;
-        let generated = sources.check_utf8(generate_with(&sources.texts, &self.runtime, self.extras.clone()))?;
+        let generated = sources.check_utf8(generate_with(&sources.texts, &self.runtime, self.options.clone()))?;
         if let Some(base) = &self.evolution_base {
             let mut builder = Builder::new();
             builder.input(base);
@@ -845,6 +957,11 @@ impl Builder {
     /// # Errors
     /// As [`Builder::generate`], and [`Error::Io`] when writing fails.
     pub fn compile(&self) -> Result<Generated, Error> {
+        self.compile_keeping(&[])
+    }
+
+    /// As [`Builder::compile`], leaving the files named `keep` in place.
+    fn compile_keeping(&self, keep: &[&str]) -> Result<Generated, Error> {
         if self.rerun_if_changed {
             for input in &self.inputs {
                 println!("cargo:rerun-if-changed={}", input.display());
@@ -870,7 +987,8 @@ impl Builder {
             let path = out_dir.join(&file.name);
             write::write_if_changed(&path, &file.text).map_err(|source| Error::Io { path, source })?;
         }
-        let keep: Vec<String> = generated.files.iter().map(|f| f.name.clone()).collect();
+        let mut keep: Vec<String> = keep.iter().map(|k| (*k).to_owned()).collect();
+        keep.extend(generated.files.iter().map(|f| f.name.clone()));
         write::prune_stale(&out_dir, &keep).map_err(io)?;
         Ok(generated)
     }
@@ -917,4 +1035,48 @@ impl Sources {
     fn path(&self, name: &str) -> String {
         self.paths.get(name).cloned().unwrap_or_else(|| name.to_owned())
     }
+}
+
+/// The name of the file, in the output directory of [`regenerate`], that
+/// holds the [`fingerprint`] of the sources it was generated from.
+pub const FINGERPRINT_FILE: &str = "FINGERPRINT";
+
+/// Compiles everything a facts file names, with `options` (the facts' own
+/// taken on top): its `schemas` into `out`, and each internal-record family
+/// into `out/internal/MODULE/` with its dispatch enums (`records.rs`); then
+/// writes the [`fingerprint`] of the facts file and those directories to
+/// `out/FINGERPRINT` ([`FINGERPRINT_FILE`]).
+///
+/// # Errors
+/// As [`Builder::compile`]; [`Error::Facts`] when the facts name no schemas.
+pub fn regenerate(facts_file: &Path, options: &Options, runtime: &str, out: &Path) -> Result<(), Error> {
+    let facts = Facts::read(facts_file)?;
+    let schemas = facts
+        .schemas_dir()
+        .ok_or_else(|| Error::Facts { path: facts_file.to_owned(), message: "schemas: missing".into() })?;
+    let builder = |input: &Path, out: &Path| {
+        let mut b = Builder::new();
+        b.options = options.clone();
+        b.input_dir(input).out_dir(out).runtime_path(runtime).facts(&facts).rerun_if_changed(false);
+        b
+    };
+    builder(&schemas, out).compile()?;
+    let mut dirs = vec![schemas];
+    if let Some(internal) = facts.internal_schemas_dir() {
+        for family in &facts.families {
+            let input = internal.join(&family.dir);
+            let family_out = out.join("internal").join(&family.module);
+            builder(&input, &family_out).compile_keeping(&["records.rs"])?;
+            let records =
+                internal::read_schemas(&input).map_err(|message| Error::Facts { path: input.clone(), message })?;
+            let path = family_out.join("records.rs");
+            write::write_if_changed(&path, &internal::dispatch_source(family, &records))
+                .map_err(|source| Error::Io { path, source })?;
+        }
+        dirs.push(internal);
+    }
+    let print = fingerprint(&facts.dir, facts_file, &dirs).map_err(|(path, source)| Error::Io { path, source })?;
+    let path = out.join(FINGERPRINT_FILE);
+    write::write_if_changed(&path, &format!("{print}\n")).map_err(|source| Error::Io { path, source })?;
+    Ok(())
 }

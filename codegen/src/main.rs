@@ -4,22 +4,29 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: kwire-codegen [--out DIR] [--runtime PATH] [--views] [--json] [--api-keys K,K...]
-                          [--sensitive-fields M.F,M.F...] [--quiet] SCHEMA...
+usage: kwire-codegen [--out DIR] [--runtime PATH] [--facts FILE] [--views] [--json] [--samples]
+                          [--api-keys K,K...] [--sensitive-fields M.F,M.F...] [--quiet] SCHEMA...
        kwire-codegen diff [--breaking] OLD NEW
+       kwire-codegen facts FILE KEY...
 
-Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
+Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust. With --facts
+and --out and no SCHEMA, compiles everything the facts file names (its schemas, each
+internal-record family into DIR/internal/MODULE) and writes the sources' fingerprint to
+DIR/FINGERPRINT.
   --out DIR       write one .rs file per schema and mod.rs into DIR
                   (without it, the schemas are only checked)
   --runtime PATH  path of the runtime crate in generated code (default ::kwire)
+  --facts FILE    the facts the schemas do not carry (sensitive fields, forwardable and
+                  cluster-action apis), from a JSON file such as kafka-facts.json
   --views         also emit borrowed views (XRef<'a>, decoded from &'a [u8] without copying)
   --json          also emit Kafka's JSON form (ToJson/FromJson impls, as Kafka's JSON converters)
+  --samples       also emit Sample impls (random values shaped to a version, for property tests)
   --api-keys LIST compile the requests and responses of these api keys only (e.g. 0,1,18);
                   the api-key table still lists every api key
   --sensitive-fields LIST
                   the fields that carry secrets, as Message.Field (e.g. SaslAuthenticateRequest.AuthBytes),
-                  shown as <redacted N bytes> by Debug and the JSON form; \"\" for none
-                  (default: kwire_codegen::DEFAULT_SENSITIVE_FIELDS)
+                  shown as <redacted N bytes> by Debug and the JSON form (default: none,
+                  or the facts' list)
   --quiet         print only the total
 Exit status: 0 on success, 1 for invalid schemas (each error names file and JSON path),
 2 for bad arguments or I/O errors.
@@ -27,15 +34,22 @@ Exit status: 0 on success, 1 for invalid schemas (each error names file and JSON
 diff compares two schema sets (directories or files) version by version and prints one
 line per change (file:line: JSON path: versions: rule: what changed), then a summary.
   --breaking      print only the changes that break peers running OLD
-Exit status: 0 compatible, 1 breaking, 2 for bad arguments, I/O errors or invalid schemas.";
+Exit status: 0 compatible, 1 breaking, 2 for bad arguments, I/O errors or invalid schemas.
+
+facts prints facts of a facts file (such as kafka-facts.json), one value a line, for scripts:
+  release, releases.NAME (a list of releases), api_groups.NAME (its apis), forwardable,
+  cluster_action, sensitive_fields, families (the internal-record directories).
+Exit status: 0 printed, 2 for bad arguments, an unreadable file or an unknown key.";
 
 fn main() -> ExitCode {
-    if std::env::args().nth(1).as_deref() == Some("diff") {
-        return diff(std::env::args().skip(2).collect());
+    match std::env::args().nth(1).as_deref() {
+        Some("diff") => return diff(std::env::args().skip(2).collect()),
+        Some("facts") => return facts(std::env::args().skip(2).collect()),
+        _ => {}
     }
     let mut builder = kwire_codegen::Builder::new();
     builder.rerun_if_changed(false);
-    let (mut out, mut quiet, mut inputs) = (None::<PathBuf>, false, 0);
+    let (mut out, mut quiet, mut inputs, mut facts_file) = (None::<PathBuf>, false, 0, None::<PathBuf>);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -76,6 +90,19 @@ fn main() -> ExitCode {
             "--json" => {
                 builder.json(true);
             }
+            "--samples" => {
+                builder.samples(true);
+            }
+            "--facts" => match args.next() {
+                Some(file) => match kwire_codegen::Facts::read(&file) {
+                    Ok(facts) => {
+                        builder.facts(&facts);
+                        facts_file = Some(file.into());
+                    }
+                    Err(e) => return failure(e, 2),
+                },
+                None => return usage_error("--facts needs a file"),
+            },
             flag if flag.starts_with('-') => return usage_error(&format!("unknown option {flag}")),
             input => {
                 builder.input(input);
@@ -84,7 +111,18 @@ fn main() -> ExitCode {
         }
     }
     if inputs == 0 {
-        return usage_error("no schemas given");
+        return match (&facts_file, &out) {
+            (Some(facts), Some(dir)) => {
+                match kwire_codegen::regenerate(facts, builder.options(), builder.runtime(), dir) {
+                    Ok(()) => {
+                        println!("generated everything {} names into {}", facts.display(), dir.display());
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => failure(e, 1),
+                }
+            }
+            _ => usage_error("no schemas given (or --facts FILE and --out DIR, to compile all the facts name)"),
+        };
     }
     match builder.schema_files() {
         Ok(files) if files.is_empty() => {
@@ -165,6 +203,40 @@ fn diff(args: Vec<String>) -> ExitCode {
         }
         Err(e) => failure(e, 2),
     }
+}
+
+/// `facts FILE KEY...`: the values of each key in turn.
+fn facts(args: Vec<String>) -> ExitCode {
+    let [file, keys @ ..] = args.as_slice() else { return usage_error("facts needs FILE and KEY") };
+    if keys.is_empty() {
+        return usage_error("facts needs FILE and KEY");
+    }
+    let facts = match kwire_codegen::Facts::read(file) {
+        Ok(facts) => facts,
+        Err(e) => return failure(e, 2),
+    };
+    let group = |name: &str| facts.api_groups.iter().find(|g| g.name == name).map(|g| g.apis.clone());
+    let mut lines = Vec::new();
+    for key in keys {
+        let values: Option<Vec<String>> = match key.split_once('.') {
+            None if key == "release" => Some(vec![facts.release.clone()]),
+            None if key == "forwardable" => Some(facts.forwardable.clone()),
+            None if key == "cluster_action" => Some(facts.cluster_action.clone()),
+            None if key == "sensitive_fields" => Some(facts.sensitive_fields.clone()),
+            None if key == "families" => Some(facts.families.iter().map(|f| f.dir.clone()).collect()),
+            Some(("releases", name)) => facts.release_list(name).map(<[String]>::to_vec),
+            Some(("api_groups", name)) => group(name),
+            _ => None,
+        };
+        match values {
+            Some(values) => lines.extend(values),
+            None => return usage_error(&format!("{file} has no fact {key}")),
+        }
+    }
+    for line in lines {
+        println!("{line}");
+    }
+    ExitCode::SUCCESS
 }
 
 /// Prints an error, each schema diagnostic on its own line with its place,

@@ -87,7 +87,7 @@ fn generated_docs_hold_no_uninterpolated_variables() {
     let Some(dir) = corpus("generated docs") else { return };
     let sources = sources(&dir);
     for runtime in ["::kwire", "crate"] {
-        let extras = kwire_codegen::Extras { samples: true, views: true, ..Default::default() };
+        let extras = kwire_codegen::Options { samples: true, views: true, ..Default::default() };
         let out = kwire_codegen::generate_with(&sources, runtime, extras).unwrap_or_else(|e| panic!("{e}"));
         for file in &out.files {
             for (n, line) in file.text.lines().enumerate() {

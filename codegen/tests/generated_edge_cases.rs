@@ -25,11 +25,11 @@ fn scratch_root() -> PathBuf {
 /// Generates `schema` into a crate named `case`, with `test` as its test
 /// module body, runs `cargo test` there and fails with its output unless it passes.
 fn round_trip(case: &str, schema: &str, test: &str) {
-    round_trip_with(case, schema, test, kwire_codegen::Extras::default());
+    round_trip_with(case, schema, test, kwire_codegen::Options::default());
 }
 
 /// As [`round_trip`], with the `extras` asked for.
-fn round_trip_with(case: &str, schema: &str, test: &str, extras: kwire_codegen::Extras) {
+fn round_trip_with(case: &str, schema: &str, test: &str, extras: kwire_codegen::Options) {
     // The cases share one target directory: one cargo at a time.
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -409,7 +409,7 @@ fn names_kafka_tells_apart_by_case_and_a_hexadecimal_default() {
         assert_eq!((topic.c, reference.d), (5, 6));
         assert_eq!(view.into_owned(), m);
     }"#,
-        kwire_codegen::Extras { views: true, ..Default::default() },
+        kwire_codegen::Options { views: true, ..Default::default() },
     );
 }
 
@@ -420,7 +420,7 @@ fn assert_generated(case: &str, fields: &str, expected: &[&str]) {
     let schema = format!(
         r#"{{"type": "data", "name": "{case}", "validVersions": "0", "flexibleVersions": "0+", "fields": [{fields}]}}"#
     );
-    let extras = kwire_codegen::Extras { views: true, ..Default::default() };
+    let extras = kwire_codegen::Options { views: true, ..Default::default() };
     let out = kwire_codegen::generate_with(&[(format!("{case}.json"), schema)], "crate", extras)
         .unwrap_or_else(|e| panic!("{case}: {e}"));
     let text = out.files.into_iter().find(|f| f.name != "mod.rs").map(|f| f.text).expect("a message file");
@@ -539,6 +539,6 @@ fn names_colliding_with_suffixes_keywords_and_views() {
         assert_eq!((d.x, e.x, f.x, g.x, h.x), (11, 12, 13, 14, 15));
         assert_eq!(view.into_owned(), m);
     }"#,
-        kwire_codegen::Extras { views: true, ..Default::default() },
+        kwire_codegen::Options { views: true, ..Default::default() },
     );
 }

@@ -7,7 +7,7 @@
 
 use std::process::Command;
 
-use kwire_codegen::{generate, generate_with, Error, Extras, Generated};
+use kwire_codegen::{generate, generate_with, Error, Generated, Options};
 
 /// ConsumerGroupMetadataKey.json of Kafka 4.4, less its license header.
 const COORDINATOR_KEY: &str = r#"{
@@ -128,7 +128,7 @@ fn removed_api_is_accepted_and_emits_nothing() -> Result<(), Error> {
         ("FooRequest.json", FOO_REQUEST),
         ("FooResponse.json", FOO_RESPONSE),
     ]);
-    for extras in [Extras::default(), Extras { samples: true, views: true, ..Extras::default() }] {
+    for extras in [Options::default(), Options { samples: true, views: true, ..Options::default() }] {
         let out = generate_with(&all, "::kwire", extras)?;
         assert_eq!(names(&out), ["foo_request.rs", "foo_response.rs", "api_keys.rs", "mod.rs"]);
         for f in &out.files {
@@ -147,7 +147,7 @@ fn removed_api_is_accepted_and_emits_nothing() -> Result<(), Error> {
     assert!(out.messages.is_empty());
 
     // Its api key cannot be asked for: nothing of it can be compiled.
-    match generate_with(&all, "::kwire", Extras { api_keys: Some(vec![4, 7]), ..Extras::default() }) {
+    match generate_with(&all, "::kwire", Options { api_keys: Some(vec![4, 7]), ..Options::default() }) {
         Err(Error::UnknownApiKeys(keys)) => assert_eq!(keys, [4]),
         other => panic!("expected UnknownApiKeys, got {other:?}"),
     }

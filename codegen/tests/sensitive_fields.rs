@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kwire_codegen::{Builder, Error, Generated, DEFAULT_SENSITIVE_FIELDS};
+use kwire_codegen::{Builder, Error, Facts, Generated};
 
 fn schema(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas").join(format!("{name}.json"))
@@ -16,18 +16,31 @@ fn file<'a>(out: &'a Generated, name: &str) -> &'a str {
 }
 
 /// SaslAuthenticate's request and response, with `fields` as the sensitive
-/// list (`None`: the default), JSON impls on.
+/// list (`None`: the list of kafka-facts.json), JSON impls on.
 fn sasl(fields: Option<&[&str]>) -> Result<Generated, Error> {
     let mut builder = Builder::new();
     builder.input(schema("SaslAuthenticateRequest")).input(schema("SaslAuthenticateResponse")).json(true);
-    if let Some(fields) = fields {
-        builder.sensitive_fields(fields.iter().copied());
-    }
+    match fields {
+        Some(fields) => builder.sensitive_fields(fields.iter().copied()),
+        None => builder.facts(&kafka_facts()),
+    };
     builder.generate()
 }
 
+fn kafka_facts() -> Facts {
+    Facts::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../kafka-facts.json")).expect("kafka-facts.json")
+}
+
 #[test]
-fn the_default_redacts_sasl_auth_bytes() -> Result<(), Error> {
+fn nothing_is_sensitive_unless_asked() -> Result<(), Error> {
+    let out =
+        Builder::new().input(schema("SaslAuthenticateRequest")).input(schema("SaslAuthenticateResponse")).generate()?;
+    assert!(!file(&out, "sasl_authenticate_request.rs").contains("Redacted"));
+    Ok(())
+}
+
+#[test]
+fn kafkas_facts_redact_sasl_auth_bytes() -> Result<(), Error> {
     let out = sasl(None)?;
     let request = file(&out, "sasl_authenticate_request.rs");
     assert!(request.contains("#[derive(Clone, PartialEq, Default)]\npub struct SaslAuthenticateRequest"), "{request}");
@@ -37,7 +50,7 @@ fn the_default_redacts_sasl_auth_bytes() -> Result<(), Error> {
     assert!(response.contains("Redacted(&self.auth_bytes)"), "{response}");
     // The error message is not a secret: printed as the derive would.
     assert!(response.contains(".field(\"error_message\", &self.error_message)"), "{response}");
-    assert!(DEFAULT_SENSITIVE_FIELDS.contains(&"SaslAuthenticateRequest.AuthBytes"));
+    assert!(kafka_facts().sensitive_fields.iter().any(|f| f == "SaslAuthenticateRequest.AuthBytes"));
     Ok(())
 }
 
@@ -85,7 +98,7 @@ fn entries_that_name_no_string_or_bytes_field_are_errors() {
             "\"AuthBytes\" is not `Message.Field`",
         ]
     );
-    // A message outside the inputs is skipped: the default list names Kafka's.
+    // A message outside the inputs is skipped: a message set's list names them all.
     assert!(sasl(Some(&["AlterUserScramCredentialsRequest.Salt", "SaslAuthenticateRequest.AuthBytes"])).is_ok());
 }
 
@@ -106,6 +119,16 @@ fn the_command_line_takes_a_list_of_sensitive_fields() -> std::io::Result<()> {
     assert!(read()?.contains("Redacted(&self.error_message)"));
     assert_eq!(run("")?.status.code(), Some(0));
     assert!(!read()?.contains("Redacted"));
+    let facts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kafka-facts.json");
+    let with_facts = std::process::Command::new(cli)
+        .args(["--quiet", "--facts"])
+        .arg(&facts)
+        .arg("--out")
+        .arg(&out)
+        .arg(schema("SaslAuthenticateResponse"))
+        .output()?;
+    assert_eq!(with_facts.status.code(), Some(0), "{}", String::from_utf8_lossy(&with_facts.stderr));
+    assert!(read()?.contains("Redacted(&self.auth_bytes)"));
     let bad = run("SaslAuthenticateResponse.Nope")?;
     let _ = std::fs::remove_dir_all(&out);
     assert_eq!(bad.status.code(), Some(2));

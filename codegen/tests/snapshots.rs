@@ -19,11 +19,11 @@ fn schema(name: &str) -> (String, String) {
 /// The generated file of `message`, compiled together with `companions`
 /// (a request needs its response and the other way round).
 fn generated(message: &str, companions: &[&str]) -> String {
-    generated_with(message, companions, kwire_codegen::Extras::default())
+    generated_with(message, companions, kwire_codegen::Options::default())
 }
 
 /// As [`generated`], with `extras`.
-fn generated_with(message: &str, companions: &[&str], extras: kwire_codegen::Extras) -> String {
+fn generated_with(message: &str, companions: &[&str], extras: kwire_codegen::Options) -> String {
     let mut sources = vec![schema(message)];
     sources.extend(companions.iter().map(|c| schema(c)));
     let out = kwire_codegen::generate_with(&sources, "crate", extras).unwrap_or_else(|e| panic!("{message}: {e}"));
@@ -49,7 +49,7 @@ fn request_header() {
 /// the request header's struct-free fields.
 #[test]
 fn envelope_request_views() {
-    let extras = kwire_codegen::Extras { views: true, ..Default::default() };
+    let extras = kwire_codegen::Options { views: true, ..Default::default() };
     insta::assert_snapshot!("envelope_request_views", generated_with("EnvelopeRequest", &["EnvelopeResponse"], extras));
 }
 
@@ -101,7 +101,7 @@ fn api_keys_dispatch() {
             .iter()
             .map(|name| schema(name))
             .collect();
-    let extras = kwire_codegen::Extras { views: true, ..Default::default() };
+    let extras = kwire_codegen::Options { views: true, ..Default::default() };
     let out = kwire_codegen::generate_with(&sources, "crate", extras).expect("compiles");
     let file = out.files.iter().find(|f| f.name == "api_keys.rs").expect("api_keys.rs");
     insta::assert_snapshot!("api_keys_dispatch", file.text);

@@ -5,7 +5,7 @@
 # (KIP-590).
 #
 # Usage:
-#   bash interop/scripts/kafka-cluster.sh fetch  [VERSION]   jars only (default 4.4.0)
+#   bash interop/scripts/kafka-cluster.sh fetch  [VERSION]   jars only (default: kafka-facts.json's release)
 #   bash interop/scripts/kafka-cluster.sh start  [VERSION]   fetch, format, start, wait
 #   bash interop/scripts/kafka-cluster.sh stop               stop by pid, keep the logs
 #   bash interop/scripts/kafka-cluster.sh status             what runs, where
@@ -77,7 +77,7 @@ CLIENT_RELAY_PORT=$((BASE + 6))
 LOG4J="2.25.5"
 
 cmd="${1:-}"
-VERSION="${2:-4.4.0}"
+VERSION="${2:-$(bash "$(dirname "$0")/../../scripts/kafka-facts.sh" release)}"
 JARS="$CACHE/$VERSION/server-jars"
 
 fetch() {

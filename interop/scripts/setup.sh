@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Sets up everything the tests compare kwire with, beyond Rust itself:
 #   releases  Apache Kafka's release jars and their schemas, every release
-#             the release lists name (kafka-history, kafka-releases):
+#             kafka-facts.json lists (releases.history, releases.equivalence):
 #             tests/schema_equivalence.rs, schema_history.rs, internal_schemas.rs
-#   oracle    Kafka's own classes as the oracle, built for 4.4.0 and 3.9.2
+#   oracle    Kafka's own classes as the oracle, built for kafka-facts.json's releases.oracle
 #             (needs Java 17+ and Maven): tests/oracle.rs, the library's
 #             json, records and internal_records tests
 #   cluster   a real Kafka 4.4.0 (KRaft controller and broker) with the
@@ -35,10 +35,10 @@ for part in "${parts[@]}"; do
     echo "setup: $part"
     case "$part" in
         releases)
-            bash "$SCRIPTS/kafka-release.sh" --list "$SCRIPTS/kafka-history" --list "$SCRIPTS/kafka-releases"
+            bash "$SCRIPTS/kafka-release.sh" $(bash "$ROOT/scripts/kafka-facts.sh" releases.history releases.equivalence)
             ;;
         oracle)
-            for release in 4.4.0 3.9.2; do
+            for release in $(bash "$ROOT/scripts/kafka-facts.sh" releases.oracle); do
                 echo "setup: the oracle of Kafka $release at $(bash "$SCRIPTS/kafka-oracle.sh" "$release")"
             done
             ;;

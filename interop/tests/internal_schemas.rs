@@ -13,9 +13,14 @@ use std::path::Path;
 
 use serde_json::Value;
 
-const RELEASE: &str = "4.4.0";
-const FAMILIES: &[&str] =
-    &["metadata", "group-coordinator", "share-coordinator", "transaction-coordinator", "raft", "storage"];
+/// The release `schemas-internal/` follows and its families' directories:
+/// `release` and `internal_records` of kafka-facts.json.
+fn facts() -> (String, Vec<String>) {
+    let facts: Value = serde_json::from_str(include_str!("../../kafka-facts.json")).expect("kafka-facts.json is JSON");
+    let release = facts["release"].as_str().expect("a release").to_owned();
+    let families = facts["internal_records"]["families"].as_array().expect("the families");
+    (release, families.iter().map(|f| f["dir"].as_str().expect("a directory").to_owned()).collect())
+}
 
 /// `value` without any `about` key, at any depth.
 fn without_about(value: &Value) -> Value {
@@ -47,17 +52,19 @@ fn read(path: &Path) -> Value {
 fn committed_schemas_are_the_releases() {
     let root = kwire_testkit::workspace_root();
     let mut compared = 0;
-    for family in FAMILIES {
-        let Some(release) = common::release_schemas(RELEASE, family) else { return };
+    let (release_name, families) = facts();
+    for family in &families {
+        let family = family.as_str();
+        let Some(release) = common::release_schemas(&release_name, family) else { return };
         let ours = root.join("schemas-internal").join(family);
-        assert_eq!(json_files(&ours), json_files(&release), "{family}: the files differ from Kafka {RELEASE}'s");
+        assert_eq!(json_files(&ours), json_files(&release), "{family}: the files differ from Kafka {release_name}'s");
         for name in json_files(&ours) {
             let (mine, theirs) = (read(&ours.join(&name)), read(&release.join(&name)));
             assert_eq!(
                 without_about(&mine),
                 without_about(&theirs),
-                "{family}/{name} differs from Kafka {RELEASE}'s (about texts and comments aside); \
-                 rewrite with `python3 interop/scripts/internal-schemas.py {RELEASE}`"
+                "{family}/{name} differs from Kafka {release_name}'s (about texts and comments aside); \
+                 rewrite with `python3 interop/scripts/internal-schemas.py {release_name}`"
             );
             compared += 1;
         }
@@ -68,8 +75,8 @@ fn committed_schemas_are_the_releases() {
 #[test]
 fn committed_schemas_hold_no_kafka_prose() {
     let root = kwire_testkit::workspace_root().join("schemas-internal");
-    for family in FAMILIES {
-        let dir = root.join(family);
+    for family in facts().1 {
+        let dir = root.join(&family);
         for name in json_files(&dir) {
             let text = std::fs::read_to_string(dir.join(&name)).expect("readable");
             assert!(!text.contains("\"about\""), "{family}/{name} has an about text");

@@ -108,9 +108,9 @@ use kwire_broker::forward::{
     WrappedRequest,
 };
 
-/// The releases run as oracles: the newest and the oldest of
-/// `interop/scripts/kafka-releases`.
-const RELEASES: &[&str] = &["4.4.0", "3.9.2"];
+/// The releases run as oracles, the one `schemas/` follows first:
+/// `releases.oracle` of `kafka-facts.json`.
+static RELEASES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| common::releases("oracle"));
 
 /// Sampled values per (api key or header, version, side).
 const SEEDS: u64 = 32;
@@ -2473,7 +2473,7 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
 #[test]
 fn kafka_and_kwire_agree() {
     let mut launchers = Vec::new();
-    for &release in RELEASES {
+    for release in RELEASES.iter().map(String::as_str) {
         match common::kafka_oracle(release) {
             Some(path) => launchers.push((release, path)),
             None => return,

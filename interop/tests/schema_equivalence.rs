@@ -1,4 +1,4 @@
-//! `schemas/` against each Apache Kafka release of `interop/scripts/kafka-releases`,
+//! `schemas/` against each Apache Kafka release of `releases.equivalence` of `kafka-facts.json`,
 //! inside that release's version window: for every message and version the
 //! release has, our schema at that version must be the release's, field by
 //! field (names, types, nullability, tags, tagged versions, defaults,
@@ -178,14 +178,6 @@ fn failures(report: &Report, used: &mut [bool]) -> Vec<String> {
     out
 }
 
-fn releases() -> Vec<&'static str> {
-    include_str!("../scripts/kafka-releases")
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .collect()
-}
-
 fn ours() -> PathBuf {
     kwire_testkit::workspace_root().join("schemas")
 }
@@ -198,7 +190,8 @@ fn schemas_match_every_release_inside_its_versions() {
         "{:<8} {:>8} {:>8} {:>8} {:>8}  findings by rule",
         "release", "messages", "versions", "ours+", "failed"
     )];
-    for release in releases() {
+    for release in common::releases("equivalence") {
+        let release = release.as_str();
         let Some(dir) = common::release_schemas(release, "messages") else { return };
         let report = kwire_codegen::diff(&dir, ours()).unwrap_or_else(|e| panic!("{release}: {e:?}"));
         let failed = failures(&report, &mut used);

@@ -1,6 +1,6 @@
 //! Apache Kafka's own history through the schema compiler's evolution check
 //! (`kwire_codegen::diff`): every consecutive pair of releases of
-//! `interop/scripts/kafka-history`, 2.4 to 4.4, in three schema sets per release:
+//! `releases.history` of `kafka-facts.json`, 2.4 to 4.4, in three schema sets per release:
 //! the messages (requests, responses, headers), the storage records
 //! (tiered storage's remote-log metadata, which Kafka compiles apart from
 //! the metadata log: their api keys overlap), and the records (every other
@@ -17,7 +17,7 @@
 //! * every other breaking finding is listed in [`BREAKS`], each a real
 //!   break in Kafka's history with its reason; the list must match exactly.
 //!
-//! The releases come from `interop/scripts/kafka-release.sh --list interop/scripts/kafka-history`;
+//! The releases come from `interop/scripts/kafka-release.sh` (`interop/scripts/setup.sh releases`);
 //! without them the test says it was skipped, and under `CI` it fails.
 
 mod common;
@@ -270,14 +270,6 @@ const ZOOKEEPER_APIS: &[&str] = &[
     "ControlledShutdownResponse.json",
 ];
 
-fn releases() -> Vec<&'static str> {
-    include_str!("../scripts/kafka-history")
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .collect()
-}
-
 fn file_name(f: &Finding) -> String {
     Path::new(&f.file).file_name().and_then(|n| n.to_str()).unwrap_or(&f.file).to_string()
 }
@@ -322,8 +314,8 @@ fn kip896(pair: (&str, &str), f: &Finding) -> bool {
 
 #[test]
 fn kafkas_history_holds_no_silent_break() {
-    let list = releases();
-    let Some(first) = common::release_schemas(list[0], "messages") else { return };
+    let list = common::releases("history");
+    let Some(first) = common::release_schemas(&list[0], "messages") else { return };
     let root = first.parent().unwrap().parent().unwrap().parent().unwrap().to_path_buf();
     let scratch = std::env::temp_dir().join(format!("kwire-history-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
@@ -334,7 +326,7 @@ fn kafkas_history_holds_no_silent_break() {
         "releases", "set", "kip896", "zk-apis", "unstable", "listed", "new"
     )];
     for pair in list.windows(2) {
-        let (a, b) = (pair[0], pair[1]);
+        let (a, b) = (pair[0].as_str(), pair[1].as_str());
         for set in ["messages", "records", "storage"] {
             let (old, new) = if set == "messages" {
                 (root.join(a).join("schemas/messages"), root.join(b).join("schemas/messages"))

@@ -62,16 +62,16 @@ pub mod log;
 /// (`__cluster_metadata`) and its snapshots, and [`MetadataRecord`](metadata::MetadataRecord) over
 /// their record types.
 pub mod metadata {
-    include!(concat!(env!("OUT_DIR"), "/internal/metadata/mod.rs"));
-    include!(concat!(env!("OUT_DIR"), "/internal/metadata/records.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/metadata/mod.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/metadata/records.rs"));
 }
 
 /// The `group-coordinator` family: the keys and values of
 /// `__consumer_offsets` (classic, consumer, share and streams groups,
 /// committed offsets), and [`GroupCoordinatorRecord`](group_coordinator::GroupCoordinatorRecord).
 pub mod group_coordinator {
-    include!(concat!(env!("OUT_DIR"), "/internal/group_coordinator/mod.rs"));
-    include!(concat!(env!("OUT_DIR"), "/internal/group_coordinator/records.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/group_coordinator/mod.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/group_coordinator/records.rs"));
     /// A record of `__consumer_offsets`: key and value (null for a tombstone).
     pub type GroupCoordinatorRecord = super::CoordinatorRecord<CoordinatorRecordKey, CoordinatorRecordValue>;
 }
@@ -79,8 +79,8 @@ pub mod group_coordinator {
 /// The `share-coordinator` family: the keys and values of
 /// `__share_group_state`, and [`ShareCoordinatorRecord`](share_coordinator::ShareCoordinatorRecord).
 pub mod share_coordinator {
-    include!(concat!(env!("OUT_DIR"), "/internal/share_coordinator/mod.rs"));
-    include!(concat!(env!("OUT_DIR"), "/internal/share_coordinator/records.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/share_coordinator/mod.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/share_coordinator/records.rs"));
     /// A record of `__share_group_state`: key and value (null for a tombstone).
     pub type ShareCoordinatorRecord = super::CoordinatorRecord<CoordinatorRecordKey, CoordinatorRecordValue>;
 }
@@ -88,8 +88,8 @@ pub mod share_coordinator {
 /// The `transaction-coordinator` family: the keys and values of
 /// `__transaction_state`, and [`TransactionCoordinatorRecord`](transaction_coordinator::TransactionCoordinatorRecord).
 pub mod transaction_coordinator {
-    include!(concat!(env!("OUT_DIR"), "/internal/transaction_coordinator/mod.rs"));
-    include!(concat!(env!("OUT_DIR"), "/internal/transaction_coordinator/records.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/transaction_coordinator/mod.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/transaction_coordinator/records.rs"));
     /// A record of `__transaction_state`: key and value (null for a tombstone).
     pub type TransactionCoordinatorRecord = super::CoordinatorRecord<CoordinatorRecordKey, CoordinatorRecordValue>;
 }
@@ -97,15 +97,15 @@ pub mod transaction_coordinator {
 /// The `raft` family: the `quorum-state` file a KRaft node keeps
 /// (JSON on disk, written by Kafka's JSON converter).
 pub mod raft {
-    include!(concat!(env!("OUT_DIR"), "/internal/raft/mod.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/raft/mod.rs"));
 }
 
 /// The `storage` family: producer-state snapshots (`.snapshot` files) and
 /// the remote log metadata records of KIP-405 (`__remote_log_metadata`,
 /// framed as metadata log records), and [`RemoteLogMetadataRecord`](storage::RemoteLogMetadataRecord).
 pub mod storage {
-    include!(concat!(env!("OUT_DIR"), "/internal/storage/mod.rs"));
-    include!(concat!(env!("OUT_DIR"), "/internal/storage/records.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/storage/mod.rs"));
+    include!(concat!(env!("KWIRE_GENERATED"), "/internal/storage/records.rs"));
 }
 
 /// One record type of a family: the schema's `apiKey`, name and versions.
@@ -123,7 +123,7 @@ pub struct RecordType {
 }
 
 /// The dispatch enums over the record types of a family, generated from
-/// its schemas by `build/internal_records.rs`.
+/// its schemas by kwire-codegen (`records.rs` of each family in `generated/internal/`).
 pub trait RecordData: Sized + Clone + fmt::Debug + PartialEq {
     /// What these records are, for messages: `"metadata record"`, `"coordinator key"`, ...
     const KIND: &'static str;

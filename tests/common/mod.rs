@@ -12,6 +12,17 @@ pub fn api_key(code: i16) -> kwire::api::ApiKey {
     kwire::api::ApiKey::try_from(code).unwrap_or_else(|_| panic!("api key {code} is not in the table"))
 }
 
+/// The list of releases `name` of `kafka-facts.json` (`equivalence`,
+/// `history`, `oracle`).
+#[allow(dead_code)] // not every test binary runs against releases
+pub fn releases(name: &str) -> Vec<String> {
+    let facts: serde_json::Value =
+        serde_json::from_str(include_str!("../../kafka-facts.json")).expect("kafka-facts.json is JSON");
+    let list =
+        facts["releases"][name].as_array().unwrap_or_else(|| panic!("kafka-facts.json lists no releases.{name}"));
+    list.iter().map(|r| r.as_str().expect("a release is a string").to_owned()).collect()
+}
+
 /// Skips a check whose prerequisite is missing: prints `message` (`skipped:
 /// <what> needs ... (<the command that provides it>)`) to stderr, notes the
 /// skip for `scripts/test.sh`'s summary ([`kwire_testkit::skip`]) and

@@ -12,61 +12,6 @@ use crate::model::{Field, FieldType, Listener, MessageSpec, SpecType};
 use crate::naming;
 use crate::versions::Versions;
 
-/// The apis a broker may forward to the active controller inside an
-/// EnvelopeRequest (KIP-590), by api name. Kafka keeps this fact beside its
-/// schemas, in the `forwardable` column of its `ApiKeys` table; the
-/// runtime's oracle test compares the generated table with Kafka's.
-const FORWARDABLE: &[&str] = &[
-    "CreateTopics",
-    "DeleteTopics",
-    "CreateAcls",
-    "DeleteAcls",
-    "AlterConfigs",
-    "CreatePartitions",
-    "CreateDelegationToken",
-    "RenewDelegationToken",
-    "ExpireDelegationToken",
-    "ElectLeaders",
-    "IncrementalAlterConfigs",
-    "AlterPartitionReassignments",
-    "ListPartitionReassignments",
-    "AlterClientQuotas",
-    "AlterUserScramCredentials",
-    "DescribeQuorum",
-    "UpdateFeatures",
-    "UnregisterBroker",
-    "AllocateProducerIds",
-    "AddRaftVoter",
-    "RemoveRaftVoter",
-    "UnregisterController",
-];
-
-/// The apis authorized with CLUSTER_ACTION on the cluster resource, sent
-/// only between brokers and controllers, by api name: the `clusterAction`
-/// column of Kafka's `ApiKeys` table, kept and checked as [`FORWARDABLE`].
-const CLUSTER_ACTION: &[&str] = &[
-    "LeaderAndIsr",
-    "StopReplica",
-    "UpdateMetadata",
-    "ControlledShutdown",
-    "WriteTxnMarkers",
-    "Vote",
-    "BeginQuorumEpoch",
-    "EndQuorumEpoch",
-    "DescribeQuorum",
-    "AlterPartition",
-    "UpdateFeatures",
-    "Envelope",
-    "BrokerRegistration",
-    "BrokerHeartbeat",
-    "AllocateProducerIds",
-    "InitializeShareGroupState",
-    "ReadShareGroupState",
-    "WriteShareGroupState",
-    "DeleteShareGroupState",
-    "ReadShareGroupStateSummary",
-];
-
 /// True when a decoded request of `spec` may share the memory of its
 /// input, as Kafka's `ApiKeys` decides `requiresDelayedAllocation` from the
 /// request schemas: some valid version has, at any depth and outside the
@@ -160,11 +105,11 @@ pub fn emit_message_impls(spec: &MessageSpec, responses: &BTreeMap<i16, String>)
 
 /// The `ApiKey` enum: one variant per api key with its name, versions,
 /// listeners and header versions, from the request schemas (spec §8.1),
-/// and the flags of Kafka's `ApiKeys` table ([`FORWARDABLE`],
-/// [`CLUSTER_ACTION`], [`shares_input`]).
+/// and the flags of Kafka's `ApiKeys` table (the forwardable and
+/// cluster-action apis of `cx`, and [`shares_input`]).
 /// `compiled` says which api keys have their request and response
 /// compiled (`ApiInfo::compiled` in the runtime).
-pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool) -> TokenStream {
+pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx: &EmitContext) -> TokenStream {
     let mut requests: Vec<&MessageSpec> =
         specs.iter().copied().filter(|s| s.spec_type == SpecType::Request && s.api_key.is_some()).collect();
     requests.sort_by_key(|s| s.api_key);
@@ -188,7 +133,11 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool) ->
             responses.get(&s.api_key.unwrap_or_default()).map_or(flexible.clone(), |r| range(r.flexible_versions));
         let deprecated = range(s.deprecated_versions);
         let unstable = s.latest_version_unstable;
-        let is_compiled = compiled(s.api_key.unwrap_or_default());
+        let is_compiled =
+            match (compiled(s.api_key.unwrap_or_default()), cx.api_features.get(&s.api_key.unwrap_or_default())) {
+                (true, Some(feature)) => quote!(cfg!(feature = #feature)),
+                (compiled, _) => quote!(#compiled),
+            };
         let request_name = &s.name;
         let response_name =
             responses.get(&s.api_key.unwrap_or_default()).map_or_else(|| format!("{base}Response"), |r| r.name.clone());
@@ -200,8 +149,8 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool) ->
             Listener::Broker => quote!(enc::Listener::Broker),
             Listener::Controller => quote!(enc::Listener::Controller),
         });
-        let forwardable = FORWARDABLE.contains(&base);
-        let cluster_action = CLUSTER_ACTION.contains(&base);
+        let forwardable = cx.forwardable.iter().any(|a| a == base);
+        let cluster_action = cx.cluster_action.iter().any(|a| a == base);
         let delayed_allocation = forwardable || shares_input(s);
         quote! {
             enc::ApiInfo {
@@ -318,10 +267,10 @@ pub fn emit_dispatch(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
             .collect();
         bodies.sort_by_key(|s| s.api_key);
         out.extend(emit_body_enum(&bodies, &api_keys, &format_ident!("{enum_name}"), what, cx));
-        let variants: Vec<_> = body_entries(&bodies, &api_keys, what, Form::Owned)
+        let variants: Vec<_> = body_entries(&bodies, &api_keys, what, Form::Owned, cx)
             .into_iter()
             .zip(&bodies)
-            .map(|(entry, spec)| (entry.variant, super::entity::spec_has_entities(spec)))
+            .map(|(entry, spec)| (entry.variant, entry.cfg, super::entity::spec_has_entities(spec)))
             .collect();
         out.extend(super::entity::emit_dispatch_entities(&variants, &format_ident!("{enum_name}")));
     }
@@ -336,33 +285,35 @@ fn emit_body_enum(
     cx: &EmitContext,
 ) -> TokenStream {
     let rt = &cx.runtime;
-    let entries = body_entries(bodies, api_keys, what, Form::Owned);
+    let entries = body_entries(bodies, api_keys, what, Form::Owned, cx);
     let (variants, keys) = variants_and_keys(&entries);
     let encodes = entries
         .iter()
-        .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => enc::Message::encode_to(m, w, version),));
+        .map(|BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => enc::Message::encode_to(m, w, version),));
     let sizes = entries
         .iter()
-        .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => enc::Message::encoded_size(m, version),));
-    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, api_key, .. }| {
-        quote!(ApiKey::#api_key => <#ty as enc::Message>::decode_from(r, version).map(Self::#v),)
+        .map(|BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => enc::Message::encoded_size(m, version),));
+    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, api_key, cfg, .. }| {
+        quote!(#cfg ApiKey::#api_key => <#ty as enc::Message>::decode_from(r, version).map(Self::#v),)
     });
-    let decodes_into = entries.iter().map(|BodyEntry { variant: v, api_key, .. }| {
-        quote!((Self::#v(m), ApiKey::#api_key) => enc::Message::decode_into_from(m, r, version),)
+    let decodes_into = entries.iter().map(|BodyEntry { variant: v, api_key, cfg, .. }| {
+        quote!(#cfg (Self::#v(m), ApiKey::#api_key) => enc::Message::decode_into_from(m, r, version),)
     });
     let link = |path: &str| format!("{}::{path}", runtime_path(rt));
-    let froms = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
+    let froms = entries.iter().map(|BodyEntry { variant: v, ty, key, cfg, .. }| {
         let try_doc = format!(
             " The body of api key {key}, or [`UnexpectedBody`]({}) giving back a body of another api key.",
             link("error::UnexpectedBody")
         );
         quote! {
+            #cfg
             impl From<#ty> for #name {
                 fn from(m: #ty) -> Self {
                     Self::#v(m)
                 }
             }
 
+            #cfg
             #[doc = #try_doc]
             impl TryFrom<#name> for #ty {
                 type Error = enc::UnexpectedBody<#name>;
@@ -393,44 +344,51 @@ fn emit_body_enum(
             link("error::DecodeErrorKind::ApiKeyNotCompiled")
         )
     };
-    let views =
-        cx.views.then(|| emit_view_enum(&body_entries(bodies, api_keys, what, Form::Borrowed), covers, name, what));
+    let views = cx.views.then(|| {
+        let entries = body_entries(bodies, api_keys, what, Form::Borrowed, cx);
+        super::gate(emit_view_enum(&entries, covers, name, what), cx.gates.views.as_deref())
+    });
     let not_compiled = not_compiled_arm(covers);
     // A body of another api key is replaced; with one body that covers the
     // table there is no other.
     let decode_afresh = (entries.len() > 1 || !covers).then(|| {
         quote! {
+            #[allow(unreachable_patterns)]
             _ => {
                 *self = Self::decode_from(api_key, r, version)?;
                 Ok(())
             }
         }
     });
-    let no_sample = (!covers).then(|| quote!(_ => None,));
-    let no_json = (!covers).then(|| quote!(_ => Err(enc::json::unknown_api_key(api_key.code(), version)),));
+    let no_sample = (!covers).then(|| quote!(#[allow(unreachable_patterns)] _ => None,));
+    let no_json = (!covers)
+        .then(|| quote!(#[allow(unreachable_patterns)] _ => Err(enc::json::unknown_api_key(api_key.code(), version)),));
     let samples = cx.samples.then(|| {
-        let arms = entries.iter().map(|BodyEntry { variant: v, ty, api_key, .. }| {
-            quote!(ApiKey::#api_key => Some(Self::#v(<#ty as #rt::sample::Sample>::sample(g, version))),)
+        let arms = entries.iter().map(|BodyEntry { variant: v, ty, api_key, cfg, .. }| {
+            quote!(#cfg ApiKey::#api_key => Some(Self::#v(<#ty as #rt::sample::Sample>::sample(g, version))),)
         });
-        quote! {
-            /// A random body for `api_key` at `version`, for property tests;
-            /// `None` for an api key whose messages were not compiled.
-            pub fn sample(api_key: ApiKey, g: &mut #rt::sample::SampleGen, version: i16) -> Option<Self> {
-                match api_key {
-                    #(#arms)*
-                    #no_sample
+        super::gate(
+            quote! {
+                /// A random body for `api_key` at `version`, for property tests;
+                /// `None` for an api key whose messages were not compiled.
+                pub fn sample(api_key: ApiKey, g: &mut #rt::sample::SampleGen, version: i16) -> Option<Self> {
+                    match api_key {
+                        #(#arms)*
+                        #no_sample
+                    }
                 }
-            }
-        }
+            },
+            cx.gates.samples.as_deref(),
+        )
     });
     let json = cx.json.then(|| {
-        let to = entries.iter().map(|BodyEntry { variant: v, .. }| {
-            quote!(Self::#v(m) => #rt::json::ToJson::to_json_with(m, version, options),)
+        let to = entries.iter().map(|BodyEntry { variant: v, cfg, .. }| {
+            quote!(#cfg Self::#v(m) => #rt::json::ToJson::to_json_with(m, version, options),)
         });
-        let from = entries.iter().map(|BodyEntry { variant: v, ty, api_key, .. }| {
-            quote!(ApiKey::#api_key => <#ty as #rt::json::FromJson>::from_json(json, version).map(Self::#v),)
+        let from = entries.iter().map(|BodyEntry { variant: v, ty, api_key, cfg, .. }| {
+            quote!(#cfg ApiKey::#api_key => <#ty as #rt::json::FromJson>::from_json(json, version).map(Self::#v),)
         });
-        quote! {
+        super::gate(quote! {
             /// Kafka's JSON form of the body at `version` (see the runtime's
             /// `json` module), sensitive fields redacted.
             ///
@@ -461,9 +419,9 @@ fn emit_body_enum(
                     #no_json
                 }
             }
-        }
+        }, cx.gates.json.as_deref())
     });
-    let default = entries.first().map(|BodyEntry { variant: v, ty, key, .. }| {
+    let default = entries.iter().find(|e| e.cfg.is_empty()).map(|BodyEntry { variant: v, ty, key, .. }| {
         let doc = format!(
             " An empty body of api key {key}, the lowest: a placeholder to decode into ([`{name}::decode_into_from`])."
         );
@@ -576,10 +534,18 @@ struct BodyEntry {
     key: proc_macro2::Literal,
     /// The api key's `ApiKey` variant.
     api_key: proc_macro2::Ident,
+    /// `#[cfg(…)]` of the api key's group, or nothing.
+    cfg: TokenStream,
 }
 
 /// Each body's entry, its type in `form`. Every body's api key is in `api_keys`.
-fn body_entries(bodies: &[&MessageSpec], api_keys: &ApiKeyIdents, what: &str, form: Form) -> Vec<BodyEntry> {
+fn body_entries(
+    bodies: &[&MessageSpec],
+    api_keys: &ApiKeyIdents,
+    what: &str,
+    form: Form,
+    cx: &EmitContext,
+) -> Vec<BodyEntry> {
     let suffix = if what == "request" { "Request" } else { "Response" };
     bodies
         .iter()
@@ -590,7 +556,7 @@ fn body_entries(bodies: &[&MessageSpec], api_keys: &ApiKeyIdents, what: &str, fo
             let number = s.api_key.unwrap_or_default();
             let key = proc_macro2::Literal::i16_unsuffixed(number);
             let api_key = api_keys.get(&number).cloned().unwrap_or_else(|| variant.clone());
-            BodyEntry { variant, ty: quote!(super::#module::#ty), key, api_key }
+            BodyEntry { variant, ty: quote!(super::#module::#ty), key, api_key, cfg: cx.api_cfg(number) }
         })
         .collect()
 }
@@ -600,13 +566,15 @@ fn body_entries(bodies: &[&MessageSpec], api_keys: &ApiKeyIdents, what: &str, fo
 fn variants_and_keys(entries: &[BodyEntry]) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let variants = entries
         .iter()
-        .map(|BodyEntry { variant: v, ty, key, .. }| {
+        .map(|BodyEntry { variant: v, ty, key, cfg, .. }| {
             let doc = format!(" Api key {key}.");
-            quote!(#[doc = #doc] #v(#ty),)
+            quote!(#cfg #[doc = #doc] #v(#ty),)
         })
         .collect();
-    let keys =
-        entries.iter().map(|BodyEntry { variant: v, api_key, .. }| quote!(Self::#v(_) => ApiKey::#api_key,)).collect();
+    let keys = entries
+        .iter()
+        .map(|BodyEntry { variant: v, api_key, cfg, .. }| quote!(#cfg Self::#v(_) => ApiKey::#api_key,))
+        .collect();
     (variants, keys)
 }
 
@@ -615,12 +583,12 @@ fn variants_and_keys(entries: &[BodyEntry]) -> (Vec<TokenStream>, Vec<TokenStrea
 fn emit_view_enum(entries: &[BodyEntry], covers_table: bool, owned: &proc_macro2::Ident, what: &str) -> TokenStream {
     let name = format_ident!("{owned}Ref");
     let (variants, keys) = variants_and_keys(entries);
-    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, api_key, .. }| {
-        quote!(ApiKey::#api_key => <#ty as enc::MessageView<'a>>::decode_from(r, version).map(Self::#v),)
+    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, api_key, cfg, .. }| {
+        quote!(#cfg ApiKey::#api_key => <#ty as enc::MessageView<'a>>::decode_from(r, version).map(Self::#v),)
     });
-    let owns = entries
-        .iter()
-        .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => #owned::#v(enc::IntoOwned::into_owned(m)),));
+    let owns = entries.iter().map(
+        |BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => #owned::#v(enc::IntoOwned::into_owned(m)),),
+    );
     let doc = format!(" The borrowed view of a {what} body of any api key: see [`{owned}`].");
     let owned_doc = format!(" The owned [`{owned}`], allocating what the view borrowed.");
     let decode_errors = format!(" As [`{owned}::decode_from`].");
@@ -676,7 +644,9 @@ fn covers_table(entries: &[BodyEntry], api_keys: &ApiKeyIdents, cx: &EmitContext
 /// the api key's messages were not compiled (the dispatch takes an
 /// `ApiKey`, so it is one of the table).
 fn not_compiled_arm(covers_table: bool) -> Option<TokenStream> {
-    (!covers_table).then(|| quote!(_ => Err(r.error(enc::DecodeErrorKind::ApiKeyNotCompiled(api_key.code()))),))
+    (!covers_table).then(|| {
+        quote!(#[allow(unreachable_patterns)] _ => Err(r.error(enc::DecodeErrorKind::ApiKeyNotCompiled(api_key.code()))),)
+    })
 }
 
 /// The api's name: the message name without its one `Request` or

@@ -101,28 +101,29 @@ pub fn emit_entities_impl(plan: &StructPlan<'_, '_>, spec: &MessageSpec, with: &
 
 /// `impl Entities` for a dispatch enum: the bodies with entity fields
 /// delegate, the others do nothing.
-pub fn emit_dispatch_entities(variants: &[(Ident, bool)], name: &Ident) -> TokenStream {
-    let with: Vec<&Ident> = variants.iter().filter(|(_, e)| *e).map(|(v, _)| v).collect();
+pub fn emit_dispatch_entities(variants: &[(Ident, TokenStream, bool)], name: &Ident) -> TokenStream {
+    let with: Vec<&Ident> = variants.iter().filter(|(_, _, e)| *e).map(|(v, _, _)| v).collect();
+    let cfgs: Vec<&TokenStream> = variants.iter().filter(|(_, _, e)| *e).map(|(_, c, _)| c).collect();
     if with.is_empty() {
         return quote! {
             /// No body here has entity fields: the trait's no-op methods.
             impl enc::Entities for #name {}
         };
     }
-    let rest = (with.len() < variants.len()).then(|| quote!(_ => {}));
+    let rest = (with.len() < variants.len()).then(|| quote!(#[allow(unreachable_patterns)] _ => {}));
     quote! {
         /// Delegates to the body (see the runtime's `entity` module).
         impl enc::Entities for #name {
             fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
                 match self {
-                    #(Self::#with(m) => enc::Entities::visit_entities(m, version, f),)*
+                    #(#cfgs Self::#with(m) => enc::Entities::visit_entities(m, version, f),)*
                     #rest
                 }
             }
 
             fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
                 match self {
-                    #(Self::#with(m) => enc::Entities::rewrite_entities(m, version, f),)*
+                    #(#cfgs Self::#with(m) => enc::Entities::rewrite_entities(m, version, f),)*
                     #rest
                 }
             }

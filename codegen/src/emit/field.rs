@@ -61,7 +61,7 @@ pub struct FieldView<'a> {
     /// Whether its Rust type is an `Option`.
     pub option: bool,
     /// Whether it carries a secret: `Debug` and the JSON form show its
-    /// length only ([`crate::Extras::sensitive_fields`]).
+    /// length only ([`crate::Options::sensitive_fields`]).
     pub sensitive: bool,
 }
 

@@ -42,6 +42,62 @@ pub struct EmitContext {
     /// The fields that carry secrets, as (message name, field name), Kafka's
     /// names: their `Debug` and JSON form are redacted.
     pub sensitive: std::collections::BTreeSet<(String, String)>,
+    /// The forwardable apis, by api name (`ApiInfo::forwardable`).
+    pub forwardable: Vec<String>,
+    /// The cluster-action apis, by api name (`ApiInfo::cluster_action`).
+    pub cluster_action: Vec<String>,
+    /// The cargo feature each extra is compiled behind (`views`, `json`,
+    /// `samples` then emitted, each item gated).
+    pub gates: crate::Gates,
+    /// The cargo feature the messages of each api key are compiled behind,
+    /// for the api keys of a gated group.
+    pub api_features: std::collections::BTreeMap<i16, String>,
+}
+
+impl EmitContext {
+    /// `#[cfg(feature = "…")]` for the api key's group, or nothing.
+    pub fn api_cfg(&self, api_key: i16) -> TokenStream {
+        cfg_attr(self.api_features.get(&api_key).map(String::as_str))
+    }
+}
+
+/// `#[cfg(feature = "…")]`, or nothing for `None`.
+pub fn cfg_attr(feature: Option<&str>) -> TokenStream {
+    match feature {
+        Some(f) => quote!(#[cfg(feature = #f)]),
+        None => TokenStream::new(),
+    }
+}
+
+/// Every item of `tokens` (items, or the fns of an impl block) behind
+/// `#[cfg(feature = "…")]`; unchanged for `None`. An item ends at a `;` or
+/// at a `{…}` block not followed by `;` (which then ends it).
+pub fn gate(tokens: TokenStream, feature: Option<&str>) -> TokenStream {
+    use proc_macro2::{Delimiter, TokenTree};
+    let Some(_) = feature else { return tokens };
+    let attr = cfg_attr(feature);
+    let mut out = TokenStream::new();
+    let mut item: Vec<TokenTree> = Vec::new();
+    let mut trees = tokens.into_iter().peekable();
+    while let Some(tree) = trees.next() {
+        let ends = match &tree {
+            TokenTree::Punct(p) => p.as_char() == ';',
+            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => {
+                !matches!(trees.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ';')
+            }
+            _ => false,
+        };
+        item.push(tree);
+        if ends {
+            out.extend(attr.clone());
+            out.extend(item.drain(..));
+        }
+    }
+    if !item.is_empty() {
+        out.extend(attr);
+        out.extend(item);
+    }
+    out
 }
 
 /// One struct with the views of its fields.
@@ -92,14 +148,15 @@ pub fn emit_message(
         out.extend(codec::emit_wire_impl(&plan, cx));
         out.extend(entity::emit_entities_impl(&plan, spec, &entity_structs));
         if cx.views {
-            out.extend(structs::emit_struct(&view, spec, cx, field::Form::Borrowed));
-            out.extend(codec::emit_view_impls(&plan, cx));
+            let mut views = structs::emit_struct(&view, spec, cx, field::Form::Borrowed);
+            views.extend(codec::emit_view_impls(&plan, cx));
+            out.extend(gate(views, cx.gates.views.as_deref()));
         }
         if cx.samples {
-            out.extend(sample::emit_sample_impl(&plan, cx));
+            out.extend(gate(sample::emit_sample_impl(&plan, cx), cx.gates.samples.as_deref()));
         }
         if cx.json {
-            out.extend(json::emit_json_impls(&plan, cx));
+            out.extend(gate(json::emit_json_impls(&plan, cx), cx.gates.json.as_deref()));
         }
     }
     out.extend(api::emit_message_impls(spec, responses));

@@ -1,4 +1,4 @@
-//! Fields that carry secrets ([`crate::Extras::sensitive_fields`]): which
+//! Fields that carry secrets ([`crate::Options::sensitive_fields`]): which
 //! they are, and the `Debug` impl of a struct that has one, which shows
 //! their length through the runtime's `redact::Redacted` instead of
 //! their content. Structs without one keep `#[derive(Debug)]`.

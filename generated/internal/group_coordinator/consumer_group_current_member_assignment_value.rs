@@ -114,6 +114,249 @@ impl enc::Struct for ConsumerGroupCurrentMemberAssignmentValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerGroupCurrentMemberAssignmentValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConsumerGroupCurrentMemberAssignmentValueRef<'a> {
+    /// Versions 0+.
+    pub member_epoch: i32,
+    /// Versions 0+.
+    pub previous_member_epoch: i32,
+    /// Versions 0+.
+    pub state: i8,
+    /// Versions 0+.
+    pub assigned_partitions: Vec<TopicPartitionsRef<'a>>,
+    /// Versions 0+.
+    pub partitions_pending_revocation: Vec<TopicPartitionsRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerGroupCurrentMemberAssignmentValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 9] = enc::field::read_run(
+            r,
+            &[("member_epoch", 4), ("previous_member_epoch", 4), ("state", 1)],
+        )?;
+        self.member_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.previous_member_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        self.state = enc::Fixed::from_chunk(&run[8..9]);
+        enc::field::decode_into(
+            &mut self.assigned_partitions,
+            r,
+            version,
+            true,
+            "assigned_partitions",
+        )?;
+        enc::field::decode_into(
+            &mut self.partitions_pending_revocation,
+            r,
+            version,
+            true,
+            "partitions_pending_revocation",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_epoch = 0;
+        self.previous_member_epoch = 0;
+        self.state = 0;
+        self.assigned_partitions.clear();
+        self.partitions_pending_revocation.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerGroupCurrentMemberAssignmentValueRef<'a> {
+    type Owned = ConsumerGroupCurrentMemberAssignmentValue;
+    #[inline]
+    fn into_owned(self) -> ConsumerGroupCurrentMemberAssignmentValue {
+        ConsumerGroupCurrentMemberAssignmentValue {
+            member_epoch: self.member_epoch,
+            previous_member_epoch: self.previous_member_epoch,
+            state: self.state,
+            assigned_partitions: enc::IntoOwned::into_owned(self.assigned_partitions),
+            partitions_pending_revocation: enc::IntoOwned::into_owned(
+                self.partitions_pending_revocation,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerGroupCurrentMemberAssignmentValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerGroupCurrentMemberAssignmentValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_epoch = crate::sample::Sample::sample(g, version);
+        value.previous_member_epoch = crate::sample::Sample::sample(g, version);
+        value.state = crate::sample::Sample::sample(g, version);
+        value.assigned_partitions = crate::sample::Sample::sample(g, version);
+        value.partitions_pending_revocation = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerGroupCurrentMemberAssignmentValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_epoch,
+            version,
+            options,
+            "ConsumerGroupCurrentMemberAssignmentValue",
+            "memberEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.previous_member_epoch,
+            version,
+            options,
+            "ConsumerGroupCurrentMemberAssignmentValue",
+            "previousMemberEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state,
+            version,
+            options,
+            "ConsumerGroupCurrentMemberAssignmentValue",
+            "state",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assigned_partitions,
+            version,
+            options,
+            "ConsumerGroupCurrentMemberAssignmentValue",
+            "assignedPartitions",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions_pending_revocation,
+            version,
+            options,
+            "ConsumerGroupCurrentMemberAssignmentValue",
+            "partitionsPendingRevocation",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerGroupCurrentMemberAssignmentValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ConsumerGroupCurrentMemberAssignmentValue",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberEpoch") {
+            value.member_epoch = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupCurrentMemberAssignmentValue",
+                "memberEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupCurrentMemberAssignmentValue",
+                    "memberEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("previousMemberEpoch") {
+            value.previous_member_epoch = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupCurrentMemberAssignmentValue",
+                "previousMemberEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupCurrentMemberAssignmentValue",
+                    "previousMemberEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("state") {
+            value.state = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupCurrentMemberAssignmentValue",
+                "state",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupCurrentMemberAssignmentValue",
+                    "state",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("assignedPartitions") {
+            value.assigned_partitions = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupCurrentMemberAssignmentValue",
+                "assignedPartitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupCurrentMemberAssignmentValue",
+                    "assignedPartitions",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("partitionsPendingRevocation") {
+            value.partitions_pending_revocation = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupCurrentMemberAssignmentValue",
+                "partitionsPendingRevocation",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupCurrentMemberAssignmentValue",
+                    "partitionsPendingRevocation",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TopicPartitions {
@@ -234,6 +477,175 @@ impl enc::Struct for TopicPartitions {
         self.partitions.clear();
         self.assignment_epochs = Some(Vec::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicPartitions`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopicPartitionsRef<'a> {
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Versions 0+; nullable 0+; tag 0 from 0+.
+    pub assignment_epochs: Option<enc::FixedArray<'a, i32>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for TopicPartitionsRef<'a> {
+    fn default() -> Self {
+        Self {
+            topic_id: enc::Uuid::NIL,
+            partitions: Default::default(),
+            assignment_epochs: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicPartitionsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        self.assignment_epochs = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.assignment_epochs = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "assignment_epochs",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions = Default::default();
+        self.assignment_epochs = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicPartitionsRef<'a> {
+    type Owned = TopicPartitions;
+    #[inline]
+    fn into_owned(self) -> TopicPartitions {
+        TopicPartitions {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            assignment_epochs: enc::IntoOwned::into_owned(self.assignment_epochs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.assignment_epochs = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicPartitions {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "TopicPartitions",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicPartitions",
+            "partitions",
+        )?;
+        if self.assignment_epochs.as_ref().is_none_or(|v| !v.is_empty()) {
+            enc::json::put(
+                &mut out,
+                &self.assignment_epochs,
+                version,
+                options,
+                "TopicPartitions",
+                "assignmentEpochs",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicPartitions", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "TopicPartitions", "topicId")?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicPartitions",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "partitions", version));
+        }
+        if let Some(v) = object.get("assignmentEpochs") {
+            value.assignment_epochs = enc::json::field(
+                v,
+                version,
+                "TopicPartitions",
+                "assignmentEpochs",
+            )?;
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ConsumerGroupCurrentMemberAssignmentValue {

@@ -224,6 +224,429 @@ impl enc::Struct for ConsumerGroupMemberMetadataValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerGroupMemberMetadataValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConsumerGroupMemberMetadataValueRef<'a> {
+    /// Versions 0+; nullable 0+.
+    pub instance_id: Option<&'a str>,
+    /// Versions 0+; nullable 0+.
+    pub rack_id: Option<&'a str>,
+    /// Versions 0+.
+    pub client_id: &'a str,
+    /// Versions 0+.
+    pub client_host: &'a str,
+    /// Versions 0+.
+    pub subscribed_topic_names: Vec<&'a str>,
+    /// Versions 0+; nullable 0+.
+    pub subscribed_topic_regex: Option<&'a str>,
+    /// Versions 0+; default -1.
+    pub rebalance_timeout_ms: i32,
+    /// Versions 0+; nullable 0+.
+    pub server_assignor: Option<&'a str>,
+    /// Versions 0+; nullable 0+; tag 0 from 0+.
+    pub classic_member_metadata: Option<ClassicMemberMetadataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ConsumerGroupMemberMetadataValueRef<'a> {
+    fn default() -> Self {
+        Self {
+            instance_id: Some(""),
+            rack_id: Some(""),
+            client_id: "",
+            client_host: "",
+            subscribed_topic_names: Default::default(),
+            subscribed_topic_regex: Some(""),
+            rebalance_timeout_ms: -1,
+            server_assignor: Some(""),
+            classic_member_metadata: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerGroupMemberMetadataValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
+        enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
+        enc::field::decode_into(&mut self.client_id, r, version, true, "client_id")?;
+        enc::field::decode_into(&mut self.client_host, r, version, true, "client_host")?;
+        enc::field::decode_into(
+            &mut self.subscribed_topic_names,
+            r,
+            version,
+            true,
+            "subscribed_topic_names",
+        )?;
+        enc::field::decode_into(
+            &mut self.subscribed_topic_regex,
+            r,
+            version,
+            true,
+            "subscribed_topic_regex",
+        )?;
+        enc::field::decode_into(
+            &mut self.rebalance_timeout_ms,
+            r,
+            version,
+            false,
+            "rebalance_timeout_ms",
+        )?;
+        enc::field::decode_into(
+            &mut self.server_assignor,
+            r,
+            version,
+            true,
+            "server_assignor",
+        )?;
+        self.classic_member_metadata = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.classic_member_metadata = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "classic_member_metadata",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.instance_id = Some("");
+        self.rack_id = Some("");
+        self.client_id = "";
+        self.client_host = "";
+        self.subscribed_topic_names.clear();
+        self.subscribed_topic_regex = Some("");
+        self.rebalance_timeout_ms = -1;
+        self.server_assignor = Some("");
+        self.classic_member_metadata = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerGroupMemberMetadataValueRef<'a> {
+    type Owned = ConsumerGroupMemberMetadataValue;
+    #[inline]
+    fn into_owned(self) -> ConsumerGroupMemberMetadataValue {
+        ConsumerGroupMemberMetadataValue {
+            instance_id: enc::IntoOwned::into_owned(self.instance_id),
+            rack_id: enc::IntoOwned::into_owned(self.rack_id),
+            client_id: enc::IntoOwned::into_owned(self.client_id),
+            client_host: enc::IntoOwned::into_owned(self.client_host),
+            subscribed_topic_names: enc::IntoOwned::into_owned(
+                self.subscribed_topic_names,
+            ),
+            subscribed_topic_regex: enc::IntoOwned::into_owned(
+                self.subscribed_topic_regex,
+            ),
+            rebalance_timeout_ms: self.rebalance_timeout_ms,
+            server_assignor: enc::IntoOwned::into_owned(self.server_assignor),
+            classic_member_metadata: enc::IntoOwned::into_owned(
+                self.classic_member_metadata,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerGroupMemberMetadataValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerGroupMemberMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.instance_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.rack_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.client_id = crate::sample::Sample::sample(g, version);
+        value.client_host = crate::sample::Sample::sample(g, version);
+        value.subscribed_topic_names = crate::sample::Sample::sample(g, version);
+        value.subscribed_topic_regex = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.rebalance_timeout_ms = crate::sample::Sample::sample(g, version);
+        value.server_assignor = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.classic_member_metadata = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerGroupMemberMetadataValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.instance_id,
+            version,
+            options,
+            "ConsumerGroupMemberMetadataValue",
+            "instanceId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.rack_id,
+            version,
+            options,
+            "ConsumerGroupMemberMetadataValue",
+            "rackId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_id,
+            version,
+            options,
+            "ConsumerGroupMemberMetadataValue",
+            "clientId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_host,
+            version,
+            options,
+            "ConsumerGroupMemberMetadataValue",
+            "clientHost",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.subscribed_topic_names,
+            version,
+            options,
+            "ConsumerGroupMemberMetadataValue",
+            "subscribedTopicNames",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.subscribed_topic_regex,
+            version,
+            options,
+            "ConsumerGroupMemberMetadataValue",
+            "subscribedTopicRegex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.rebalance_timeout_ms,
+            version,
+            options,
+            "ConsumerGroupMemberMetadataValue",
+            "rebalanceTimeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.server_assignor,
+            version,
+            options,
+            "ConsumerGroupMemberMetadataValue",
+            "serverAssignor",
+        )?;
+        if self
+            .classic_member_metadata
+            .as_ref()
+            .is_none_or(|v| *v != ClassicMemberMetadata::default())
+        {
+            enc::json::put(
+                &mut out,
+                &self.classic_member_metadata,
+                version,
+                options,
+                "ConsumerGroupMemberMetadataValue",
+                "classicMemberMetadata",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerGroupMemberMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ConsumerGroupMemberMetadataValue",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("instanceId") {
+            value.instance_id = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMemberMetadataValue",
+                "instanceId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupMemberMetadataValue",
+                    "instanceId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("rackId") {
+            value.rack_id = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMemberMetadataValue",
+                "rackId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerGroupMemberMetadataValue", "rackId", version),
+            );
+        }
+        if let Some(v) = object.get("clientId") {
+            value.client_id = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMemberMetadataValue",
+                "clientId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupMemberMetadataValue",
+                    "clientId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("clientHost") {
+            value.client_host = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMemberMetadataValue",
+                "clientHost",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupMemberMetadataValue",
+                    "clientHost",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("subscribedTopicNames") {
+            value.subscribed_topic_names = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMemberMetadataValue",
+                "subscribedTopicNames",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupMemberMetadataValue",
+                    "subscribedTopicNames",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("subscribedTopicRegex") {
+            value.subscribed_topic_regex = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMemberMetadataValue",
+                "subscribedTopicRegex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupMemberMetadataValue",
+                    "subscribedTopicRegex",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("rebalanceTimeoutMs") {
+            value.rebalance_timeout_ms = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMemberMetadataValue",
+                "rebalanceTimeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupMemberMetadataValue",
+                    "rebalanceTimeoutMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("serverAssignor") {
+            value.server_assignor = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMemberMetadataValue",
+                "serverAssignor",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupMemberMetadataValue",
+                    "serverAssignor",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("classicMemberMetadata") {
+            value.classic_member_metadata = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMemberMetadataValue",
+                "classicMemberMetadata",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClassicMemberMetadata {
@@ -300,6 +723,143 @@ impl enc::Struct for ClassicMemberMetadata {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ClassicMemberMetadata`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClassicMemberMetadataRef<'a> {
+    /// Versions 0+.
+    pub session_timeout_ms: i32,
+    /// Versions 0+.
+    pub supported_protocols: Vec<ClassicProtocolRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ClassicMemberMetadataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.session_timeout_ms,
+            r,
+            version,
+            false,
+            "session_timeout_ms",
+        )?;
+        enc::field::decode_into(
+            &mut self.supported_protocols,
+            r,
+            version,
+            true,
+            "supported_protocols",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.session_timeout_ms = 0;
+        self.supported_protocols.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ClassicMemberMetadataRef<'a> {
+    type Owned = ClassicMemberMetadata;
+    #[inline]
+    fn into_owned(self) -> ClassicMemberMetadata {
+        ClassicMemberMetadata {
+            session_timeout_ms: self.session_timeout_ms,
+            supported_protocols: enc::IntoOwned::into_owned(self.supported_protocols),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ClassicMemberMetadata {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.session_timeout_ms = crate::sample::Sample::sample(g, version);
+        value.supported_protocols = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ClassicMemberMetadata {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.session_timeout_ms,
+            version,
+            options,
+            "ClassicMemberMetadata",
+            "sessionTimeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.supported_protocols,
+            version,
+            options,
+            "ClassicMemberMetadata",
+            "supportedProtocols",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ClassicMemberMetadata {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ClassicMemberMetadata", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("sessionTimeoutMs") {
+            value.session_timeout_ms = enc::json::field(
+                v,
+                version,
+                "ClassicMemberMetadata",
+                "sessionTimeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ClassicMemberMetadata", "sessionTimeoutMs", version),
+            );
+        }
+        if let Some(v) = object.get("supportedProtocols") {
+            value.supported_protocols = enc::json::field(
+                v,
+                version,
+                "ClassicMemberMetadata",
+                "supportedProtocols",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ClassicMemberMetadata",
+                    "supportedProtocols",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClassicProtocol {
@@ -353,6 +913,119 @@ impl enc::Struct for ClassicProtocol {
         self.name = ByteString::new();
         self.metadata = crate::Bytes::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ClassicProtocol`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClassicProtocolRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub metadata: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ClassicProtocolRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.metadata, r, version, true, "metadata")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.metadata = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ClassicProtocolRef<'a> {
+    type Owned = ClassicProtocol;
+    #[inline]
+    fn into_owned(self) -> ClassicProtocol {
+        ClassicProtocol {
+            name: enc::IntoOwned::into_owned(self.name),
+            metadata: enc::IntoOwned::into_owned(self.metadata),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ClassicProtocol {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.metadata = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ClassicProtocol {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "ClassicProtocol",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.metadata,
+            version,
+            options,
+            "ClassicProtocol",
+            "metadata",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ClassicProtocol {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ClassicProtocol", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "ClassicProtocol", "name")?;
+        } else {
+            return Err(enc::json::missing("ClassicProtocol", "name", version));
+        }
+        if let Some(v) = object.get("metadata") {
+            value.metadata = enc::json::field(
+                v,
+                version,
+                "ClassicProtocol",
+                "metadata",
+            )?;
+        } else {
+            return Err(enc::json::missing("ClassicProtocol", "metadata", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ConsumerGroupMemberMetadataValue {

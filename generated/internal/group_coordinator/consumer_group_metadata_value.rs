@@ -98,6 +98,145 @@ impl enc::Struct for ConsumerGroupMetadataValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerGroupMetadataValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConsumerGroupMetadataValueRef<'a> {
+    /// Versions 0+.
+    pub epoch: i32,
+    /// Versions 0+; tag 0 from 0+; default 0.
+    pub metadata_hash: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerGroupMetadataValueRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
+        self.metadata_hash = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.metadata_hash = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "metadata_hash",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.epoch = 0;
+        self.metadata_hash = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerGroupMetadataValueRef<'a> {
+    type Owned = ConsumerGroupMetadataValue;
+    #[inline]
+    fn into_owned(self) -> ConsumerGroupMetadataValue {
+        ConsumerGroupMetadataValue {
+            epoch: self.epoch,
+            metadata_hash: self.metadata_hash,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerGroupMetadataValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerGroupMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.metadata_hash = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerGroupMetadataValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.epoch,
+            version,
+            options,
+            "ConsumerGroupMetadataValue",
+            "epoch",
+        )?;
+        if self.metadata_hash != 0 {
+            enc::json::put(
+                &mut out,
+                &self.metadata_hash,
+                version,
+                options,
+                "ConsumerGroupMetadataValue",
+                "metadataHash",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerGroupMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ConsumerGroupMetadataValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMetadataValue",
+                "epoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ConsumerGroupMetadataValue", "epoch", version),
+            );
+        }
+        if let Some(v) = object.get("metadataHash") {
+            value.metadata_hash = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupMetadataValue",
+                "metadataHash",
+            )?;
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ConsumerGroupMetadataValue {
     const NAME: &'static str = "ConsumerGroupMetadataValue";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -48,6 +48,111 @@ impl enc::Struct for ConsumerGroupPartitionMetadataValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerGroupPartitionMetadataValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConsumerGroupPartitionMetadataValueRef<'a> {
+    /// Versions 0+.
+    pub topics: Vec<TopicMetadataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerGroupPartitionMetadataValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerGroupPartitionMetadataValueRef<'a> {
+    type Owned = ConsumerGroupPartitionMetadataValue;
+    #[inline]
+    fn into_owned(self) -> ConsumerGroupPartitionMetadataValue {
+        ConsumerGroupPartitionMetadataValue {
+            topics: enc::IntoOwned::into_owned(self.topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerGroupPartitionMetadataValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerGroupPartitionMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerGroupPartitionMetadataValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "ConsumerGroupPartitionMetadataValue",
+            "topics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerGroupPartitionMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ConsumerGroupPartitionMetadataValue",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupPartitionMetadataValue",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupPartitionMetadataValue",
+                    "topics",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicMetadata {
@@ -137,6 +242,180 @@ impl enc::Struct for TopicMetadata {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicMetadata`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicMetadataRef<'a> {
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Versions 0+.
+    pub num_partitions: i32,
+    /// Versions 0+.
+    pub partition_metadata: Vec<PartitionMetadataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicMetadataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::field::decode_into(
+            &mut self.num_partitions,
+            r,
+            version,
+            false,
+            "num_partitions",
+        )?;
+        enc::field::decode_into(
+            &mut self.partition_metadata,
+            r,
+            version,
+            true,
+            "partition_metadata",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.topic_name = "";
+        self.num_partitions = 0;
+        self.partition_metadata.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicMetadataRef<'a> {
+    type Owned = TopicMetadata;
+    #[inline]
+    fn into_owned(self) -> TopicMetadata {
+        TopicMetadata {
+            topic_id: self.topic_id,
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            num_partitions: self.num_partitions,
+            partition_metadata: enc::IntoOwned::into_owned(self.partition_metadata),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicMetadata {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.num_partitions = crate::sample::Sample::sample(g, version);
+        value.partition_metadata = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicMetadata {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "TopicMetadata",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "TopicMetadata",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.num_partitions,
+            version,
+            options,
+            "TopicMetadata",
+            "numPartitions",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_metadata,
+            version,
+            options,
+            "TopicMetadata",
+            "partitionMetadata",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicMetadata {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicMetadata", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "TopicMetadata", "topicId")?;
+        } else {
+            return Err(enc::json::missing("TopicMetadata", "topicId", version));
+        }
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "TopicMetadata",
+                "topicName",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicMetadata", "topicName", version));
+        }
+        if let Some(v) = object.get("numPartitions") {
+            value.num_partitions = enc::json::field(
+                v,
+                version,
+                "TopicMetadata",
+                "numPartitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicMetadata", "numPartitions", version));
+        }
+        if let Some(v) = object.get("partitionMetadata") {
+            value.partition_metadata = enc::json::field(
+                v,
+                version,
+                "TopicMetadata",
+                "partitionMetadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopicMetadata", "partitionMetadata", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionMetadata {
@@ -190,6 +469,119 @@ impl enc::Struct for PartitionMetadata {
         self.partition = 0;
         self.racks.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionMetadata`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionMetadataRef<'a> {
+    /// Versions 0+.
+    pub partition: i32,
+    /// Versions 0+.
+    pub racks: Vec<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionMetadataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.partition, r, version, false, "partition")?;
+        enc::field::decode_into(&mut self.racks, r, version, true, "racks")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition = 0;
+        self.racks.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionMetadataRef<'a> {
+    type Owned = PartitionMetadata;
+    #[inline]
+    fn into_owned(self) -> PartitionMetadata {
+        PartitionMetadata {
+            partition: self.partition,
+            racks: enc::IntoOwned::into_owned(self.racks),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionMetadata {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition = crate::sample::Sample::sample(g, version);
+        value.racks = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionMetadata {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "PartitionMetadata",
+            "partition",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.racks,
+            version,
+            options,
+            "PartitionMetadata",
+            "racks",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionMetadata {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionMetadata", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "PartitionMetadata",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionMetadata", "partition", version));
+        }
+        if let Some(v) = object.get("racks") {
+            value.racks = enc::json::field(v, version, "PartitionMetadata", "racks")?;
+        } else {
+            return Err(enc::json::missing("PartitionMetadata", "racks", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ConsumerGroupPartitionMetadataValue {

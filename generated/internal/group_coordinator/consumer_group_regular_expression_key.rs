@@ -65,6 +65,141 @@ impl enc::Struct for ConsumerGroupRegularExpressionKey {
         self.regular_expression = ByteString::new();
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerGroupRegularExpressionKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConsumerGroupRegularExpressionKeyRef<'a> {
+    /// Versions 0.
+    pub group_id: &'a str,
+    /// Versions 0.
+    pub regular_expression: &'a str,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerGroupRegularExpressionKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
+        enc::field::decode_into(
+            &mut self.regular_expression,
+            r,
+            version,
+            false,
+            "regular_expression",
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.regular_expression = "";
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerGroupRegularExpressionKeyRef<'a> {
+    type Owned = ConsumerGroupRegularExpressionKey;
+    #[inline]
+    fn into_owned(self) -> ConsumerGroupRegularExpressionKey {
+        ConsumerGroupRegularExpressionKey {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            regular_expression: enc::IntoOwned::into_owned(self.regular_expression),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerGroupRegularExpressionKeyRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerGroupRegularExpressionKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.regular_expression = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerGroupRegularExpressionKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "ConsumerGroupRegularExpressionKey",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.regular_expression,
+            version,
+            options,
+            "ConsumerGroupRegularExpressionKey",
+            "regularExpression",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerGroupRegularExpressionKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ConsumerGroupRegularExpressionKey",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupRegularExpressionKey",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupRegularExpressionKey",
+                    "groupId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("regularExpression") {
+            value.regular_expression = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupRegularExpressionKey",
+                "regularExpression",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupRegularExpressionKey",
+                    "regularExpression",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ConsumerGroupRegularExpressionKey {
     const NAME: &'static str = "ConsumerGroupRegularExpressionKey";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

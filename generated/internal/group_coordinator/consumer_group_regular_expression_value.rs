@@ -75,6 +75,176 @@ impl enc::Struct for ConsumerGroupRegularExpressionValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConsumerGroupRegularExpressionValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConsumerGroupRegularExpressionValueRef<'a> {
+    /// Versions 0+.
+    pub topics: Vec<&'a str>,
+    /// Versions 0+.
+    pub version: i64,
+    /// Versions 0+.
+    pub timestamp: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConsumerGroupRegularExpressionValueRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topics, r, version, true, "topics")?;
+        let run: [u8; 16] = enc::field::read_run(
+            r,
+            &[("version", 8), ("timestamp", 8)],
+        )?;
+        self.version = enc::Fixed::from_chunk(&run[0..8]);
+        self.timestamp = enc::Fixed::from_chunk(&run[8..16]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topics.clear();
+        self.version = 0;
+        self.timestamp = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConsumerGroupRegularExpressionValueRef<'a> {
+    type Owned = ConsumerGroupRegularExpressionValue;
+    #[inline]
+    fn into_owned(self) -> ConsumerGroupRegularExpressionValue {
+        ConsumerGroupRegularExpressionValue {
+            topics: enc::IntoOwned::into_owned(self.topics),
+            version: self.version,
+            timestamp: self.timestamp,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConsumerGroupRegularExpressionValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConsumerGroupRegularExpressionValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topics = crate::sample::Sample::sample(g, version);
+        value.version = crate::sample::Sample::sample(g, version);
+        value.timestamp = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConsumerGroupRegularExpressionValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topics,
+            version,
+            options,
+            "ConsumerGroupRegularExpressionValue",
+            "topics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.version,
+            version,
+            options,
+            "ConsumerGroupRegularExpressionValue",
+            "version",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.timestamp,
+            version,
+            options,
+            "ConsumerGroupRegularExpressionValue",
+            "timestamp",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConsumerGroupRegularExpressionValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ConsumerGroupRegularExpressionValue",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topics") {
+            value.topics = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupRegularExpressionValue",
+                "topics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupRegularExpressionValue",
+                    "topics",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("version") {
+            value.version = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupRegularExpressionValue",
+                "version",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupRegularExpressionValue",
+                    "version",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("timestamp") {
+            value.timestamp = enc::json::field(
+                v,
+                version,
+                "ConsumerGroupRegularExpressionValue",
+                "timestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ConsumerGroupRegularExpressionValue",
+                    "timestamp",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ConsumerGroupRegularExpressionValue {
     const NAME: &'static str = "ConsumerGroupRegularExpressionValue";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -46,6 +46,90 @@ impl enc::Struct for GroupMetadataKey {
         self.group = ByteString::new();
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`GroupMetadataKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GroupMetadataKeyRef<'a> {
+    /// Versions 0.
+    pub group: &'a str,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for GroupMetadataKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group, r, version, false, "group")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group = "";
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for GroupMetadataKeyRef<'a> {
+    type Owned = GroupMetadataKey;
+    #[inline]
+    fn into_owned(self) -> GroupMetadataKey {
+        GroupMetadataKey {
+            group: enc::IntoOwned::into_owned(self.group),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for GroupMetadataKeyRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for GroupMetadataKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for GroupMetadataKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group,
+            version,
+            options,
+            "GroupMetadataKey",
+            "group",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for GroupMetadataKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "GroupMetadataKey", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("group") {
+            value.group = enc::json::field(v, version, "GroupMetadataKey", "group")?;
+        } else {
+            return Err(enc::json::missing("GroupMetadataKey", "group", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for GroupMetadataKey {
     const NAME: &'static str = "GroupMetadataKey";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -141,6 +141,276 @@ impl enc::Struct for GroupMetadataValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`GroupMetadataValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupMetadataValueRef<'a> {
+    /// Versions 0+.
+    pub protocol_type: &'a str,
+    /// Versions 0+.
+    pub generation: i32,
+    /// Versions 0+; nullable 0+.
+    pub protocol: Option<&'a str>,
+    /// Versions 0+; nullable 0+.
+    pub leader: Option<&'a str>,
+    /// Versions 2+; ignorable; default -1.
+    pub current_state_timestamp: i64,
+    /// Versions 0+.
+    pub members: Vec<MemberMetadataRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for GroupMetadataValueRef<'a> {
+    fn default() -> Self {
+        Self {
+            protocol_type: "",
+            generation: 0,
+            protocol: Some(""),
+            leader: Some(""),
+            current_state_timestamp: -1,
+            members: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for GroupMetadataValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.protocol_type,
+            r,
+            version,
+            version >= 4,
+            "protocol_type",
+        )?;
+        enc::field::decode_into(&mut self.generation, r, version, false, "generation")?;
+        enc::field::decode_into(
+            &mut self.protocol,
+            r,
+            version,
+            version >= 4,
+            "protocol",
+        )?;
+        enc::field::decode_into(&mut self.leader, r, version, version >= 4, "leader")?;
+        if version >= 2 {
+            enc::field::decode_into(
+                &mut self.current_state_timestamp,
+                r,
+                version,
+                false,
+                "current_state_timestamp",
+            )?;
+        } else {
+            self.current_state_timestamp = -1;
+        }
+        enc::field::decode_into(&mut self.members, r, version, version >= 4, "members")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.protocol_type = "";
+        self.generation = 0;
+        self.protocol = Some("");
+        self.leader = Some("");
+        self.current_state_timestamp = -1;
+        self.members.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for GroupMetadataValueRef<'a> {
+    type Owned = GroupMetadataValue;
+    #[inline]
+    fn into_owned(self) -> GroupMetadataValue {
+        GroupMetadataValue {
+            protocol_type: enc::IntoOwned::into_owned(self.protocol_type),
+            generation: self.generation,
+            protocol: enc::IntoOwned::into_owned(self.protocol),
+            leader: enc::IntoOwned::into_owned(self.leader),
+            current_state_timestamp: self.current_state_timestamp,
+            members: enc::IntoOwned::into_owned(self.members),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for GroupMetadataValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for GroupMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.protocol_type = crate::sample::Sample::sample(g, version);
+        value.generation = crate::sample::Sample::sample(g, version);
+        value.protocol = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.leader = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        if version >= 2 {
+            value.current_state_timestamp = crate::sample::Sample::sample(g, version);
+        }
+        value.members = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for GroupMetadataValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.protocol_type,
+            version,
+            options,
+            "GroupMetadataValue",
+            "protocolType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.generation,
+            version,
+            options,
+            "GroupMetadataValue",
+            "generation",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.protocol,
+            version,
+            options,
+            "GroupMetadataValue",
+            "protocol",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader,
+            version,
+            options,
+            "GroupMetadataValue",
+            "leader",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.current_state_timestamp,
+                version,
+                options,
+                "GroupMetadataValue",
+                "currentStateTimestamp",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.members,
+            version,
+            options,
+            "GroupMetadataValue",
+            "members",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for GroupMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "GroupMetadataValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("protocolType") {
+            value.protocol_type = enc::json::field(
+                v,
+                version,
+                "GroupMetadataValue",
+                "protocolType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("GroupMetadataValue", "protocolType", version),
+            );
+        }
+        if let Some(v) = object.get("generation") {
+            value.generation = enc::json::field(
+                v,
+                version,
+                "GroupMetadataValue",
+                "generation",
+            )?;
+        } else {
+            return Err(enc::json::missing("GroupMetadataValue", "generation", version));
+        }
+        if let Some(v) = object.get("protocol") {
+            value.protocol = enc::json::field(
+                v,
+                version,
+                "GroupMetadataValue",
+                "protocol",
+            )?;
+        } else {
+            return Err(enc::json::missing("GroupMetadataValue", "protocol", version));
+        }
+        if let Some(v) = object.get("leader") {
+            value.leader = enc::json::field(v, version, "GroupMetadataValue", "leader")?;
+        } else {
+            return Err(enc::json::missing("GroupMetadataValue", "leader", version));
+        }
+        if let Some(v) = object.get("currentStateTimestamp") {
+            value.current_state_timestamp = enc::json::field(
+                v,
+                version,
+                "GroupMetadataValue",
+                "currentStateTimestamp",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing(
+                    "GroupMetadataValue",
+                    "currentStateTimestamp",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("members") {
+            value.members = enc::json::field(
+                v,
+                version,
+                "GroupMetadataValue",
+                "members",
+            )?;
+        } else {
+            return Err(enc::json::missing("GroupMetadataValue", "members", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MemberMetadata {
@@ -340,6 +610,358 @@ impl enc::Struct for MemberMetadata {
         self.subscription = crate::Bytes::new();
         self.assignment = crate::Bytes::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`MemberMetadata`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberMetadataRef<'a> {
+    /// Versions 0+.
+    pub member_id: &'a str,
+    /// Versions 3+; nullable 3+; ignorable; default null.
+    pub group_instance_id: Option<&'a str>,
+    /// Versions 0+.
+    pub client_id: &'a str,
+    /// Versions 0+.
+    pub client_host: &'a str,
+    /// Versions 1+; ignorable; default -1.
+    pub rebalance_timeout: i32,
+    /// Versions 0+.
+    pub session_timeout: i32,
+    /// Versions 0+.
+    pub subscription: &'a [u8],
+    /// Versions 0+.
+    pub assignment: &'a [u8],
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for MemberMetadataRef<'a> {
+    fn default() -> Self {
+        Self {
+            member_id: "",
+            group_instance_id: None,
+            client_id: "",
+            client_host: "",
+            rebalance_timeout: -1,
+            session_timeout: 0,
+            subscription: Default::default(),
+            assignment: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for MemberMetadataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.member_id,
+            r,
+            version,
+            version >= 4,
+            "member_id",
+        )?;
+        if version >= 3 {
+            enc::field::decode_into(
+                &mut self.group_instance_id,
+                r,
+                version,
+                version >= 4,
+                "group_instance_id",
+            )?;
+        } else {
+            self.group_instance_id = None;
+        }
+        enc::field::decode_into(
+            &mut self.client_id,
+            r,
+            version,
+            version >= 4,
+            "client_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.client_host,
+            r,
+            version,
+            version >= 4,
+            "client_host",
+        )?;
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.rebalance_timeout,
+                r,
+                version,
+                false,
+                "rebalance_timeout",
+            )?;
+        } else {
+            self.rebalance_timeout = -1;
+        }
+        enc::field::decode_into(
+            &mut self.session_timeout,
+            r,
+            version,
+            false,
+            "session_timeout",
+        )?;
+        enc::field::decode_into(
+            &mut self.subscription,
+            r,
+            version,
+            version >= 4,
+            "subscription",
+        )?;
+        enc::field::decode_into(
+            &mut self.assignment,
+            r,
+            version,
+            version >= 4,
+            "assignment",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_id = "";
+        self.group_instance_id = None;
+        self.client_id = "";
+        self.client_host = "";
+        self.rebalance_timeout = -1;
+        self.session_timeout = 0;
+        self.subscription = Default::default();
+        self.assignment = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for MemberMetadataRef<'a> {
+    type Owned = MemberMetadata;
+    #[inline]
+    fn into_owned(self) -> MemberMetadata {
+        MemberMetadata {
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+            group_instance_id: enc::IntoOwned::into_owned(self.group_instance_id),
+            client_id: enc::IntoOwned::into_owned(self.client_id),
+            client_host: enc::IntoOwned::into_owned(self.client_host),
+            rebalance_timeout: self.rebalance_timeout,
+            session_timeout: self.session_timeout,
+            subscription: enc::IntoOwned::into_owned(self.subscription),
+            assignment: enc::IntoOwned::into_owned(self.assignment),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for MemberMetadata {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_id = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.group_instance_id = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.client_id = crate::sample::Sample::sample(g, version);
+        value.client_host = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.rebalance_timeout = crate::sample::Sample::sample(g, version);
+        }
+        value.session_timeout = crate::sample::Sample::sample(g, version);
+        value.subscription = crate::sample::Sample::sample(g, version);
+        value.assignment = crate::sample::Sample::sample(g, version);
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for MemberMetadata {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "MemberMetadata",
+            "memberId",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.group_instance_id,
+                version,
+                options,
+                "MemberMetadata",
+                "groupInstanceId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.client_id,
+            version,
+            options,
+            "MemberMetadata",
+            "clientId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_host,
+            version,
+            options,
+            "MemberMetadata",
+            "clientHost",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.rebalance_timeout,
+                version,
+                options,
+                "MemberMetadata",
+                "rebalanceTimeout",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.session_timeout,
+            version,
+            options,
+            "MemberMetadata",
+            "sessionTimeout",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.subscription,
+            version,
+            options,
+            "MemberMetadata",
+            "subscription",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assignment,
+            version,
+            options,
+            "MemberMetadata",
+            "assignment",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for MemberMetadata {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "MemberMetadata", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "MemberMetadata",
+                "memberId",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberMetadata", "memberId", version));
+        }
+        if let Some(v) = object.get("groupInstanceId") {
+            value.group_instance_id = enc::json::field(
+                v,
+                version,
+                "MemberMetadata",
+                "groupInstanceId",
+            )?;
+        } else if version >= 3 {
+            return Err(enc::json::missing("MemberMetadata", "groupInstanceId", version));
+        }
+        if let Some(v) = object.get("clientId") {
+            value.client_id = enc::json::field(
+                v,
+                version,
+                "MemberMetadata",
+                "clientId",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberMetadata", "clientId", version));
+        }
+        if let Some(v) = object.get("clientHost") {
+            value.client_host = enc::json::field(
+                v,
+                version,
+                "MemberMetadata",
+                "clientHost",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberMetadata", "clientHost", version));
+        }
+        if let Some(v) = object.get("rebalanceTimeout") {
+            value.rebalance_timeout = enc::json::field(
+                v,
+                version,
+                "MemberMetadata",
+                "rebalanceTimeout",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("MemberMetadata", "rebalanceTimeout", version),
+            );
+        }
+        if let Some(v) = object.get("sessionTimeout") {
+            value.session_timeout = enc::json::field(
+                v,
+                version,
+                "MemberMetadata",
+                "sessionTimeout",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberMetadata", "sessionTimeout", version));
+        }
+        if let Some(v) = object.get("subscription") {
+            value.subscription = enc::json::field(
+                v,
+                version,
+                "MemberMetadata",
+                "subscription",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberMetadata", "subscription", version));
+        }
+        if let Some(v) = object.get("assignment") {
+            value.assignment = enc::json::field(
+                v,
+                version,
+                "MemberMetadata",
+                "assignment",
+            )?;
+        } else {
+            return Err(enc::json::missing("MemberMetadata", "assignment", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for GroupMetadataValue {

@@ -59,6 +59,145 @@ impl enc::Struct for LegacyOffsetCommitKey {
         self.partition = 0;
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LegacyOffsetCommitKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LegacyOffsetCommitKeyRef<'a> {
+    /// Versions 0.
+    pub group: &'a str,
+    /// Versions 0.
+    pub topic: &'a str,
+    /// Versions 0.
+    pub partition: i32,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LegacyOffsetCommitKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group, r, version, false, "group")?;
+        enc::field::decode_into(&mut self.topic, r, version, false, "topic")?;
+        enc::field::decode_into(&mut self.partition, r, version, false, "partition")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group = "";
+        self.topic = "";
+        self.partition = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LegacyOffsetCommitKeyRef<'a> {
+    type Owned = LegacyOffsetCommitKey;
+    #[inline]
+    fn into_owned(self) -> LegacyOffsetCommitKey {
+        LegacyOffsetCommitKey {
+            group: enc::IntoOwned::into_owned(self.group),
+            topic: enc::IntoOwned::into_owned(self.topic),
+            partition: self.partition,
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for LegacyOffsetCommitKeyRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LegacyOffsetCommitKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group = crate::sample::Sample::sample(g, version);
+        value.topic = crate::sample::Sample::sample(g, version);
+        value.partition = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LegacyOffsetCommitKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group,
+            version,
+            options,
+            "LegacyOffsetCommitKey",
+            "group",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic,
+            version,
+            options,
+            "LegacyOffsetCommitKey",
+            "topic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "LegacyOffsetCommitKey",
+            "partition",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LegacyOffsetCommitKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LegacyOffsetCommitKey", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("group") {
+            value.group = enc::json::field(
+                v,
+                version,
+                "LegacyOffsetCommitKey",
+                "group",
+            )?;
+        } else {
+            return Err(enc::json::missing("LegacyOffsetCommitKey", "group", version));
+        }
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(
+                v,
+                version,
+                "LegacyOffsetCommitKey",
+                "topic",
+            )?;
+        } else {
+            return Err(enc::json::missing("LegacyOffsetCommitKey", "topic", version));
+        }
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "LegacyOffsetCommitKey",
+                "partition",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LegacyOffsetCommitKey", "partition", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for LegacyOffsetCommitKey {
     const NAME: &'static str = "LegacyOffsetCommitKey";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -64,6 +64,153 @@ impl enc::Struct for LegacyOffsetCommitValue {
         self.commit_timestamp = 0;
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LegacyOffsetCommitValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LegacyOffsetCommitValueRef<'a> {
+    /// Versions 0.
+    pub offset: i64,
+    /// Versions 0.
+    pub metadata: &'a str,
+    /// Versions 0.
+    pub commit_timestamp: i64,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LegacyOffsetCommitValueRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.offset, r, version, false, "offset")?;
+        enc::field::decode_into(&mut self.metadata, r, version, false, "metadata")?;
+        enc::field::decode_into(
+            &mut self.commit_timestamp,
+            r,
+            version,
+            false,
+            "commit_timestamp",
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.offset = 0;
+        self.metadata = "";
+        self.commit_timestamp = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LegacyOffsetCommitValueRef<'a> {
+    type Owned = LegacyOffsetCommitValue;
+    #[inline]
+    fn into_owned(self) -> LegacyOffsetCommitValue {
+        LegacyOffsetCommitValue {
+            offset: self.offset,
+            metadata: enc::IntoOwned::into_owned(self.metadata),
+            commit_timestamp: self.commit_timestamp,
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for LegacyOffsetCommitValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LegacyOffsetCommitValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.offset = crate::sample::Sample::sample(g, version);
+        value.metadata = crate::sample::Sample::sample(g, version);
+        value.commit_timestamp = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LegacyOffsetCommitValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.offset,
+            version,
+            options,
+            "LegacyOffsetCommitValue",
+            "offset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.metadata,
+            version,
+            options,
+            "LegacyOffsetCommitValue",
+            "metadata",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.commit_timestamp,
+            version,
+            options,
+            "LegacyOffsetCommitValue",
+            "commitTimestamp",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LegacyOffsetCommitValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LegacyOffsetCommitValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("offset") {
+            value.offset = enc::json::field(
+                v,
+                version,
+                "LegacyOffsetCommitValue",
+                "offset",
+            )?;
+        } else {
+            return Err(enc::json::missing("LegacyOffsetCommitValue", "offset", version));
+        }
+        if let Some(v) = object.get("metadata") {
+            value.metadata = enc::json::field(
+                v,
+                version,
+                "LegacyOffsetCommitValue",
+                "metadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LegacyOffsetCommitValue", "metadata", version),
+            );
+        }
+        if let Some(v) = object.get("commitTimestamp") {
+            value.commit_timestamp = enc::json::field(
+                v,
+                version,
+                "LegacyOffsetCommitValue",
+                "commitTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("LegacyOffsetCommitValue", "commitTimestamp", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for LegacyOffsetCommitValue {
     const NAME: &'static str = "LegacyOffsetCommitValue";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -59,6 +59,133 @@ impl enc::Struct for OffsetCommitKey {
         self.partition = 0;
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetCommitKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OffsetCommitKeyRef<'a> {
+    /// Versions 0.
+    pub group: &'a str,
+    /// Versions 0.
+    pub topic: &'a str,
+    /// Versions 0.
+    pub partition: i32,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetCommitKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group, r, version, false, "group")?;
+        enc::field::decode_into(&mut self.topic, r, version, false, "topic")?;
+        enc::field::decode_into(&mut self.partition, r, version, false, "partition")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group = "";
+        self.topic = "";
+        self.partition = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetCommitKeyRef<'a> {
+    type Owned = OffsetCommitKey;
+    #[inline]
+    fn into_owned(self) -> OffsetCommitKey {
+        OffsetCommitKey {
+            group: enc::IntoOwned::into_owned(self.group),
+            topic: enc::IntoOwned::into_owned(self.topic),
+            partition: self.partition,
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for OffsetCommitKeyRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetCommitKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group = crate::sample::Sample::sample(g, version);
+        value.topic = crate::sample::Sample::sample(g, version);
+        value.partition = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetCommitKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group,
+            version,
+            options,
+            "OffsetCommitKey",
+            "group",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic,
+            version,
+            options,
+            "OffsetCommitKey",
+            "topic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "OffsetCommitKey",
+            "partition",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetCommitKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetCommitKey", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("group") {
+            value.group = enc::json::field(v, version, "OffsetCommitKey", "group")?;
+        } else {
+            return Err(enc::json::missing("OffsetCommitKey", "group", version));
+        }
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(v, version, "OffsetCommitKey", "topic")?;
+        } else {
+            return Err(enc::json::missing("OffsetCommitKey", "topic", version));
+        }
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "OffsetCommitKey",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetCommitKey", "partition", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for OffsetCommitKey {
     const NAME: &'static str = "OffsetCommitKey";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

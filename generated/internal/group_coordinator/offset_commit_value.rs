@@ -187,6 +187,292 @@ impl enc::Struct for OffsetCommitValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`OffsetCommitValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetCommitValueRef<'a> {
+    /// Versions 0+.
+    pub offset: i64,
+    /// Versions 3+; ignorable; default -1.
+    pub leader_epoch: i32,
+    /// Versions 0+.
+    pub metadata: &'a str,
+    /// Versions 0+.
+    pub commit_timestamp: i64,
+    /// Versions 1; ignorable; default -1.
+    pub expire_timestamp: i64,
+    /// Versions 4+; tag 0 from 4+; ignorable.
+    pub topic_id: enc::Uuid,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for OffsetCommitValueRef<'a> {
+    fn default() -> Self {
+        Self {
+            offset: 0,
+            leader_epoch: -1,
+            metadata: "",
+            commit_timestamp: 0,
+            expire_timestamp: -1,
+            topic_id: enc::Uuid::NIL,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for OffsetCommitValueRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 3 {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("offset", 8), ("leader_epoch", 4)],
+            )?;
+            self.offset = enc::Fixed::from_chunk(&run[0..8]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[8..12]);
+        } else {
+            let run: [u8; 8] = enc::field::read_run(r, &[("offset", 8)])?;
+            self.offset = enc::Fixed::from_chunk(&run[0..8]);
+            self.leader_epoch = -1;
+        }
+        enc::field::decode_into(
+            &mut self.metadata,
+            r,
+            version,
+            version >= 4,
+            "metadata",
+        )?;
+        if version == 1 {
+            let run: [u8; 16] = enc::field::read_run(
+                r,
+                &[("commit_timestamp", 8), ("expire_timestamp", 8)],
+            )?;
+            self.commit_timestamp = enc::Fixed::from_chunk(&run[0..8]);
+            self.expire_timestamp = enc::Fixed::from_chunk(&run[8..16]);
+        } else {
+            let run: [u8; 8] = enc::field::read_run(r, &[("commit_timestamp", 8)])?;
+            self.commit_timestamp = enc::Fixed::from_chunk(&run[0..8]);
+            self.expire_timestamp = -1;
+        }
+        self.topic_id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 4 {
+            enc::tagged::decode_section(
+                r,
+                1,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 => {
+                            self.topic_id = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "topic_id",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.offset = 0;
+        self.leader_epoch = -1;
+        self.metadata = "";
+        self.commit_timestamp = 0;
+        self.expire_timestamp = -1;
+        self.topic_id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for OffsetCommitValueRef<'a> {
+    type Owned = OffsetCommitValue;
+    #[inline]
+    fn into_owned(self) -> OffsetCommitValue {
+        OffsetCommitValue {
+            offset: self.offset,
+            leader_epoch: self.leader_epoch,
+            metadata: enc::IntoOwned::into_owned(self.metadata),
+            commit_timestamp: self.commit_timestamp,
+            expire_timestamp: self.expire_timestamp,
+            topic_id: self.topic_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for OffsetCommitValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OffsetCommitValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.offset = crate::sample::Sample::sample(g, version);
+        if version >= 3 {
+            value.leader_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.metadata = crate::sample::Sample::sample(g, version);
+        value.commit_timestamp = crate::sample::Sample::sample(g, version);
+        if version == 1 {
+            value.expire_timestamp = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.topic_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for OffsetCommitValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.offset,
+            version,
+            options,
+            "OffsetCommitValue",
+            "offset",
+        )?;
+        if version >= 3 {
+            enc::json::put(
+                &mut out,
+                &self.leader_epoch,
+                version,
+                options,
+                "OffsetCommitValue",
+                "leaderEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.metadata,
+            version,
+            options,
+            "OffsetCommitValue",
+            "metadata",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.commit_timestamp,
+            version,
+            options,
+            "OffsetCommitValue",
+            "commitTimestamp",
+        )?;
+        if version == 1 {
+            enc::json::put(
+                &mut out,
+                &self.expire_timestamp,
+                version,
+                options,
+                "OffsetCommitValue",
+                "expireTimestamp",
+            )?;
+        }
+        if version >= 4 && !self.topic_id.is_nil() {
+            enc::json::put(
+                &mut out,
+                &self.topic_id,
+                version,
+                options,
+                "OffsetCommitValue",
+                "topicId",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for OffsetCommitValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "OffsetCommitValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("offset") {
+            value.offset = enc::json::field(v, version, "OffsetCommitValue", "offset")?;
+        } else {
+            return Err(enc::json::missing("OffsetCommitValue", "offset", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "OffsetCommitValue",
+                "leaderEpoch",
+            )?;
+        } else if version >= 3 {
+            return Err(enc::json::missing("OffsetCommitValue", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("metadata") {
+            value.metadata = enc::json::field(
+                v,
+                version,
+                "OffsetCommitValue",
+                "metadata",
+            )?;
+        } else {
+            return Err(enc::json::missing("OffsetCommitValue", "metadata", version));
+        }
+        if let Some(v) = object.get("commitTimestamp") {
+            value.commit_timestamp = enc::json::field(
+                v,
+                version,
+                "OffsetCommitValue",
+                "commitTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("OffsetCommitValue", "commitTimestamp", version),
+            );
+        }
+        if let Some(v) = object.get("expireTimestamp") {
+            value.expire_timestamp = enc::json::field(
+                v,
+                version,
+                "OffsetCommitValue",
+                "expireTimestamp",
+            )?;
+        } else if version == 1 {
+            return Err(
+                enc::json::missing("OffsetCommitValue", "expireTimestamp", version),
+            );
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "OffsetCommitValue",
+                "topicId",
+            )?;
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for OffsetCommitValue {
     const NAME: &'static str = "OffsetCommitValue";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 4);

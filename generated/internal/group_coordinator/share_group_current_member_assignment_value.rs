@@ -91,6 +91,211 @@ impl enc::Struct for ShareGroupCurrentMemberAssignmentValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareGroupCurrentMemberAssignmentValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShareGroupCurrentMemberAssignmentValueRef<'a> {
+    /// Versions 0+.
+    pub member_epoch: i32,
+    /// Versions 0+.
+    pub previous_member_epoch: i32,
+    /// Versions 0+.
+    pub state: i8,
+    /// Versions 0+.
+    pub assigned_partitions: Vec<TopicPartitionsRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareGroupCurrentMemberAssignmentValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 9] = enc::field::read_run(
+            r,
+            &[("member_epoch", 4), ("previous_member_epoch", 4), ("state", 1)],
+        )?;
+        self.member_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.previous_member_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        self.state = enc::Fixed::from_chunk(&run[8..9]);
+        enc::field::decode_into(
+            &mut self.assigned_partitions,
+            r,
+            version,
+            true,
+            "assigned_partitions",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_epoch = 0;
+        self.previous_member_epoch = 0;
+        self.state = 0;
+        self.assigned_partitions.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareGroupCurrentMemberAssignmentValueRef<'a> {
+    type Owned = ShareGroupCurrentMemberAssignmentValue;
+    #[inline]
+    fn into_owned(self) -> ShareGroupCurrentMemberAssignmentValue {
+        ShareGroupCurrentMemberAssignmentValue {
+            member_epoch: self.member_epoch,
+            previous_member_epoch: self.previous_member_epoch,
+            state: self.state,
+            assigned_partitions: enc::IntoOwned::into_owned(self.assigned_partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareGroupCurrentMemberAssignmentValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareGroupCurrentMemberAssignmentValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_epoch = crate::sample::Sample::sample(g, version);
+        value.previous_member_epoch = crate::sample::Sample::sample(g, version);
+        value.state = crate::sample::Sample::sample(g, version);
+        value.assigned_partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareGroupCurrentMemberAssignmentValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_epoch,
+            version,
+            options,
+            "ShareGroupCurrentMemberAssignmentValue",
+            "memberEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.previous_member_epoch,
+            version,
+            options,
+            "ShareGroupCurrentMemberAssignmentValue",
+            "previousMemberEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state,
+            version,
+            options,
+            "ShareGroupCurrentMemberAssignmentValue",
+            "state",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.assigned_partitions,
+            version,
+            options,
+            "ShareGroupCurrentMemberAssignmentValue",
+            "assignedPartitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareGroupCurrentMemberAssignmentValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ShareGroupCurrentMemberAssignmentValue",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberEpoch") {
+            value.member_epoch = enc::json::field(
+                v,
+                version,
+                "ShareGroupCurrentMemberAssignmentValue",
+                "memberEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupCurrentMemberAssignmentValue",
+                    "memberEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("previousMemberEpoch") {
+            value.previous_member_epoch = enc::json::field(
+                v,
+                version,
+                "ShareGroupCurrentMemberAssignmentValue",
+                "previousMemberEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupCurrentMemberAssignmentValue",
+                    "previousMemberEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("state") {
+            value.state = enc::json::field(
+                v,
+                version,
+                "ShareGroupCurrentMemberAssignmentValue",
+                "state",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupCurrentMemberAssignmentValue",
+                    "state",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("assignedPartitions") {
+            value.assigned_partitions = enc::json::field(
+                v,
+                version,
+                "ShareGroupCurrentMemberAssignmentValue",
+                "assignedPartitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupCurrentMemberAssignmentValue",
+                    "assignedPartitions",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
@@ -153,6 +358,119 @@ impl enc::Struct for TopicPartitions {
         self.topic_id = enc::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicPartitions`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicPartitionsRef<'a> {
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicPartitionsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicPartitionsRef<'a> {
+    type Owned = TopicPartitions;
+    #[inline]
+    fn into_owned(self) -> TopicPartitions {
+        TopicPartitions {
+            topic_id: self.topic_id,
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicPartitions {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "TopicPartitions",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicPartitions",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicPartitions {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicPartitions", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "TopicPartitions", "topicId")?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "topicId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicPartitions",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartitions", "partitions", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ShareGroupCurrentMemberAssignmentValue {

@@ -53,6 +53,123 @@ impl enc::Struct for ShareGroupMemberMetadataKey {
         self.member_id = ByteString::new();
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareGroupMemberMetadataKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShareGroupMemberMetadataKeyRef<'a> {
+    /// Versions 0.
+    pub group_id: &'a str,
+    /// Versions 0.
+    pub member_id: &'a str,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareGroupMemberMetadataKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
+        enc::field::decode_into(&mut self.member_id, r, version, false, "member_id")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.member_id = "";
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareGroupMemberMetadataKeyRef<'a> {
+    type Owned = ShareGroupMemberMetadataKey;
+    #[inline]
+    fn into_owned(self) -> ShareGroupMemberMetadataKey {
+        ShareGroupMemberMetadataKey {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareGroupMemberMetadataKeyRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareGroupMemberMetadataKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.member_id = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareGroupMemberMetadataKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "ShareGroupMemberMetadataKey",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "ShareGroupMemberMetadataKey",
+            "memberId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareGroupMemberMetadataKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ShareGroupMemberMetadataKey", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "ShareGroupMemberMetadataKey",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareGroupMemberMetadataKey", "groupId", version),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "ShareGroupMemberMetadataKey",
+                "memberId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareGroupMemberMetadataKey", "memberId", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ShareGroupMemberMetadataKey {
     const NAME: &'static str = "ShareGroupMemberMetadataKey";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -106,6 +106,214 @@ impl enc::Struct for ShareGroupMemberMetadataValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareGroupMemberMetadataValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShareGroupMemberMetadataValueRef<'a> {
+    /// Versions 0+; nullable 0+.
+    pub rack_id: Option<&'a str>,
+    /// Versions 0+.
+    pub client_id: &'a str,
+    /// Versions 0+.
+    pub client_host: &'a str,
+    /// Versions 0+.
+    pub subscribed_topic_names: Vec<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ShareGroupMemberMetadataValueRef<'a> {
+    fn default() -> Self {
+        Self {
+            rack_id: Some(""),
+            client_id: "",
+            client_host: "",
+            subscribed_topic_names: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareGroupMemberMetadataValueRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
+        enc::field::decode_into(&mut self.client_id, r, version, true, "client_id")?;
+        enc::field::decode_into(&mut self.client_host, r, version, true, "client_host")?;
+        enc::field::decode_into(
+            &mut self.subscribed_topic_names,
+            r,
+            version,
+            true,
+            "subscribed_topic_names",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.rack_id = Some("");
+        self.client_id = "";
+        self.client_host = "";
+        self.subscribed_topic_names.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareGroupMemberMetadataValueRef<'a> {
+    type Owned = ShareGroupMemberMetadataValue;
+    #[inline]
+    fn into_owned(self) -> ShareGroupMemberMetadataValue {
+        ShareGroupMemberMetadataValue {
+            rack_id: enc::IntoOwned::into_owned(self.rack_id),
+            client_id: enc::IntoOwned::into_owned(self.client_id),
+            client_host: enc::IntoOwned::into_owned(self.client_host),
+            subscribed_topic_names: enc::IntoOwned::into_owned(
+                self.subscribed_topic_names,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareGroupMemberMetadataValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareGroupMemberMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.rack_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.client_id = crate::sample::Sample::sample(g, version);
+        value.client_host = crate::sample::Sample::sample(g, version);
+        value.subscribed_topic_names = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareGroupMemberMetadataValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.rack_id,
+            version,
+            options,
+            "ShareGroupMemberMetadataValue",
+            "rackId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_id,
+            version,
+            options,
+            "ShareGroupMemberMetadataValue",
+            "clientId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_host,
+            version,
+            options,
+            "ShareGroupMemberMetadataValue",
+            "clientHost",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.subscribed_topic_names,
+            version,
+            options,
+            "ShareGroupMemberMetadataValue",
+            "subscribedTopicNames",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareGroupMemberMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ShareGroupMemberMetadataValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("rackId") {
+            value.rack_id = enc::json::field(
+                v,
+                version,
+                "ShareGroupMemberMetadataValue",
+                "rackId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareGroupMemberMetadataValue", "rackId", version),
+            );
+        }
+        if let Some(v) = object.get("clientId") {
+            value.client_id = enc::json::field(
+                v,
+                version,
+                "ShareGroupMemberMetadataValue",
+                "clientId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareGroupMemberMetadataValue", "clientId", version),
+            );
+        }
+        if let Some(v) = object.get("clientHost") {
+            value.client_host = enc::json::field(
+                v,
+                version,
+                "ShareGroupMemberMetadataValue",
+                "clientHost",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupMemberMetadataValue",
+                    "clientHost",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("subscribedTopicNames") {
+            value.subscribed_topic_names = enc::json::field(
+                v,
+                version,
+                "ShareGroupMemberMetadataValue",
+                "subscribedTopicNames",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupMemberMetadataValue",
+                    "subscribedTopicNames",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ShareGroupMemberMetadataValue {
     const NAME: &'static str = "ShareGroupMemberMetadataValue";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

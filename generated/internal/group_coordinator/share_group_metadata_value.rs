@@ -68,6 +68,132 @@ impl enc::Struct for ShareGroupMetadataValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareGroupMetadataValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShareGroupMetadataValueRef<'a> {
+    /// Versions 0+.
+    pub epoch: i32,
+    /// Versions 0+.
+    pub metadata_hash: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareGroupMetadataValueRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("epoch", 4), ("metadata_hash", 8)],
+        )?;
+        self.epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.metadata_hash = enc::Fixed::from_chunk(&run[4..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.epoch = 0;
+        self.metadata_hash = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareGroupMetadataValueRef<'a> {
+    type Owned = ShareGroupMetadataValue;
+    #[inline]
+    fn into_owned(self) -> ShareGroupMetadataValue {
+        ShareGroupMetadataValue {
+            epoch: self.epoch,
+            metadata_hash: self.metadata_hash,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareGroupMetadataValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareGroupMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.metadata_hash = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareGroupMetadataValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.epoch,
+            version,
+            options,
+            "ShareGroupMetadataValue",
+            "epoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.metadata_hash,
+            version,
+            options,
+            "ShareGroupMetadataValue",
+            "metadataHash",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareGroupMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ShareGroupMetadataValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(
+                v,
+                version,
+                "ShareGroupMetadataValue",
+                "epoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareGroupMetadataValue", "epoch", version));
+        }
+        if let Some(v) = object.get("metadataHash") {
+            value.metadata_hash = enc::json::field(
+                v,
+                version,
+                "ShareGroupMetadataValue",
+                "metadataHash",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareGroupMetadataValue", "metadataHash", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ShareGroupMetadataValue {
     const NAME: &'static str = "ShareGroupMetadataValue";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -96,6 +96,189 @@ impl enc::Struct for ShareGroupStatePartitionMetadataValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareGroupStatePartitionMetadataValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShareGroupStatePartitionMetadataValueRef<'a> {
+    /// Versions 0+.
+    pub initializing_topics: Vec<TopicPartitionsInfoRef<'a>>,
+    /// Versions 0+.
+    pub initialized_topics: Vec<TopicPartitionsInfoRef<'a>>,
+    /// Versions 0+.
+    pub deleting_topics: Vec<TopicInfoRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareGroupStatePartitionMetadataValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.initializing_topics,
+            r,
+            version,
+            true,
+            "initializing_topics",
+        )?;
+        enc::field::decode_into(
+            &mut self.initialized_topics,
+            r,
+            version,
+            true,
+            "initialized_topics",
+        )?;
+        enc::field::decode_into(
+            &mut self.deleting_topics,
+            r,
+            version,
+            true,
+            "deleting_topics",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.initializing_topics.clear();
+        self.initialized_topics.clear();
+        self.deleting_topics.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareGroupStatePartitionMetadataValueRef<'a> {
+    type Owned = ShareGroupStatePartitionMetadataValue;
+    #[inline]
+    fn into_owned(self) -> ShareGroupStatePartitionMetadataValue {
+        ShareGroupStatePartitionMetadataValue {
+            initializing_topics: enc::IntoOwned::into_owned(self.initializing_topics),
+            initialized_topics: enc::IntoOwned::into_owned(self.initialized_topics),
+            deleting_topics: enc::IntoOwned::into_owned(self.deleting_topics),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareGroupStatePartitionMetadataValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareGroupStatePartitionMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.initializing_topics = crate::sample::Sample::sample(g, version);
+        value.initialized_topics = crate::sample::Sample::sample(g, version);
+        value.deleting_topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareGroupStatePartitionMetadataValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.initializing_topics,
+            version,
+            options,
+            "ShareGroupStatePartitionMetadataValue",
+            "initializingTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.initialized_topics,
+            version,
+            options,
+            "ShareGroupStatePartitionMetadataValue",
+            "initializedTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.deleting_topics,
+            version,
+            options,
+            "ShareGroupStatePartitionMetadataValue",
+            "deletingTopics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareGroupStatePartitionMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ShareGroupStatePartitionMetadataValue",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("initializingTopics") {
+            value.initializing_topics = enc::json::field(
+                v,
+                version,
+                "ShareGroupStatePartitionMetadataValue",
+                "initializingTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupStatePartitionMetadataValue",
+                    "initializingTopics",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("initializedTopics") {
+            value.initialized_topics = enc::json::field(
+                v,
+                version,
+                "ShareGroupStatePartitionMetadataValue",
+                "initializedTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupStatePartitionMetadataValue",
+                    "initializedTopics",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("deletingTopics") {
+            value.deleting_topics = enc::json::field(
+                v,
+                version,
+                "ShareGroupStatePartitionMetadataValue",
+                "deletingTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupStatePartitionMetadataValue",
+                    "deletingTopics",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitionsInfo {
@@ -167,6 +350,148 @@ impl enc::Struct for TopicPartitionsInfo {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicPartitionsInfo`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicPartitionsInfoRef<'a> {
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicPartitionsInfoRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.topic_name = "";
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicPartitionsInfoRef<'a> {
+    type Owned = TopicPartitionsInfo;
+    #[inline]
+    fn into_owned(self) -> TopicPartitionsInfo {
+        TopicPartitionsInfo {
+            topic_id: self.topic_id,
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicPartitionsInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicPartitionsInfo {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "TopicPartitionsInfo",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "TopicPartitionsInfo",
+            "topicName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicPartitionsInfo",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicPartitionsInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicPartitionsInfo", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "TopicPartitionsInfo",
+                "topicId",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartitionsInfo", "topicId", version));
+        }
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(
+                v,
+                version,
+                "TopicPartitionsInfo",
+                "topicName",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartitionsInfo", "topicName", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(
+                v,
+                version,
+                "TopicPartitionsInfo",
+                "partitions",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicPartitionsInfo", "partitions", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicInfo {
@@ -225,6 +550,114 @@ impl enc::Struct for TopicInfo {
         self.topic_id = enc::Uuid::NIL;
         self.topic_name = ByteString::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicInfo`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicInfoRef<'a> {
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Versions 0+.
+    pub topic_name: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicInfoRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic_id, r, version, false, "topic_id")?;
+        enc::field::decode_into(&mut self.topic_name, r, version, true, "topic_name")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic_id = enc::Uuid::NIL;
+        self.topic_name = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicInfoRef<'a> {
+    type Owned = TopicInfo;
+    #[inline]
+    fn into_owned(self) -> TopicInfo {
+        TopicInfo {
+            topic_id: self.topic_id,
+            topic_name: enc::IntoOwned::into_owned(self.topic_name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.topic_name = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicInfo {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "TopicInfo",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_name,
+            version,
+            options,
+            "TopicInfo",
+            "topicName",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicInfo", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "TopicInfo", "topicId")?;
+        } else {
+            return Err(enc::json::missing("TopicInfo", "topicId", version));
+        }
+        if let Some(v) = object.get("topicName") {
+            value.topic_name = enc::json::field(v, version, "TopicInfo", "topicName")?;
+        } else {
+            return Err(enc::json::missing("TopicInfo", "topicName", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ShareGroupStatePartitionMetadataValue {

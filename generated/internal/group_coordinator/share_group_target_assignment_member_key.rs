@@ -53,6 +53,135 @@ impl enc::Struct for ShareGroupTargetAssignmentMemberKey {
         self.member_id = ByteString::new();
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareGroupTargetAssignmentMemberKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShareGroupTargetAssignmentMemberKeyRef<'a> {
+    /// Versions 0.
+    pub group_id: &'a str,
+    /// Versions 0.
+    pub member_id: &'a str,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareGroupTargetAssignmentMemberKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
+        enc::field::decode_into(&mut self.member_id, r, version, false, "member_id")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.member_id = "";
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareGroupTargetAssignmentMemberKeyRef<'a> {
+    type Owned = ShareGroupTargetAssignmentMemberKey;
+    #[inline]
+    fn into_owned(self) -> ShareGroupTargetAssignmentMemberKey {
+        ShareGroupTargetAssignmentMemberKey {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            member_id: enc::IntoOwned::into_owned(self.member_id),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareGroupTargetAssignmentMemberKeyRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareGroupTargetAssignmentMemberKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.member_id = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareGroupTargetAssignmentMemberKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "ShareGroupTargetAssignmentMemberKey",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.member_id,
+            version,
+            options,
+            "ShareGroupTargetAssignmentMemberKey",
+            "memberId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareGroupTargetAssignmentMemberKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ShareGroupTargetAssignmentMemberKey",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "ShareGroupTargetAssignmentMemberKey",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupTargetAssignmentMemberKey",
+                    "groupId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("memberId") {
+            value.member_id = enc::json::field(
+                v,
+                version,
+                "ShareGroupTargetAssignmentMemberKey",
+                "memberId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupTargetAssignmentMemberKey",
+                    "memberId",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ShareGroupTargetAssignmentMemberKey {
     const NAME: &'static str = "ShareGroupTargetAssignmentMemberKey";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -104,6 +104,159 @@ impl enc::Struct for ShareGroupTargetAssignmentMetadataValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareGroupTargetAssignmentMetadataValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShareGroupTargetAssignmentMetadataValueRef<'a> {
+    /// Versions 0+.
+    pub assignment_epoch: i32,
+    /// Versions 0+; tag 0 from 0+; ignorable; default 0.
+    pub assignment_timestamp: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareGroupTargetAssignmentMetadataValueRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.assignment_epoch,
+            r,
+            version,
+            false,
+            "assignment_epoch",
+        )?;
+        self.assignment_timestamp = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.assignment_timestamp = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "assignment_timestamp",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.assignment_epoch = 0;
+        self.assignment_timestamp = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareGroupTargetAssignmentMetadataValueRef<'a> {
+    type Owned = ShareGroupTargetAssignmentMetadataValue;
+    #[inline]
+    fn into_owned(self) -> ShareGroupTargetAssignmentMetadataValue {
+        ShareGroupTargetAssignmentMetadataValue {
+            assignment_epoch: self.assignment_epoch,
+            assignment_timestamp: self.assignment_timestamp,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareGroupTargetAssignmentMetadataValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareGroupTargetAssignmentMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.assignment_epoch = crate::sample::Sample::sample(g, version);
+        value.assignment_timestamp = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareGroupTargetAssignmentMetadataValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.assignment_epoch,
+            version,
+            options,
+            "ShareGroupTargetAssignmentMetadataValue",
+            "assignmentEpoch",
+        )?;
+        if self.assignment_timestamp != 0 {
+            enc::json::put(
+                &mut out,
+                &self.assignment_timestamp,
+                version,
+                options,
+                "ShareGroupTargetAssignmentMetadataValue",
+                "assignmentTimestamp",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareGroupTargetAssignmentMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "ShareGroupTargetAssignmentMetadataValue",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("assignmentEpoch") {
+            value.assignment_epoch = enc::json::field(
+                v,
+                version,
+                "ShareGroupTargetAssignmentMetadataValue",
+                "assignmentEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "ShareGroupTargetAssignmentMetadataValue",
+                    "assignmentEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("assignmentTimestamp") {
+            value.assignment_timestamp = enc::json::field(
+                v,
+                version,
+                "ShareGroupTargetAssignmentMetadataValue",
+                "assignmentTimestamp",
+            )?;
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ShareGroupTargetAssignmentMetadataValue {
     const NAME: &'static str = "ShareGroupTargetAssignmentMetadataValue";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

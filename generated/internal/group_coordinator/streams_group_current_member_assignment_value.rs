@@ -180,6 +180,406 @@ impl enc::Struct for StreamsGroupCurrentMemberAssignmentValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StreamsGroupCurrentMemberAssignmentValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StreamsGroupCurrentMemberAssignmentValueRef<'a> {
+    /// Versions 0+.
+    pub member_epoch: i32,
+    /// Versions 0+.
+    pub previous_member_epoch: i32,
+    /// Versions 0+.
+    pub state: i8,
+    /// Versions 0+.
+    pub active_tasks: Vec<TaskIdsRef<'a>>,
+    /// Versions 0+.
+    pub standby_tasks: Vec<TaskIdsRef<'a>>,
+    /// Versions 0+.
+    pub warmup_tasks: Vec<TaskIdsRef<'a>>,
+    /// Versions 0+.
+    pub active_tasks_pending_revocation: Vec<TaskIdsRef<'a>>,
+    /// Versions 0+.
+    pub standby_tasks_pending_revocation: Vec<TaskIdsRef<'a>>,
+    /// Versions 0+.
+    pub warmup_tasks_pending_revocation: Vec<TaskIdsRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StreamsGroupCurrentMemberAssignmentValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 9] = enc::field::read_run(
+            r,
+            &[("member_epoch", 4), ("previous_member_epoch", 4), ("state", 1)],
+        )?;
+        self.member_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.previous_member_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        self.state = enc::Fixed::from_chunk(&run[8..9]);
+        enc::field::decode_into(
+            &mut self.active_tasks,
+            r,
+            version,
+            true,
+            "active_tasks",
+        )?;
+        enc::field::decode_into(
+            &mut self.standby_tasks,
+            r,
+            version,
+            true,
+            "standby_tasks",
+        )?;
+        enc::field::decode_into(
+            &mut self.warmup_tasks,
+            r,
+            version,
+            true,
+            "warmup_tasks",
+        )?;
+        enc::field::decode_into(
+            &mut self.active_tasks_pending_revocation,
+            r,
+            version,
+            true,
+            "active_tasks_pending_revocation",
+        )?;
+        enc::field::decode_into(
+            &mut self.standby_tasks_pending_revocation,
+            r,
+            version,
+            true,
+            "standby_tasks_pending_revocation",
+        )?;
+        enc::field::decode_into(
+            &mut self.warmup_tasks_pending_revocation,
+            r,
+            version,
+            true,
+            "warmup_tasks_pending_revocation",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.member_epoch = 0;
+        self.previous_member_epoch = 0;
+        self.state = 0;
+        self.active_tasks.clear();
+        self.standby_tasks.clear();
+        self.warmup_tasks.clear();
+        self.active_tasks_pending_revocation.clear();
+        self.standby_tasks_pending_revocation.clear();
+        self.warmup_tasks_pending_revocation.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StreamsGroupCurrentMemberAssignmentValueRef<'a> {
+    type Owned = StreamsGroupCurrentMemberAssignmentValue;
+    #[inline]
+    fn into_owned(self) -> StreamsGroupCurrentMemberAssignmentValue {
+        StreamsGroupCurrentMemberAssignmentValue {
+            member_epoch: self.member_epoch,
+            previous_member_epoch: self.previous_member_epoch,
+            state: self.state,
+            active_tasks: enc::IntoOwned::into_owned(self.active_tasks),
+            standby_tasks: enc::IntoOwned::into_owned(self.standby_tasks),
+            warmup_tasks: enc::IntoOwned::into_owned(self.warmup_tasks),
+            active_tasks_pending_revocation: enc::IntoOwned::into_owned(
+                self.active_tasks_pending_revocation,
+            ),
+            standby_tasks_pending_revocation: enc::IntoOwned::into_owned(
+                self.standby_tasks_pending_revocation,
+            ),
+            warmup_tasks_pending_revocation: enc::IntoOwned::into_owned(
+                self.warmup_tasks_pending_revocation,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StreamsGroupCurrentMemberAssignmentValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupCurrentMemberAssignmentValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.member_epoch = crate::sample::Sample::sample(g, version);
+        value.previous_member_epoch = crate::sample::Sample::sample(g, version);
+        value.state = crate::sample::Sample::sample(g, version);
+        value.active_tasks = crate::sample::Sample::sample(g, version);
+        value.standby_tasks = crate::sample::Sample::sample(g, version);
+        value.warmup_tasks = crate::sample::Sample::sample(g, version);
+        value.active_tasks_pending_revocation = crate::sample::Sample::sample(
+            g,
+            version,
+        );
+        value.standby_tasks_pending_revocation = crate::sample::Sample::sample(
+            g,
+            version,
+        );
+        value.warmup_tasks_pending_revocation = crate::sample::Sample::sample(
+            g,
+            version,
+        );
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StreamsGroupCurrentMemberAssignmentValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.member_epoch,
+            version,
+            options,
+            "StreamsGroupCurrentMemberAssignmentValue",
+            "memberEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.previous_member_epoch,
+            version,
+            options,
+            "StreamsGroupCurrentMemberAssignmentValue",
+            "previousMemberEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state,
+            version,
+            options,
+            "StreamsGroupCurrentMemberAssignmentValue",
+            "state",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.active_tasks,
+            version,
+            options,
+            "StreamsGroupCurrentMemberAssignmentValue",
+            "activeTasks",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.standby_tasks,
+            version,
+            options,
+            "StreamsGroupCurrentMemberAssignmentValue",
+            "standbyTasks",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.warmup_tasks,
+            version,
+            options,
+            "StreamsGroupCurrentMemberAssignmentValue",
+            "warmupTasks",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.active_tasks_pending_revocation,
+            version,
+            options,
+            "StreamsGroupCurrentMemberAssignmentValue",
+            "activeTasksPendingRevocation",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.standby_tasks_pending_revocation,
+            version,
+            options,
+            "StreamsGroupCurrentMemberAssignmentValue",
+            "standbyTasksPendingRevocation",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.warmup_tasks_pending_revocation,
+            version,
+            options,
+            "StreamsGroupCurrentMemberAssignmentValue",
+            "warmupTasksPendingRevocation",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StreamsGroupCurrentMemberAssignmentValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "StreamsGroupCurrentMemberAssignmentValue",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("memberEpoch") {
+            value.member_epoch = enc::json::field(
+                v,
+                version,
+                "StreamsGroupCurrentMemberAssignmentValue",
+                "memberEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupCurrentMemberAssignmentValue",
+                    "memberEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("previousMemberEpoch") {
+            value.previous_member_epoch = enc::json::field(
+                v,
+                version,
+                "StreamsGroupCurrentMemberAssignmentValue",
+                "previousMemberEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupCurrentMemberAssignmentValue",
+                    "previousMemberEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("state") {
+            value.state = enc::json::field(
+                v,
+                version,
+                "StreamsGroupCurrentMemberAssignmentValue",
+                "state",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupCurrentMemberAssignmentValue",
+                    "state",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("activeTasks") {
+            value.active_tasks = enc::json::field(
+                v,
+                version,
+                "StreamsGroupCurrentMemberAssignmentValue",
+                "activeTasks",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupCurrentMemberAssignmentValue",
+                    "activeTasks",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("standbyTasks") {
+            value.standby_tasks = enc::json::field(
+                v,
+                version,
+                "StreamsGroupCurrentMemberAssignmentValue",
+                "standbyTasks",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupCurrentMemberAssignmentValue",
+                    "standbyTasks",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("warmupTasks") {
+            value.warmup_tasks = enc::json::field(
+                v,
+                version,
+                "StreamsGroupCurrentMemberAssignmentValue",
+                "warmupTasks",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupCurrentMemberAssignmentValue",
+                    "warmupTasks",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("activeTasksPendingRevocation") {
+            value.active_tasks_pending_revocation = enc::json::field(
+                v,
+                version,
+                "StreamsGroupCurrentMemberAssignmentValue",
+                "activeTasksPendingRevocation",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupCurrentMemberAssignmentValue",
+                    "activeTasksPendingRevocation",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("standbyTasksPendingRevocation") {
+            value.standby_tasks_pending_revocation = enc::json::field(
+                v,
+                version,
+                "StreamsGroupCurrentMemberAssignmentValue",
+                "standbyTasksPendingRevocation",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupCurrentMemberAssignmentValue",
+                    "standbyTasksPendingRevocation",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("warmupTasksPendingRevocation") {
+            value.warmup_tasks_pending_revocation = enc::json::field(
+                v,
+                version,
+                "StreamsGroupCurrentMemberAssignmentValue",
+                "warmupTasksPendingRevocation",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupCurrentMemberAssignmentValue",
+                    "warmupTasksPendingRevocation",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskIds {
@@ -308,6 +708,181 @@ impl enc::Struct for TaskIds {
         self.partitions.clear();
         self.assignment_epochs = Some(Vec::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TaskIds`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskIdsRef<'a> {
+    /// Versions 0+.
+    pub subtopology_id: &'a str,
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Versions 0+; nullable 0+; tag 0 from 0+.
+    pub assignment_epochs: Option<enc::FixedArray<'a, i32>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for TaskIdsRef<'a> {
+    fn default() -> Self {
+        Self {
+            subtopology_id: "",
+            partitions: Default::default(),
+            assignment_epochs: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TaskIdsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.subtopology_id,
+            r,
+            version,
+            true,
+            "subtopology_id",
+        )?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        self.assignment_epochs = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.assignment_epochs = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "assignment_epochs",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.subtopology_id = "";
+        self.partitions = Default::default();
+        self.assignment_epochs = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TaskIdsRef<'a> {
+    type Owned = TaskIds;
+    #[inline]
+    fn into_owned(self) -> TaskIds {
+        TaskIds {
+            subtopology_id: enc::IntoOwned::into_owned(self.subtopology_id),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            assignment_epochs: enc::IntoOwned::into_owned(self.assignment_epochs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TaskIds {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.subtopology_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.assignment_epochs = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TaskIds {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.subtopology_id,
+            version,
+            options,
+            "TaskIds",
+            "subtopologyId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TaskIds",
+            "partitions",
+        )?;
+        if self.assignment_epochs.as_ref().is_none_or(|v| !v.is_empty()) {
+            enc::json::put(
+                &mut out,
+                &self.assignment_epochs,
+                version,
+                options,
+                "TaskIds",
+                "assignmentEpochs",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TaskIds {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TaskIds", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("subtopologyId") {
+            value.subtopology_id = enc::json::field(
+                v,
+                version,
+                "TaskIds",
+                "subtopologyId",
+            )?;
+        } else {
+            return Err(enc::json::missing("TaskIds", "subtopologyId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TaskIds", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TaskIds", "partitions", version));
+        }
+        if let Some(v) = object.get("assignmentEpochs") {
+            value.assignment_epochs = enc::json::field(
+                v,
+                version,
+                "TaskIds",
+                "assignmentEpochs",
+            )?;
+        }
+        Ok(value)
     }
 }
 impl enc::Message for StreamsGroupCurrentMemberAssignmentValue {

@@ -136,6 +136,386 @@ impl enc::Struct for StreamsGroupMemberMetadataValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StreamsGroupMemberMetadataValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamsGroupMemberMetadataValueRef<'a> {
+    /// Versions 0+; nullable 0+.
+    pub instance_id: Option<&'a str>,
+    /// Versions 0+; nullable 0+.
+    pub rack_id: Option<&'a str>,
+    /// Versions 0+.
+    pub client_id: &'a str,
+    /// Versions 0+.
+    pub client_host: &'a str,
+    /// Versions 0+; default -1.
+    pub rebalance_timeout_ms: i32,
+    /// Versions 0+.
+    pub topology_epoch: i32,
+    /// Versions 0+.
+    pub process_id: &'a str,
+    /// Versions 0+; nullable 0+; default null.
+    pub user_endpoint: Option<EndpointRef<'a>>,
+    /// Versions 0+.
+    pub client_tags: Vec<KeyValueRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for StreamsGroupMemberMetadataValueRef<'a> {
+    fn default() -> Self {
+        Self {
+            instance_id: Some(""),
+            rack_id: Some(""),
+            client_id: "",
+            client_host: "",
+            rebalance_timeout_ms: -1,
+            topology_epoch: 0,
+            process_id: "",
+            user_endpoint: None,
+            client_tags: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StreamsGroupMemberMetadataValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.instance_id, r, version, true, "instance_id")?;
+        enc::field::decode_into(&mut self.rack_id, r, version, true, "rack_id")?;
+        enc::field::decode_into(&mut self.client_id, r, version, true, "client_id")?;
+        enc::field::decode_into(&mut self.client_host, r, version, true, "client_host")?;
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("rebalance_timeout_ms", 4), ("topology_epoch", 4)],
+        )?;
+        self.rebalance_timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.topology_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        enc::field::decode_into(&mut self.process_id, r, version, true, "process_id")?;
+        enc::field::decode_into(
+            &mut self.user_endpoint,
+            r,
+            version,
+            false,
+            "user_endpoint",
+        )?;
+        enc::field::decode_into(&mut self.client_tags, r, version, true, "client_tags")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.instance_id = Some("");
+        self.rack_id = Some("");
+        self.client_id = "";
+        self.client_host = "";
+        self.rebalance_timeout_ms = -1;
+        self.topology_epoch = 0;
+        self.process_id = "";
+        self.user_endpoint = None;
+        self.client_tags.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StreamsGroupMemberMetadataValueRef<'a> {
+    type Owned = StreamsGroupMemberMetadataValue;
+    #[inline]
+    fn into_owned(self) -> StreamsGroupMemberMetadataValue {
+        StreamsGroupMemberMetadataValue {
+            instance_id: enc::IntoOwned::into_owned(self.instance_id),
+            rack_id: enc::IntoOwned::into_owned(self.rack_id),
+            client_id: enc::IntoOwned::into_owned(self.client_id),
+            client_host: enc::IntoOwned::into_owned(self.client_host),
+            rebalance_timeout_ms: self.rebalance_timeout_ms,
+            topology_epoch: self.topology_epoch,
+            process_id: enc::IntoOwned::into_owned(self.process_id),
+            user_endpoint: enc::IntoOwned::into_owned(self.user_endpoint),
+            client_tags: enc::IntoOwned::into_owned(self.client_tags),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StreamsGroupMemberMetadataValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupMemberMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.instance_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.rack_id = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.client_id = crate::sample::Sample::sample(g, version);
+        value.client_host = crate::sample::Sample::sample(g, version);
+        value.rebalance_timeout_ms = crate::sample::Sample::sample(g, version);
+        value.topology_epoch = crate::sample::Sample::sample(g, version);
+        value.process_id = crate::sample::Sample::sample(g, version);
+        value.user_endpoint = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.client_tags = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StreamsGroupMemberMetadataValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.instance_id,
+            version,
+            options,
+            "StreamsGroupMemberMetadataValue",
+            "instanceId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.rack_id,
+            version,
+            options,
+            "StreamsGroupMemberMetadataValue",
+            "rackId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_id,
+            version,
+            options,
+            "StreamsGroupMemberMetadataValue",
+            "clientId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_host,
+            version,
+            options,
+            "StreamsGroupMemberMetadataValue",
+            "clientHost",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.rebalance_timeout_ms,
+            version,
+            options,
+            "StreamsGroupMemberMetadataValue",
+            "rebalanceTimeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topology_epoch,
+            version,
+            options,
+            "StreamsGroupMemberMetadataValue",
+            "topologyEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.process_id,
+            version,
+            options,
+            "StreamsGroupMemberMetadataValue",
+            "processId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.user_endpoint,
+            version,
+            options,
+            "StreamsGroupMemberMetadataValue",
+            "userEndpoint",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.client_tags,
+            version,
+            options,
+            "StreamsGroupMemberMetadataValue",
+            "clientTags",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StreamsGroupMemberMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "StreamsGroupMemberMetadataValue",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("instanceId") {
+            value.instance_id = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMemberMetadataValue",
+                "instanceId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupMemberMetadataValue",
+                    "instanceId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("rackId") {
+            value.rack_id = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMemberMetadataValue",
+                "rackId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StreamsGroupMemberMetadataValue", "rackId", version),
+            );
+        }
+        if let Some(v) = object.get("clientId") {
+            value.client_id = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMemberMetadataValue",
+                "clientId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupMemberMetadataValue",
+                    "clientId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("clientHost") {
+            value.client_host = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMemberMetadataValue",
+                "clientHost",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupMemberMetadataValue",
+                    "clientHost",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("rebalanceTimeoutMs") {
+            value.rebalance_timeout_ms = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMemberMetadataValue",
+                "rebalanceTimeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupMemberMetadataValue",
+                    "rebalanceTimeoutMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("topologyEpoch") {
+            value.topology_epoch = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMemberMetadataValue",
+                "topologyEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupMemberMetadataValue",
+                    "topologyEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("processId") {
+            value.process_id = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMemberMetadataValue",
+                "processId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupMemberMetadataValue",
+                    "processId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("userEndpoint") {
+            value.user_endpoint = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMemberMetadataValue",
+                "userEndpoint",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupMemberMetadataValue",
+                    "userEndpoint",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("clientTags") {
+            value.client_tags = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMemberMetadataValue",
+                "clientTags",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupMemberMetadataValue",
+                    "clientTags",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Endpoint {
@@ -194,6 +574,100 @@ impl enc::Struct for Endpoint {
         self.host = ByteString::new();
         self.port = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Endpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EndpointRef<'a> {
+    /// Versions 0+.
+    pub host: &'a str,
+    /// Versions 0+.
+    pub port: u16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        enc::field::decode_into(&mut self.port, r, version, false, "port")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.host = "";
+        self.port = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EndpointRef<'a> {
+    type Owned = Endpoint;
+    #[inline]
+    fn into_owned(self) -> Endpoint {
+        Endpoint {
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Endpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Endpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.host, version, options, "Endpoint", "host")?;
+        enc::json::put(&mut out, &self.port, version, options, "Endpoint", "port")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Endpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Endpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "Endpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("Endpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "Endpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("Endpoint", "port", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -255,6 +729,100 @@ impl enc::Struct for KeyValue {
         self.key = ByteString::new();
         self.value = ByteString::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`KeyValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct KeyValueRef<'a> {
+    /// Versions 0+.
+    pub key: &'a str,
+    /// Versions 0+.
+    pub value: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for KeyValueRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.key, r, version, true, "key")?;
+        enc::field::decode_into(&mut self.value, r, version, true, "value")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.key = "";
+        self.value = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for KeyValueRef<'a> {
+    type Owned = KeyValue;
+    #[inline]
+    fn into_owned(self) -> KeyValue {
+        KeyValue {
+            key: enc::IntoOwned::into_owned(self.key),
+            value: enc::IntoOwned::into_owned(self.value),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for KeyValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.key = crate::sample::Sample::sample(g, version);
+        value.value = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for KeyValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.key, version, options, "KeyValue", "key")?;
+        enc::json::put(&mut out, &self.value, version, options, "KeyValue", "value")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for KeyValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "KeyValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("key") {
+            value.key = enc::json::field(v, version, "KeyValue", "key")?;
+        } else {
+            return Err(enc::json::missing("KeyValue", "key", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(v, version, "KeyValue", "value")?;
+        } else {
+            return Err(enc::json::missing("KeyValue", "value", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for StreamsGroupMemberMetadataValue {

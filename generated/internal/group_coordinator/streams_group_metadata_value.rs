@@ -231,6 +231,293 @@ impl enc::Struct for StreamsGroupMetadataValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StreamsGroupMetadataValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamsGroupMetadataValueRef<'a> {
+    /// Versions 0+.
+    pub epoch: i32,
+    /// Versions 0+.
+    pub metadata_hash: i64,
+    /// Versions 0+; tag 0 from 0+; default -1.
+    pub validated_topology_epoch: i32,
+    /// Versions 0+; nullable 0+; tag 1 from 0+.
+    pub last_assignment_configs: Option<Vec<LastAssignmentConfigRef<'a>>>,
+    /// Versions 0+; tag 2 from 0+; default -1.
+    pub stored_description_topology_epoch: i32,
+    /// Versions 0+; tag 3 from 0+; default -1.
+    pub failed_description_topology_epoch: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for StreamsGroupMetadataValueRef<'a> {
+    fn default() -> Self {
+        Self {
+            epoch: 0,
+            metadata_hash: 0,
+            validated_topology_epoch: -1,
+            last_assignment_configs: Some(Default::default()),
+            stored_description_topology_epoch: -1,
+            failed_description_topology_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StreamsGroupMetadataValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("epoch", 4), ("metadata_hash", 8)],
+        )?;
+        self.epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.metadata_hash = enc::Fixed::from_chunk(&run[4..12]);
+        self.validated_topology_epoch = -1;
+        self.last_assignment_configs = Some(Default::default());
+        self.stored_description_topology_epoch = -1;
+        self.failed_description_topology_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            4,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.validated_topology_epoch = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "validated_topology_epoch",
+                        )?;
+                    }
+                    1 => {
+                        self.last_assignment_configs = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "last_assignment_configs",
+                        )?;
+                    }
+                    2 => {
+                        self.stored_description_topology_epoch = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "stored_description_topology_epoch",
+                        )?;
+                    }
+                    3 => {
+                        self.failed_description_topology_epoch = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "failed_description_topology_epoch",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.epoch = 0;
+        self.metadata_hash = 0;
+        self.validated_topology_epoch = -1;
+        self.last_assignment_configs = Some(Default::default());
+        self.stored_description_topology_epoch = -1;
+        self.failed_description_topology_epoch = -1;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StreamsGroupMetadataValueRef<'a> {
+    type Owned = StreamsGroupMetadataValue;
+    #[inline]
+    fn into_owned(self) -> StreamsGroupMetadataValue {
+        StreamsGroupMetadataValue {
+            epoch: self.epoch,
+            metadata_hash: self.metadata_hash,
+            validated_topology_epoch: self.validated_topology_epoch,
+            last_assignment_configs: enc::IntoOwned::into_owned(
+                self.last_assignment_configs,
+            ),
+            stored_description_topology_epoch: self.stored_description_topology_epoch,
+            failed_description_topology_epoch: self.failed_description_topology_epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StreamsGroupMetadataValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.metadata_hash = crate::sample::Sample::sample(g, version);
+        value.validated_topology_epoch = crate::sample::Sample::sample(g, version);
+        value.last_assignment_configs = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.stored_description_topology_epoch = crate::sample::Sample::sample(
+            g,
+            version,
+        );
+        value.failed_description_topology_epoch = crate::sample::Sample::sample(
+            g,
+            version,
+        );
+        value.unknown_tagged_fields = g.unknown_tagged_fields(4);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StreamsGroupMetadataValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.epoch,
+            version,
+            options,
+            "StreamsGroupMetadataValue",
+            "epoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.metadata_hash,
+            version,
+            options,
+            "StreamsGroupMetadataValue",
+            "metadataHash",
+        )?;
+        if self.validated_topology_epoch != -1 {
+            enc::json::put(
+                &mut out,
+                &self.validated_topology_epoch,
+                version,
+                options,
+                "StreamsGroupMetadataValue",
+                "validatedTopologyEpoch",
+            )?;
+        }
+        if self.last_assignment_configs.as_ref().is_none_or(|v| !v.is_empty()) {
+            enc::json::put(
+                &mut out,
+                &self.last_assignment_configs,
+                version,
+                options,
+                "StreamsGroupMetadataValue",
+                "lastAssignmentConfigs",
+            )?;
+        }
+        if self.stored_description_topology_epoch != -1 {
+            enc::json::put(
+                &mut out,
+                &self.stored_description_topology_epoch,
+                version,
+                options,
+                "StreamsGroupMetadataValue",
+                "storedDescriptionTopologyEpoch",
+            )?;
+        }
+        if self.failed_description_topology_epoch != -1 {
+            enc::json::put(
+                &mut out,
+                &self.failed_description_topology_epoch,
+                version,
+                options,
+                "StreamsGroupMetadataValue",
+                "failedDescriptionTopologyEpoch",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StreamsGroupMetadataValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StreamsGroupMetadataValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMetadataValue",
+                "epoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StreamsGroupMetadataValue", "epoch", version),
+            );
+        }
+        if let Some(v) = object.get("metadataHash") {
+            value.metadata_hash = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMetadataValue",
+                "metadataHash",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StreamsGroupMetadataValue", "metadataHash", version),
+            );
+        }
+        if let Some(v) = object.get("validatedTopologyEpoch") {
+            value.validated_topology_epoch = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMetadataValue",
+                "validatedTopologyEpoch",
+            )?;
+        }
+        if let Some(v) = object.get("lastAssignmentConfigs") {
+            value.last_assignment_configs = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMetadataValue",
+                "lastAssignmentConfigs",
+            )?;
+        }
+        if let Some(v) = object.get("storedDescriptionTopologyEpoch") {
+            value.stored_description_topology_epoch = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMetadataValue",
+                "storedDescriptionTopologyEpoch",
+            )?;
+        }
+        if let Some(v) = object.get("failedDescriptionTopologyEpoch") {
+            value.failed_description_topology_epoch = enc::json::field(
+                v,
+                version,
+                "StreamsGroupMetadataValue",
+                "failedDescriptionTopologyEpoch",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LastAssignmentConfig {
@@ -290,6 +577,114 @@ impl enc::Struct for LastAssignmentConfig {
         self.key = ByteString::new();
         self.value = ByteString::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`LastAssignmentConfig`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LastAssignmentConfigRef<'a> {
+    /// Versions 0+.
+    pub key: &'a str,
+    /// Versions 0+.
+    pub value: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for LastAssignmentConfigRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.key, r, version, true, "key")?;
+        enc::field::decode_into(&mut self.value, r, version, true, "value")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.key = "";
+        self.value = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for LastAssignmentConfigRef<'a> {
+    type Owned = LastAssignmentConfig;
+    #[inline]
+    fn into_owned(self) -> LastAssignmentConfig {
+        LastAssignmentConfig {
+            key: enc::IntoOwned::into_owned(self.key),
+            value: enc::IntoOwned::into_owned(self.value),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for LastAssignmentConfig {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.key = crate::sample::Sample::sample(g, version);
+        value.value = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for LastAssignmentConfig {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.key,
+            version,
+            options,
+            "LastAssignmentConfig",
+            "key",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.value,
+            version,
+            options,
+            "LastAssignmentConfig",
+            "value",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for LastAssignmentConfig {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "LastAssignmentConfig", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("key") {
+            value.key = enc::json::field(v, version, "LastAssignmentConfig", "key")?;
+        } else {
+            return Err(enc::json::missing("LastAssignmentConfig", "key", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(v, version, "LastAssignmentConfig", "value")?;
+        } else {
+            return Err(enc::json::missing("LastAssignmentConfig", "value", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for StreamsGroupMetadataValue {

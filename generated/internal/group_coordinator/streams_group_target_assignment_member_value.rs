@@ -78,6 +78,189 @@ impl enc::Struct for StreamsGroupTargetAssignmentMemberValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StreamsGroupTargetAssignmentMemberValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StreamsGroupTargetAssignmentMemberValueRef<'a> {
+    /// Versions 0+.
+    pub active_tasks: Vec<TaskIdsRef<'a>>,
+    /// Versions 0+.
+    pub standby_tasks: Vec<TaskIdsRef<'a>>,
+    /// Versions 0+.
+    pub warmup_tasks: Vec<TaskIdsRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StreamsGroupTargetAssignmentMemberValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.active_tasks,
+            r,
+            version,
+            true,
+            "active_tasks",
+        )?;
+        enc::field::decode_into(
+            &mut self.standby_tasks,
+            r,
+            version,
+            true,
+            "standby_tasks",
+        )?;
+        enc::field::decode_into(
+            &mut self.warmup_tasks,
+            r,
+            version,
+            true,
+            "warmup_tasks",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.active_tasks.clear();
+        self.standby_tasks.clear();
+        self.warmup_tasks.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StreamsGroupTargetAssignmentMemberValueRef<'a> {
+    type Owned = StreamsGroupTargetAssignmentMemberValue;
+    #[inline]
+    fn into_owned(self) -> StreamsGroupTargetAssignmentMemberValue {
+        StreamsGroupTargetAssignmentMemberValue {
+            active_tasks: enc::IntoOwned::into_owned(self.active_tasks),
+            standby_tasks: enc::IntoOwned::into_owned(self.standby_tasks),
+            warmup_tasks: enc::IntoOwned::into_owned(self.warmup_tasks),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StreamsGroupTargetAssignmentMemberValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupTargetAssignmentMemberValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.active_tasks = crate::sample::Sample::sample(g, version);
+        value.standby_tasks = crate::sample::Sample::sample(g, version);
+        value.warmup_tasks = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StreamsGroupTargetAssignmentMemberValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.active_tasks,
+            version,
+            options,
+            "StreamsGroupTargetAssignmentMemberValue",
+            "activeTasks",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.standby_tasks,
+            version,
+            options,
+            "StreamsGroupTargetAssignmentMemberValue",
+            "standbyTasks",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.warmup_tasks,
+            version,
+            options,
+            "StreamsGroupTargetAssignmentMemberValue",
+            "warmupTasks",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StreamsGroupTargetAssignmentMemberValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "StreamsGroupTargetAssignmentMemberValue",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("activeTasks") {
+            value.active_tasks = enc::json::field(
+                v,
+                version,
+                "StreamsGroupTargetAssignmentMemberValue",
+                "activeTasks",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupTargetAssignmentMemberValue",
+                    "activeTasks",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("standbyTasks") {
+            value.standby_tasks = enc::json::field(
+                v,
+                version,
+                "StreamsGroupTargetAssignmentMemberValue",
+                "standbyTasks",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupTargetAssignmentMemberValue",
+                    "standbyTasks",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("warmupTasks") {
+            value.warmup_tasks = enc::json::field(
+                v,
+                version,
+                "StreamsGroupTargetAssignmentMemberValue",
+                "warmupTasks",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupTargetAssignmentMemberValue",
+                    "warmupTasks",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskIds {
@@ -148,6 +331,125 @@ impl enc::Struct for TaskIds {
         self.subtopology_id = ByteString::new();
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TaskIds`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TaskIdsRef<'a> {
+    /// Versions 0+.
+    pub subtopology_id: &'a str,
+    /// Versions 0+.
+    pub partitions: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TaskIdsRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.subtopology_id,
+            r,
+            version,
+            true,
+            "subtopology_id",
+        )?;
+        enc::field::decode_into(&mut self.partitions, r, version, true, "partitions")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.subtopology_id = "";
+        self.partitions = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TaskIdsRef<'a> {
+    type Owned = TaskIds;
+    #[inline]
+    fn into_owned(self) -> TaskIds {
+        TaskIds {
+            subtopology_id: enc::IntoOwned::into_owned(self.subtopology_id),
+            partitions: enc::IntoOwned::into_owned(self.partitions),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TaskIds {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.subtopology_id = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TaskIds {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.subtopology_id,
+            version,
+            options,
+            "TaskIds",
+            "subtopologyId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TaskIds",
+            "partitions",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TaskIds {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TaskIds", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("subtopologyId") {
+            value.subtopology_id = enc::json::field(
+                v,
+                version,
+                "TaskIds",
+                "subtopologyId",
+            )?;
+        } else {
+            return Err(enc::json::missing("TaskIds", "subtopologyId", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TaskIds", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TaskIds", "partitions", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for StreamsGroupTargetAssignmentMemberValue {

@@ -46,6 +46,105 @@ impl enc::Struct for StreamsGroupTargetAssignmentMetadataKey {
         self.group_id = ByteString::new();
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StreamsGroupTargetAssignmentMetadataKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StreamsGroupTargetAssignmentMetadataKeyRef<'a> {
+    /// Versions 0.
+    pub group_id: &'a str,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StreamsGroupTargetAssignmentMetadataKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StreamsGroupTargetAssignmentMetadataKeyRef<'a> {
+    type Owned = StreamsGroupTargetAssignmentMetadataKey;
+    #[inline]
+    fn into_owned(self) -> StreamsGroupTargetAssignmentMetadataKey {
+        StreamsGroupTargetAssignmentMetadataKey {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StreamsGroupTargetAssignmentMetadataKeyRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupTargetAssignmentMetadataKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StreamsGroupTargetAssignmentMetadataKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "StreamsGroupTargetAssignmentMetadataKey",
+            "groupId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StreamsGroupTargetAssignmentMetadataKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "StreamsGroupTargetAssignmentMetadataKey",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "StreamsGroupTargetAssignmentMetadataKey",
+                "groupId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "StreamsGroupTargetAssignmentMetadataKey",
+                    "groupId",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for StreamsGroupTargetAssignmentMetadataKey {
     const NAME: &'static str = "StreamsGroupTargetAssignmentMetadataKey";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -69,6 +69,135 @@ impl enc::Struct for StreamsGroupTopologyValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StreamsGroupTopologyValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StreamsGroupTopologyValueRef<'a> {
+    /// Versions 0+.
+    pub epoch: i32,
+    /// Versions 0+.
+    pub subtopologies: Vec<SubtopologyRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StreamsGroupTopologyValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.epoch, r, version, false, "epoch")?;
+        enc::field::decode_into(
+            &mut self.subtopologies,
+            r,
+            version,
+            true,
+            "subtopologies",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.epoch = 0;
+        self.subtopologies.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StreamsGroupTopologyValueRef<'a> {
+    type Owned = StreamsGroupTopologyValue;
+    #[inline]
+    fn into_owned(self) -> StreamsGroupTopologyValue {
+        StreamsGroupTopologyValue {
+            epoch: self.epoch,
+            subtopologies: enc::IntoOwned::into_owned(self.subtopologies),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for StreamsGroupTopologyValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupTopologyValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.subtopologies = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StreamsGroupTopologyValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.epoch,
+            version,
+            options,
+            "StreamsGroupTopologyValue",
+            "epoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.subtopologies,
+            version,
+            options,
+            "StreamsGroupTopologyValue",
+            "subtopologies",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StreamsGroupTopologyValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StreamsGroupTopologyValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(
+                v,
+                version,
+                "StreamsGroupTopologyValue",
+                "epoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StreamsGroupTopologyValue", "epoch", version),
+            );
+        }
+        if let Some(v) = object.get("subtopologies") {
+            value.subtopologies = enc::json::field(
+                v,
+                version,
+                "StreamsGroupTopologyValue",
+                "subtopologies",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("StreamsGroupTopologyValue", "subtopologies", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicConfig {
@@ -128,6 +257,100 @@ impl enc::Struct for TopicConfig {
         self.key = ByteString::new();
         self.value = ByteString::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicConfig`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicConfigRef<'a> {
+    /// Versions 0+.
+    pub key: &'a str,
+    /// Versions 0+.
+    pub value: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicConfigRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.key, r, version, true, "key")?;
+        enc::field::decode_into(&mut self.value, r, version, true, "value")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.key = "";
+        self.value = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicConfigRef<'a> {
+    type Owned = TopicConfig;
+    #[inline]
+    fn into_owned(self) -> TopicConfig {
+        TopicConfig {
+            key: enc::IntoOwned::into_owned(self.key),
+            value: enc::IntoOwned::into_owned(self.value),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicConfig {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.key = crate::sample::Sample::sample(g, version);
+        value.value = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicConfig {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.key, version, options, "TopicConfig", "key")?;
+        enc::json::put(&mut out, &self.value, version, options, "TopicConfig", "value")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicConfig {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicConfig", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("key") {
+            value.key = enc::json::field(v, version, "TopicConfig", "key")?;
+        } else {
+            return Err(enc::json::missing("TopicConfig", "key", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(v, version, "TopicConfig", "value")?;
+        } else {
+            return Err(enc::json::missing("TopicConfig", "value", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -212,6 +435,164 @@ impl enc::Struct for TopicInfo {
         self.replication_factor = 0;
         self.topic_configs.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicInfo`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicInfoRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub partitions: i32,
+    /// Versions 0+.
+    pub replication_factor: i16,
+    /// Versions 0+.
+    pub topic_configs: Vec<TopicConfigRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicInfoRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 6] = enc::field::read_run(
+            r,
+            &[("partitions", 4), ("replication_factor", 2)],
+        )?;
+        self.partitions = enc::Fixed::from_chunk(&run[0..4]);
+        self.replication_factor = enc::Fixed::from_chunk(&run[4..6]);
+        enc::field::decode_into(
+            &mut self.topic_configs,
+            r,
+            version,
+            true,
+            "topic_configs",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.partitions = 0;
+        self.replication_factor = 0;
+        self.topic_configs.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicInfoRef<'a> {
+    type Owned = TopicInfo;
+    #[inline]
+    fn into_owned(self) -> TopicInfo {
+        TopicInfo {
+            name: enc::IntoOwned::into_owned(self.name),
+            partitions: self.partitions,
+            replication_factor: self.replication_factor,
+            topic_configs: enc::IntoOwned::into_owned(self.topic_configs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.partitions = crate::sample::Sample::sample(g, version);
+        value.replication_factor = crate::sample::Sample::sample(g, version);
+        value.topic_configs = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicInfo {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "TopicInfo", "name")?;
+        enc::json::put(
+            &mut out,
+            &self.partitions,
+            version,
+            options,
+            "TopicInfo",
+            "partitions",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replication_factor,
+            version,
+            options,
+            "TopicInfo",
+            "replicationFactor",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_configs,
+            version,
+            options,
+            "TopicInfo",
+            "topicConfigs",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicInfo {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicInfo", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "TopicInfo", "name")?;
+        } else {
+            return Err(enc::json::missing("TopicInfo", "name", version));
+        }
+        if let Some(v) = object.get("partitions") {
+            value.partitions = enc::json::field(v, version, "TopicInfo", "partitions")?;
+        } else {
+            return Err(enc::json::missing("TopicInfo", "partitions", version));
+        }
+        if let Some(v) = object.get("replicationFactor") {
+            value.replication_factor = enc::json::field(
+                v,
+                version,
+                "TopicInfo",
+                "replicationFactor",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicInfo", "replicationFactor", version));
+        }
+        if let Some(v) = object.get("topicConfigs") {
+            value.topic_configs = enc::json::field(
+                v,
+                version,
+                "TopicInfo",
+                "topicConfigs",
+            )?;
+        } else {
+            return Err(enc::json::missing("TopicInfo", "topicConfigs", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -376,6 +757,297 @@ impl enc::Struct for Subtopology {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Subtopology`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SubtopologyRef<'a> {
+    /// Versions 0+.
+    pub subtopology_id: &'a str,
+    /// Versions 0+.
+    pub source_topics: Vec<&'a str>,
+    /// Versions 0+.
+    pub source_topic_regex: Vec<&'a str>,
+    /// Versions 0+.
+    pub state_changelog_topics: Vec<TopicInfoRef<'a>>,
+    /// Versions 0+.
+    pub repartition_sink_topics: Vec<&'a str>,
+    /// Versions 0+.
+    pub repartition_source_topics: Vec<TopicInfoRef<'a>>,
+    /// Versions 0+.
+    pub copartition_groups: Vec<CopartitionGroupRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SubtopologyRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.subtopology_id,
+            r,
+            version,
+            true,
+            "subtopology_id",
+        )?;
+        enc::field::decode_into(
+            &mut self.source_topics,
+            r,
+            version,
+            true,
+            "source_topics",
+        )?;
+        enc::field::decode_into(
+            &mut self.source_topic_regex,
+            r,
+            version,
+            true,
+            "source_topic_regex",
+        )?;
+        enc::field::decode_into(
+            &mut self.state_changelog_topics,
+            r,
+            version,
+            true,
+            "state_changelog_topics",
+        )?;
+        enc::field::decode_into(
+            &mut self.repartition_sink_topics,
+            r,
+            version,
+            true,
+            "repartition_sink_topics",
+        )?;
+        enc::field::decode_into(
+            &mut self.repartition_source_topics,
+            r,
+            version,
+            true,
+            "repartition_source_topics",
+        )?;
+        enc::field::decode_into(
+            &mut self.copartition_groups,
+            r,
+            version,
+            true,
+            "copartition_groups",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.subtopology_id = "";
+        self.source_topics.clear();
+        self.source_topic_regex.clear();
+        self.state_changelog_topics.clear();
+        self.repartition_sink_topics.clear();
+        self.repartition_source_topics.clear();
+        self.copartition_groups.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SubtopologyRef<'a> {
+    type Owned = Subtopology;
+    #[inline]
+    fn into_owned(self) -> Subtopology {
+        Subtopology {
+            subtopology_id: enc::IntoOwned::into_owned(self.subtopology_id),
+            source_topics: enc::IntoOwned::into_owned(self.source_topics),
+            source_topic_regex: enc::IntoOwned::into_owned(self.source_topic_regex),
+            state_changelog_topics: enc::IntoOwned::into_owned(
+                self.state_changelog_topics,
+            ),
+            repartition_sink_topics: enc::IntoOwned::into_owned(
+                self.repartition_sink_topics,
+            ),
+            repartition_source_topics: enc::IntoOwned::into_owned(
+                self.repartition_source_topics,
+            ),
+            copartition_groups: enc::IntoOwned::into_owned(self.copartition_groups),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Subtopology {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.subtopology_id = crate::sample::Sample::sample(g, version);
+        value.source_topics = crate::sample::Sample::sample(g, version);
+        value.source_topic_regex = crate::sample::Sample::sample(g, version);
+        value.state_changelog_topics = crate::sample::Sample::sample(g, version);
+        value.repartition_sink_topics = crate::sample::Sample::sample(g, version);
+        value.repartition_source_topics = crate::sample::Sample::sample(g, version);
+        value.copartition_groups = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Subtopology {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.subtopology_id,
+            version,
+            options,
+            "Subtopology",
+            "subtopologyId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.source_topics,
+            version,
+            options,
+            "Subtopology",
+            "sourceTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.source_topic_regex,
+            version,
+            options,
+            "Subtopology",
+            "sourceTopicRegex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state_changelog_topics,
+            version,
+            options,
+            "Subtopology",
+            "stateChangelogTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.repartition_sink_topics,
+            version,
+            options,
+            "Subtopology",
+            "repartitionSinkTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.repartition_source_topics,
+            version,
+            options,
+            "Subtopology",
+            "repartitionSourceTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.copartition_groups,
+            version,
+            options,
+            "Subtopology",
+            "copartitionGroups",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Subtopology {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Subtopology", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("subtopologyId") {
+            value.subtopology_id = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "subtopologyId",
+            )?;
+        } else {
+            return Err(enc::json::missing("Subtopology", "subtopologyId", version));
+        }
+        if let Some(v) = object.get("sourceTopics") {
+            value.source_topics = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "sourceTopics",
+            )?;
+        } else {
+            return Err(enc::json::missing("Subtopology", "sourceTopics", version));
+        }
+        if let Some(v) = object.get("sourceTopicRegex") {
+            value.source_topic_regex = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "sourceTopicRegex",
+            )?;
+        } else {
+            return Err(enc::json::missing("Subtopology", "sourceTopicRegex", version));
+        }
+        if let Some(v) = object.get("stateChangelogTopics") {
+            value.state_changelog_topics = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "stateChangelogTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("Subtopology", "stateChangelogTopics", version),
+            );
+        }
+        if let Some(v) = object.get("repartitionSinkTopics") {
+            value.repartition_sink_topics = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "repartitionSinkTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("Subtopology", "repartitionSinkTopics", version),
+            );
+        }
+        if let Some(v) = object.get("repartitionSourceTopics") {
+            value.repartition_source_topics = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "repartitionSourceTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("Subtopology", "repartitionSourceTopics", version),
+            );
+        }
+        if let Some(v) = object.get("copartitionGroups") {
+            value.copartition_groups = enc::json::field(
+                v,
+                version,
+                "Subtopology",
+                "copartitionGroups",
+            )?;
+        } else {
+            return Err(enc::json::missing("Subtopology", "copartitionGroups", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CopartitionGroup {
@@ -468,6 +1140,176 @@ impl enc::Struct for CopartitionGroup {
         self.source_topic_regex.clear();
         self.repartition_source_topics.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`CopartitionGroup`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CopartitionGroupRef<'a> {
+    /// Versions 0+.
+    pub source_topics: enc::FixedArray<'a, i16>,
+    /// Versions 0+.
+    pub source_topic_regex: enc::FixedArray<'a, i16>,
+    /// Versions 0+.
+    pub repartition_source_topics: enc::FixedArray<'a, i16>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for CopartitionGroupRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.source_topics,
+            r,
+            version,
+            true,
+            "source_topics",
+        )?;
+        enc::field::decode_into(
+            &mut self.source_topic_regex,
+            r,
+            version,
+            true,
+            "source_topic_regex",
+        )?;
+        enc::field::decode_into(
+            &mut self.repartition_source_topics,
+            r,
+            version,
+            true,
+            "repartition_source_topics",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.source_topics = Default::default();
+        self.source_topic_regex = Default::default();
+        self.repartition_source_topics = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for CopartitionGroupRef<'a> {
+    type Owned = CopartitionGroup;
+    #[inline]
+    fn into_owned(self) -> CopartitionGroup {
+        CopartitionGroup {
+            source_topics: enc::IntoOwned::into_owned(self.source_topics),
+            source_topic_regex: enc::IntoOwned::into_owned(self.source_topic_regex),
+            repartition_source_topics: enc::IntoOwned::into_owned(
+                self.repartition_source_topics,
+            ),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for CopartitionGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.source_topics = crate::sample::Sample::sample(g, version);
+        value.source_topic_regex = crate::sample::Sample::sample(g, version);
+        value.repartition_source_topics = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for CopartitionGroup {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.source_topics,
+            version,
+            options,
+            "CopartitionGroup",
+            "sourceTopics",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.source_topic_regex,
+            version,
+            options,
+            "CopartitionGroup",
+            "sourceTopicRegex",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.repartition_source_topics,
+            version,
+            options,
+            "CopartitionGroup",
+            "repartitionSourceTopics",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for CopartitionGroup {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "CopartitionGroup", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("sourceTopics") {
+            value.source_topics = enc::json::field(
+                v,
+                version,
+                "CopartitionGroup",
+                "sourceTopics",
+            )?;
+        } else {
+            return Err(enc::json::missing("CopartitionGroup", "sourceTopics", version));
+        }
+        if let Some(v) = object.get("sourceTopicRegex") {
+            value.source_topic_regex = enc::json::field(
+                v,
+                version,
+                "CopartitionGroup",
+                "sourceTopicRegex",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("CopartitionGroup", "sourceTopicRegex", version),
+            );
+        }
+        if let Some(v) = object.get("repartitionSourceTopics") {
+            value.repartition_source_topics = enc::json::field(
+                v,
+                version,
+                "CopartitionGroup",
+                "repartitionSourceTopics",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "CopartitionGroup",
+                    "repartitionSourceTopics",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for StreamsGroupTopologyValue {

@@ -129,6 +129,297 @@ impl enc::Struct for AccessControlEntryRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`AccessControlEntryRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AccessControlEntryRecordRef<'a> {
+    /// Versions 0+.
+    pub id: enc::Uuid,
+    /// Versions 0+.
+    pub resource_type: i8,
+    /// Versions 0+.
+    pub resource_name: &'a str,
+    /// Versions 0+.
+    pub pattern_type: i8,
+    /// Versions 0+.
+    pub principal: &'a str,
+    /// Versions 0+.
+    pub host: &'a str,
+    /// Versions 0+.
+    pub operation: i8,
+    /// Versions 0+.
+    pub permission_type: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for AccessControlEntryRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 17] = enc::field::read_run(
+            r,
+            &[("id", 16), ("resource_type", 1)],
+        )?;
+        self.id = enc::Fixed::from_chunk(&run[0..16]);
+        self.resource_type = enc::Fixed::from_chunk(&run[16..17]);
+        enc::field::decode_into(
+            &mut self.resource_name,
+            r,
+            version,
+            true,
+            "resource_name",
+        )?;
+        enc::field::decode_into(
+            &mut self.pattern_type,
+            r,
+            version,
+            false,
+            "pattern_type",
+        )?;
+        enc::field::decode_into(&mut self.principal, r, version, true, "principal")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 2] = enc::field::read_run(
+            r,
+            &[("operation", 1), ("permission_type", 1)],
+        )?;
+        self.operation = enc::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = enc::Fixed::from_chunk(&run[1..2]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.id = enc::Uuid::NIL;
+        self.resource_type = 0;
+        self.resource_name = "";
+        self.pattern_type = 0;
+        self.principal = "";
+        self.host = "";
+        self.operation = 0;
+        self.permission_type = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for AccessControlEntryRecordRef<'a> {
+    type Owned = AccessControlEntryRecord;
+    #[inline]
+    fn into_owned(self) -> AccessControlEntryRecord {
+        AccessControlEntryRecord {
+            id: self.id,
+            resource_type: self.resource_type,
+            resource_name: enc::IntoOwned::into_owned(self.resource_name),
+            pattern_type: self.pattern_type,
+            principal: enc::IntoOwned::into_owned(self.principal),
+            host: enc::IntoOwned::into_owned(self.host),
+            operation: self.operation,
+            permission_type: self.permission_type,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for AccessControlEntryRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AccessControlEntryRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.id = crate::sample::Sample::sample(g, version);
+        value.resource_type = crate::sample::Sample::sample(g, version);
+        value.resource_name = crate::sample::Sample::sample(g, version);
+        value.pattern_type = crate::sample::Sample::sample(g, version);
+        value.principal = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.operation = crate::sample::Sample::sample(g, version);
+        value.permission_type = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for AccessControlEntryRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.id,
+            version,
+            options,
+            "AccessControlEntryRecord",
+            "id",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_type,
+            version,
+            options,
+            "AccessControlEntryRecord",
+            "resourceType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_name,
+            version,
+            options,
+            "AccessControlEntryRecord",
+            "resourceName",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.pattern_type,
+            version,
+            options,
+            "AccessControlEntryRecord",
+            "patternType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.principal,
+            version,
+            options,
+            "AccessControlEntryRecord",
+            "principal",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host,
+            version,
+            options,
+            "AccessControlEntryRecord",
+            "host",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.operation,
+            version,
+            options,
+            "AccessControlEntryRecord",
+            "operation",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.permission_type,
+            version,
+            options,
+            "AccessControlEntryRecord",
+            "permissionType",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for AccessControlEntryRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "AccessControlEntryRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("id") {
+            value.id = enc::json::field(v, version, "AccessControlEntryRecord", "id")?;
+        } else {
+            return Err(enc::json::missing("AccessControlEntryRecord", "id", version));
+        }
+        if let Some(v) = object.get("resourceType") {
+            value.resource_type = enc::json::field(
+                v,
+                version,
+                "AccessControlEntryRecord",
+                "resourceType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AccessControlEntryRecord", "resourceType", version),
+            );
+        }
+        if let Some(v) = object.get("resourceName") {
+            value.resource_name = enc::json::field(
+                v,
+                version,
+                "AccessControlEntryRecord",
+                "resourceName",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AccessControlEntryRecord", "resourceName", version),
+            );
+        }
+        if let Some(v) = object.get("patternType") {
+            value.pattern_type = enc::json::field(
+                v,
+                version,
+                "AccessControlEntryRecord",
+                "patternType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AccessControlEntryRecord", "patternType", version),
+            );
+        }
+        if let Some(v) = object.get("principal") {
+            value.principal = enc::json::field(
+                v,
+                version,
+                "AccessControlEntryRecord",
+                "principal",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AccessControlEntryRecord", "principal", version),
+            );
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(
+                v,
+                version,
+                "AccessControlEntryRecord",
+                "host",
+            )?;
+        } else {
+            return Err(enc::json::missing("AccessControlEntryRecord", "host", version));
+        }
+        if let Some(v) = object.get("operation") {
+            value.operation = enc::json::field(
+                v,
+                version,
+                "AccessControlEntryRecord",
+                "operation",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AccessControlEntryRecord", "operation", version),
+            );
+        }
+        if let Some(v) = object.get("permissionType") {
+            value.permission_type = enc::json::field(
+                v,
+                version,
+                "AccessControlEntryRecord",
+                "permissionType",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("AccessControlEntryRecord", "permissionType", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for AccessControlEntryRecord {
     const NAME: &'static str = "AccessControlEntryRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

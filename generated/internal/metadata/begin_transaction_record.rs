@@ -74,6 +74,112 @@ impl enc::Struct for BeginTransactionRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BeginTransactionRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BeginTransactionRecordRef<'a> {
+    /// Versions 0+; nullable 0+; tag 0 from 0+; default null.
+    pub name: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BeginTransactionRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        self.name = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => self.name = enc::field::decode_tagged(r, version, "name")?,
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BeginTransactionRecordRef<'a> {
+    type Owned = BeginTransactionRecord;
+    #[inline]
+    fn into_owned(self) -> BeginTransactionRecord {
+        BeginTransactionRecord {
+            name: enc::IntoOwned::into_owned(self.name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for BeginTransactionRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BeginTransactionRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BeginTransactionRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        if self.name.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.name,
+                version,
+                options,
+                "BeginTransactionRecord",
+                "name",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BeginTransactionRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BeginTransactionRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "BeginTransactionRecord", "name")?;
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for BeginTransactionRecord {
     const NAME: &'static str = "BeginTransactionRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

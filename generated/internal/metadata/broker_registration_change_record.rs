@@ -196,6 +196,303 @@ impl enc::Entities for BrokerRegistrationChangeRecord {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BrokerRegistrationChangeRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-3; flexible 0-3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BrokerRegistrationChangeRecordRef<'a> {
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Versions 0+.
+    pub broker_epoch: i64,
+    /// Versions 0+; tag 0 from 0+.
+    pub fenced: i8,
+    /// Versions 1+; tag 1 from 1+.
+    pub in_controlled_shutdown: i8,
+    /// Versions 2+; tag 2 from 2+.
+    pub log_dirs: enc::FixedArray<'a, enc::Uuid>,
+    /// Versions 3+; nullable 3+; tag 3 from 3+; default null.
+    pub cordoned_log_dirs: Option<enc::FixedArray<'a, enc::Uuid>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BrokerRegistrationChangeRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("broker_id", 4), ("broker_epoch", 8)],
+        )?;
+        self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+        self.fenced = 0;
+        self.in_controlled_shutdown = 0;
+        self.log_dirs = Default::default();
+        self.cordoned_log_dirs = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            4,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => self.fenced = enc::field::decode_tagged(r, version, "fenced")?,
+                    1 if version >= 1 => {
+                        self.in_controlled_shutdown = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "in_controlled_shutdown",
+                        )?;
+                    }
+                    2 if version >= 2 => {
+                        self.log_dirs = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "log_dirs",
+                        )?;
+                    }
+                    3 if version >= 3 => {
+                        self.cordoned_log_dirs = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "cordoned_log_dirs",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = 0;
+        self.fenced = 0;
+        self.in_controlled_shutdown = 0;
+        self.log_dirs = Default::default();
+        self.cordoned_log_dirs = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BrokerRegistrationChangeRecordRef<'a> {
+    type Owned = BrokerRegistrationChangeRecord;
+    #[inline]
+    fn into_owned(self) -> BrokerRegistrationChangeRecord {
+        BrokerRegistrationChangeRecord {
+            broker_id: self.broker_id,
+            broker_epoch: self.broker_epoch,
+            fenced: self.fenced,
+            in_controlled_shutdown: self.in_controlled_shutdown,
+            log_dirs: enc::IntoOwned::into_owned(self.log_dirs),
+            cordoned_log_dirs: enc::IntoOwned::into_owned(self.cordoned_log_dirs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for BrokerRegistrationChangeRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BrokerRegistrationChangeRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.broker_epoch = crate::sample::Sample::sample(g, version);
+        value.fenced = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.in_controlled_shutdown = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.log_dirs = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.cordoned_log_dirs = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(4);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BrokerRegistrationChangeRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.in_controlled_shutdown != 0 {
+            return Err(
+                enc::json::non_default(
+                    "BrokerRegistrationChangeRecord",
+                    "inControlledShutdown",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && !self.log_dirs.is_empty() {
+            return Err(
+                enc::json::non_default(
+                    "BrokerRegistrationChangeRecord",
+                    "logDirs",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && self.cordoned_log_dirs.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "BrokerRegistrationChangeRecord",
+                    "cordonedLogDirs",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "BrokerRegistrationChangeRecord",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_epoch,
+            version,
+            options,
+            "BrokerRegistrationChangeRecord",
+            "brokerEpoch",
+        )?;
+        if self.fenced != 0 {
+            enc::json::put(
+                &mut out,
+                &self.fenced,
+                version,
+                options,
+                "BrokerRegistrationChangeRecord",
+                "fenced",
+            )?;
+        }
+        if version >= 1 && self.in_controlled_shutdown != 0 {
+            enc::json::put(
+                &mut out,
+                &self.in_controlled_shutdown,
+                version,
+                options,
+                "BrokerRegistrationChangeRecord",
+                "inControlledShutdown",
+            )?;
+        }
+        if version >= 2 && !self.log_dirs.is_empty() {
+            enc::json::put(
+                &mut out,
+                &self.log_dirs,
+                version,
+                options,
+                "BrokerRegistrationChangeRecord",
+                "logDirs",
+            )?;
+        }
+        if version >= 3 && self.cordoned_log_dirs.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.cordoned_log_dirs,
+                version,
+                options,
+                "BrokerRegistrationChangeRecord",
+                "cordonedLogDirs",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BrokerRegistrationChangeRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BrokerRegistrationChangeRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationChangeRecord",
+                "brokerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerRegistrationChangeRecord", "brokerId", version),
+            );
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationChangeRecord",
+                "brokerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "BrokerRegistrationChangeRecord",
+                    "brokerEpoch",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("fenced") {
+            value.fenced = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationChangeRecord",
+                "fenced",
+            )?;
+        }
+        if let Some(v) = object.get("inControlledShutdown") {
+            value.in_controlled_shutdown = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationChangeRecord",
+                "inControlledShutdown",
+            )?;
+        }
+        if let Some(v) = object.get("logDirs") {
+            value.log_dirs = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationChangeRecord",
+                "logDirs",
+            )?;
+        }
+        if let Some(v) = object.get("cordonedLogDirs") {
+            value.cordoned_log_dirs = enc::json::field(
+                v,
+                version,
+                "BrokerRegistrationChangeRecord",
+                "cordonedLogDirs",
+            )?;
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for BrokerRegistrationChangeRecord {
     const NAME: &'static str = "BrokerRegistrationChangeRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 3);

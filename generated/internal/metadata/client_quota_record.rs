@@ -77,6 +77,154 @@ impl enc::Struct for ClientQuotaRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ClientQuotaRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClientQuotaRecordRef<'a> {
+    /// Versions 0+.
+    pub entity: Vec<EntityDataRef<'a>>,
+    /// Versions 0+.
+    pub key: &'a str,
+    /// Versions 0+.
+    pub value: f64,
+    /// Versions 0+.
+    pub remove: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ClientQuotaRecordRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.entity, r, version, true, "entity")?;
+        enc::field::decode_into(&mut self.key, r, version, true, "key")?;
+        let run: [u8; 9] = enc::field::read_run(r, &[("value", 8), ("remove", 1)])?;
+        self.value = enc::Fixed::from_chunk(&run[0..8]);
+        self.remove = enc::Fixed::from_chunk(&run[8..9]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.entity.clear();
+        self.key = "";
+        self.value = 0.0;
+        self.remove = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ClientQuotaRecordRef<'a> {
+    type Owned = ClientQuotaRecord;
+    #[inline]
+    fn into_owned(self) -> ClientQuotaRecord {
+        ClientQuotaRecord {
+            entity: enc::IntoOwned::into_owned(self.entity),
+            key: enc::IntoOwned::into_owned(self.key),
+            value: self.value,
+            remove: self.remove,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ClientQuotaRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ClientQuotaRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.entity = crate::sample::Sample::sample(g, version);
+        value.key = crate::sample::Sample::sample(g, version);
+        value.value = crate::sample::Sample::sample(g, version);
+        value.remove = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ClientQuotaRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.entity,
+            version,
+            options,
+            "ClientQuotaRecord",
+            "entity",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.key,
+            version,
+            options,
+            "ClientQuotaRecord",
+            "key",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.value,
+            version,
+            options,
+            "ClientQuotaRecord",
+            "value",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.remove,
+            version,
+            options,
+            "ClientQuotaRecord",
+            "remove",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ClientQuotaRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ClientQuotaRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("entity") {
+            value.entity = enc::json::field(v, version, "ClientQuotaRecord", "entity")?;
+        } else {
+            return Err(enc::json::missing("ClientQuotaRecord", "entity", version));
+        }
+        if let Some(v) = object.get("key") {
+            value.key = enc::json::field(v, version, "ClientQuotaRecord", "key")?;
+        } else {
+            return Err(enc::json::missing("ClientQuotaRecord", "key", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(v, version, "ClientQuotaRecord", "value")?;
+        } else {
+            return Err(enc::json::missing("ClientQuotaRecord", "value", version));
+        }
+        if let Some(v) = object.get("remove") {
+            value.remove = enc::json::field(v, version, "ClientQuotaRecord", "remove")?;
+        } else {
+            return Err(enc::json::missing("ClientQuotaRecord", "remove", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntityData {
@@ -146,6 +294,138 @@ impl enc::Struct for EntityData {
         self.entity_type = ByteString::new();
         self.entity_name = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`EntityData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityDataRef<'a> {
+    /// Versions 0+.
+    pub entity_type: &'a str,
+    /// Versions 0+; nullable 0+.
+    pub entity_name: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for EntityDataRef<'a> {
+    fn default() -> Self {
+        Self {
+            entity_type: "",
+            entity_name: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for EntityDataRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.entity_type, r, version, true, "entity_type")?;
+        enc::field::decode_into(&mut self.entity_name, r, version, true, "entity_name")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.entity_type = "";
+        self.entity_name = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for EntityDataRef<'a> {
+    type Owned = EntityData;
+    #[inline]
+    fn into_owned(self) -> EntityData {
+        EntityData {
+            entity_type: enc::IntoOwned::into_owned(self.entity_type),
+            entity_name: enc::IntoOwned::into_owned(self.entity_name),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EntityData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.entity_type = crate::sample::Sample::sample(g, version);
+        value.entity_name = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for EntityData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.entity_type,
+            version,
+            options,
+            "EntityData",
+            "entityType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.entity_name,
+            version,
+            options,
+            "EntityData",
+            "entityName",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for EntityData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "EntityData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("entityType") {
+            value.entity_type = enc::json::field(
+                v,
+                version,
+                "EntityData",
+                "entityType",
+            )?;
+        } else {
+            return Err(enc::json::missing("EntityData", "entityType", version));
+        }
+        if let Some(v) = object.get("entityName") {
+            value.entity_name = enc::json::field(
+                v,
+                version,
+                "EntityData",
+                "entityName",
+            )?;
+        } else {
+            return Err(enc::json::missing("EntityData", "entityName", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ClientQuotaRecord {

@@ -105,6 +105,185 @@ impl enc::Struct for ConfigRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ConfigRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigRecordRef<'a> {
+    /// Versions 0+.
+    pub resource_type: i8,
+    /// Versions 0+.
+    pub resource_name: &'a str,
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+; nullable 0+.
+    pub value: Option<&'a str>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ConfigRecordRef<'a> {
+    fn default() -> Self {
+        Self {
+            resource_type: 0,
+            resource_name: "",
+            name: "",
+            value: Some(""),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ConfigRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.resource_type,
+            r,
+            version,
+            false,
+            "resource_type",
+        )?;
+        enc::field::decode_into(
+            &mut self.resource_name,
+            r,
+            version,
+            true,
+            "resource_name",
+        )?;
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.value, r, version, true, "value")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.resource_type = 0;
+        self.resource_name = "";
+        self.name = "";
+        self.value = Some("");
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ConfigRecordRef<'a> {
+    type Owned = ConfigRecord;
+    #[inline]
+    fn into_owned(self) -> ConfigRecord {
+        ConfigRecord {
+            resource_type: self.resource_type,
+            resource_name: enc::IntoOwned::into_owned(self.resource_name),
+            name: enc::IntoOwned::into_owned(self.name),
+            value: enc::IntoOwned::into_owned(self.value),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ConfigRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ConfigRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.resource_type = crate::sample::Sample::sample(g, version);
+        value.resource_name = crate::sample::Sample::sample(g, version);
+        value.name = crate::sample::Sample::sample(g, version);
+        value.value = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ConfigRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.resource_type,
+            version,
+            options,
+            "ConfigRecord",
+            "resourceType",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.resource_name,
+            version,
+            options,
+            "ConfigRecord",
+            "resourceName",
+        )?;
+        enc::json::put(&mut out, &self.name, version, options, "ConfigRecord", "name")?;
+        enc::json::put(
+            &mut out,
+            &self.value,
+            version,
+            options,
+            "ConfigRecord",
+            "value",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ConfigRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ConfigRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("resourceType") {
+            value.resource_type = enc::json::field(
+                v,
+                version,
+                "ConfigRecord",
+                "resourceType",
+            )?;
+        } else {
+            return Err(enc::json::missing("ConfigRecord", "resourceType", version));
+        }
+        if let Some(v) = object.get("resourceName") {
+            value.resource_name = enc::json::field(
+                v,
+                version,
+                "ConfigRecord",
+                "resourceName",
+            )?;
+        } else {
+            return Err(enc::json::missing("ConfigRecord", "resourceName", version));
+        }
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "ConfigRecord", "name")?;
+        } else {
+            return Err(enc::json::missing("ConfigRecord", "name", version));
+        }
+        if let Some(v) = object.get("value") {
+            value.value = enc::json::field(v, version, "ConfigRecord", "value")?;
+        } else {
+            return Err(enc::json::missing("ConfigRecord", "value", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ConfigRecord {
     const NAME: &'static str = "ConfigRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

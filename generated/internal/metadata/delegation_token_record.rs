@@ -105,6 +105,262 @@ impl enc::Struct for DelegationTokenRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`DelegationTokenRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DelegationTokenRecordRef<'a> {
+    /// Versions 0+.
+    pub owner: &'a str,
+    /// Versions 0+.
+    pub requester: &'a str,
+    /// Versions 0+.
+    pub renewers: Vec<&'a str>,
+    /// Versions 0+.
+    pub issue_timestamp: i64,
+    /// Versions 0+.
+    pub max_timestamp: i64,
+    /// Versions 0+.
+    pub expiration_timestamp: i64,
+    /// Versions 0+.
+    pub token_id: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for DelegationTokenRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.owner, r, version, true, "owner")?;
+        enc::field::decode_into(&mut self.requester, r, version, true, "requester")?;
+        enc::field::decode_into(&mut self.renewers, r, version, true, "renewers")?;
+        let run: [u8; 24] = enc::field::read_run(
+            r,
+            &[("issue_timestamp", 8), ("max_timestamp", 8), ("expiration_timestamp", 8)],
+        )?;
+        self.issue_timestamp = enc::Fixed::from_chunk(&run[0..8]);
+        self.max_timestamp = enc::Fixed::from_chunk(&run[8..16]);
+        self.expiration_timestamp = enc::Fixed::from_chunk(&run[16..24]);
+        enc::field::decode_into(&mut self.token_id, r, version, true, "token_id")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.owner = "";
+        self.requester = "";
+        self.renewers.clear();
+        self.issue_timestamp = 0;
+        self.max_timestamp = 0;
+        self.expiration_timestamp = 0;
+        self.token_id = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for DelegationTokenRecordRef<'a> {
+    type Owned = DelegationTokenRecord;
+    #[inline]
+    fn into_owned(self) -> DelegationTokenRecord {
+        DelegationTokenRecord {
+            owner: enc::IntoOwned::into_owned(self.owner),
+            requester: enc::IntoOwned::into_owned(self.requester),
+            renewers: enc::IntoOwned::into_owned(self.renewers),
+            issue_timestamp: self.issue_timestamp,
+            max_timestamp: self.max_timestamp,
+            expiration_timestamp: self.expiration_timestamp,
+            token_id: enc::IntoOwned::into_owned(self.token_id),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for DelegationTokenRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for DelegationTokenRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.owner = crate::sample::Sample::sample(g, version);
+        value.requester = crate::sample::Sample::sample(g, version);
+        value.renewers = crate::sample::Sample::sample(g, version);
+        value.issue_timestamp = crate::sample::Sample::sample(g, version);
+        value.max_timestamp = crate::sample::Sample::sample(g, version);
+        value.expiration_timestamp = crate::sample::Sample::sample(g, version);
+        value.token_id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for DelegationTokenRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.owner,
+            version,
+            options,
+            "DelegationTokenRecord",
+            "owner",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.requester,
+            version,
+            options,
+            "DelegationTokenRecord",
+            "requester",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.renewers,
+            version,
+            options,
+            "DelegationTokenRecord",
+            "renewers",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.issue_timestamp,
+            version,
+            options,
+            "DelegationTokenRecord",
+            "issueTimestamp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_timestamp,
+            version,
+            options,
+            "DelegationTokenRecord",
+            "maxTimestamp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.expiration_timestamp,
+            version,
+            options,
+            "DelegationTokenRecord",
+            "expirationTimestamp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.token_id,
+            version,
+            options,
+            "DelegationTokenRecord",
+            "tokenId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for DelegationTokenRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "DelegationTokenRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("owner") {
+            value.owner = enc::json::field(
+                v,
+                version,
+                "DelegationTokenRecord",
+                "owner",
+            )?;
+        } else {
+            return Err(enc::json::missing("DelegationTokenRecord", "owner", version));
+        }
+        if let Some(v) = object.get("requester") {
+            value.requester = enc::json::field(
+                v,
+                version,
+                "DelegationTokenRecord",
+                "requester",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DelegationTokenRecord", "requester", version),
+            );
+        }
+        if let Some(v) = object.get("renewers") {
+            value.renewers = enc::json::field(
+                v,
+                version,
+                "DelegationTokenRecord",
+                "renewers",
+            )?;
+        } else {
+            return Err(enc::json::missing("DelegationTokenRecord", "renewers", version));
+        }
+        if let Some(v) = object.get("issueTimestamp") {
+            value.issue_timestamp = enc::json::field(
+                v,
+                version,
+                "DelegationTokenRecord",
+                "issueTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DelegationTokenRecord", "issueTimestamp", version),
+            );
+        }
+        if let Some(v) = object.get("maxTimestamp") {
+            value.max_timestamp = enc::json::field(
+                v,
+                version,
+                "DelegationTokenRecord",
+                "maxTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("DelegationTokenRecord", "maxTimestamp", version),
+            );
+        }
+        if let Some(v) = object.get("expirationTimestamp") {
+            value.expiration_timestamp = enc::json::field(
+                v,
+                version,
+                "DelegationTokenRecord",
+                "expirationTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "DelegationTokenRecord",
+                    "expirationTimestamp",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("tokenId") {
+            value.token_id = enc::json::field(
+                v,
+                version,
+                "DelegationTokenRecord",
+                "tokenId",
+            )?;
+        } else {
+            return Err(enc::json::missing("DelegationTokenRecord", "tokenId", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for DelegationTokenRecord {
     const NAME: &'static str = "DelegationTokenRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -70,6 +70,129 @@ impl enc::Struct for FeatureLevelRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`FeatureLevelRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FeatureLevelRecordRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub feature_level: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for FeatureLevelRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(
+            &mut self.feature_level,
+            r,
+            version,
+            false,
+            "feature_level",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.feature_level = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for FeatureLevelRecordRef<'a> {
+    type Owned = FeatureLevelRecord;
+    #[inline]
+    fn into_owned(self) -> FeatureLevelRecord {
+        FeatureLevelRecord {
+            name: enc::IntoOwned::into_owned(self.name),
+            feature_level: self.feature_level,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for FeatureLevelRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for FeatureLevelRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.feature_level = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for FeatureLevelRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "FeatureLevelRecord",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.feature_level,
+            version,
+            options,
+            "FeatureLevelRecord",
+            "featureLevel",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for FeatureLevelRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "FeatureLevelRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "FeatureLevelRecord", "name")?;
+        } else {
+            return Err(enc::json::missing("FeatureLevelRecord", "name", version));
+        }
+        if let Some(v) = object.get("featureLevel") {
+            value.feature_level = enc::json::field(
+                v,
+                version,
+                "FeatureLevelRecord",
+                "featureLevel",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("FeatureLevelRecord", "featureLevel", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for FeatureLevelRecord {
     const NAME: &'static str = "FeatureLevelRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -365,6 +365,478 @@ impl enc::Entities for PartitionChangeRecord {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionChangeRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionChangeRecordRef<'a> {
+    /// Versions 0+; default -1.
+    pub partition_id: i32,
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Versions 0+; nullable 0+; tag 0 from 0+; default null.
+    pub isr: Option<enc::FixedArray<'a, i32>>,
+    /// Versions 0+; tag 1 from 0+; default -2.
+    pub leader: i32,
+    /// Versions 0+; nullable 0+; tag 2 from 0+; default null.
+    pub replicas: Option<enc::FixedArray<'a, i32>>,
+    /// Versions 0+; nullable 0+; tag 3 from 0+; default null.
+    pub removing_replicas: Option<enc::FixedArray<'a, i32>>,
+    /// Versions 0+; nullable 0+; tag 4 from 0+; default null.
+    pub adding_replicas: Option<enc::FixedArray<'a, i32>>,
+    /// Versions 0+; tag 5 from 0+; default -1.
+    pub leader_recovery_state: i8,
+    /// Versions 1+; nullable 1+; tag 8 from 1+; default null.
+    pub directories: Option<enc::FixedArray<'a, enc::Uuid>>,
+    /// Versions 2+; nullable 2+; tag 6 from 2+; default null.
+    pub eligible_leader_replicas: Option<enc::FixedArray<'a, i32>>,
+    /// Versions 2+; nullable 2+; tag 7 from 2+; default null.
+    pub last_known_elr: Option<enc::FixedArray<'a, i32>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for PartitionChangeRecordRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_id: -1,
+            topic_id: enc::Uuid::NIL,
+            isr: None,
+            leader: -2,
+            replicas: None,
+            removing_replicas: None,
+            adding_replicas: None,
+            leader_recovery_state: -1,
+            directories: None,
+            eligible_leader_replicas: None,
+            last_known_elr: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionChangeRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 20] = enc::field::read_run(
+            r,
+            &[("partition_id", 4), ("topic_id", 16)],
+        )?;
+        self.partition_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.topic_id = enc::Fixed::from_chunk(&run[4..20]);
+        self.isr = None;
+        self.leader = -2;
+        self.replicas = None;
+        self.removing_replicas = None;
+        self.adding_replicas = None;
+        self.leader_recovery_state = -1;
+        self.directories = None;
+        self.eligible_leader_replicas = None;
+        self.last_known_elr = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            9,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => self.isr = enc::field::decode_tagged(r, version, "isr")?,
+                    1 => self.leader = enc::field::decode_tagged(r, version, "leader")?,
+                    2 => {
+                        self.replicas = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "replicas",
+                        )?;
+                    }
+                    3 => {
+                        self.removing_replicas = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "removing_replicas",
+                        )?;
+                    }
+                    4 => {
+                        self.adding_replicas = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "adding_replicas",
+                        )?;
+                    }
+                    5 => {
+                        self.leader_recovery_state = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "leader_recovery_state",
+                        )?;
+                    }
+                    8 if version >= 1 => {
+                        self.directories = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "directories",
+                        )?;
+                    }
+                    6 if version >= 2 => {
+                        self.eligible_leader_replicas = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "eligible_leader_replicas",
+                        )?;
+                    }
+                    7 if version >= 2 => {
+                        self.last_known_elr = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "last_known_elr",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_id = -1;
+        self.topic_id = enc::Uuid::NIL;
+        self.isr = None;
+        self.leader = -2;
+        self.replicas = None;
+        self.removing_replicas = None;
+        self.adding_replicas = None;
+        self.leader_recovery_state = -1;
+        self.directories = None;
+        self.eligible_leader_replicas = None;
+        self.last_known_elr = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionChangeRecordRef<'a> {
+    type Owned = PartitionChangeRecord;
+    #[inline]
+    fn into_owned(self) -> PartitionChangeRecord {
+        PartitionChangeRecord {
+            partition_id: self.partition_id,
+            topic_id: self.topic_id,
+            isr: enc::IntoOwned::into_owned(self.isr),
+            leader: self.leader,
+            replicas: enc::IntoOwned::into_owned(self.replicas),
+            removing_replicas: enc::IntoOwned::into_owned(self.removing_replicas),
+            adding_replicas: enc::IntoOwned::into_owned(self.adding_replicas),
+            leader_recovery_state: self.leader_recovery_state,
+            directories: enc::IntoOwned::into_owned(self.directories),
+            eligible_leader_replicas: enc::IntoOwned::into_owned(
+                self.eligible_leader_replicas,
+            ),
+            last_known_elr: enc::IntoOwned::into_owned(self.last_known_elr),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for PartitionChangeRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionChangeRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_id = crate::sample::Sample::sample(g, version);
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.isr = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.leader = crate::sample::Sample::sample(g, version);
+        value.replicas = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.removing_replicas = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.adding_replicas = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.leader_recovery_state = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.directories = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 2 {
+            value.eligible_leader_replicas = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 2 {
+            value.last_known_elr = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(9);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionChangeRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.directories.is_some() {
+            return Err(
+                enc::json::non_default("PartitionChangeRecord", "directories", version),
+            );
+        }
+        if version < 2 && self.eligible_leader_replicas.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "PartitionChangeRecord",
+                    "eligibleLeaderReplicas",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && self.last_known_elr.is_some() {
+            return Err(
+                enc::json::non_default("PartitionChangeRecord", "lastKnownElr", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_id,
+            version,
+            options,
+            "PartitionChangeRecord",
+            "partitionId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "PartitionChangeRecord",
+            "topicId",
+        )?;
+        if self.isr.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.isr,
+                version,
+                options,
+                "PartitionChangeRecord",
+                "isr",
+            )?;
+        }
+        if self.leader != -2 {
+            enc::json::put(
+                &mut out,
+                &self.leader,
+                version,
+                options,
+                "PartitionChangeRecord",
+                "leader",
+            )?;
+        }
+        if self.replicas.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.replicas,
+                version,
+                options,
+                "PartitionChangeRecord",
+                "replicas",
+            )?;
+        }
+        if self.removing_replicas.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.removing_replicas,
+                version,
+                options,
+                "PartitionChangeRecord",
+                "removingReplicas",
+            )?;
+        }
+        if self.adding_replicas.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.adding_replicas,
+                version,
+                options,
+                "PartitionChangeRecord",
+                "addingReplicas",
+            )?;
+        }
+        if self.leader_recovery_state != -1 {
+            enc::json::put(
+                &mut out,
+                &self.leader_recovery_state,
+                version,
+                options,
+                "PartitionChangeRecord",
+                "leaderRecoveryState",
+            )?;
+        }
+        if version >= 1 && self.directories.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.directories,
+                version,
+                options,
+                "PartitionChangeRecord",
+                "directories",
+            )?;
+        }
+        if version >= 2 && self.eligible_leader_replicas.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.eligible_leader_replicas,
+                version,
+                options,
+                "PartitionChangeRecord",
+                "eligibleLeaderReplicas",
+            )?;
+        }
+        if version >= 2 && self.last_known_elr.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.last_known_elr,
+                version,
+                options,
+                "PartitionChangeRecord",
+                "lastKnownElr",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionChangeRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionChangeRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionId") {
+            value.partition_id = enc::json::field(
+                v,
+                version,
+                "PartitionChangeRecord",
+                "partitionId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PartitionChangeRecord", "partitionId", version),
+            );
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "PartitionChangeRecord",
+                "topicId",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionChangeRecord", "topicId", version));
+        }
+        if let Some(v) = object.get("isr") {
+            value.isr = enc::json::field(v, version, "PartitionChangeRecord", "isr")?;
+        }
+        if let Some(v) = object.get("leader") {
+            value.leader = enc::json::field(
+                v,
+                version,
+                "PartitionChangeRecord",
+                "leader",
+            )?;
+        }
+        if let Some(v) = object.get("replicas") {
+            value.replicas = enc::json::field(
+                v,
+                version,
+                "PartitionChangeRecord",
+                "replicas",
+            )?;
+        }
+        if let Some(v) = object.get("removingReplicas") {
+            value.removing_replicas = enc::json::field(
+                v,
+                version,
+                "PartitionChangeRecord",
+                "removingReplicas",
+            )?;
+        }
+        if let Some(v) = object.get("addingReplicas") {
+            value.adding_replicas = enc::json::field(
+                v,
+                version,
+                "PartitionChangeRecord",
+                "addingReplicas",
+            )?;
+        }
+        if let Some(v) = object.get("leaderRecoveryState") {
+            value.leader_recovery_state = enc::json::field(
+                v,
+                version,
+                "PartitionChangeRecord",
+                "leaderRecoveryState",
+            )?;
+        }
+        if let Some(v) = object.get("directories") {
+            value.directories = enc::json::field(
+                v,
+                version,
+                "PartitionChangeRecord",
+                "directories",
+            )?;
+        }
+        if let Some(v) = object.get("eligibleLeaderReplicas") {
+            value.eligible_leader_replicas = enc::json::field(
+                v,
+                version,
+                "PartitionChangeRecord",
+                "eligibleLeaderReplicas",
+            )?;
+        }
+        if let Some(v) = object.get("lastKnownElr") {
+            value.last_known_elr = enc::json::field(
+                v,
+                version,
+                "PartitionChangeRecord",
+                "lastKnownElr",
+            )?;
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for PartitionChangeRecord {
     const NAME: &'static str = "PartitionChangeRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

@@ -321,6 +321,489 @@ impl enc::Entities for PartitionRecord {
         }
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-2; flexible 0-2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionRecordRef<'a> {
+    /// Versions 0+; default -1.
+    pub partition_id: i32,
+    /// Versions 0+.
+    pub topic_id: enc::Uuid,
+    /// Versions 0+.
+    pub replicas: enc::FixedArray<'a, i32>,
+    /// Versions 0+.
+    pub isr: enc::FixedArray<'a, i32>,
+    /// Versions 0+.
+    pub removing_replicas: enc::FixedArray<'a, i32>,
+    /// Versions 0+.
+    pub adding_replicas: enc::FixedArray<'a, i32>,
+    /// Versions 0+; default -1.
+    pub leader: i32,
+    /// Versions 0+; tag 0 from 0+; default 0.
+    pub leader_recovery_state: i8,
+    /// Versions 0+; default -1.
+    pub leader_epoch: i32,
+    /// Versions 0+; default -1.
+    pub partition_epoch: i32,
+    /// Versions 1+.
+    pub directories: enc::FixedArray<'a, enc::Uuid>,
+    /// Versions 2+; nullable 2+; tag 1 from 2+; default null.
+    pub eligible_leader_replicas: Option<enc::FixedArray<'a, i32>>,
+    /// Versions 2+; nullable 2+; tag 2 from 2+; default null.
+    pub last_known_elr: Option<enc::FixedArray<'a, i32>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for PartitionRecordRef<'a> {
+    fn default() -> Self {
+        Self {
+            partition_id: -1,
+            topic_id: enc::Uuid::NIL,
+            replicas: Default::default(),
+            isr: Default::default(),
+            removing_replicas: Default::default(),
+            adding_replicas: Default::default(),
+            leader: -1,
+            leader_recovery_state: 0,
+            leader_epoch: -1,
+            partition_epoch: -1,
+            directories: Default::default(),
+            eligible_leader_replicas: None,
+            last_known_elr: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 20] = enc::field::read_run(
+            r,
+            &[("partition_id", 4), ("topic_id", 16)],
+        )?;
+        self.partition_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.topic_id = enc::Fixed::from_chunk(&run[4..20]);
+        enc::field::decode_into(&mut self.replicas, r, version, true, "replicas")?;
+        enc::field::decode_into(&mut self.isr, r, version, true, "isr")?;
+        enc::field::decode_into(
+            &mut self.removing_replicas,
+            r,
+            version,
+            true,
+            "removing_replicas",
+        )?;
+        enc::field::decode_into(
+            &mut self.adding_replicas,
+            r,
+            version,
+            true,
+            "adding_replicas",
+        )?;
+        enc::field::decode_into(&mut self.leader, r, version, false, "leader")?;
+        self.leader_recovery_state = 0;
+        let run: [u8; 8] = enc::field::read_run(
+            r,
+            &[("leader_epoch", 4), ("partition_epoch", 4)],
+        )?;
+        self.leader_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.partition_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        if version >= 1 {
+            enc::field::decode_into(
+                &mut self.directories,
+                r,
+                version,
+                true,
+                "directories",
+            )?;
+        } else {
+            self.directories = Default::default();
+        }
+        self.eligible_leader_replicas = None;
+        self.last_known_elr = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            3,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.leader_recovery_state = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "leader_recovery_state",
+                        )?;
+                    }
+                    1 if version >= 2 => {
+                        self.eligible_leader_replicas = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "eligible_leader_replicas",
+                        )?;
+                    }
+                    2 if version >= 2 => {
+                        self.last_known_elr = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "last_known_elr",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.partition_id = -1;
+        self.topic_id = enc::Uuid::NIL;
+        self.replicas = Default::default();
+        self.isr = Default::default();
+        self.removing_replicas = Default::default();
+        self.adding_replicas = Default::default();
+        self.leader = -1;
+        self.leader_recovery_state = 0;
+        self.leader_epoch = -1;
+        self.partition_epoch = -1;
+        self.directories = Default::default();
+        self.eligible_leader_replicas = None;
+        self.last_known_elr = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionRecordRef<'a> {
+    type Owned = PartitionRecord;
+    #[inline]
+    fn into_owned(self) -> PartitionRecord {
+        PartitionRecord {
+            partition_id: self.partition_id,
+            topic_id: self.topic_id,
+            replicas: enc::IntoOwned::into_owned(self.replicas),
+            isr: enc::IntoOwned::into_owned(self.isr),
+            removing_replicas: enc::IntoOwned::into_owned(self.removing_replicas),
+            adding_replicas: enc::IntoOwned::into_owned(self.adding_replicas),
+            leader: self.leader,
+            leader_recovery_state: self.leader_recovery_state,
+            leader_epoch: self.leader_epoch,
+            partition_epoch: self.partition_epoch,
+            directories: enc::IntoOwned::into_owned(self.directories),
+            eligible_leader_replicas: enc::IntoOwned::into_owned(
+                self.eligible_leader_replicas,
+            ),
+            last_known_elr: enc::IntoOwned::into_owned(self.last_known_elr),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for PartitionRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.partition_id = crate::sample::Sample::sample(g, version);
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.replicas = crate::sample::Sample::sample(g, version);
+        value.isr = crate::sample::Sample::sample(g, version);
+        value.removing_replicas = crate::sample::Sample::sample(g, version);
+        value.adding_replicas = crate::sample::Sample::sample(g, version);
+        value.leader = crate::sample::Sample::sample(g, version);
+        value.leader_recovery_state = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.partition_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.directories = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 2 {
+            value.eligible_leader_replicas = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        if version >= 2 {
+            value.last_known_elr = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(3);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && !self.directories.is_empty() {
+            return Err(
+                enc::json::non_default("PartitionRecord", "directories", version),
+            );
+        }
+        if version < 2 && self.eligible_leader_replicas.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "PartitionRecord",
+                    "eligibleLeaderReplicas",
+                    version,
+                ),
+            );
+        }
+        if version < 2 && self.last_known_elr.is_some() {
+            return Err(
+                enc::json::non_default("PartitionRecord", "lastKnownElr", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.partition_id,
+            version,
+            options,
+            "PartitionRecord",
+            "partitionId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "PartitionRecord",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.replicas,
+            version,
+            options,
+            "PartitionRecord",
+            "replicas",
+        )?;
+        enc::json::put(&mut out, &self.isr, version, options, "PartitionRecord", "isr")?;
+        enc::json::put(
+            &mut out,
+            &self.removing_replicas,
+            version,
+            options,
+            "PartitionRecord",
+            "removingReplicas",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.adding_replicas,
+            version,
+            options,
+            "PartitionRecord",
+            "addingReplicas",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader,
+            version,
+            options,
+            "PartitionRecord",
+            "leader",
+        )?;
+        if self.leader_recovery_state != 0 {
+            enc::json::put(
+                &mut out,
+                &self.leader_recovery_state,
+                version,
+                options,
+                "PartitionRecord",
+                "leaderRecoveryState",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "PartitionRecord",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_epoch,
+            version,
+            options,
+            "PartitionRecord",
+            "partitionEpoch",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.directories,
+                version,
+                options,
+                "PartitionRecord",
+                "directories",
+            )?;
+        }
+        if version >= 2 && self.eligible_leader_replicas.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.eligible_leader_replicas,
+                version,
+                options,
+                "PartitionRecord",
+                "eligibleLeaderReplicas",
+            )?;
+        }
+        if version >= 2 && self.last_known_elr.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.last_known_elr,
+                version,
+                options,
+                "PartitionRecord",
+                "lastKnownElr",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("partitionId") {
+            value.partition_id = enc::json::field(
+                v,
+                version,
+                "PartitionRecord",
+                "partitionId",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionRecord", "partitionId", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(v, version, "PartitionRecord", "topicId")?;
+        } else {
+            return Err(enc::json::missing("PartitionRecord", "topicId", version));
+        }
+        if let Some(v) = object.get("replicas") {
+            value.replicas = enc::json::field(
+                v,
+                version,
+                "PartitionRecord",
+                "replicas",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionRecord", "replicas", version));
+        }
+        if let Some(v) = object.get("isr") {
+            value.isr = enc::json::field(v, version, "PartitionRecord", "isr")?;
+        } else {
+            return Err(enc::json::missing("PartitionRecord", "isr", version));
+        }
+        if let Some(v) = object.get("removingReplicas") {
+            value.removing_replicas = enc::json::field(
+                v,
+                version,
+                "PartitionRecord",
+                "removingReplicas",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("PartitionRecord", "removingReplicas", version),
+            );
+        }
+        if let Some(v) = object.get("addingReplicas") {
+            value.adding_replicas = enc::json::field(
+                v,
+                version,
+                "PartitionRecord",
+                "addingReplicas",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionRecord", "addingReplicas", version));
+        }
+        if let Some(v) = object.get("leader") {
+            value.leader = enc::json::field(v, version, "PartitionRecord", "leader")?;
+        } else {
+            return Err(enc::json::missing("PartitionRecord", "leader", version));
+        }
+        if let Some(v) = object.get("leaderRecoveryState") {
+            value.leader_recovery_state = enc::json::field(
+                v,
+                version,
+                "PartitionRecord",
+                "leaderRecoveryState",
+            )?;
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionRecord",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionRecord", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("partitionEpoch") {
+            value.partition_epoch = enc::json::field(
+                v,
+                version,
+                "PartitionRecord",
+                "partitionEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionRecord", "partitionEpoch", version));
+        }
+        if let Some(v) = object.get("directories") {
+            value.directories = enc::json::field(
+                v,
+                version,
+                "PartitionRecord",
+                "directories",
+            )?;
+        } else if version >= 1 {
+            return Err(enc::json::missing("PartitionRecord", "directories", version));
+        }
+        if let Some(v) = object.get("eligibleLeaderReplicas") {
+            value.eligible_leader_replicas = enc::json::field(
+                v,
+                version,
+                "PartitionRecord",
+                "eligibleLeaderReplicas",
+            )?;
+        }
+        if let Some(v) = object.get("lastKnownElr") {
+            value.last_known_elr = enc::json::field(
+                v,
+                version,
+                "PartitionRecord",
+                "lastKnownElr",
+            )?;
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for PartitionRecord {
     const NAME: &'static str = "PartitionRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 2);

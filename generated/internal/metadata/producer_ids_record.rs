@@ -92,6 +92,167 @@ impl enc::Entities for ProducerIdsRecord {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ProducerIdsRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProducerIdsRecordRef<'a> {
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Versions 0+; default -1.
+    pub broker_epoch: i64,
+    /// Versions 0+.
+    pub next_producer_id: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ProducerIdsRecordRef<'a> {
+    fn default() -> Self {
+        Self {
+            broker_id: 0,
+            broker_epoch: -1,
+            next_producer_id: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ProducerIdsRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 20] = enc::field::read_run(
+            r,
+            &[("broker_id", 4), ("broker_epoch", 8), ("next_producer_id", 8)],
+        )?;
+        self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = enc::Fixed::from_chunk(&run[4..12]);
+        self.next_producer_id = enc::Fixed::from_chunk(&run[12..20]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        self.next_producer_id = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ProducerIdsRecordRef<'a> {
+    type Owned = ProducerIdsRecord;
+    #[inline]
+    fn into_owned(self) -> ProducerIdsRecord {
+        ProducerIdsRecord {
+            broker_id: self.broker_id,
+            broker_epoch: self.broker_epoch,
+            next_producer_id: self.next_producer_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ProducerIdsRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ProducerIdsRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.broker_epoch = crate::sample::Sample::sample(g, version);
+        value.next_producer_id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ProducerIdsRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "ProducerIdsRecord",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_epoch,
+            version,
+            options,
+            "ProducerIdsRecord",
+            "brokerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.next_producer_id,
+            version,
+            options,
+            "ProducerIdsRecord",
+            "nextProducerId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ProducerIdsRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ProducerIdsRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "ProducerIdsRecord",
+                "brokerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerIdsRecord", "brokerId", version));
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "ProducerIdsRecord",
+                "brokerEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerIdsRecord", "brokerEpoch", version));
+        }
+        if let Some(v) = object.get("nextProducerId") {
+            value.next_producer_id = enc::json::field(
+                v,
+                version,
+                "ProducerIdsRecord",
+                "nextProducerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ProducerIdsRecord", "nextProducerId", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ProducerIdsRecord {
     const NAME: &'static str = "ProducerIdsRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

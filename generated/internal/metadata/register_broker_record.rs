@@ -254,6 +254,471 @@ impl enc::Entities for RegisterBrokerRecord {
         enc::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RegisterBrokerRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 0-4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegisterBrokerRecordRef<'a> {
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Versions 2+; default false.
+    pub is_migrating_zk_broker: bool,
+    /// Versions 0+.
+    pub incarnation_id: enc::Uuid,
+    /// Versions 0+.
+    pub broker_epoch: i64,
+    /// Versions 0+.
+    pub end_points: Vec<BrokerEndpointRef<'a>>,
+    /// Versions 0+.
+    pub features: Vec<BrokerFeatureRef<'a>>,
+    /// Versions 0+; nullable 0+.
+    pub rack: Option<&'a str>,
+    /// Versions 0+; default true.
+    pub fenced: bool,
+    /// Versions 1+; default false.
+    pub in_controlled_shutdown: bool,
+    /// Versions 3+; tag 0 from 3+.
+    pub log_dirs: enc::FixedArray<'a, enc::Uuid>,
+    /// Versions 4+; nullable 4+; tag 1 from 4+; default null.
+    pub cordoned_log_dirs: Option<enc::FixedArray<'a, enc::Uuid>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for RegisterBrokerRecordRef<'a> {
+    fn default() -> Self {
+        Self {
+            broker_id: 0,
+            is_migrating_zk_broker: false,
+            incarnation_id: enc::Uuid::NIL,
+            broker_epoch: 0,
+            end_points: Default::default(),
+            features: Default::default(),
+            rack: Some(""),
+            fenced: true,
+            in_controlled_shutdown: false,
+            log_dirs: Default::default(),
+            cordoned_log_dirs: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RegisterBrokerRecordRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version >= 2 {
+            let run: [u8; 5] = enc::field::read_run(
+                r,
+                &[("broker_id", 4), ("is_migrating_zk_broker", 1)],
+            )?;
+            self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.is_migrating_zk_broker = enc::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = enc::field::read_run(r, &[("broker_id", 4)])?;
+            self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.is_migrating_zk_broker = false;
+        }
+        let run: [u8; 24] = enc::field::read_run(
+            r,
+            &[("incarnation_id", 16), ("broker_epoch", 8)],
+        )?;
+        self.incarnation_id = enc::Fixed::from_chunk(&run[0..16]);
+        self.broker_epoch = enc::Fixed::from_chunk(&run[16..24]);
+        enc::field::decode_into(&mut self.end_points, r, version, true, "end_points")?;
+        enc::field::decode_into(&mut self.features, r, version, true, "features")?;
+        enc::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        if version >= 1 {
+            let run: [u8; 2] = enc::field::read_run(
+                r,
+                &[("fenced", 1), ("in_controlled_shutdown", 1)],
+            )?;
+            self.fenced = enc::Fixed::from_chunk(&run[0..1]);
+            self.in_controlled_shutdown = enc::Fixed::from_chunk(&run[1..2]);
+        } else {
+            let run: [u8; 1] = enc::field::read_run(r, &[("fenced", 1)])?;
+            self.fenced = enc::Fixed::from_chunk(&run[0..1]);
+            self.in_controlled_shutdown = false;
+        }
+        self.log_dirs = Default::default();
+        self.cordoned_log_dirs = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            2,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 if version >= 3 => {
+                        self.log_dirs = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "log_dirs",
+                        )?;
+                    }
+                    1 if version >= 4 => {
+                        self.cordoned_log_dirs = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "cordoned_log_dirs",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.broker_id = 0;
+        self.is_migrating_zk_broker = false;
+        self.incarnation_id = enc::Uuid::NIL;
+        self.broker_epoch = 0;
+        self.end_points.clear();
+        self.features.clear();
+        self.rack = Some("");
+        self.fenced = true;
+        self.in_controlled_shutdown = false;
+        self.log_dirs = Default::default();
+        self.cordoned_log_dirs = None;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RegisterBrokerRecordRef<'a> {
+    type Owned = RegisterBrokerRecord;
+    #[inline]
+    fn into_owned(self) -> RegisterBrokerRecord {
+        RegisterBrokerRecord {
+            broker_id: self.broker_id,
+            is_migrating_zk_broker: self.is_migrating_zk_broker,
+            incarnation_id: self.incarnation_id,
+            broker_epoch: self.broker_epoch,
+            end_points: enc::IntoOwned::into_owned(self.end_points),
+            features: enc::IntoOwned::into_owned(self.features),
+            rack: enc::IntoOwned::into_owned(self.rack),
+            fenced: self.fenced,
+            in_controlled_shutdown: self.in_controlled_shutdown,
+            log_dirs: enc::IntoOwned::into_owned(self.log_dirs),
+            cordoned_log_dirs: enc::IntoOwned::into_owned(self.cordoned_log_dirs),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RegisterBrokerRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RegisterBrokerRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        if version >= 2 {
+            value.is_migrating_zk_broker = crate::sample::Sample::sample(g, version);
+        }
+        value.incarnation_id = crate::sample::Sample::sample(g, version);
+        value.broker_epoch = crate::sample::Sample::sample(g, version);
+        value.end_points = crate::sample::Sample::sample(g, version);
+        value.features = crate::sample::Sample::sample(g, version);
+        value.rack = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.fenced = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.in_controlled_shutdown = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 3 {
+            value.log_dirs = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 4 {
+            value.cordoned_log_dirs = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(2);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RegisterBrokerRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 2 && self.is_migrating_zk_broker {
+            return Err(
+                enc::json::non_default(
+                    "RegisterBrokerRecord",
+                    "isMigratingZkBroker",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.in_controlled_shutdown {
+            return Err(
+                enc::json::non_default(
+                    "RegisterBrokerRecord",
+                    "inControlledShutdown",
+                    version,
+                ),
+            );
+        }
+        if version < 3 && !self.log_dirs.is_empty() {
+            return Err(
+                enc::json::non_default("RegisterBrokerRecord", "logDirs", version),
+            );
+        }
+        if version < 4 && self.cordoned_log_dirs.is_some() {
+            return Err(
+                enc::json::non_default(
+                    "RegisterBrokerRecord",
+                    "cordonedLogDirs",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "RegisterBrokerRecord",
+            "brokerId",
+        )?;
+        if version >= 2 {
+            enc::json::put(
+                &mut out,
+                &self.is_migrating_zk_broker,
+                version,
+                options,
+                "RegisterBrokerRecord",
+                "isMigratingZkBroker",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.incarnation_id,
+            version,
+            options,
+            "RegisterBrokerRecord",
+            "incarnationId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_epoch,
+            version,
+            options,
+            "RegisterBrokerRecord",
+            "brokerEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.end_points,
+            version,
+            options,
+            "RegisterBrokerRecord",
+            "endPoints",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.features,
+            version,
+            options,
+            "RegisterBrokerRecord",
+            "features",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.rack,
+            version,
+            options,
+            "RegisterBrokerRecord",
+            "rack",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.fenced,
+            version,
+            options,
+            "RegisterBrokerRecord",
+            "fenced",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.in_controlled_shutdown,
+                version,
+                options,
+                "RegisterBrokerRecord",
+                "inControlledShutdown",
+            )?;
+        }
+        if version >= 3 && !self.log_dirs.is_empty() {
+            enc::json::put(
+                &mut out,
+                &self.log_dirs,
+                version,
+                options,
+                "RegisterBrokerRecord",
+                "logDirs",
+            )?;
+        }
+        if version >= 4 && self.cordoned_log_dirs.is_some() {
+            enc::json::put(
+                &mut out,
+                &self.cordoned_log_dirs,
+                version,
+                options,
+                "RegisterBrokerRecord",
+                "cordonedLogDirs",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RegisterBrokerRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RegisterBrokerRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "RegisterBrokerRecord",
+                "brokerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("RegisterBrokerRecord", "brokerId", version));
+        }
+        if let Some(v) = object.get("isMigratingZkBroker") {
+            value.is_migrating_zk_broker = enc::json::field(
+                v,
+                version,
+                "RegisterBrokerRecord",
+                "isMigratingZkBroker",
+            )?;
+        } else if version >= 2 {
+            return Err(
+                enc::json::missing(
+                    "RegisterBrokerRecord",
+                    "isMigratingZkBroker",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("incarnationId") {
+            value.incarnation_id = enc::json::field(
+                v,
+                version,
+                "RegisterBrokerRecord",
+                "incarnationId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RegisterBrokerRecord", "incarnationId", version),
+            );
+        }
+        if let Some(v) = object.get("brokerEpoch") {
+            value.broker_epoch = enc::json::field(
+                v,
+                version,
+                "RegisterBrokerRecord",
+                "brokerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RegisterBrokerRecord", "brokerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("endPoints") {
+            value.end_points = enc::json::field(
+                v,
+                version,
+                "RegisterBrokerRecord",
+                "endPoints",
+            )?;
+        } else {
+            return Err(enc::json::missing("RegisterBrokerRecord", "endPoints", version));
+        }
+        if let Some(v) = object.get("features") {
+            value.features = enc::json::field(
+                v,
+                version,
+                "RegisterBrokerRecord",
+                "features",
+            )?;
+        } else {
+            return Err(enc::json::missing("RegisterBrokerRecord", "features", version));
+        }
+        if let Some(v) = object.get("rack") {
+            value.rack = enc::json::field(v, version, "RegisterBrokerRecord", "rack")?;
+        } else {
+            return Err(enc::json::missing("RegisterBrokerRecord", "rack", version));
+        }
+        if let Some(v) = object.get("fenced") {
+            value.fenced = enc::json::field(
+                v,
+                version,
+                "RegisterBrokerRecord",
+                "fenced",
+            )?;
+        } else {
+            return Err(enc::json::missing("RegisterBrokerRecord", "fenced", version));
+        }
+        if let Some(v) = object.get("inControlledShutdown") {
+            value.in_controlled_shutdown = enc::json::field(
+                v,
+                version,
+                "RegisterBrokerRecord",
+                "inControlledShutdown",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing(
+                    "RegisterBrokerRecord",
+                    "inControlledShutdown",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("logDirs") {
+            value.log_dirs = enc::json::field(
+                v,
+                version,
+                "RegisterBrokerRecord",
+                "logDirs",
+            )?;
+        }
+        if let Some(v) = object.get("cordonedLogDirs") {
+            value.cordoned_log_dirs = enc::json::field(
+                v,
+                version,
+                "RegisterBrokerRecord",
+                "cordonedLogDirs",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-4; flexible 0-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BrokerEndpoint {
@@ -333,6 +798,163 @@ impl enc::Struct for BrokerEndpoint {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BrokerEndpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 0-4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BrokerEndpointRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub host: &'a str,
+    /// Versions 0+.
+    pub port: u16,
+    /// Versions 0+.
+    pub security_protocol: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BrokerEndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("port", 2), ("security_protocol", 2)],
+        )?;
+        self.port = enc::Fixed::from_chunk(&run[0..2]);
+        self.security_protocol = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.host = "";
+        self.port = 0;
+        self.security_protocol = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BrokerEndpointRef<'a> {
+    type Owned = BrokerEndpoint;
+    #[inline]
+    fn into_owned(self) -> BrokerEndpoint {
+        BrokerEndpoint {
+            name: enc::IntoOwned::into_owned(self.name),
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            security_protocol: self.security_protocol,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BrokerEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.security_protocol = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BrokerEndpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "BrokerEndpoint",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host,
+            version,
+            options,
+            "BrokerEndpoint",
+            "host",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.port,
+            version,
+            options,
+            "BrokerEndpoint",
+            "port",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.security_protocol,
+            version,
+            options,
+            "BrokerEndpoint",
+            "securityProtocol",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BrokerEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BrokerEndpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "BrokerEndpoint", "name")?;
+        } else {
+            return Err(enc::json::missing("BrokerEndpoint", "name", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "BrokerEndpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("BrokerEndpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "BrokerEndpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("BrokerEndpoint", "port", version));
+        }
+        if let Some(v) = object.get("securityProtocol") {
+            value.security_protocol = enc::json::field(
+                v,
+                version,
+                "BrokerEndpoint",
+                "securityProtocol",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerEndpoint", "securityProtocol", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-4; flexible 0-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BrokerFeature {
@@ -403,6 +1025,144 @@ impl enc::Struct for BrokerFeature {
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`BrokerFeature`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-4; flexible 0-4.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BrokerFeatureRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub min_supported_version: i16,
+    /// Versions 0+.
+    pub max_supported_version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for BrokerFeatureRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("min_supported_version", 2), ("max_supported_version", 2)],
+        )?;
+        self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.min_supported_version = 0;
+        self.max_supported_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for BrokerFeatureRef<'a> {
+    type Owned = BrokerFeature;
+    #[inline]
+    fn into_owned(self) -> BrokerFeature {
+        BrokerFeature {
+            name: enc::IntoOwned::into_owned(self.name),
+            min_supported_version: self.min_supported_version,
+            max_supported_version: self.max_supported_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for BrokerFeature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.min_supported_version = crate::sample::Sample::sample(g, version);
+        value.max_supported_version = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for BrokerFeature {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.name, version, options, "BrokerFeature", "name")?;
+        enc::json::put(
+            &mut out,
+            &self.min_supported_version,
+            version,
+            options,
+            "BrokerFeature",
+            "minSupportedVersion",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_supported_version,
+            version,
+            options,
+            "BrokerFeature",
+            "maxSupportedVersion",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for BrokerFeature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "BrokerFeature", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "BrokerFeature", "name")?;
+        } else {
+            return Err(enc::json::missing("BrokerFeature", "name", version));
+        }
+        if let Some(v) = object.get("minSupportedVersion") {
+            value.min_supported_version = enc::json::field(
+                v,
+                version,
+                "BrokerFeature",
+                "minSupportedVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerFeature", "minSupportedVersion", version),
+            );
+        }
+        if let Some(v) = object.get("maxSupportedVersion") {
+            value.max_supported_version = enc::json::field(
+                v,
+                version,
+                "BrokerFeature",
+                "maxSupportedVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("BrokerFeature", "maxSupportedVersion", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for RegisterBrokerRecord {

@@ -81,6 +81,215 @@ impl enc::Struct for RegisterControllerRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RegisterControllerRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RegisterControllerRecordRef<'a> {
+    /// Versions 0+.
+    pub controller_id: i32,
+    /// Versions 0+.
+    pub incarnation_id: enc::Uuid,
+    /// Versions 0+.
+    pub zk_migration_ready: bool,
+    /// Versions 0+.
+    pub end_points: Vec<ControllerEndpointRef<'a>>,
+    /// Versions 0+.
+    pub features: Vec<ControllerFeatureRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RegisterControllerRecordRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 21] = enc::field::read_run(
+            r,
+            &[("controller_id", 4), ("incarnation_id", 16), ("zk_migration_ready", 1)],
+        )?;
+        self.controller_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.incarnation_id = enc::Fixed::from_chunk(&run[4..20]);
+        self.zk_migration_ready = enc::Fixed::from_chunk(&run[20..21]);
+        enc::field::decode_into(&mut self.end_points, r, version, true, "end_points")?;
+        enc::field::decode_into(&mut self.features, r, version, true, "features")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.controller_id = 0;
+        self.incarnation_id = enc::Uuid::NIL;
+        self.zk_migration_ready = false;
+        self.end_points.clear();
+        self.features.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RegisterControllerRecordRef<'a> {
+    type Owned = RegisterControllerRecord;
+    #[inline]
+    fn into_owned(self) -> RegisterControllerRecord {
+        RegisterControllerRecord {
+            controller_id: self.controller_id,
+            incarnation_id: self.incarnation_id,
+            zk_migration_ready: self.zk_migration_ready,
+            end_points: enc::IntoOwned::into_owned(self.end_points),
+            features: enc::IntoOwned::into_owned(self.features),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RegisterControllerRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RegisterControllerRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.controller_id = crate::sample::Sample::sample(g, version);
+        value.incarnation_id = crate::sample::Sample::sample(g, version);
+        value.zk_migration_ready = crate::sample::Sample::sample(g, version);
+        value.end_points = crate::sample::Sample::sample(g, version);
+        value.features = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RegisterControllerRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.controller_id,
+            version,
+            options,
+            "RegisterControllerRecord",
+            "controllerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.incarnation_id,
+            version,
+            options,
+            "RegisterControllerRecord",
+            "incarnationId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.zk_migration_ready,
+            version,
+            options,
+            "RegisterControllerRecord",
+            "zkMigrationReady",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.end_points,
+            version,
+            options,
+            "RegisterControllerRecord",
+            "endPoints",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.features,
+            version,
+            options,
+            "RegisterControllerRecord",
+            "features",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RegisterControllerRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RegisterControllerRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("controllerId") {
+            value.controller_id = enc::json::field(
+                v,
+                version,
+                "RegisterControllerRecord",
+                "controllerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RegisterControllerRecord", "controllerId", version),
+            );
+        }
+        if let Some(v) = object.get("incarnationId") {
+            value.incarnation_id = enc::json::field(
+                v,
+                version,
+                "RegisterControllerRecord",
+                "incarnationId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RegisterControllerRecord", "incarnationId", version),
+            );
+        }
+        if let Some(v) = object.get("zkMigrationReady") {
+            value.zk_migration_ready = enc::json::field(
+                v,
+                version,
+                "RegisterControllerRecord",
+                "zkMigrationReady",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RegisterControllerRecord",
+                    "zkMigrationReady",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("endPoints") {
+            value.end_points = enc::json::field(
+                v,
+                version,
+                "RegisterControllerRecord",
+                "endPoints",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RegisterControllerRecord", "endPoints", version),
+            );
+        }
+        if let Some(v) = object.get("features") {
+            value.features = enc::json::field(
+                v,
+                version,
+                "RegisterControllerRecord",
+                "features",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RegisterControllerRecord", "features", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ControllerEndpoint {
@@ -160,6 +369,163 @@ impl enc::Struct for ControllerEndpoint {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ControllerEndpoint`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ControllerEndpointRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub host: &'a str,
+    /// Versions 0+.
+    pub port: u16,
+    /// Versions 0+.
+    pub security_protocol: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ControllerEndpointRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("port", 2), ("security_protocol", 2)],
+        )?;
+        self.port = enc::Fixed::from_chunk(&run[0..2]);
+        self.security_protocol = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.host = "";
+        self.port = 0;
+        self.security_protocol = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ControllerEndpointRef<'a> {
+    type Owned = ControllerEndpoint;
+    #[inline]
+    fn into_owned(self) -> ControllerEndpoint {
+        ControllerEndpoint {
+            name: enc::IntoOwned::into_owned(self.name),
+            host: enc::IntoOwned::into_owned(self.host),
+            port: self.port,
+            security_protocol: self.security_protocol,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ControllerEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.host = crate::sample::Sample::sample(g, version);
+        value.port = crate::sample::Sample::sample(g, version);
+        value.security_protocol = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ControllerEndpoint {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "ControllerEndpoint",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.host,
+            version,
+            options,
+            "ControllerEndpoint",
+            "host",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.port,
+            version,
+            options,
+            "ControllerEndpoint",
+            "port",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.security_protocol,
+            version,
+            options,
+            "ControllerEndpoint",
+            "securityProtocol",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ControllerEndpoint {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ControllerEndpoint", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "ControllerEndpoint", "name")?;
+        } else {
+            return Err(enc::json::missing("ControllerEndpoint", "name", version));
+        }
+        if let Some(v) = object.get("host") {
+            value.host = enc::json::field(v, version, "ControllerEndpoint", "host")?;
+        } else {
+            return Err(enc::json::missing("ControllerEndpoint", "host", version));
+        }
+        if let Some(v) = object.get("port") {
+            value.port = enc::json::field(v, version, "ControllerEndpoint", "port")?;
+        } else {
+            return Err(enc::json::missing("ControllerEndpoint", "port", version));
+        }
+        if let Some(v) = object.get("securityProtocol") {
+            value.security_protocol = enc::json::field(
+                v,
+                version,
+                "ControllerEndpoint",
+                "securityProtocol",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ControllerEndpoint", "securityProtocol", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ControllerFeature {
@@ -230,6 +596,151 @@ impl enc::Struct for ControllerFeature {
         self.min_supported_version = 0;
         self.max_supported_version = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ControllerFeature`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ControllerFeatureRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub min_supported_version: i16,
+    /// Versions 0+.
+    pub max_supported_version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ControllerFeatureRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = enc::field::read_run(
+            r,
+            &[("min_supported_version", 2), ("max_supported_version", 2)],
+        )?;
+        self.min_supported_version = enc::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = enc::Fixed::from_chunk(&run[2..4]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.min_supported_version = 0;
+        self.max_supported_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ControllerFeatureRef<'a> {
+    type Owned = ControllerFeature;
+    #[inline]
+    fn into_owned(self) -> ControllerFeature {
+        ControllerFeature {
+            name: enc::IntoOwned::into_owned(self.name),
+            min_supported_version: self.min_supported_version,
+            max_supported_version: self.max_supported_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ControllerFeature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.min_supported_version = crate::sample::Sample::sample(g, version);
+        value.max_supported_version = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ControllerFeature {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "ControllerFeature",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.min_supported_version,
+            version,
+            options,
+            "ControllerFeature",
+            "minSupportedVersion",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_supported_version,
+            version,
+            options,
+            "ControllerFeature",
+            "maxSupportedVersion",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ControllerFeature {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ControllerFeature", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "ControllerFeature", "name")?;
+        } else {
+            return Err(enc::json::missing("ControllerFeature", "name", version));
+        }
+        if let Some(v) = object.get("minSupportedVersion") {
+            value.min_supported_version = enc::json::field(
+                v,
+                version,
+                "ControllerFeature",
+                "minSupportedVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ControllerFeature", "minSupportedVersion", version),
+            );
+        }
+        if let Some(v) = object.get("maxSupportedVersion") {
+            value.max_supported_version = enc::json::field(
+                v,
+                version,
+                "ControllerFeature",
+                "maxSupportedVersion",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ControllerFeature", "maxSupportedVersion", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for RegisterControllerRecord {

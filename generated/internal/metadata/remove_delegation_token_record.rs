@@ -58,6 +58,104 @@ impl enc::Struct for RemoveDelegationTokenRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RemoveDelegationTokenRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RemoveDelegationTokenRecordRef<'a> {
+    /// Versions 0+.
+    pub token_id: &'a str,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RemoveDelegationTokenRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.token_id, r, version, true, "token_id")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.token_id = "";
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RemoveDelegationTokenRecordRef<'a> {
+    type Owned = RemoveDelegationTokenRecord;
+    #[inline]
+    fn into_owned(self) -> RemoveDelegationTokenRecord {
+        RemoveDelegationTokenRecord {
+            token_id: enc::IntoOwned::into_owned(self.token_id),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RemoveDelegationTokenRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoveDelegationTokenRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.token_id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RemoveDelegationTokenRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.token_id,
+            version,
+            options,
+            "RemoveDelegationTokenRecord",
+            "tokenId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RemoveDelegationTokenRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RemoveDelegationTokenRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("tokenId") {
+            value.token_id = enc::json::field(
+                v,
+                version,
+                "RemoveDelegationTokenRecord",
+                "tokenId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RemoveDelegationTokenRecord", "tokenId", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for RemoveDelegationTokenRecord {
     const NAME: &'static str = "RemoveDelegationTokenRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -64,6 +64,138 @@ impl enc::Struct for RemoveUserScramCredentialRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RemoveUserScramCredentialRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RemoveUserScramCredentialRecordRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub mechanism: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RemoveUserScramCredentialRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.mechanism = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RemoveUserScramCredentialRecordRef<'a> {
+    type Owned = RemoveUserScramCredentialRecord;
+    #[inline]
+    fn into_owned(self) -> RemoveUserScramCredentialRecord {
+        RemoveUserScramCredentialRecord {
+            name: enc::IntoOwned::into_owned(self.name),
+            mechanism: self.mechanism,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RemoveUserScramCredentialRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoveUserScramCredentialRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.mechanism = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RemoveUserScramCredentialRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "RemoveUserScramCredentialRecord",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.mechanism,
+            version,
+            options,
+            "RemoveUserScramCredentialRecord",
+            "mechanism",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RemoveUserScramCredentialRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "RemoveUserScramCredentialRecord",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "RemoveUserScramCredentialRecord",
+                "name",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RemoveUserScramCredentialRecord", "name", version),
+            );
+        }
+        if let Some(v) = object.get("mechanism") {
+            value.mechanism = enc::json::field(
+                v,
+                version,
+                "RemoveUserScramCredentialRecord",
+                "mechanism",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoveUserScramCredentialRecord",
+                    "mechanism",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for RemoveUserScramCredentialRecord {
     const NAME: &'static str = "RemoveUserScramCredentialRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -73,6 +73,117 @@ impl enc::Entities for UnfenceBrokerRecord {
         enc::broker_id_mut(&mut self.id, "Id", f);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UnfenceBrokerRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UnfenceBrokerRecordRef<'a> {
+    /// Versions 0+.
+    pub id: i32,
+    /// Versions 0+.
+    pub epoch: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UnfenceBrokerRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(r, &[("id", 4), ("epoch", 8)])?;
+        self.id = enc::Fixed::from_chunk(&run[0..4]);
+        self.epoch = enc::Fixed::from_chunk(&run[4..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.id = 0;
+        self.epoch = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UnfenceBrokerRecordRef<'a> {
+    type Owned = UnfenceBrokerRecord;
+    #[inline]
+    fn into_owned(self) -> UnfenceBrokerRecord {
+        UnfenceBrokerRecord {
+            id: self.id,
+            epoch: self.epoch,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for UnfenceBrokerRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UnfenceBrokerRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.id = crate::sample::Sample::sample(g, version);
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UnfenceBrokerRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.id,
+            version,
+            options,
+            "UnfenceBrokerRecord",
+            "id",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.epoch,
+            version,
+            options,
+            "UnfenceBrokerRecord",
+            "epoch",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UnfenceBrokerRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UnfenceBrokerRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("id") {
+            value.id = enc::json::field(v, version, "UnfenceBrokerRecord", "id")?;
+        } else {
+            return Err(enc::json::missing("UnfenceBrokerRecord", "id", version));
+        }
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(v, version, "UnfenceBrokerRecord", "epoch")?;
+        } else {
+            return Err(enc::json::missing("UnfenceBrokerRecord", "epoch", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for UnfenceBrokerRecord {
     const NAME: &'static str = "UnfenceBrokerRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -62,6 +62,110 @@ impl enc::Struct for UnregisterControllerRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UnregisterControllerRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UnregisterControllerRecordRef<'a> {
+    /// Versions 0+.
+    pub controller_id: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UnregisterControllerRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.controller_id,
+            r,
+            version,
+            false,
+            "controller_id",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.controller_id = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UnregisterControllerRecordRef<'a> {
+    type Owned = UnregisterControllerRecord;
+    #[inline]
+    fn into_owned(self) -> UnregisterControllerRecord {
+        UnregisterControllerRecord {
+            controller_id: self.controller_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for UnregisterControllerRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UnregisterControllerRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.controller_id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UnregisterControllerRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.controller_id,
+            version,
+            options,
+            "UnregisterControllerRecord",
+            "controllerId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UnregisterControllerRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UnregisterControllerRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("controllerId") {
+            value.controller_id = enc::json::field(
+                v,
+                version,
+                "UnregisterControllerRecord",
+                "controllerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UnregisterControllerRecord", "controllerId", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for UnregisterControllerRecord {
     const NAME: &'static str = "UnregisterControllerRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

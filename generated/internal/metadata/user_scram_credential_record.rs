@@ -109,6 +109,250 @@ impl enc::Struct for UserScramCredentialRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`UserScramCredentialRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Clone, PartialEq, Default)]
+pub struct UserScramCredentialRecordRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub mechanism: i8,
+    /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
+    pub salt: &'a [u8],
+    /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
+    pub stored_key: &'a [u8],
+    /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
+    pub server_key: &'a [u8],
+    /// Versions 0+.
+    pub iterations: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl ::core::fmt::Debug for UserScramCredentialRecordRef<'_> {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("UserScramCredentialRecordRef")
+            .field("name", &self.name)
+            .field("mechanism", &self.mechanism)
+            .field("salt", &crate::redact::Redacted(&self.salt))
+            .field("stored_key", &crate::redact::Redacted(&self.stored_key))
+            .field("server_key", &crate::redact::Redacted(&self.server_key))
+            .field("iterations", &self.iterations)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for UserScramCredentialRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        enc::field::decode_into(&mut self.mechanism, r, version, false, "mechanism")?;
+        enc::field::decode_into(&mut self.salt, r, version, true, "salt")?;
+        enc::field::decode_into(&mut self.stored_key, r, version, true, "stored_key")?;
+        enc::field::decode_into(&mut self.server_key, r, version, true, "server_key")?;
+        enc::field::decode_into(&mut self.iterations, r, version, false, "iterations")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.mechanism = 0;
+        self.salt = Default::default();
+        self.stored_key = Default::default();
+        self.server_key = Default::default();
+        self.iterations = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for UserScramCredentialRecordRef<'a> {
+    type Owned = UserScramCredentialRecord;
+    #[inline]
+    fn into_owned(self) -> UserScramCredentialRecord {
+        UserScramCredentialRecord {
+            name: enc::IntoOwned::into_owned(self.name),
+            mechanism: self.mechanism,
+            salt: enc::IntoOwned::into_owned(self.salt),
+            stored_key: enc::IntoOwned::into_owned(self.stored_key),
+            server_key: enc::IntoOwned::into_owned(self.server_key),
+            iterations: self.iterations,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for UserScramCredentialRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UserScramCredentialRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.mechanism = crate::sample::Sample::sample(g, version);
+        value.salt = crate::sample::Sample::sample(g, version);
+        value.stored_key = crate::sample::Sample::sample(g, version);
+        value.server_key = crate::sample::Sample::sample(g, version);
+        value.iterations = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for UserScramCredentialRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "UserScramCredentialRecord",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.mechanism,
+            version,
+            options,
+            "UserScramCredentialRecord",
+            "mechanism",
+        )?;
+        enc::json::put_sensitive(
+            &mut out,
+            &self.salt,
+            version,
+            options,
+            "UserScramCredentialRecord",
+            "salt",
+        )?;
+        enc::json::put_sensitive(
+            &mut out,
+            &self.stored_key,
+            version,
+            options,
+            "UserScramCredentialRecord",
+            "storedKey",
+        )?;
+        enc::json::put_sensitive(
+            &mut out,
+            &self.server_key,
+            version,
+            options,
+            "UserScramCredentialRecord",
+            "serverKey",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.iterations,
+            version,
+            options,
+            "UserScramCredentialRecord",
+            "iterations",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for UserScramCredentialRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "UserScramCredentialRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(
+                v,
+                version,
+                "UserScramCredentialRecord",
+                "name",
+            )?;
+        } else {
+            return Err(enc::json::missing("UserScramCredentialRecord", "name", version));
+        }
+        if let Some(v) = object.get("mechanism") {
+            value.mechanism = enc::json::field(
+                v,
+                version,
+                "UserScramCredentialRecord",
+                "mechanism",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UserScramCredentialRecord", "mechanism", version),
+            );
+        }
+        if let Some(v) = object.get("salt") {
+            value.salt = enc::json::field(
+                v,
+                version,
+                "UserScramCredentialRecord",
+                "salt",
+            )?;
+        } else {
+            return Err(enc::json::missing("UserScramCredentialRecord", "salt", version));
+        }
+        if let Some(v) = object.get("storedKey") {
+            value.stored_key = enc::json::field(
+                v,
+                version,
+                "UserScramCredentialRecord",
+                "storedKey",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UserScramCredentialRecord", "storedKey", version),
+            );
+        }
+        if let Some(v) = object.get("serverKey") {
+            value.server_key = enc::json::field(
+                v,
+                version,
+                "UserScramCredentialRecord",
+                "serverKey",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UserScramCredentialRecord", "serverKey", version),
+            );
+        }
+        if let Some(v) = object.get("iterations") {
+            value.iterations = enc::json::field(
+                v,
+                version,
+                "UserScramCredentialRecord",
+                "iterations",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("UserScramCredentialRecord", "iterations", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for UserScramCredentialRecord {
     const NAME: &'static str = "UserScramCredentialRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

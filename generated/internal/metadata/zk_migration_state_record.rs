@@ -62,6 +62,110 @@ impl enc::Struct for ZkMigrationStateRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ZkMigrationStateRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ZkMigrationStateRecordRef<'a> {
+    /// Versions 0+.
+    pub zk_migration_state: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ZkMigrationStateRecordRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.zk_migration_state,
+            r,
+            version,
+            false,
+            "zk_migration_state",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.zk_migration_state = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ZkMigrationStateRecordRef<'a> {
+    type Owned = ZkMigrationStateRecord;
+    #[inline]
+    fn into_owned(self) -> ZkMigrationStateRecord {
+        ZkMigrationStateRecord {
+            zk_migration_state: self.zk_migration_state,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ZkMigrationStateRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ZkMigrationStateRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.zk_migration_state = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ZkMigrationStateRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.zk_migration_state,
+            version,
+            options,
+            "ZkMigrationStateRecord",
+            "zkMigrationState",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ZkMigrationStateRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ZkMigrationStateRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("zkMigrationState") {
+            value.zk_migration_state = enc::json::field(
+                v,
+                version,
+                "ZkMigrationStateRecord",
+                "zkMigrationState",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ZkMigrationStateRecord", "zkMigrationState", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ZkMigrationStateRecord {
     const NAME: &'static str = "ZkMigrationStateRecord";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -193,6 +193,345 @@ impl enc::Struct for QuorumStateData {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`QuorumStateData`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuorumStateDataRef<'a> {
+    /// Versions 0.
+    pub cluster_id: &'a str,
+    /// Versions 0+; default -1.
+    pub leader_id: i32,
+    /// Versions 0+; default -1.
+    pub leader_epoch: i32,
+    /// Versions 0+; default -1.
+    pub voted_id: i32,
+    /// Versions 1+.
+    pub voted_directory_id: enc::Uuid,
+    /// Versions 0.
+    pub applied_offset: i64,
+    /// Versions 0; nullable 0.
+    pub current_voters: Option<Vec<VoterRef<'a>>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for QuorumStateDataRef<'a> {
+    fn default() -> Self {
+        Self {
+            cluster_id: "",
+            leader_id: -1,
+            leader_epoch: -1,
+            voted_id: -1,
+            voted_directory_id: enc::Uuid::NIL,
+            applied_offset: 0,
+            current_voters: Some(Default::default()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for QuorumStateDataRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        if version <= 0 {
+            enc::field::decode_into(
+                &mut self.cluster_id,
+                r,
+                version,
+                true,
+                "cluster_id",
+            )?;
+        } else {
+            self.cluster_id = "";
+        }
+        if version >= 1 {
+            let run: [u8; 28] = enc::field::read_run(
+                r,
+                &[
+                    ("leader_id", 4),
+                    ("leader_epoch", 4),
+                    ("voted_id", 4),
+                    ("voted_directory_id", 16),
+                ],
+            )?;
+            self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+            self.voted_id = enc::Fixed::from_chunk(&run[8..12]);
+            self.voted_directory_id = enc::Fixed::from_chunk(&run[12..28]);
+        } else {
+            let run: [u8; 12] = enc::field::read_run(
+                r,
+                &[("leader_id", 4), ("leader_epoch", 4), ("voted_id", 4)],
+            )?;
+            self.leader_id = enc::Fixed::from_chunk(&run[0..4]);
+            self.leader_epoch = enc::Fixed::from_chunk(&run[4..8]);
+            self.voted_id = enc::Fixed::from_chunk(&run[8..12]);
+            self.voted_directory_id = enc::Uuid::NIL;
+        }
+        if version <= 0 {
+            enc::field::decode_into(
+                &mut self.applied_offset,
+                r,
+                version,
+                false,
+                "applied_offset",
+            )?;
+        } else {
+            self.applied_offset = 0;
+        }
+        if version <= 0 {
+            enc::field::decode_into(
+                &mut self.current_voters,
+                r,
+                version,
+                true,
+                "current_voters",
+            )?;
+        } else {
+            self.current_voters = Some(Default::default());
+        }
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.cluster_id = "";
+        self.leader_id = -1;
+        self.leader_epoch = -1;
+        self.voted_id = -1;
+        self.voted_directory_id = enc::Uuid::NIL;
+        self.applied_offset = 0;
+        self.current_voters = Some(Default::default());
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for QuorumStateDataRef<'a> {
+    type Owned = QuorumStateData;
+    #[inline]
+    fn into_owned(self) -> QuorumStateData {
+        QuorumStateData {
+            cluster_id: enc::IntoOwned::into_owned(self.cluster_id),
+            leader_id: self.leader_id,
+            leader_epoch: self.leader_epoch,
+            voted_id: self.voted_id,
+            voted_directory_id: self.voted_directory_id,
+            applied_offset: self.applied_offset,
+            current_voters: enc::IntoOwned::into_owned(self.current_voters),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for QuorumStateDataRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for QuorumStateData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        if version <= 0 {
+            value.cluster_id = crate::sample::Sample::sample(g, version);
+        }
+        value.leader_id = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.voted_id = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.voted_directory_id = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 0 {
+            value.applied_offset = crate::sample::Sample::sample(g, version);
+        }
+        if version <= 0 {
+            value.current_voters = if g.one_in(4) {
+                None
+            } else {
+                Some(crate::sample::Sample::sample(g, version))
+            };
+        }
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for QuorumStateData {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version > 0 && !self.cluster_id.is_empty() {
+            return Err(enc::json::non_default("QuorumStateData", "clusterId", version));
+        }
+        if version < 1 && !self.voted_directory_id.is_nil() {
+            return Err(
+                enc::json::non_default("QuorumStateData", "votedDirectoryId", version),
+            );
+        }
+        if version > 0 && self.applied_offset != 0 {
+            return Err(
+                enc::json::non_default("QuorumStateData", "appliedOffset", version),
+            );
+        }
+        if version > 0 && self.current_voters.as_ref().is_none_or(|v| !v.is_empty()) {
+            return Err(
+                enc::json::non_default("QuorumStateData", "currentVoters", version),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.cluster_id,
+                version,
+                options,
+                "QuorumStateData",
+                "clusterId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.leader_id,
+            version,
+            options,
+            "QuorumStateData",
+            "leaderId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "QuorumStateData",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.voted_id,
+            version,
+            options,
+            "QuorumStateData",
+            "votedId",
+        )?;
+        if version >= 1 {
+            enc::json::put(
+                &mut out,
+                &self.voted_directory_id,
+                version,
+                options,
+                "QuorumStateData",
+                "votedDirectoryId",
+            )?;
+        }
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.applied_offset,
+                version,
+                options,
+                "QuorumStateData",
+                "appliedOffset",
+            )?;
+        }
+        if version <= 0 {
+            enc::json::put(
+                &mut out,
+                &self.current_voters,
+                version,
+                options,
+                "QuorumStateData",
+                "currentVoters",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for QuorumStateData {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "QuorumStateData", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("clusterId") {
+            value.cluster_id = enc::json::field(
+                v,
+                version,
+                "QuorumStateData",
+                "clusterId",
+            )?;
+        } else if version <= 0 {
+            return Err(enc::json::missing("QuorumStateData", "clusterId", version));
+        }
+        if let Some(v) = object.get("leaderId") {
+            value.leader_id = enc::json::field(
+                v,
+                version,
+                "QuorumStateData",
+                "leaderId",
+            )?;
+        } else {
+            return Err(enc::json::missing("QuorumStateData", "leaderId", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "QuorumStateData",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("QuorumStateData", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("votedId") {
+            value.voted_id = enc::json::field(v, version, "QuorumStateData", "votedId")?;
+        } else {
+            return Err(enc::json::missing("QuorumStateData", "votedId", version));
+        }
+        if let Some(v) = object.get("votedDirectoryId") {
+            value.voted_directory_id = enc::json::field(
+                v,
+                version,
+                "QuorumStateData",
+                "votedDirectoryId",
+            )?;
+        } else if version >= 1 {
+            return Err(
+                enc::json::missing("QuorumStateData", "votedDirectoryId", version),
+            );
+        }
+        if let Some(v) = object.get("appliedOffset") {
+            value.applied_offset = enc::json::field(
+                v,
+                version,
+                "QuorumStateData",
+                "appliedOffset",
+            )?;
+        } else if version <= 0 {
+            return Err(enc::json::missing("QuorumStateData", "appliedOffset", version));
+        }
+        if let Some(v) = object.get("currentVoters") {
+            value.current_voters = enc::json::field(
+                v,
+                version,
+                "QuorumStateData",
+                "currentVoters",
+            )?;
+        } else if version <= 0 {
+            return Err(enc::json::missing("QuorumStateData", "currentVoters", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Voter {
@@ -244,6 +583,88 @@ impl enc::Struct for Voter {
     fn reset_fields(&mut self) {
         self.voter_id = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`Voter`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VoterRef<'a> {
+    /// Versions 0.
+    pub voter_id: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for VoterRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.voter_id, r, version, false, "voter_id")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.voter_id = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for VoterRef<'a> {
+    type Owned = Voter;
+    #[inline]
+    fn into_owned(self) -> Voter {
+        Voter {
+            voter_id: self.voter_id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for Voter {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.voter_id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for Voter {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(&mut out, &self.voter_id, version, options, "Voter", "voterId")?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for Voter {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "Voter", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("voterId") {
+            value.voter_id = enc::json::field(v, version, "Voter", "voterId")?;
+        } else {
+            return Err(enc::json::missing("Voter", "voterId", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for QuorumStateData {

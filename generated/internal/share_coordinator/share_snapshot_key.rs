@@ -64,6 +64,147 @@ impl enc::Struct for ShareSnapshotKey {
         self.partition = 0;
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareSnapshotKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShareSnapshotKeyRef<'a> {
+    /// Versions 0.
+    pub group_id: &'a str,
+    /// Versions 0.
+    pub topic_id: enc::Uuid,
+    /// Versions 0.
+    pub partition: i32,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareSnapshotKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.group_id, r, version, false, "group_id")?;
+        let run: [u8; 20] = enc::field::read_run(
+            r,
+            &[("topic_id", 16), ("partition", 4)],
+        )?;
+        self.topic_id = enc::Fixed::from_chunk(&run[0..16]);
+        self.partition = enc::Fixed::from_chunk(&run[16..20]);
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.group_id = "";
+        self.topic_id = enc::Uuid::NIL;
+        self.partition = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareSnapshotKeyRef<'a> {
+    type Owned = ShareSnapshotKey;
+    #[inline]
+    fn into_owned(self) -> ShareSnapshotKey {
+        ShareSnapshotKey {
+            group_id: enc::IntoOwned::into_owned(self.group_id),
+            topic_id: self.topic_id,
+            partition: self.partition,
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareSnapshotKeyRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareSnapshotKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.group_id = crate::sample::Sample::sample(g, version);
+        value.topic_id = crate::sample::Sample::sample(g, version);
+        value.partition = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareSnapshotKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.group_id,
+            version,
+            options,
+            "ShareSnapshotKey",
+            "groupId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.topic_id,
+            version,
+            options,
+            "ShareSnapshotKey",
+            "topicId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "ShareSnapshotKey",
+            "partition",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareSnapshotKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ShareSnapshotKey", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("groupId") {
+            value.group_id = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotKey",
+                "groupId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareSnapshotKey", "groupId", version));
+        }
+        if let Some(v) = object.get("topicId") {
+            value.topic_id = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotKey",
+                "topicId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareSnapshotKey", "topicId", version));
+        }
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotKey",
+                "partition",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareSnapshotKey", "partition", version));
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for ShareSnapshotKey {
     const NAME: &'static str = "ShareSnapshotKey";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

@@ -172,6 +172,329 @@ impl enc::Struct for ShareSnapshotValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ShareSnapshotValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShareSnapshotValueRef<'a> {
+    /// Versions 0+.
+    pub snapshot_epoch: i32,
+    /// Versions 0+.
+    pub state_epoch: i32,
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Versions 0+.
+    pub start_offset: i64,
+    /// Versions 0+; tag 0 from 0+; default -1.
+    pub delivery_complete_count: i32,
+    /// Versions 0+.
+    pub create_timestamp: i64,
+    /// Versions 0+.
+    pub write_timestamp: i64,
+    /// Versions 0+.
+    pub state_batches: Vec<StateBatchRef<'a>>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for ShareSnapshotValueRef<'a> {
+    fn default() -> Self {
+        Self {
+            snapshot_epoch: 0,
+            state_epoch: 0,
+            leader_epoch: 0,
+            start_offset: 0,
+            delivery_complete_count: -1,
+            create_timestamp: 0,
+            write_timestamp: 0,
+            state_batches: Default::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ShareSnapshotValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 20] = enc::field::read_run(
+            r,
+            &[
+                ("snapshot_epoch", 4),
+                ("state_epoch", 4),
+                ("leader_epoch", 4),
+                ("start_offset", 8),
+            ],
+        )?;
+        self.snapshot_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.state_epoch = enc::Fixed::from_chunk(&run[4..8]);
+        self.leader_epoch = enc::Fixed::from_chunk(&run[8..12]);
+        self.start_offset = enc::Fixed::from_chunk(&run[12..20]);
+        self.delivery_complete_count = -1;
+        let run: [u8; 16] = enc::field::read_run(
+            r,
+            &[("create_timestamp", 8), ("write_timestamp", 8)],
+        )?;
+        self.create_timestamp = enc::Fixed::from_chunk(&run[0..8]);
+        self.write_timestamp = enc::Fixed::from_chunk(&run[8..16]);
+        enc::field::decode_into(
+            &mut self.state_batches,
+            r,
+            version,
+            true,
+            "state_batches",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.delivery_complete_count = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "delivery_complete_count",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.snapshot_epoch = 0;
+        self.state_epoch = 0;
+        self.leader_epoch = 0;
+        self.start_offset = 0;
+        self.delivery_complete_count = -1;
+        self.create_timestamp = 0;
+        self.write_timestamp = 0;
+        self.state_batches.clear();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ShareSnapshotValueRef<'a> {
+    type Owned = ShareSnapshotValue;
+    #[inline]
+    fn into_owned(self) -> ShareSnapshotValue {
+        ShareSnapshotValue {
+            snapshot_epoch: self.snapshot_epoch,
+            state_epoch: self.state_epoch,
+            leader_epoch: self.leader_epoch,
+            start_offset: self.start_offset,
+            delivery_complete_count: self.delivery_complete_count,
+            create_timestamp: self.create_timestamp,
+            write_timestamp: self.write_timestamp,
+            state_batches: enc::IntoOwned::into_owned(self.state_batches),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ShareSnapshotValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareSnapshotValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.snapshot_epoch = crate::sample::Sample::sample(g, version);
+        value.state_epoch = crate::sample::Sample::sample(g, version);
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.start_offset = crate::sample::Sample::sample(g, version);
+        value.delivery_complete_count = crate::sample::Sample::sample(g, version);
+        value.create_timestamp = crate::sample::Sample::sample(g, version);
+        value.write_timestamp = crate::sample::Sample::sample(g, version);
+        value.state_batches = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ShareSnapshotValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.snapshot_epoch,
+            version,
+            options,
+            "ShareSnapshotValue",
+            "snapshotEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state_epoch,
+            version,
+            options,
+            "ShareSnapshotValue",
+            "stateEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "ShareSnapshotValue",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.start_offset,
+            version,
+            options,
+            "ShareSnapshotValue",
+            "startOffset",
+        )?;
+        if self.delivery_complete_count != -1 {
+            enc::json::put(
+                &mut out,
+                &self.delivery_complete_count,
+                version,
+                options,
+                "ShareSnapshotValue",
+                "deliveryCompleteCount",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.create_timestamp,
+            version,
+            options,
+            "ShareSnapshotValue",
+            "createTimestamp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.write_timestamp,
+            version,
+            options,
+            "ShareSnapshotValue",
+            "writeTimestamp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.state_batches,
+            version,
+            options,
+            "ShareSnapshotValue",
+            "stateBatches",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ShareSnapshotValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ShareSnapshotValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("snapshotEpoch") {
+            value.snapshot_epoch = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotValue",
+                "snapshotEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareSnapshotValue", "snapshotEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("stateEpoch") {
+            value.state_epoch = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotValue",
+                "stateEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareSnapshotValue", "stateEpoch", version));
+        }
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotValue",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareSnapshotValue", "leaderEpoch", version));
+        }
+        if let Some(v) = object.get("startOffset") {
+            value.start_offset = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotValue",
+                "startOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("ShareSnapshotValue", "startOffset", version));
+        }
+        if let Some(v) = object.get("deliveryCompleteCount") {
+            value.delivery_complete_count = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotValue",
+                "deliveryCompleteCount",
+            )?;
+        }
+        if let Some(v) = object.get("createTimestamp") {
+            value.create_timestamp = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotValue",
+                "createTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareSnapshotValue", "createTimestamp", version),
+            );
+        }
+        if let Some(v) = object.get("writeTimestamp") {
+            value.write_timestamp = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotValue",
+                "writeTimestamp",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareSnapshotValue", "writeTimestamp", version),
+            );
+        }
+        if let Some(v) = object.get("stateBatches") {
+            value.state_batches = enc::json::field(
+                v,
+                version,
+                "ShareSnapshotValue",
+                "stateBatches",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ShareSnapshotValue", "stateBatches", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
@@ -252,6 +575,181 @@ impl enc::Struct for StateBatch {
         self.delivery_state = 0;
         self.delivery_count = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`StateBatch`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StateBatchRef<'a> {
+    /// Versions 0+.
+    pub first_offset: i64,
+    /// Versions 0+.
+    pub last_offset: i64,
+    /// Versions 0+.
+    pub delivery_state: i8,
+    /// Versions 0+.
+    pub delivery_count: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for StateBatchRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 19] = enc::field::read_run(
+            r,
+            &[
+                ("first_offset", 8),
+                ("last_offset", 8),
+                ("delivery_state", 1),
+                ("delivery_count", 2),
+            ],
+        )?;
+        self.first_offset = enc::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = enc::Fixed::from_chunk(&run[8..16]);
+        self.delivery_state = enc::Fixed::from_chunk(&run[16..17]);
+        self.delivery_count = enc::Fixed::from_chunk(&run[17..19]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.delivery_state = 0;
+        self.delivery_count = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for StateBatchRef<'a> {
+    type Owned = StateBatch;
+    #[inline]
+    fn into_owned(self) -> StateBatch {
+        StateBatch {
+            first_offset: self.first_offset,
+            last_offset: self.last_offset,
+            delivery_state: self.delivery_state,
+            delivery_count: self.delivery_count,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StateBatch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.first_offset = crate::sample::Sample::sample(g, version);
+        value.last_offset = crate::sample::Sample::sample(g, version);
+        value.delivery_state = crate::sample::Sample::sample(g, version);
+        value.delivery_count = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for StateBatch {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.first_offset,
+            version,
+            options,
+            "StateBatch",
+            "firstOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_offset,
+            version,
+            options,
+            "StateBatch",
+            "lastOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.delivery_state,
+            version,
+            options,
+            "StateBatch",
+            "deliveryState",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.delivery_count,
+            version,
+            options,
+            "StateBatch",
+            "deliveryCount",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for StateBatch {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "StateBatch", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("firstOffset") {
+            value.first_offset = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "firstOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "firstOffset", version));
+        }
+        if let Some(v) = object.get("lastOffset") {
+            value.last_offset = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "lastOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "lastOffset", version));
+        }
+        if let Some(v) = object.get("deliveryState") {
+            value.delivery_state = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "deliveryState",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "deliveryState", version));
+        }
+        if let Some(v) = object.get("deliveryCount") {
+            value.delivery_count = enc::json::field(
+                v,
+                version,
+                "StateBatch",
+                "deliveryCount",
+            )?;
+        } else {
+            return Err(enc::json::missing("StateBatch", "deliveryCount", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ShareSnapshotValue {

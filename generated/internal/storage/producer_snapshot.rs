@@ -66,6 +66,121 @@ impl enc::Struct for ProducerSnapshot {
         self.producer_entries.clear();
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ProducerSnapshot`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProducerSnapshotRef<'a> {
+    /// Versions 1.
+    pub crc: u32,
+    /// Versions 1.
+    pub producer_entries: Vec<ProducerEntryRef<'a>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ProducerSnapshotRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.crc, r, version, false, "crc")?;
+        enc::field::decode_into(
+            &mut self.producer_entries,
+            r,
+            version,
+            false,
+            "producer_entries",
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.crc = 0;
+        self.producer_entries.clear();
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ProducerSnapshotRef<'a> {
+    type Owned = ProducerSnapshot;
+    #[inline]
+    fn into_owned(self) -> ProducerSnapshot {
+        ProducerSnapshot {
+            crc: self.crc,
+            producer_entries: enc::IntoOwned::into_owned(self.producer_entries),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for ProducerSnapshotRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ProducerSnapshot {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.crc = crate::sample::Sample::sample(g, version);
+        value.producer_entries = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ProducerSnapshot {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.crc,
+            version,
+            options,
+            "ProducerSnapshot",
+            "crc",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.producer_entries,
+            version,
+            options,
+            "ProducerSnapshot",
+            "producerEntries",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ProducerSnapshot {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ProducerSnapshot", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("crc") {
+            value.crc = enc::json::field(v, version, "ProducerSnapshot", "crc")?;
+        } else {
+            return Err(enc::json::missing("ProducerSnapshot", "crc", version));
+        }
+        if let Some(v) = object.get("producerEntries") {
+            value.producer_entries = enc::json::field(
+                v,
+                version,
+                "ProducerSnapshot",
+                "producerEntries",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ProducerSnapshot", "producerEntries", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 1; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ProducerEntry {
@@ -160,6 +275,273 @@ impl enc::Struct for ProducerEntry {
         self.timestamp = 0;
         self.coordinator_epoch = 0;
         self.current_txn_first_offset = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`ProducerEntry`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 1; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProducerEntryRef<'a> {
+    /// Versions 1.
+    pub producer_id: i64,
+    /// Versions 1.
+    pub epoch: i16,
+    /// Versions 1.
+    pub last_sequence: i32,
+    /// Versions 1.
+    pub last_offset: i64,
+    /// Versions 1.
+    pub offset_delta: i32,
+    /// Versions 1.
+    pub timestamp: i64,
+    /// Versions 1.
+    pub coordinator_epoch: i32,
+    /// Versions 1.
+    pub current_txn_first_offset: i64,
+    /// The input's lifetime: this view borrows nothing else from it.
+    pub input: ::core::marker::PhantomData<&'a [u8]>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for ProducerEntryRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 46] = enc::field::read_run(
+            r,
+            &[
+                ("producer_id", 8),
+                ("epoch", 2),
+                ("last_sequence", 4),
+                ("last_offset", 8),
+                ("offset_delta", 4),
+                ("timestamp", 8),
+                ("coordinator_epoch", 4),
+                ("current_txn_first_offset", 8),
+            ],
+        )?;
+        self.producer_id = enc::Fixed::from_chunk(&run[0..8]);
+        self.epoch = enc::Fixed::from_chunk(&run[8..10]);
+        self.last_sequence = enc::Fixed::from_chunk(&run[10..14]);
+        self.last_offset = enc::Fixed::from_chunk(&run[14..22]);
+        self.offset_delta = enc::Fixed::from_chunk(&run[22..26]);
+        self.timestamp = enc::Fixed::from_chunk(&run[26..34]);
+        self.coordinator_epoch = enc::Fixed::from_chunk(&run[34..38]);
+        self.current_txn_first_offset = enc::Fixed::from_chunk(&run[38..46]);
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.producer_id = 0;
+        self.epoch = 0;
+        self.last_sequence = 0;
+        self.last_offset = 0;
+        self.offset_delta = 0;
+        self.timestamp = 0;
+        self.coordinator_epoch = 0;
+        self.current_txn_first_offset = 0;
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for ProducerEntryRef<'a> {
+    type Owned = ProducerEntry;
+    #[inline]
+    fn into_owned(self) -> ProducerEntry {
+        ProducerEntry {
+            producer_id: self.producer_id,
+            epoch: self.epoch,
+            last_sequence: self.last_sequence,
+            last_offset: self.last_offset,
+            offset_delta: self.offset_delta,
+            timestamp: self.timestamp,
+            coordinator_epoch: self.coordinator_epoch,
+            current_txn_first_offset: self.current_txn_first_offset,
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ProducerEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        value.epoch = crate::sample::Sample::sample(g, version);
+        value.last_sequence = crate::sample::Sample::sample(g, version);
+        value.last_offset = crate::sample::Sample::sample(g, version);
+        value.offset_delta = crate::sample::Sample::sample(g, version);
+        value.timestamp = crate::sample::Sample::sample(g, version);
+        value.coordinator_epoch = crate::sample::Sample::sample(g, version);
+        value.current_txn_first_offset = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for ProducerEntry {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "ProducerEntry",
+            "producerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.epoch,
+            version,
+            options,
+            "ProducerEntry",
+            "epoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_sequence,
+            version,
+            options,
+            "ProducerEntry",
+            "lastSequence",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.last_offset,
+            version,
+            options,
+            "ProducerEntry",
+            "lastOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.offset_delta,
+            version,
+            options,
+            "ProducerEntry",
+            "offsetDelta",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.timestamp,
+            version,
+            options,
+            "ProducerEntry",
+            "timestamp",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.coordinator_epoch,
+            version,
+            options,
+            "ProducerEntry",
+            "coordinatorEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.current_txn_first_offset,
+            version,
+            options,
+            "ProducerEntry",
+            "currentTxnFirstOffset",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for ProducerEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "ProducerEntry", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "ProducerEntry",
+                "producerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerEntry", "producerId", version));
+        }
+        if let Some(v) = object.get("epoch") {
+            value.epoch = enc::json::field(v, version, "ProducerEntry", "epoch")?;
+        } else {
+            return Err(enc::json::missing("ProducerEntry", "epoch", version));
+        }
+        if let Some(v) = object.get("lastSequence") {
+            value.last_sequence = enc::json::field(
+                v,
+                version,
+                "ProducerEntry",
+                "lastSequence",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerEntry", "lastSequence", version));
+        }
+        if let Some(v) = object.get("lastOffset") {
+            value.last_offset = enc::json::field(
+                v,
+                version,
+                "ProducerEntry",
+                "lastOffset",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerEntry", "lastOffset", version));
+        }
+        if let Some(v) = object.get("offsetDelta") {
+            value.offset_delta = enc::json::field(
+                v,
+                version,
+                "ProducerEntry",
+                "offsetDelta",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerEntry", "offsetDelta", version));
+        }
+        if let Some(v) = object.get("timestamp") {
+            value.timestamp = enc::json::field(
+                v,
+                version,
+                "ProducerEntry",
+                "timestamp",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerEntry", "timestamp", version));
+        }
+        if let Some(v) = object.get("coordinatorEpoch") {
+            value.coordinator_epoch = enc::json::field(
+                v,
+                version,
+                "ProducerEntry",
+                "coordinatorEpoch",
+            )?;
+        } else {
+            return Err(enc::json::missing("ProducerEntry", "coordinatorEpoch", version));
+        }
+        if let Some(v) = object.get("currentTxnFirstOffset") {
+            value.current_txn_first_offset = enc::json::field(
+                v,
+                version,
+                "ProducerEntry",
+                "currentTxnFirstOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("ProducerEntry", "currentTxnFirstOffset", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for ProducerSnapshot {

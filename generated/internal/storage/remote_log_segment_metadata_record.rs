@@ -219,6 +219,462 @@ impl enc::Struct for RemoteLogSegmentMetadataRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RemoteLogSegmentMetadataRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RemoteLogSegmentMetadataRecordRef<'a> {
+    /// Versions 0+.
+    pub remote_log_segment_id: RemoteLogSegmentIdEntryRef<'a>,
+    /// Versions 0+.
+    pub start_offset: i64,
+    /// Versions 0+.
+    pub end_offset: i64,
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Versions 0+.
+    pub max_timestamp_ms: i64,
+    /// Versions 0+.
+    pub event_timestamp_ms: i64,
+    /// Versions 0+.
+    pub segment_leader_epochs: Vec<SegmentLeaderEpochEntryRef<'a>>,
+    /// Versions 0+.
+    pub segment_size_in_bytes: i32,
+    /// Versions 0+; nullable 0+; default null.
+    pub custom_metadata: Option<&'a [u8]>,
+    /// Versions 0+.
+    pub remote_log_segment_state: i8,
+    /// Versions 0+; tag 0 from 0+.
+    pub txn_index_empty: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RemoteLogSegmentMetadataRecordRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.remote_log_segment_id,
+            r,
+            version,
+            false,
+            "remote_log_segment_id",
+        )?;
+        let run: [u8; 36] = enc::field::read_run(
+            r,
+            &[
+                ("start_offset", 8),
+                ("end_offset", 8),
+                ("broker_id", 4),
+                ("max_timestamp_ms", 8),
+                ("event_timestamp_ms", 8),
+            ],
+        )?;
+        self.start_offset = enc::Fixed::from_chunk(&run[0..8]);
+        self.end_offset = enc::Fixed::from_chunk(&run[8..16]);
+        self.broker_id = enc::Fixed::from_chunk(&run[16..20]);
+        self.max_timestamp_ms = enc::Fixed::from_chunk(&run[20..28]);
+        self.event_timestamp_ms = enc::Fixed::from_chunk(&run[28..36]);
+        enc::field::decode_into(
+            &mut self.segment_leader_epochs,
+            r,
+            version,
+            true,
+            "segment_leader_epochs",
+        )?;
+        enc::field::decode_into(
+            &mut self.segment_size_in_bytes,
+            r,
+            version,
+            false,
+            "segment_size_in_bytes",
+        )?;
+        enc::field::decode_into(
+            &mut self.custom_metadata,
+            r,
+            version,
+            true,
+            "custom_metadata",
+        )?;
+        enc::field::decode_into(
+            &mut self.remote_log_segment_state,
+            r,
+            version,
+            false,
+            "remote_log_segment_state",
+        )?;
+        self.txn_index_empty = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.txn_index_empty = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "txn_index_empty",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        enc::Decode::reset_value(&mut self.remote_log_segment_id);
+        self.start_offset = 0;
+        self.end_offset = 0;
+        self.broker_id = 0;
+        self.max_timestamp_ms = 0;
+        self.event_timestamp_ms = 0;
+        self.segment_leader_epochs.clear();
+        self.segment_size_in_bytes = 0;
+        self.custom_metadata = None;
+        self.remote_log_segment_state = 0;
+        self.txn_index_empty = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RemoteLogSegmentMetadataRecordRef<'a> {
+    type Owned = RemoteLogSegmentMetadataRecord;
+    #[inline]
+    fn into_owned(self) -> RemoteLogSegmentMetadataRecord {
+        RemoteLogSegmentMetadataRecord {
+            remote_log_segment_id: enc::IntoOwned::into_owned(
+                self.remote_log_segment_id,
+            ),
+            start_offset: self.start_offset,
+            end_offset: self.end_offset,
+            broker_id: self.broker_id,
+            max_timestamp_ms: self.max_timestamp_ms,
+            event_timestamp_ms: self.event_timestamp_ms,
+            segment_leader_epochs: enc::IntoOwned::into_owned(
+                self.segment_leader_epochs,
+            ),
+            segment_size_in_bytes: self.segment_size_in_bytes,
+            custom_metadata: enc::IntoOwned::into_owned(self.custom_metadata),
+            remote_log_segment_state: self.remote_log_segment_state,
+            txn_index_empty: self.txn_index_empty,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RemoteLogSegmentMetadataRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoteLogSegmentMetadataRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.remote_log_segment_id = crate::sample::Sample::sample(g, version);
+        value.start_offset = crate::sample::Sample::sample(g, version);
+        value.end_offset = crate::sample::Sample::sample(g, version);
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.max_timestamp_ms = crate::sample::Sample::sample(g, version);
+        value.event_timestamp_ms = crate::sample::Sample::sample(g, version);
+        value.segment_leader_epochs = crate::sample::Sample::sample(g, version);
+        value.segment_size_in_bytes = crate::sample::Sample::sample(g, version);
+        value.custom_metadata = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.remote_log_segment_state = crate::sample::Sample::sample(g, version);
+        value.txn_index_empty = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RemoteLogSegmentMetadataRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.remote_log_segment_id,
+            version,
+            options,
+            "RemoteLogSegmentMetadataRecord",
+            "remoteLogSegmentId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.start_offset,
+            version,
+            options,
+            "RemoteLogSegmentMetadataRecord",
+            "startOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.end_offset,
+            version,
+            options,
+            "RemoteLogSegmentMetadataRecord",
+            "endOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "RemoteLogSegmentMetadataRecord",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_timestamp_ms,
+            version,
+            options,
+            "RemoteLogSegmentMetadataRecord",
+            "maxTimestampMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.event_timestamp_ms,
+            version,
+            options,
+            "RemoteLogSegmentMetadataRecord",
+            "eventTimestampMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.segment_leader_epochs,
+            version,
+            options,
+            "RemoteLogSegmentMetadataRecord",
+            "segmentLeaderEpochs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.segment_size_in_bytes,
+            version,
+            options,
+            "RemoteLogSegmentMetadataRecord",
+            "segmentSizeInBytes",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.custom_metadata,
+            version,
+            options,
+            "RemoteLogSegmentMetadataRecord",
+            "customMetadata",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.remote_log_segment_state,
+            version,
+            options,
+            "RemoteLogSegmentMetadataRecord",
+            "remoteLogSegmentState",
+        )?;
+        if self.txn_index_empty {
+            enc::json::put(
+                &mut out,
+                &self.txn_index_empty,
+                version,
+                options,
+                "RemoteLogSegmentMetadataRecord",
+                "txnIndexEmpty",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RemoteLogSegmentMetadataRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RemoteLogSegmentMetadataRecord", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("remoteLogSegmentId") {
+            value.remote_log_segment_id = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "remoteLogSegmentId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataRecord",
+                    "remoteLogSegmentId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("startOffset") {
+            value.start_offset = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "startOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataRecord",
+                    "startOffset",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("endOffset") {
+            value.end_offset = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "endOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataRecord",
+                    "endOffset",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "brokerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("RemoteLogSegmentMetadataRecord", "brokerId", version),
+            );
+        }
+        if let Some(v) = object.get("maxTimestampMs") {
+            value.max_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "maxTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataRecord",
+                    "maxTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("eventTimestampMs") {
+            value.event_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "eventTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataRecord",
+                    "eventTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("segmentLeaderEpochs") {
+            value.segment_leader_epochs = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "segmentLeaderEpochs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataRecord",
+                    "segmentLeaderEpochs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("segmentSizeInBytes") {
+            value.segment_size_in_bytes = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "segmentSizeInBytes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataRecord",
+                    "segmentSizeInBytes",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("customMetadata") {
+            value.custom_metadata = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "customMetadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataRecord",
+                    "customMetadata",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("remoteLogSegmentState") {
+            value.remote_log_segment_state = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "remoteLogSegmentState",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataRecord",
+                    "remoteLogSegmentState",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("txnIndexEmpty") {
+            value.txn_index_empty = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataRecord",
+                "txnIndexEmpty",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RemoteLogSegmentIdEntry {
@@ -286,6 +742,130 @@ impl enc::Struct for RemoteLogSegmentIdEntry {
         enc::Decode::reset_value(&mut self.topic_id_partition);
         self.id = enc::Uuid::NIL;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RemoteLogSegmentIdEntry`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RemoteLogSegmentIdEntryRef<'a> {
+    /// Versions 0+.
+    pub topic_id_partition: TopicIdPartitionEntryRef<'a>,
+    /// Versions 0+.
+    pub id: enc::Uuid,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RemoteLogSegmentIdEntryRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.topic_id_partition,
+            r,
+            version,
+            false,
+            "topic_id_partition",
+        )?;
+        enc::field::decode_into(&mut self.id, r, version, false, "id")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        enc::Decode::reset_value(&mut self.topic_id_partition);
+        self.id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RemoteLogSegmentIdEntryRef<'a> {
+    type Owned = RemoteLogSegmentIdEntry;
+    #[inline]
+    fn into_owned(self) -> RemoteLogSegmentIdEntry {
+        RemoteLogSegmentIdEntry {
+            topic_id_partition: enc::IntoOwned::into_owned(self.topic_id_partition),
+            id: self.id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoteLogSegmentIdEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id_partition = crate::sample::Sample::sample(g, version);
+        value.id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RemoteLogSegmentIdEntry {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id_partition,
+            version,
+            options,
+            "RemoteLogSegmentIdEntry",
+            "topicIdPartition",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.id,
+            version,
+            options,
+            "RemoteLogSegmentIdEntry",
+            "id",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RemoteLogSegmentIdEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RemoteLogSegmentIdEntry", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicIdPartition") {
+            value.topic_id_partition = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentIdEntry",
+                "topicIdPartition",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentIdEntry",
+                    "topicIdPartition",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("id") {
+            value.id = enc::json::field(v, version, "RemoteLogSegmentIdEntry", "id")?;
+        } else {
+            return Err(enc::json::missing("RemoteLogSegmentIdEntry", "id", version));
+        }
+        Ok(value)
     }
 }
 /// Versions 0; flexible 0.
@@ -357,6 +937,141 @@ impl enc::Struct for TopicIdPartitionEntry {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicIdPartitionEntry`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicIdPartitionEntryRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub id: enc::Uuid,
+    /// Versions 0+.
+    pub partition: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicIdPartitionEntryRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 20] = enc::field::read_run(r, &[("id", 16), ("partition", 4)])?;
+        self.id = enc::Fixed::from_chunk(&run[0..16]);
+        self.partition = enc::Fixed::from_chunk(&run[16..20]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.id = enc::Uuid::NIL;
+        self.partition = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicIdPartitionEntryRef<'a> {
+    type Owned = TopicIdPartitionEntry;
+    #[inline]
+    fn into_owned(self) -> TopicIdPartitionEntry {
+        TopicIdPartitionEntry {
+            name: enc::IntoOwned::into_owned(self.name),
+            id: self.id,
+            partition: self.partition,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicIdPartitionEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.id = crate::sample::Sample::sample(g, version);
+        value.partition = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicIdPartitionEntry {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "TopicIdPartitionEntry",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.id,
+            version,
+            options,
+            "TopicIdPartitionEntry",
+            "id",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "TopicIdPartitionEntry",
+            "partition",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicIdPartitionEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicIdPartitionEntry", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "TopicIdPartitionEntry", "name")?;
+        } else {
+            return Err(enc::json::missing("TopicIdPartitionEntry", "name", version));
+        }
+        if let Some(v) = object.get("id") {
+            value.id = enc::json::field(v, version, "TopicIdPartitionEntry", "id")?;
+        } else {
+            return Err(enc::json::missing("TopicIdPartitionEntry", "id", version));
+        }
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "TopicIdPartitionEntry",
+                "partition",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopicIdPartitionEntry", "partition", version),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SegmentLeaderEpochEntry {
@@ -420,6 +1135,130 @@ impl enc::Struct for SegmentLeaderEpochEntry {
         self.leader_epoch = 0;
         self.offset = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SegmentLeaderEpochEntry`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SegmentLeaderEpochEntryRef<'a> {
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Versions 0+.
+    pub offset: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SegmentLeaderEpochEntryRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("leader_epoch", 4), ("offset", 8)],
+        )?;
+        self.leader_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.offset = enc::Fixed::from_chunk(&run[4..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.leader_epoch = 0;
+        self.offset = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SegmentLeaderEpochEntryRef<'a> {
+    type Owned = SegmentLeaderEpochEntry;
+    #[inline]
+    fn into_owned(self) -> SegmentLeaderEpochEntry {
+        SegmentLeaderEpochEntry {
+            leader_epoch: self.leader_epoch,
+            offset: self.offset,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SegmentLeaderEpochEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.offset = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SegmentLeaderEpochEntry {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "SegmentLeaderEpochEntry",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.offset,
+            version,
+            options,
+            "SegmentLeaderEpochEntry",
+            "offset",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SegmentLeaderEpochEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SegmentLeaderEpochEntry", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "SegmentLeaderEpochEntry",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("SegmentLeaderEpochEntry", "leaderEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("offset") {
+            value.offset = enc::json::field(
+                v,
+                version,
+                "SegmentLeaderEpochEntry",
+                "offset",
+            )?;
+        } else {
+            return Err(enc::json::missing("SegmentLeaderEpochEntry", "offset", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for RemoteLogSegmentMetadataRecord {

@@ -207,6 +207,463 @@ impl enc::Struct for RemoteLogSegmentMetadataSnapshotRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RemoteLogSegmentMetadataSnapshotRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RemoteLogSegmentMetadataSnapshotRecordRef<'a> {
+    /// Versions 0+.
+    pub segment_id: enc::Uuid,
+    /// Versions 0+.
+    pub start_offset: i64,
+    /// Versions 0+.
+    pub end_offset: i64,
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Versions 0+.
+    pub max_timestamp_ms: i64,
+    /// Versions 0+.
+    pub event_timestamp_ms: i64,
+    /// Versions 0+.
+    pub segment_leader_epochs: Vec<SegmentLeaderEpochEntryRef<'a>>,
+    /// Versions 0+.
+    pub segment_size_in_bytes: i32,
+    /// Versions 0+; nullable 0+; default null.
+    pub custom_metadata: Option<&'a [u8]>,
+    /// Versions 0+.
+    pub remote_log_segment_state: i8,
+    /// Versions 0+; tag 0 from 0+.
+    pub txn_index_empty: bool,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RemoteLogSegmentMetadataSnapshotRecordRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 52] = enc::field::read_run(
+            r,
+            &[
+                ("segment_id", 16),
+                ("start_offset", 8),
+                ("end_offset", 8),
+                ("broker_id", 4),
+                ("max_timestamp_ms", 8),
+                ("event_timestamp_ms", 8),
+            ],
+        )?;
+        self.segment_id = enc::Fixed::from_chunk(&run[0..16]);
+        self.start_offset = enc::Fixed::from_chunk(&run[16..24]);
+        self.end_offset = enc::Fixed::from_chunk(&run[24..32]);
+        self.broker_id = enc::Fixed::from_chunk(&run[32..36]);
+        self.max_timestamp_ms = enc::Fixed::from_chunk(&run[36..44]);
+        self.event_timestamp_ms = enc::Fixed::from_chunk(&run[44..52]);
+        enc::field::decode_into(
+            &mut self.segment_leader_epochs,
+            r,
+            version,
+            true,
+            "segment_leader_epochs",
+        )?;
+        enc::field::decode_into(
+            &mut self.segment_size_in_bytes,
+            r,
+            version,
+            false,
+            "segment_size_in_bytes",
+        )?;
+        enc::field::decode_into(
+            &mut self.custom_metadata,
+            r,
+            version,
+            true,
+            "custom_metadata",
+        )?;
+        enc::field::decode_into(
+            &mut self.remote_log_segment_state,
+            r,
+            version,
+            false,
+            "remote_log_segment_state",
+        )?;
+        self.txn_index_empty = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_section(
+            r,
+            1,
+            &mut self.unknown_tagged_fields,
+            |tag, r| {
+                match tag {
+                    0 => {
+                        self.txn_index_empty = enc::field::decode_tagged(
+                            r,
+                            version,
+                            "txn_index_empty",
+                        )?;
+                    }
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.segment_id = enc::Uuid::NIL;
+        self.start_offset = 0;
+        self.end_offset = 0;
+        self.broker_id = 0;
+        self.max_timestamp_ms = 0;
+        self.event_timestamp_ms = 0;
+        self.segment_leader_epochs.clear();
+        self.segment_size_in_bytes = 0;
+        self.custom_metadata = None;
+        self.remote_log_segment_state = 0;
+        self.txn_index_empty = false;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RemoteLogSegmentMetadataSnapshotRecordRef<'a> {
+    type Owned = RemoteLogSegmentMetadataSnapshotRecord;
+    #[inline]
+    fn into_owned(self) -> RemoteLogSegmentMetadataSnapshotRecord {
+        RemoteLogSegmentMetadataSnapshotRecord {
+            segment_id: self.segment_id,
+            start_offset: self.start_offset,
+            end_offset: self.end_offset,
+            broker_id: self.broker_id,
+            max_timestamp_ms: self.max_timestamp_ms,
+            event_timestamp_ms: self.event_timestamp_ms,
+            segment_leader_epochs: enc::IntoOwned::into_owned(
+                self.segment_leader_epochs,
+            ),
+            segment_size_in_bytes: self.segment_size_in_bytes,
+            custom_metadata: enc::IntoOwned::into_owned(self.custom_metadata),
+            remote_log_segment_state: self.remote_log_segment_state,
+            txn_index_empty: self.txn_index_empty,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RemoteLogSegmentMetadataSnapshotRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoteLogSegmentMetadataSnapshotRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.segment_id = crate::sample::Sample::sample(g, version);
+        value.start_offset = crate::sample::Sample::sample(g, version);
+        value.end_offset = crate::sample::Sample::sample(g, version);
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.max_timestamp_ms = crate::sample::Sample::sample(g, version);
+        value.event_timestamp_ms = crate::sample::Sample::sample(g, version);
+        value.segment_leader_epochs = crate::sample::Sample::sample(g, version);
+        value.segment_size_in_bytes = crate::sample::Sample::sample(g, version);
+        value.custom_metadata = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.remote_log_segment_state = crate::sample::Sample::sample(g, version);
+        value.txn_index_empty = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(1);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RemoteLogSegmentMetadataSnapshotRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.segment_id,
+            version,
+            options,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            "segmentId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.start_offset,
+            version,
+            options,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            "startOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.end_offset,
+            version,
+            options,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            "endOffset",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.max_timestamp_ms,
+            version,
+            options,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            "maxTimestampMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.event_timestamp_ms,
+            version,
+            options,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            "eventTimestampMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.segment_leader_epochs,
+            version,
+            options,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            "segmentLeaderEpochs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.segment_size_in_bytes,
+            version,
+            options,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            "segmentSizeInBytes",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.custom_metadata,
+            version,
+            options,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            "customMetadata",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.remote_log_segment_state,
+            version,
+            options,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            "remoteLogSegmentState",
+        )?;
+        if self.txn_index_empty {
+            enc::json::put(
+                &mut out,
+                &self.txn_index_empty,
+                version,
+                options,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "txnIndexEmpty",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RemoteLogSegmentMetadataSnapshotRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "RemoteLogSegmentMetadataSnapshotRecord",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("segmentId") {
+            value.segment_id = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "segmentId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataSnapshotRecord",
+                    "segmentId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("startOffset") {
+            value.start_offset = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "startOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataSnapshotRecord",
+                    "startOffset",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("endOffset") {
+            value.end_offset = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "endOffset",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataSnapshotRecord",
+                    "endOffset",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "brokerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataSnapshotRecord",
+                    "brokerId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("maxTimestampMs") {
+            value.max_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "maxTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataSnapshotRecord",
+                    "maxTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("eventTimestampMs") {
+            value.event_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "eventTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataSnapshotRecord",
+                    "eventTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("segmentLeaderEpochs") {
+            value.segment_leader_epochs = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "segmentLeaderEpochs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataSnapshotRecord",
+                    "segmentLeaderEpochs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("segmentSizeInBytes") {
+            value.segment_size_in_bytes = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "segmentSizeInBytes",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataSnapshotRecord",
+                    "segmentSizeInBytes",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("customMetadata") {
+            value.custom_metadata = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "customMetadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataSnapshotRecord",
+                    "customMetadata",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("remoteLogSegmentState") {
+            value.remote_log_segment_state = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "remoteLogSegmentState",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataSnapshotRecord",
+                    "remoteLogSegmentState",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("txnIndexEmpty") {
+            value.txn_index_empty = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataSnapshotRecord",
+                "txnIndexEmpty",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SegmentLeaderEpochEntry {
@@ -270,6 +727,130 @@ impl enc::Struct for SegmentLeaderEpochEntry {
         self.leader_epoch = 0;
         self.offset = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`SegmentLeaderEpochEntry`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SegmentLeaderEpochEntryRef<'a> {
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Versions 0+.
+    pub offset: i64,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for SegmentLeaderEpochEntryRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        _version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("leader_epoch", 4), ("offset", 8)],
+        )?;
+        self.leader_epoch = enc::Fixed::from_chunk(&run[0..4]);
+        self.offset = enc::Fixed::from_chunk(&run[4..12]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.leader_epoch = 0;
+        self.offset = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for SegmentLeaderEpochEntryRef<'a> {
+    type Owned = SegmentLeaderEpochEntry;
+    #[inline]
+    fn into_owned(self) -> SegmentLeaderEpochEntry {
+        SegmentLeaderEpochEntry {
+            leader_epoch: self.leader_epoch,
+            offset: self.offset,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for SegmentLeaderEpochEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.leader_epoch = crate::sample::Sample::sample(g, version);
+        value.offset = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for SegmentLeaderEpochEntry {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.leader_epoch,
+            version,
+            options,
+            "SegmentLeaderEpochEntry",
+            "leaderEpoch",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.offset,
+            version,
+            options,
+            "SegmentLeaderEpochEntry",
+            "offset",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for SegmentLeaderEpochEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "SegmentLeaderEpochEntry", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("leaderEpoch") {
+            value.leader_epoch = enc::json::field(
+                v,
+                version,
+                "SegmentLeaderEpochEntry",
+                "leaderEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("SegmentLeaderEpochEntry", "leaderEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("offset") {
+            value.offset = enc::json::field(
+                v,
+                version,
+                "SegmentLeaderEpochEntry",
+                "offset",
+            )?;
+        } else {
+            return Err(enc::json::missing("SegmentLeaderEpochEntry", "offset", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for RemoteLogSegmentMetadataSnapshotRecord {

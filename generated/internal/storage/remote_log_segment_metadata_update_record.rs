@@ -115,6 +115,259 @@ impl enc::Struct for RemoteLogSegmentMetadataUpdateRecord {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RemoteLogSegmentMetadataUpdateRecord`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RemoteLogSegmentMetadataUpdateRecordRef<'a> {
+    /// Versions 0+.
+    pub remote_log_segment_id: RemoteLogSegmentIdEntryRef<'a>,
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// Versions 0+.
+    pub event_timestamp_ms: i64,
+    /// Versions 0+; nullable 0+; default null.
+    pub custom_metadata: Option<&'a [u8]>,
+    /// Versions 0+.
+    pub remote_log_segment_state: i8,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RemoteLogSegmentMetadataUpdateRecordRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.remote_log_segment_id,
+            r,
+            version,
+            false,
+            "remote_log_segment_id",
+        )?;
+        let run: [u8; 12] = enc::field::read_run(
+            r,
+            &[("broker_id", 4), ("event_timestamp_ms", 8)],
+        )?;
+        self.broker_id = enc::Fixed::from_chunk(&run[0..4]);
+        self.event_timestamp_ms = enc::Fixed::from_chunk(&run[4..12]);
+        enc::field::decode_into(
+            &mut self.custom_metadata,
+            r,
+            version,
+            true,
+            "custom_metadata",
+        )?;
+        enc::field::decode_into(
+            &mut self.remote_log_segment_state,
+            r,
+            version,
+            false,
+            "remote_log_segment_state",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        enc::Decode::reset_value(&mut self.remote_log_segment_id);
+        self.broker_id = 0;
+        self.event_timestamp_ms = 0;
+        self.custom_metadata = None;
+        self.remote_log_segment_state = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RemoteLogSegmentMetadataUpdateRecordRef<'a> {
+    type Owned = RemoteLogSegmentMetadataUpdateRecord;
+    #[inline]
+    fn into_owned(self) -> RemoteLogSegmentMetadataUpdateRecord {
+        RemoteLogSegmentMetadataUpdateRecord {
+            remote_log_segment_id: enc::IntoOwned::into_owned(
+                self.remote_log_segment_id,
+            ),
+            broker_id: self.broker_id,
+            event_timestamp_ms: self.event_timestamp_ms,
+            custom_metadata: enc::IntoOwned::into_owned(self.custom_metadata),
+            remote_log_segment_state: self.remote_log_segment_state,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for RemoteLogSegmentMetadataUpdateRecordRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoteLogSegmentMetadataUpdateRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.remote_log_segment_id = crate::sample::Sample::sample(g, version);
+        value.broker_id = crate::sample::Sample::sample(g, version);
+        value.event_timestamp_ms = crate::sample::Sample::sample(g, version);
+        value.custom_metadata = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.remote_log_segment_state = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RemoteLogSegmentMetadataUpdateRecord {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.remote_log_segment_id,
+            version,
+            options,
+            "RemoteLogSegmentMetadataUpdateRecord",
+            "remoteLogSegmentId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.broker_id,
+            version,
+            options,
+            "RemoteLogSegmentMetadataUpdateRecord",
+            "brokerId",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.event_timestamp_ms,
+            version,
+            options,
+            "RemoteLogSegmentMetadataUpdateRecord",
+            "eventTimestampMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.custom_metadata,
+            version,
+            options,
+            "RemoteLogSegmentMetadataUpdateRecord",
+            "customMetadata",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.remote_log_segment_state,
+            version,
+            options,
+            "RemoteLogSegmentMetadataUpdateRecord",
+            "remoteLogSegmentState",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RemoteLogSegmentMetadataUpdateRecord {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(
+            json,
+            "RemoteLogSegmentMetadataUpdateRecord",
+            version,
+        )?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("remoteLogSegmentId") {
+            value.remote_log_segment_id = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataUpdateRecord",
+                "remoteLogSegmentId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataUpdateRecord",
+                    "remoteLogSegmentId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("brokerId") {
+            value.broker_id = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataUpdateRecord",
+                "brokerId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataUpdateRecord",
+                    "brokerId",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("eventTimestampMs") {
+            value.event_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataUpdateRecord",
+                "eventTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataUpdateRecord",
+                    "eventTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("customMetadata") {
+            value.custom_metadata = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataUpdateRecord",
+                "customMetadata",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataUpdateRecord",
+                    "customMetadata",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("remoteLogSegmentState") {
+            value.remote_log_segment_state = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentMetadataUpdateRecord",
+                "remoteLogSegmentState",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentMetadataUpdateRecord",
+                    "remoteLogSegmentState",
+                    version,
+                ),
+            );
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RemoteLogSegmentIdEntry {
@@ -184,6 +437,130 @@ impl enc::Struct for RemoteLogSegmentIdEntry {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`RemoteLogSegmentIdEntry`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RemoteLogSegmentIdEntryRef<'a> {
+    /// Versions 0+.
+    pub topic_id_partition: TopicIdPartitionEntryRef<'a>,
+    /// Versions 0+.
+    pub id: enc::Uuid,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for RemoteLogSegmentIdEntryRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.topic_id_partition,
+            r,
+            version,
+            false,
+            "topic_id_partition",
+        )?;
+        enc::field::decode_into(&mut self.id, r, version, false, "id")?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        enc::Decode::reset_value(&mut self.topic_id_partition);
+        self.id = enc::Uuid::NIL;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for RemoteLogSegmentIdEntryRef<'a> {
+    type Owned = RemoteLogSegmentIdEntry;
+    #[inline]
+    fn into_owned(self) -> RemoteLogSegmentIdEntry {
+        RemoteLogSegmentIdEntry {
+            topic_id_partition: enc::IntoOwned::into_owned(self.topic_id_partition),
+            id: self.id,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoteLogSegmentIdEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic_id_partition = crate::sample::Sample::sample(g, version);
+        value.id = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for RemoteLogSegmentIdEntry {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic_id_partition,
+            version,
+            options,
+            "RemoteLogSegmentIdEntry",
+            "topicIdPartition",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.id,
+            version,
+            options,
+            "RemoteLogSegmentIdEntry",
+            "id",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for RemoteLogSegmentIdEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "RemoteLogSegmentIdEntry", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topicIdPartition") {
+            value.topic_id_partition = enc::json::field(
+                v,
+                version,
+                "RemoteLogSegmentIdEntry",
+                "topicIdPartition",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "RemoteLogSegmentIdEntry",
+                    "topicIdPartition",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("id") {
+            value.id = enc::json::field(v, version, "RemoteLogSegmentIdEntry", "id")?;
+        } else {
+            return Err(enc::json::missing("RemoteLogSegmentIdEntry", "id", version));
+        }
+        Ok(value)
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicIdPartitionEntry {
@@ -251,6 +628,141 @@ impl enc::Struct for TopicIdPartitionEntry {
         self.id = enc::Uuid::NIL;
         self.partition = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TopicIdPartitionEntry`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible 0.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TopicIdPartitionEntryRef<'a> {
+    /// Versions 0+.
+    pub name: &'a str,
+    /// Versions 0+.
+    pub id: enc::Uuid,
+    /// Versions 0+.
+    pub partition: i32,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TopicIdPartitionEntryRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 20] = enc::field::read_run(r, &[("id", 16), ("partition", 4)])?;
+        self.id = enc::Fixed::from_chunk(&run[0..16]);
+        self.partition = enc::Fixed::from_chunk(&run[16..20]);
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.name = "";
+        self.id = enc::Uuid::NIL;
+        self.partition = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TopicIdPartitionEntryRef<'a> {
+    type Owned = TopicIdPartitionEntry;
+    #[inline]
+    fn into_owned(self) -> TopicIdPartitionEntry {
+        TopicIdPartitionEntry {
+            name: enc::IntoOwned::into_owned(self.name),
+            id: self.id,
+            partition: self.partition,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TopicIdPartitionEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.name = crate::sample::Sample::sample(g, version);
+        value.id = crate::sample::Sample::sample(g, version);
+        value.partition = crate::sample::Sample::sample(g, version);
+        value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TopicIdPartitionEntry {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.name,
+            version,
+            options,
+            "TopicIdPartitionEntry",
+            "name",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.id,
+            version,
+            options,
+            "TopicIdPartitionEntry",
+            "id",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition,
+            version,
+            options,
+            "TopicIdPartitionEntry",
+            "partition",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TopicIdPartitionEntry {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TopicIdPartitionEntry", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("name") {
+            value.name = enc::json::field(v, version, "TopicIdPartitionEntry", "name")?;
+        } else {
+            return Err(enc::json::missing("TopicIdPartitionEntry", "name", version));
+        }
+        if let Some(v) = object.get("id") {
+            value.id = enc::json::field(v, version, "TopicIdPartitionEntry", "id")?;
+        } else {
+            return Err(enc::json::missing("TopicIdPartitionEntry", "id", version));
+        }
+        if let Some(v) = object.get("partition") {
+            value.partition = enc::json::field(
+                v,
+                version,
+                "TopicIdPartitionEntry",
+                "partition",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TopicIdPartitionEntry", "partition", version),
+            );
+        }
+        Ok(value)
     }
 }
 impl enc::Message for RemoteLogSegmentMetadataUpdateRecord {

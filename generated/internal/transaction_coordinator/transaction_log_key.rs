@@ -52,6 +52,103 @@ impl enc::Struct for TransactionLogKey {
         self.transactional_id = ByteString::new();
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TransactionLogKey`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0; flexible none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TransactionLogKeyRef<'a> {
+    /// Versions 0.
+    pub transactional_id: &'a str,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TransactionLogKeyRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.transactional_id,
+            r,
+            version,
+            false,
+            "transactional_id",
+        )?;
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.transactional_id = "";
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TransactionLogKeyRef<'a> {
+    type Owned = TransactionLogKey;
+    #[inline]
+    fn into_owned(self) -> TransactionLogKey {
+        TransactionLogKey {
+            transactional_id: enc::IntoOwned::into_owned(self.transactional_id),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for TransactionLogKeyRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TransactionLogKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.transactional_id = crate::sample::Sample::sample(g, version);
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TransactionLogKey {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.transactional_id,
+            version,
+            options,
+            "TransactionLogKey",
+            "transactionalId",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TransactionLogKey {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TransactionLogKey", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("transactionalId") {
+            value.transactional_id = enc::json::field(
+                v,
+                version,
+                "TransactionLogKey",
+                "transactionalId",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TransactionLogKey", "transactionalId", version),
+            );
+        }
+        Ok(value)
+    }
+}
 impl enc::Message for TransactionLogKey {
     const NAME: &'static str = "TransactionLogKey";
     const VERSIONS: enc::VersionRange = enc::VersionRange::new(0, 0);

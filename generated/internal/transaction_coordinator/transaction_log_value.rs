@@ -310,6 +310,509 @@ impl enc::Struct for TransactionLogValue {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`TransactionLogValue`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransactionLogValueRef<'a> {
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// Versions 1+; tag 0 from 1+; default -1.
+    pub previous_producer_id: i64,
+    /// Versions 1+; tag 1 from 1+; default -1.
+    pub next_producer_id: i64,
+    /// Versions 0+.
+    pub producer_epoch: i16,
+    /// Versions 1+; tag 3 from 1+; default -1.
+    pub next_producer_epoch: i16,
+    /// Versions 0+.
+    pub transaction_timeout_ms: i32,
+    /// Versions 0+.
+    pub transaction_status: i8,
+    /// Versions 0+; nullable 0+.
+    pub transaction_partitions: Option<Vec<PartitionsSchemaRef<'a>>>,
+    /// Versions 0+.
+    pub transaction_last_update_timestamp_ms: i64,
+    /// Versions 0+.
+    pub transaction_start_timestamp_ms: i64,
+    /// Versions 1+; tag 2 from 1+; default 0.
+    pub client_transaction_version: i16,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> Default for TransactionLogValueRef<'a> {
+    fn default() -> Self {
+        Self {
+            producer_id: 0,
+            previous_producer_id: -1,
+            next_producer_id: -1,
+            producer_epoch: 0,
+            next_producer_epoch: -1,
+            transaction_timeout_ms: 0,
+            transaction_status: 0,
+            transaction_partitions: Some(Default::default()),
+            transaction_last_update_timestamp_ms: 0,
+            transaction_start_timestamp_ms: 0,
+            client_transaction_version: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for TransactionLogValueRef<'a> {
+    type Input = &'a [u8];
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(
+            &mut self.producer_id,
+            r,
+            version,
+            false,
+            "producer_id",
+        )?;
+        self.previous_producer_id = -1;
+        self.next_producer_id = -1;
+        enc::field::decode_into(
+            &mut self.producer_epoch,
+            r,
+            version,
+            false,
+            "producer_epoch",
+        )?;
+        self.next_producer_epoch = -1;
+        let run: [u8; 5] = enc::field::read_run(
+            r,
+            &[("transaction_timeout_ms", 4), ("transaction_status", 1)],
+        )?;
+        self.transaction_timeout_ms = enc::Fixed::from_chunk(&run[0..4]);
+        self.transaction_status = enc::Fixed::from_chunk(&run[4..5]);
+        enc::field::decode_into(
+            &mut self.transaction_partitions,
+            r,
+            version,
+            version >= 1,
+            "transaction_partitions",
+        )?;
+        let run: [u8; 16] = enc::field::read_run(
+            r,
+            &[
+                ("transaction_last_update_timestamp_ms", 8),
+                ("transaction_start_timestamp_ms", 8),
+            ],
+        )?;
+        self.transaction_last_update_timestamp_ms = enc::Fixed::from_chunk(&run[0..8]);
+        self.transaction_start_timestamp_ms = enc::Fixed::from_chunk(&run[8..16]);
+        self.client_transaction_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_section(
+                r,
+                4,
+                &mut self.unknown_tagged_fields,
+                |tag, r| {
+                    match tag {
+                        0 => {
+                            self.previous_producer_id = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "previous_producer_id",
+                            )?;
+                        }
+                        1 => {
+                            self.next_producer_id = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "next_producer_id",
+                            )?;
+                        }
+                        3 => {
+                            self.next_producer_epoch = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "next_producer_epoch",
+                            )?;
+                        }
+                        2 => {
+                            self.client_transaction_version = enc::field::decode_tagged(
+                                r,
+                                version,
+                                "client_transaction_version",
+                            )?;
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                },
+            )?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.producer_id = 0;
+        self.previous_producer_id = -1;
+        self.next_producer_id = -1;
+        self.producer_epoch = 0;
+        self.next_producer_epoch = -1;
+        self.transaction_timeout_ms = 0;
+        self.transaction_status = 0;
+        self.transaction_partitions = Some(Default::default());
+        self.transaction_last_update_timestamp_ms = 0;
+        self.transaction_start_timestamp_ms = 0;
+        self.client_transaction_version = 0;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for TransactionLogValueRef<'a> {
+    type Owned = TransactionLogValue;
+    #[inline]
+    fn into_owned(self) -> TransactionLogValue {
+        TransactionLogValue {
+            producer_id: self.producer_id,
+            previous_producer_id: self.previous_producer_id,
+            next_producer_id: self.next_producer_id,
+            producer_epoch: self.producer_epoch,
+            next_producer_epoch: self.next_producer_epoch,
+            transaction_timeout_ms: self.transaction_timeout_ms,
+            transaction_status: self.transaction_status,
+            transaction_partitions: enc::IntoOwned::into_owned(
+                self.transaction_partitions,
+            ),
+            transaction_last_update_timestamp_ms: self
+                .transaction_last_update_timestamp_ms,
+            transaction_start_timestamp_ms: self.transaction_start_timestamp_ms,
+            client_transaction_version: self.client_transaction_version,
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::MessageView<'a> for TransactionLogValueRef<'a> {}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for TransactionLogValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.producer_id = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.previous_producer_id = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.next_producer_id = crate::sample::Sample::sample(g, version);
+        }
+        value.producer_epoch = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.next_producer_epoch = crate::sample::Sample::sample(g, version);
+        }
+        value.transaction_timeout_ms = crate::sample::Sample::sample(g, version);
+        value.transaction_status = crate::sample::Sample::sample(g, version);
+        value.transaction_partitions = if g.one_in(4) {
+            None
+        } else {
+            Some(crate::sample::Sample::sample(g, version))
+        };
+        value.transaction_last_update_timestamp_ms = crate::sample::Sample::sample(
+            g,
+            version,
+        );
+        value.transaction_start_timestamp_ms = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.client_transaction_version = crate::sample::Sample::sample(g, version);
+        }
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(4);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for TransactionLogValue {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        if version < 1 && self.previous_producer_id != -1 {
+            return Err(
+                enc::json::non_default(
+                    "TransactionLogValue",
+                    "previousProducerId",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.next_producer_id != -1 {
+            return Err(
+                enc::json::non_default("TransactionLogValue", "nextProducerId", version),
+            );
+        }
+        if version < 1 && self.next_producer_epoch != -1 {
+            return Err(
+                enc::json::non_default(
+                    "TransactionLogValue",
+                    "nextProducerEpoch",
+                    version,
+                ),
+            );
+        }
+        if version < 1 && self.client_transaction_version != 0 {
+            return Err(
+                enc::json::non_default(
+                    "TransactionLogValue",
+                    "clientTransactionVersion",
+                    version,
+                ),
+            );
+        }
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.producer_id,
+            version,
+            options,
+            "TransactionLogValue",
+            "producerId",
+        )?;
+        if version >= 1 && self.previous_producer_id != -1 {
+            enc::json::put(
+                &mut out,
+                &self.previous_producer_id,
+                version,
+                options,
+                "TransactionLogValue",
+                "previousProducerId",
+            )?;
+        }
+        if version >= 1 && self.next_producer_id != -1 {
+            enc::json::put(
+                &mut out,
+                &self.next_producer_id,
+                version,
+                options,
+                "TransactionLogValue",
+                "nextProducerId",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.producer_epoch,
+            version,
+            options,
+            "TransactionLogValue",
+            "producerEpoch",
+        )?;
+        if version >= 1 && self.next_producer_epoch != -1 {
+            enc::json::put(
+                &mut out,
+                &self.next_producer_epoch,
+                version,
+                options,
+                "TransactionLogValue",
+                "nextProducerEpoch",
+            )?;
+        }
+        enc::json::put(
+            &mut out,
+            &self.transaction_timeout_ms,
+            version,
+            options,
+            "TransactionLogValue",
+            "transactionTimeoutMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_status,
+            version,
+            options,
+            "TransactionLogValue",
+            "transactionStatus",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_partitions,
+            version,
+            options,
+            "TransactionLogValue",
+            "transactionPartitions",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_last_update_timestamp_ms,
+            version,
+            options,
+            "TransactionLogValue",
+            "transactionLastUpdateTimestampMs",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.transaction_start_timestamp_ms,
+            version,
+            options,
+            "TransactionLogValue",
+            "transactionStartTimestampMs",
+        )?;
+        if version >= 1 && self.client_transaction_version != 0 {
+            enc::json::put(
+                &mut out,
+                &self.client_transaction_version,
+                version,
+                options,
+                "TransactionLogValue",
+                "clientTransactionVersion",
+            )?;
+        }
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for TransactionLogValue {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "TransactionLogValue", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("producerId") {
+            value.producer_id = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "producerId",
+            )?;
+        } else {
+            return Err(enc::json::missing("TransactionLogValue", "producerId", version));
+        }
+        if let Some(v) = object.get("previousProducerId") {
+            value.previous_producer_id = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "previousProducerId",
+            )?;
+        }
+        if let Some(v) = object.get("nextProducerId") {
+            value.next_producer_id = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "nextProducerId",
+            )?;
+        }
+        if let Some(v) = object.get("producerEpoch") {
+            value.producer_epoch = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "producerEpoch",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TransactionLogValue", "producerEpoch", version),
+            );
+        }
+        if let Some(v) = object.get("nextProducerEpoch") {
+            value.next_producer_epoch = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "nextProducerEpoch",
+            )?;
+        }
+        if let Some(v) = object.get("transactionTimeoutMs") {
+            value.transaction_timeout_ms = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "transactionTimeoutMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TransactionLogValue",
+                    "transactionTimeoutMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("transactionStatus") {
+            value.transaction_status = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "transactionStatus",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing("TransactionLogValue", "transactionStatus", version),
+            );
+        }
+        if let Some(v) = object.get("transactionPartitions") {
+            value.transaction_partitions = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "transactionPartitions",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TransactionLogValue",
+                    "transactionPartitions",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("transactionLastUpdateTimestampMs") {
+            value.transaction_last_update_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "transactionLastUpdateTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TransactionLogValue",
+                    "transactionLastUpdateTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("transactionStartTimestampMs") {
+            value.transaction_start_timestamp_ms = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "transactionStartTimestampMs",
+            )?;
+        } else {
+            return Err(
+                enc::json::missing(
+                    "TransactionLogValue",
+                    "transactionStartTimestampMs",
+                    version,
+                ),
+            );
+        }
+        if let Some(v) = object.get("clientTransactionVersion") {
+            value.client_transaction_version = enc::json::field(
+                v,
+                version,
+                "TransactionLogValue",
+                "clientTransactionVersion",
+            )?;
+        }
+        Ok(value)
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionsSchema {
@@ -390,6 +893,129 @@ impl enc::Struct for PartitionsSchema {
         self.topic = ByteString::new();
         self.partition_ids.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+/// A borrowed view of [`PartitionsSchema`]: strings, bytes and arrays of fixed-width values borrow the input.
+///
+/// Versions 0-1; flexible 1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartitionsSchemaRef<'a> {
+    /// Versions 0+.
+    pub topic: &'a str,
+    /// Versions 0+.
+    pub partition_ids: enc::FixedArray<'a, i32>,
+    /// Tagged fields this schema does not define, kept as read and written back in tag order.
+    pub unknown_tagged_fields: Vec<enc::RawTaggedField<&'a [u8]>>,
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::Struct for PartitionsSchemaRef<'a> {
+    type Input = &'a [u8];
+    #[inline(always)]
+    fn decode_fields_into(
+        &mut self,
+        r: &mut enc::Reader<Self::Input>,
+        version: i16,
+    ) -> Result<(), enc::DecodeError> {
+        enc::field::decode_into(&mut self.topic, r, version, version >= 1, "topic")?;
+        enc::field::decode_into(
+            &mut self.partition_ids,
+            r,
+            version,
+            version >= 1,
+            "partition_ids",
+        )?;
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+        if version >= 1 {
+            enc::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn reset_fields(&mut self) {
+        self.topic = "";
+        self.partition_ids = Default::default();
+        enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+#[cfg(feature = "borrowed")]
+impl<'a> enc::IntoOwned for PartitionsSchemaRef<'a> {
+    type Owned = PartitionsSchema;
+    #[inline]
+    fn into_owned(self) -> PartitionsSchema {
+        PartitionsSchema {
+            topic: enc::IntoOwned::into_owned(self.topic),
+            partition_ids: enc::IntoOwned::into_owned(self.partition_ids),
+            unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),
+        }
+    }
+}
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionsSchema {
+    #[allow(clippy::field_reassign_with_default)]
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let mut value = Self::default();
+        value.topic = crate::sample::Sample::sample(g, version);
+        value.partition_ids = crate::sample::Sample::sample(g, version);
+        if version >= 1 {
+            value.unknown_tagged_fields = g.unknown_tagged_fields(0);
+        }
+        value
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::ToJson for PartitionsSchema {
+    #[allow(unused_comparisons, clippy::nonminimal_bool)]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError> {
+        let mut out = crate::json::Map::new();
+        enc::json::put(
+            &mut out,
+            &self.topic,
+            version,
+            options,
+            "PartitionsSchema",
+            "topic",
+        )?;
+        enc::json::put(
+            &mut out,
+            &self.partition_ids,
+            version,
+            options,
+            "PartitionsSchema",
+            "partitionIds",
+        )?;
+        Ok(crate::json::Value::Object(out))
+    }
+}
+#[cfg(feature = "json")]
+impl crate::json::FromJson for PartitionsSchema {
+    #[allow(clippy::field_reassign_with_default)]
+    fn from_json(
+        json: &crate::json::Value,
+        version: i16,
+    ) -> Result<Self, crate::json::JsonError> {
+        let object = enc::json::object(json, "PartitionsSchema", version)?;
+        let mut value = Self::default();
+        if let Some(v) = object.get("topic") {
+            value.topic = enc::json::field(v, version, "PartitionsSchema", "topic")?;
+        } else {
+            return Err(enc::json::missing("PartitionsSchema", "topic", version));
+        }
+        if let Some(v) = object.get("partitionIds") {
+            value.partition_ids = enc::json::field(
+                v,
+                version,
+                "PartitionsSchema",
+                "partitionIds",
+            )?;
+        } else {
+            return Err(enc::json::missing("PartitionsSchema", "partitionIds", version));
+        }
+        Ok(value)
     }
 }
 impl enc::Message for TransactionLogValue {
