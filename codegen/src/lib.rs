@@ -71,7 +71,7 @@ pub use facts::{ApiGroup, Facts, Family};
 pub use fingerprint::fingerprint;
 pub use load::LoadError;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use quote::{format_ident, quote};
@@ -121,8 +121,8 @@ pub enum Error {
         /// Every finding of the comparison.
         report: evolution::Report,
     },
-    /// Apis named by [`Options::api_groups`], [`Options::forwardable`] or
-    /// [`Options::cluster_action`] that no request schema of the inputs has.
+    /// Apis named by a facts file's api groups, forwardable or cluster-action
+    /// apis that no request schema of its schema set has ([`regenerate`]).
     #[error("apis {0:?} are not in the schemas given")]
     UnknownApis(Vec<String>),
     /// Entries of [`Builder::sensitive_fields`] (`--sensitive-fields`) that
@@ -296,7 +296,7 @@ pub struct Options {
     /// (`#[cfg(feature = …)]` on their modules, dispatch variants and arms,
     /// `ApiInfo::compiled` as `cfg!(feature = …)`), so that one output
     /// serves every feature set; groups without a feature are always
-    /// compiled. Every api named must be in the schemas.
+    /// compiled. An api these schemas lack is passed over ([`regenerate`] refuses it).
     #[cfg_attr(feature = "cli", arg(skip))]
     pub api_groups: Vec<ApiGroup>,
     /// The cargo features the extras are compiled behind.
@@ -377,20 +377,10 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Optio
             (s.spec_type == SpecType::Request && api == name).then_some(s.api_key).flatten()
         })
     };
-    let named = options
-        .api_groups
-        .iter()
-        .flat_map(|g| g.apis.iter())
-        .chain(&options.forwardable)
-        .chain(&options.cluster_action);
-    // Facts about apis concern a set with requests (not, say, a family of records).
-    let has_requests = specs.iter().any(|s| s.spec_type == SpecType::Request);
-    let mut unknown: Vec<String> = named.filter(|name| has_requests && api_key_of(name).is_none()).cloned().collect();
-    if !unknown.is_empty() {
-        unknown.sort();
-        unknown.dedup();
-        return Err(Error::UnknownApis(unknown));
-    }
+    // An api the options name that these schemas lack is passed over, as a
+    // sensitive field of a message not among them is: a few schemas may be
+    // compiled with the facts of the whole set. `regenerate`, which compiles
+    // the set the facts belong to, refuses such a name.
     for group in &options.api_groups {
         let Some(feature) = &group.feature else { continue };
         for key in group.apis.iter().filter_map(|name| api_key_of(name)) {
@@ -1060,7 +1050,26 @@ pub fn regenerate(facts_file: &Path, options: &Options, runtime: &str, out: &Pat
         b.input_dir(input).out_dir(out).runtime_path(runtime).facts(&facts).rerun_if_changed(false);
         b
     };
-    builder(&schemas, out).compile()?;
+    let generated = builder(&schemas, out).compile()?;
+    let requests: BTreeSet<&str> = generated
+        .messages
+        .iter()
+        .filter_map(|m| m.name.strip_suffix("Request").filter(|_| m.api_key.is_some()))
+        .collect();
+    let mut unknown: Vec<String> = facts
+        .api_groups
+        .iter()
+        .flat_map(|g| g.apis.iter())
+        .chain(&facts.forwardable)
+        .chain(&facts.cluster_action)
+        .filter(|name| !requests.contains(name.as_str()))
+        .cloned()
+        .collect();
+    if !unknown.is_empty() {
+        unknown.sort();
+        unknown.dedup();
+        return Err(Error::UnknownApis(unknown));
+    }
     let mut dirs = vec![schemas];
     if let Some(internal) = facts.internal_schemas_dir() {
         for family in &facts.families {

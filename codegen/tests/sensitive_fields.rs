@@ -76,6 +76,7 @@ fn views_get_the_redacting_debug_too() -> Result<(), Error> {
     let out = Builder::new()
         .input(schema("SaslAuthenticateRequest"))
         .input(schema("SaslAuthenticateResponse"))
+        .facts(&kafka_facts())
         .views(true)
         .generate()?;
     let request = file(&out, "sasl_authenticate_request.rs");
@@ -125,6 +126,7 @@ fn the_command_line_takes_a_list_of_sensitive_fields() -> std::io::Result<()> {
         .arg(&facts)
         .arg("--out")
         .arg(&out)
+        .arg(schema("SaslAuthenticateRequest"))
         .arg(schema("SaslAuthenticateResponse"))
         .output()?;
     assert_eq!(with_facts.status.code(), Some(0), "{}", String::from_utf8_lossy(&with_facts.stderr));

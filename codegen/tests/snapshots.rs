@@ -19,7 +19,21 @@ fn schema(name: &str) -> (String, String) {
 /// The generated file of `message`, compiled together with `companions`
 /// (a request needs its response and the other way round).
 fn generated(message: &str, companions: &[&str]) -> String {
-    generated_with(message, companions, kwire_codegen::Options::default())
+    generated_with(message, companions, kafka_options())
+}
+
+/// The options of Kafka's facts (kafka-facts.json) that shape one
+/// message's code: its sensitive fields and the api-key table's forwardable
+/// and cluster-action columns; no feature gates.
+fn kafka_options() -> kwire_codegen::Options {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kafka-facts.json");
+    let facts = kwire_codegen::Facts::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    kwire_codegen::Options {
+        sensitive_fields: facts.sensitive_fields,
+        forwardable: facts.forwardable,
+        cluster_action: facts.cluster_action,
+        ..Default::default()
+    }
 }
 
 /// As [`generated`], with `extras`.
@@ -49,7 +63,7 @@ fn request_header() {
 /// the request header's struct-free fields.
 #[test]
 fn envelope_request_views() {
-    let extras = kwire_codegen::Options { views: true, ..Default::default() };
+    let extras = kwire_codegen::Options { views: true, ..kafka_options() };
     insta::assert_snapshot!("envelope_request_views", generated_with("EnvelopeRequest", &["EnvelopeResponse"], extras));
 }
 
@@ -101,7 +115,7 @@ fn api_keys_dispatch() {
             .iter()
             .map(|name| schema(name))
             .collect();
-    let extras = kwire_codegen::Options { views: true, ..Default::default() };
+    let extras = kwire_codegen::Options { views: true, ..kafka_options() };
     let out = kwire_codegen::generate_with(&sources, "crate", extras).expect("compiles");
     let file = out.files.iter().find(|f| f.name == "api_keys.rs").expect("api_keys.rs");
     insta::assert_snapshot!("api_keys_dispatch", file.text);
