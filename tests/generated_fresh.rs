@@ -4,7 +4,7 @@
 //! `build.rs` checks before including it. This test fails when the
 //! committed copy differs from what the compiler writes now, or when the
 //! build script's fingerprint and the compiler's disagree, and prints the
-//! command that refreshes it; with `KWIRE_REFRESH_GENERATED=1` it rewrites it.
+//! command that refreshes it; with `KWIRE_BLESS=1` it rewrites it.
 
 use std::path::{Path, PathBuf};
 
@@ -37,7 +37,7 @@ fn generated_is_what_the_compiler_writes() {
     kwire_codegen::regenerate(&root.join("kafka-facts.json"), &kwire_codegen::Options::default(), "crate", &scratch)
         .unwrap_or_else(|e| panic!("the sources do not compile:\n{e:?}"));
     let (fresh, committed) = (tree(&scratch), tree(&root.join("generated")));
-    if std::env::var_os("KWIRE_REFRESH_GENERATED").is_some_and(|v| !v.is_empty()) && fresh != committed {
+    if kwire_testkit::bless() && fresh != committed {
         let _ = std::fs::remove_dir_all(root.join("generated"));
         kwire_codegen::regenerate(
             &root.join("kafka-facts.json"),

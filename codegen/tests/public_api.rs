@@ -5,7 +5,7 @@
 //! diff with the change:
 //!
 //! ```text
-//! KWIRE_REFRESH_PUBLIC_API=1 cargo test -p kwire-codegen --all-features --test public_api
+//! KWIRE_BLESS=1 cargo test -p kwire-codegen --all-features --test public_api
 //! ```
 
 #[test]

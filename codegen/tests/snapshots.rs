@@ -6,7 +6,7 @@
 //! SaslAuthenticateResponse (bytes, int64, flexible from v2).
 //!
 //! Review a change with `cargo insta review`, or accept it with
-//! `INSTA_UPDATE=always cargo test -p kwire-codegen --test snapshots`.
+//! `KWIRE_BLESS=1 bash scripts/test.sh -p kwire-codegen --test snapshots` (which sets insta's `INSTA_UPDATE=always`).
 
 use std::path::Path;
 

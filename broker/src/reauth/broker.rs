@@ -77,7 +77,7 @@ pub enum RequestDecision {
 /// Source: KIP-368 as Apache Kafka's broker enforces it. KIP-368's text
 /// also names ApiVersions (18) and SaslAuthenticate (36); Kafka's broker
 /// (4.4.0) closes the connection on both, and this function follows the
-/// broker (module docs; `tests/cluster_reauth.rs` checks it against a real
+/// broker (module docs; `interop/tests/cluster_reauth.rs` checks it against a real
 /// broker).
 ///
 /// ```

@@ -20,7 +20,7 @@
 //!
 //! KIP-368's text lets a connection whose session expired still send
 //! ApiVersions, SaslHandshake and SaslAuthenticate. Apache Kafka's broker
-//! (checked against 4.4.0 by `tests/cluster_reauth.rs`) is stricter, and
+//! (checked against 4.4.0 by `interop/tests/cluster_reauth.rs`) is stricter, and
 //! this module follows the broker: once the session has expired, only
 //! **SaslHandshake** (api key 17) is let through, because it starts a
 //! re-authentication; **every other request, ApiVersions (18) and a
