@@ -362,7 +362,7 @@ pub fn read_hex(reader: Box<dyn Read>, mut on: impl FnMut(FrameEvent)) -> Result
 }
 
 fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return Err(format!("odd number of hex digits ({})", text.len()));
     }
     text.as_bytes()

@@ -98,7 +98,7 @@ pub fn run(args: Args) -> ExitCode {
     let count = opened.count.clone();
     let tick = |n: u64| {
         if let Some(bar) = &progress {
-            if n % 1024 == 0 {
+            if n.is_multiple_of(1024) {
                 bar.set_position(count.get());
             }
         }
