@@ -3,11 +3,10 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use kwire_codegen::cli::{DiffArgs, GenArgs};
 
 mod decode;
-mod diff;
 mod dump;
-mod gen;
 
 /// Kafka's wire protocol from the command line.
 #[derive(Parser)]
@@ -19,10 +18,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compile a folder of Kafka JSON message schemas into Rust.
-    Gen(gen::Args),
+    /// Compile Kafka JSON message schemas (files, or directories of *.json) into Rust.
+    Gen(Box<GenArgs>),
     /// Compare two schema sets version by version.
-    Diff(diff::Args),
+    Diff(DiffArgs),
     /// Print Kafka's internal logs and snapshots as Kafka's DumpLogSegments does.
     Dump(dump::Args),
     /// Decode captured Kafka traffic: pcap, pcapng, size-prefixed frames or hex.
@@ -31,8 +30,8 @@ enum Command {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Gen(args) => gen::run(args),
-        Command::Diff(args) => diff::run(args),
+        Command::Gen(args) => args.run(),
+        Command::Diff(args) => args.run(),
         Command::Dump(args) => dump::run(args),
         Command::Decode(args) => decode::run(args),
     }
