@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-const REFRESH: &str = "cargo run -p kwire-codegen -- --runtime crate --facts kafka-facts.json --out generated";
+const REFRESH: &str = "cargo run -p kwire-cli -- gen --runtime crate --facts kafka-facts.json --out generated";
 
 fn files(dir: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
     for entry in std::fs::read_dir(dir).expect("readable directory") {

@@ -14,7 +14,7 @@
 //! build scripts whose output nobody reads.
 //!
 //! Use it from a build script through [`Builder`], from the command line
-//! (`kwire-codegen gen --out OUT_DIR SCHEMA_DIR`, see [`cli`] with the feature
+//! (`kwire-codegen gen --out OUT_DIR SCHEMA_DIR`, the module `cli` with the feature
 //! `cli`), or as a library call,
 //! [`generate`] (or [`generate_with`] and its [`Options`]), that returns the
 //! source text as [`Generated`] files. A run fails with an [`Error`]; invalid
