@@ -3,7 +3,6 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use kwire_codegen::cli::{DiffArgs, GenArgs};
 
 mod decode;
 mod dump;
@@ -18,10 +17,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compile Kafka JSON message schemas (files, or directories of *.json) into Rust.
-    Gen(Box<GenArgs>),
-    /// Compare two schema sets version by version.
-    Diff(DiffArgs),
+    // The compiler's commands: gen, diff and facts.
+    #[command(flatten)]
+    Compiler(kwire_codegen::cli::Command),
     /// Print Kafka's internal logs and snapshots as Kafka's DumpLogSegments does.
     Dump(dump::Args),
     /// Decode captured Kafka traffic: pcap, pcapng, size-prefixed frames or hex.
@@ -30,8 +28,7 @@ enum Command {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Gen(args) => args.run(),
-        Command::Diff(args) => args.run(),
+        Command::Compiler(command) => command.run(),
         Command::Dump(args) => dump::run(args),
         Command::Decode(args) => decode::run(args),
     }

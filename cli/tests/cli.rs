@@ -333,25 +333,6 @@ fn diff_reports_breaking_changes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Every file under `dir`, by path relative to it, with its bytes, sorted.
-fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-        for entry in std::fs::read_dir(dir).expect("readable directory") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                walk(&path, root, out);
-            } else {
-                let name = path.strip_prefix(root).expect("under root").to_string_lossy().replace('\\', "/");
-                out.push((name, std::fs::read(&path).expect("readable file")));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
-}
-
 /// `kwire gen --facts FILE --out DIR` with no schema compiles everything the
 /// facts name: from the workspace's kafka-facts.json, exactly the committed
 /// generated/ (needs the workspace checkout).
@@ -363,7 +344,7 @@ fn gen_with_facts_alone_writes_generated() {
     let out = kwire_in(&root, &["gen", "--runtime", "crate", "--facts", "kafka-facts.json", "--out", &out_arg]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), format!("generated everything kafka-facts.json names into {out_arg}\n"));
-    let (fresh, committed) = (tree(&out_dir), tree(&root.join("generated")));
+    let (fresh, committed) = (kwire_testkit::tree(&out_dir), kwire_testkit::tree(&root.join("generated")));
     assert!(committed.iter().any(|(name, _)| name == "FINGERPRINT"), "generated/ has its fingerprint");
     let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
     assert_eq!(names(&fresh), names(&committed));
@@ -376,4 +357,9 @@ fn gen_with_facts_alone_writes_generated() {
     assert!(stderr(&out).contains("no schemas given"), "{}", stderr(&out));
     assert_eq!(kwire_in(&root, &["gen", "--out", &out_arg]).status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&out_dir);
+
+    // `kwire facts`, the same command: the facts file's release.
+    let release = kwire_codegen::Facts::read(root.join("kafka-facts.json")).expect("kafka-facts.json reads").release;
+    let out = kwire_in(&root, &["facts", "kafka-facts.json", "release"]);
+    assert_eq!((out.status.code(), stdout(&out)), (Some(0), format!("{release}\n")));
 }

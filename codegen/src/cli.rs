@@ -21,6 +21,30 @@ use std::process::ExitCode;
 
 use crate::{Builder, Error, Facts, Options};
 
+/// The compiler's commands, as a command line's subcommands (flatten it
+/// into a `clap::Subcommand` enum to take them all).
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum Command {
+    /// Compile Kafka JSON message schemas (files, or directories of *.json) into Rust.
+    Gen(Box<GenArgs>),
+    /// Compare two schema sets version by version.
+    Diff(DiffArgs),
+    /// Print facts of a facts file (such as kafka-facts.json), one value a line.
+    Facts(FactsArgs),
+}
+
+impl Command {
+    /// Runs the command: see [`GenArgs::run`], [`DiffArgs::run`] and
+    /// [`FactsArgs::run`] for what each prints and its exit status.
+    pub fn run(&self) -> ExitCode {
+        match self {
+            Command::Gen(args) => args.run(),
+            Command::Diff(args) => args.run(),
+            Command::Facts(args) => args.run(),
+        }
+    }
+}
+
 /// Arguments of `gen`: compiles Kafka JSON message schemas into Rust.
 ///
 /// With `--facts FILE --out DIR` and no schema, compiles everything the
