@@ -58,7 +58,7 @@ fn regenerate(root: &Path, _current: &str, _recorded: &str) -> PathBuf {
 /// Without the feature `regenerate`: a build error that says what to run.
 #[cfg(not(feature = "regenerate"))]
 fn regenerate(_root: &Path, current: &str, recorded: &str) -> PathBuf {
-    const REFRESH: &str = "cargo run -p kwire-codegen -- --runtime crate --facts kafka-facts.json --out generated";
+    const REFRESH: &str = "cargo run -p kwire-cli -- gen --runtime crate --facts kafka-facts.json --out generated";
     fail(&format!(
         "generated/ was not generated from the current kafka-facts.json, schemas/ and schemas-internal/ \
          (their fingerprint is {current}, generated/FINGERPRINT says {recorded:?}); refresh it with\n    {REFRESH}\n\

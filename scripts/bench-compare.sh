@@ -201,12 +201,12 @@ if [ "$CODEGEN" = 1 ]; then
         echo "$(ls "$CORPUS"/*.json | wc -l) schema files"
         cargo build --release -p kwire-codegen --bin kwire-codegen 2>&1 | tail -n 1
         CLI=$TARGET/release/kwire-codegen
-        "$CLI" --quiet "$CORPUS"
+        "$CLI" gen --quiet "$CORPUS"
         if command -v hyperfine >/dev/null; then
-            hyperfine --warmup 3 --runs 30 --style basic "$CLI --quiet $CORPUS"
+            hyperfine --warmup 3 --runs 30 --style basic "$CLI gen --quiet $CORPUS"
         else
             echo "hyperfine not installed (apt-get install -y hyperfine): 10 runs of time"
-            for _ in $(seq 10); do /usr/bin/env time -f '%e s wall, %U s user, %M KiB max RSS' "$CLI" --quiet "$CORPUS" >/dev/null; done
+            for _ in $(seq 10); do /usr/bin/env time -f '%e s wall, %U s user, %M KiB max RSS' "$CLI" gen --quiet "$CORPUS" >/dev/null; done
         fi
     fi
 fi

@@ -8,26 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-const REFRESH: &str = "cargo run -p kwire-codegen -- --runtime crate --facts kafka-facts.json --out generated";
-
-fn files(dir: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-    for entry in std::fs::read_dir(dir).expect("readable directory") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            files(&path, root, out);
-        } else {
-            let name = path.strip_prefix(root).expect("under root").to_string_lossy().replace('\\', "/");
-            out.push((name, std::fs::read(&path).expect("readable file")));
-        }
-    }
-}
-
-fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    files(dir, dir, &mut out);
-    out.sort();
-    out
-}
+const REFRESH: &str = "cargo run -p kwire-cli -- gen --runtime crate --facts kafka-facts.json --out generated";
 
 #[test]
 fn generated_is_what_the_compiler_writes() {
@@ -36,7 +17,7 @@ fn generated_is_what_the_compiler_writes() {
     let _ = std::fs::remove_dir_all(&scratch);
     kwire_codegen::regenerate(&root.join("kafka-facts.json"), &kwire_codegen::Options::default(), "crate", &scratch)
         .unwrap_or_else(|e| panic!("the sources do not compile:\n{e:?}"));
-    let (fresh, committed) = (tree(&scratch), tree(&root.join("generated")));
+    let (fresh, committed) = (kwire_testkit::tree(&scratch), kwire_testkit::tree(&root.join("generated")));
     if kwire_testkit::bless() && fresh != committed {
         let _ = std::fs::remove_dir_all(root.join("generated"));
         kwire_codegen::regenerate(

@@ -5,9 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod decode;
-mod diff;
 mod dump;
-mod gen;
 
 /// Kafka's wire protocol from the command line.
 #[derive(Parser)]
@@ -19,10 +17,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compile a folder of Kafka JSON message schemas into Rust.
-    Gen(gen::Args),
-    /// Compare two schema sets version by version.
-    Diff(diff::Args),
+    // The compiler's commands: gen, diff and facts.
+    #[command(flatten)]
+    Compiler(kwire_codegen::cli::Command),
     /// Print Kafka's internal logs and snapshots as Kafka's DumpLogSegments does.
     Dump(dump::Args),
     /// Decode captured Kafka traffic: pcap, pcapng, size-prefixed frames or hex.
@@ -31,8 +28,7 @@ enum Command {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Gen(args) => gen::run(args),
-        Command::Diff(args) => diff::run(args),
+        Command::Compiler(command) => command.run(),
         Command::Dump(args) => dump::run(args),
         Command::Decode(args) => decode::run(args),
     }

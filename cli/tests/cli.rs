@@ -332,3 +332,34 @@ fn diff_reports_breaking_changes() {
     assert_eq!(kwire_in(&dir, &["diff", "old", "missing"]).status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `kwire gen --facts FILE --out DIR` with no schema compiles everything the
+/// facts name: from the workspace's kafka-facts.json, exactly the committed
+/// generated/ (needs the workspace checkout).
+#[test]
+fn gen_with_facts_alone_writes_generated() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out_dir = temp_dir("gen-facts");
+    let out_arg = out_dir.to_string_lossy().into_owned();
+    let out = kwire_in(&root, &["gen", "--runtime", "crate", "--facts", "kafka-facts.json", "--out", &out_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), format!("generated everything kafka-facts.json names into {out_arg}\n"));
+    let (fresh, committed) = (kwire_testkit::tree(&out_dir), kwire_testkit::tree(&root.join("generated")));
+    assert!(committed.iter().any(|(name, _)| name == "FINGERPRINT"), "generated/ has its fingerprint");
+    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&fresh), names(&committed));
+    for ((name, ours), (_, theirs)) in fresh.iter().zip(&committed) {
+        assert!(ours == theirs, "{name} differs from generated/{name}");
+    }
+    // --facts without --out, or --out without --facts, and no schema: 2.
+    let out = kwire_in(&root, &["gen", "--facts", "kafka-facts.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no schemas given"), "{}", stderr(&out));
+    assert_eq!(kwire_in(&root, &["gen", "--out", &out_arg]).status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&out_dir);
+
+    // `kwire facts`, the same command: the facts file's release.
+    let release = kwire_codegen::Facts::read(root.join("kafka-facts.json")).expect("kafka-facts.json reads").release;
+    let out = kwire_in(&root, &["facts", "kafka-facts.json", "release"]);
+    assert_eq!((out.status.code(), stdout(&out)), (Some(0), format!("{release}\n")));
+}

@@ -14,7 +14,8 @@
 //! build scripts whose output nobody reads.
 //!
 //! Use it from a build script through [`Builder`], from the command line
-//! (`kwire-codegen --out OUT_DIR SCHEMA_DIR`), or as a library call,
+//! (`kwire-codegen gen --out OUT_DIR SCHEMA_DIR`, the module `cli` with the feature
+//! `cli`), or as a library call,
 //! [`generate`] (or [`generate_with`] and its [`Options`]), that returns the
 //! source text as [`Generated`] files. A run fails with an [`Error`]; invalid
 //! schemas with [`Diagnostics`], each [`Diagnostic`] naming its file, line
@@ -65,6 +66,10 @@ mod fingerprint;
 mod internal;
 // What an edit of a schema set does to each version's bytes.
 pub mod evolution;
+
+// The command line's commands (feature `cli`).
+#[cfg(feature = "cli")]
+pub mod cli;
 
 pub use diag::{Diagnostic, Diagnostics, JsonPath};
 pub use facts::{ApiGroup, Facts, Family};
@@ -227,6 +232,12 @@ pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated
     generate_with(sources, runtime, Options::default())
 }
 
+/// One api key of `--api-keys`, spaces around it allowed ("0, 18").
+#[cfg(feature = "cli")]
+fn api_key_arg(text: &str) -> Result<i16, String> {
+    text.trim().parse().map_err(|_| format!("{text:?} is not an api key (0 to 32767)"))
+}
+
 /// What [`generate_with`] emits besides each struct and its codec.
 ///
 /// # Example
@@ -267,7 +278,7 @@ pub struct Options {
     /// `DecodeErrorKind::ApiKeyNotCompiled`. Schemas that are neither
     /// requests nor responses (headers, records, embedded data) are always
     /// compiled.
-    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', value_name = "K,K..."))]
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', value_name = "K,K...", value_parser = api_key_arg))]
     pub api_keys: Option<Vec<i16>>,
     /// The fields that carry secrets, as `Message.Field` (Kafka's names;
     /// every field of that name in the message's structs); none by default

@@ -77,15 +77,16 @@ fn api_keys_the_schemas_lack_are_an_error() {
 #[test]
 fn the_command_line_takes_a_list_of_api_keys() -> std::io::Result<()> {
     let cli = env!("CARGO_BIN_EXE_kwire-codegen");
-    let run =
-        |keys: &str| std::process::Command::new(cli).args(["--quiet", "--api-keys", keys]).arg(schemas()).output();
+    let run = |keys: &str| {
+        std::process::Command::new(cli).args(["gen", "--quiet", "--api-keys", keys]).arg(schemas()).output()
+    };
     let ok = run("0, 18")?;
     assert_eq!(ok.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&ok.stdout);
     assert!(stdout.starts_with("generated 17 messages"), "{stdout}");
     let bad = run("0,produce")?;
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--api-keys needs a comma-separated list"));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("\"produce\" is not an api key"));
     let unknown = run("0,999")?;
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("api keys [999] are not in the schemas given"));

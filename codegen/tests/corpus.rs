@@ -183,7 +183,7 @@ kwire = {{ path = {root:?}, default-features = false }}
 #[test]
 fn cli_reports_the_corpus() {
     let Some(dir) = corpus("corpus command line") else { return };
-    let output = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).arg(&dir).output().expect("the CLI runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).arg("gen").arg(&dir).output().expect("the CLI runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "stderr:\n{stderr}");
@@ -203,7 +203,7 @@ fn cli_reports_the_corpus() {
     assert_eq!(columns[1..3], ["3", "0-12"], "{metadata}");
 
     // --quiet prints only the total.
-    let quiet = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).arg("--quiet").arg(&dir).output().unwrap();
+    let quiet = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).args(["gen", "--quiet"]).arg(&dir).output().unwrap();
     assert_eq!(quiet.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&quiet.stdout).lines().collect::<Vec<_>>(), [*total]);
 }
@@ -212,7 +212,7 @@ fn cli_reports_the_corpus() {
 #[test]
 fn cli_refuses_a_bad_schema() {
     let bad = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad/kip590_duplicate_tag/RequestHeader.json");
-    let output = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).arg(&bad).output().expect("the CLI runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).arg("gen").arg(&bad).output().expect("the CLI runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "stderr:\n{stderr}");
     assert!(output.stdout.is_empty(), "nothing on stdout");
@@ -224,7 +224,7 @@ fn cli_refuses_a_bad_schema() {
 
     // A directory with several bad schemas: every error, each located.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad/duplicate_api_key");
-    let output = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).arg(&dir).output().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).arg("gen").arg(&dir).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
     let first = format!(
         "{}:4: apiKey: Found more than one request with API key 1 (also BarRequest.json)",
@@ -233,8 +233,9 @@ fn cli_refuses_a_bad_schema() {
     assert_eq!(String::from_utf8_lossy(&output.stderr).lines().next(), Some(first.as_str()));
 
     // Bad arguments and unreadable inputs are exit 2, not 1.
-    let output = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).output().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).arg("gen").output().unwrap();
     assert_eq!(output.status.code(), Some(2));
-    let output = Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).arg("/nonexistent/Missing.json").output().unwrap();
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_kwire-codegen")).arg("gen").arg("/nonexistent/Missing.json").output().unwrap();
     assert_eq!(output.status.code(), Some(2));
 }

@@ -180,7 +180,7 @@ fn the_command_line_summarises_removed_apis() -> std::io::Result<()> {
     std::fs::write(mixed.join("FooRequest.json"), FOO_REQUEST)?;
     std::fs::write(mixed.join("FooResponse.json"), FOO_RESPONSE)?;
     let cli = env!("CARGO_BIN_EXE_kwire-codegen");
-    let run = |d: &std::path::Path| Command::new(cli).arg(d).output();
+    let run = |d: &std::path::Path| Command::new(cli).arg("gen").arg(d).output();
 
     let out = run(&mixed)?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();

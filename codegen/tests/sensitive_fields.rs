@@ -109,7 +109,7 @@ fn the_command_line_takes_a_list_of_sensitive_fields() -> std::io::Result<()> {
     let out = std::env::temp_dir().join(format!("kwire-sensitive-{}", std::process::id()));
     let run = |list: &str| {
         std::process::Command::new(cli)
-            .args(["--quiet", "--sensitive-fields", list, "--out"])
+            .args(["gen", "--quiet", "--sensitive-fields", list, "--out"])
             .arg(&out)
             .arg(schema("SaslAuthenticateRequest"))
             .arg(schema("SaslAuthenticateResponse"))
@@ -122,7 +122,7 @@ fn the_command_line_takes_a_list_of_sensitive_fields() -> std::io::Result<()> {
     assert!(!read()?.contains("Redacted"));
     let facts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kafka-facts.json");
     let with_facts = std::process::Command::new(cli)
-        .args(["--quiet", "--facts"])
+        .args(["gen", "--quiet", "--facts"])
         .arg(&facts)
         .arg("--out")
         .arg(&out)

@@ -1,8 +1,8 @@
 //! What the workspace's tests share: finding the reference directory,
 //! skipping a check outside CI (failing it in CI), the switch that refreshes
 //! expected outputs ([`bless`]), the public-surface
-//! check of each crate ([`public_api::check`]), and the mutations of hostile-input
-//! properties ([`mutation`]).
+//! check of each crate ([`public_api::check`]), the mutations of hostile-input
+//! properties ([`mutation`]), and a directory's files to compare ([`tree`]).
 
 pub mod mutation;
 pub mod public_api;
@@ -87,4 +87,28 @@ pub fn shared_dir(what: &str) -> Result<Option<PathBuf>, String> {
         return Ok(Some(dir));
     }
     skip(&format!("skipped: {what} needs {} (set KWIRE_SHARED)", dir.display()))
+}
+
+/// Every file under `dir`, by its path relative to `dir` (with `/`), with
+/// its bytes, sorted by path: two directories hold the same files exactly
+/// when their trees are equal.
+///
+/// # Panics
+/// When a directory or file cannot be read (a test's failure).
+pub fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.unwrap_or_else(|e| panic!("{}: {e}", dir.display())).path();
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else {
+                let name = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+                out.push((name, std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
 }
