@@ -17,7 +17,10 @@ fn generated_is_what_the_compiler_writes() {
     let _ = std::fs::remove_dir_all(&scratch);
     kwire_codegen::regenerate(&root.join("kafka-facts.json"), &kwire_codegen::Options::default(), "crate", &scratch)
         .unwrap_or_else(|e| panic!("the sources do not compile:\n{e:?}"));
-    let (fresh, committed) = (kwire_testkit::tree(&scratch), kwire_testkit::tree(&root.join("generated")));
+    let (fresh, committed) = (
+        kwire_testkit::tree(&scratch).expect("written"),
+        kwire_testkit::tree(&root.join("generated")).expect("generated/"),
+    );
     if kwire_testkit::bless() && fresh != committed {
         let _ = std::fs::remove_dir_all(root.join("generated"));
         kwire_codegen::regenerate(

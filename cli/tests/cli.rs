@@ -344,7 +344,10 @@ fn gen_with_facts_alone_writes_generated() {
     let out = kwire_in(&root, &["gen", "--runtime", "crate", "--facts", "kafka-facts.json", "--out", &out_arg]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), format!("generated everything kafka-facts.json names into {out_arg}\n"));
-    let (fresh, committed) = (kwire_testkit::tree(&out_dir), kwire_testkit::tree(&root.join("generated")));
+    let (fresh, committed) = (
+        kwire_testkit::tree(&out_dir).expect("written"),
+        kwire_testkit::tree(&root.join("generated")).expect("generated/"),
+    );
     assert!(committed.iter().any(|(name, _)| name == "FINGERPRINT"), "generated/ has its fingerprint");
     let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
     assert_eq!(names(&fresh), names(&committed));

@@ -93,22 +93,26 @@ pub fn shared_dir(what: &str) -> Result<Option<PathBuf>, String> {
 /// its bytes, sorted by path: two directories hold the same files exactly
 /// when their trees are equal.
 ///
-/// # Panics
-/// When a directory or file cannot be read (a test's failure).
-pub fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-            let path = entry.unwrap_or_else(|e| panic!("{}: {e}", dir.display())).path();
+/// # Errors
+/// The first directory or file that cannot be read, its path named.
+pub fn tree(dir: &Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
+    fn named(path: &Path) -> impl Fn(std::io::Error) -> std::io::Error + '_ {
+        move |e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+    }
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir).map_err(named(dir))? {
+            let path = entry.map_err(named(dir))?.path();
             if path.is_dir() {
-                walk(&path, root, out);
+                walk(&path, root, out)?;
             } else {
                 let name = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
-                out.push((name, std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))));
+                out.push((name, std::fs::read(&path).map_err(named(&path))?));
             }
         }
+        Ok(())
     }
     let mut out = Vec::new();
-    walk(dir, dir, &mut out);
+    walk(dir, dir, &mut out)?;
     out.sort();
-    out
+    Ok(out)
 }
