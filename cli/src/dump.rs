@@ -131,7 +131,7 @@ pub struct Args {
     /// One JSON object per record instead of Kafka's text.
     #[arg(long)]
     json: bool,
-    /// Print SCRAM salts and salted passwords (base64, as Kafka's tool does) instead of "<redacted N bytes>".
+    /// Print SCRAM salts and salted passwords (base64, as Kafka's tool does) instead of `"<redacted N bytes>"`.
     #[arg(long)]
     show_secrets: bool,
 }
