@@ -31,7 +31,10 @@ for crate in kwire-codegen kwire kwire-cli; do
 done
 # shellcheck disable=SC2154
 {
-    if grep -q '^\[dev-dependencies\]' "$dir_kwire_cli/Cargo.toml"; then
+    # (cargo leaves an empty [dev-dependencies] table where the path-only
+    # ones were; an entry in it, or a [dev-dependencies.NAME] table, fails.)
+    if grep -q '^\[dev-dependencies\.' "$dir_kwire_cli/Cargo.toml" ||
+        sed -n '/^\[dev-dependencies\]/,/^\[/p' "$dir_kwire_cli/Cargo.toml" | grep -q '='; then
         echo "install-check: the packaged kwire-cli has dev-dependencies" >&2
         exit 1
     fi
