@@ -64,7 +64,7 @@ echo "dump: $(grep -c '^| offset:' "$WORK/dump.txt") records as Kafka prints the
 printf '%s\n%s\n' \
     00000033001200030000000200136b61666b612d707974686f6e2d332e302e3132000d6b61666b612d707974686f6e07332e302e313200 \
     0000001a000000020000030012000000030000030000000c000000000000 |
-    "$KWIRE" decode --hex - | tee "$WORK/decode.txt"
+    "$KWIRE" decode --format hex - | tee "$WORK/decode.txt"
 grep -q ApiVersions "$WORK/decode.txt"
 
 if [ -z "${INSTALL_CHECK_WORK:-}" ]; then
