@@ -22,7 +22,7 @@ pub use crate::primitives::fixed::Fixed;
 pub use crate::primitives::nullable::{DecodeNullable, Nullable};
 pub use crate::primitives::structs::{EncodeStruct, Struct};
 pub use crate::primitives::varint::{put_uvarint, put_varint, put_varlong, uvarint_len};
-pub use crate::primitives::writer::{all_or_nothing, SHARE_MIN};
+pub use crate::primitives::writer::all_or_nothing;
 pub use segment::Segment;
 
 /// Kafka's JSON form: the helpers of generated `ToJson` and `FromJson` impls.
