@@ -609,7 +609,7 @@ mod tests {
         // What Kafka writes for NaN and the infinities, Kafka's reader refuses.
         for text in ["NaN", "Infinity", "-Infinity"] {
             let e = f64::from_json(&Value::from(text), 0).unwrap_err();
-            assert_eq!(e.to_string(), "v0: expected a floating point number", "{text}");
+            assert_eq!(e.to_string(), "value v0: expected a floating point number", "{text}");
         }
         assert_eq!(i8::from_json(&serde_json::json!(200), 0).unwrap(), 72);
         assert!(i16::from_json(&serde_json::json!(40000), 0).is_err());
