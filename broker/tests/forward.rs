@@ -341,19 +341,18 @@ fn unwrap_refusals_with_their_error_codes() {
     assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::MissingPrincipal, 97));
     // The version prefix missing (the bare DefaultPrincipalData), cut, or a
     // version that does not exist (Kafka's serde writes version 0 first).
-    for bad in [
-        "",
-        "00",
-        "05 55736572 02 61 00 00",
-        "0001 05 55736572 02 61 00 00",
-        "0000 05 5573",
-        "0000 05 ffffffff 02 61 00 00",
-    ] {
+    for bad in ["", "00", "05 55736572 02 61 00 00", "0001 05 55736572 02 61 00 00", "0000 05 5573"] {
         envelope.request_principal = Some(hex(bad));
         let err = refusal(&envelope);
         assert!(matches!(err, UnwrapError::MalformedPrincipal(_)), "{bad}: {err:?}");
         assert_eq!(err.error_code(), ErrorCode::PrincipalDeserializationFailure, "{bad}");
     }
+
+    // A type that is not UTF-8 is read lossily, as Kafka's principal serde
+    // reads every string (Readable.readString).
+    envelope.request_principal = Some(hex("0000 05 ffffffff 02 61 00 00"));
+    let unwrapped = unwrap_request(&envelope).expect("a principal type that is not UTF-8 is read");
+    assert_eq!((&*unwrapped.principal.r#type, &*unwrapped.principal.name), ("\u{fffd}".repeat(4).as_str(), "a"));
 
     // Bytes after the principal are ignored, as Kafka's controller ignores them.
     envelope.request_principal = Some(hex("0000 05 55736572 02 61 00 00 ff"));
