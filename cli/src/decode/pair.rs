@@ -97,7 +97,7 @@ impl Pairing {
         match self.correlator.track_request(&frame) {
             Ok(true) => self.seen.push_back((head.correlation_id, time)),
             Ok(false) => {}
-            Err(e) => return Event::Failed(format!("request {}: {e}", describe(head.api_key, head.api_version))),
+            Err(e) => return Event::Failed(format!("request {}: {e}", Api(head.api_key, head.api_version))),
         }
         let decoded = RequestFrame::decode(frame).map(Box::new).map_err(|e| e.to_string());
         Event::Request { head, decoded }
@@ -147,8 +147,17 @@ impl Pairing {
 
 /// An api key and version as the output names them: `Metadata v12`, or
 /// `api key 99 v0` for a key this build does not know.
-pub fn describe(api_key: i16, api_version: i16) -> String {
-    format!("{} v{api_version}", api_name(api_key))
+#[derive(Clone, Copy)]
+pub struct Api(pub i16, pub i16);
+
+impl std::fmt::Display for Api {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Api(api_key, api_version) = *self;
+        match kwire::api::api_info(api_key) {
+            Some(info) => write!(f, "{} v{api_version}", info.name),
+            None => write!(f, "api key {api_key} v{api_version}"),
+        }
+    }
 }
 
 /// Kafka's name of an api key, or `api key N`.
