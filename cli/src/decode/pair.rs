@@ -81,9 +81,14 @@ impl Pairing {
 
     /// A frame from the client.
     pub fn request(&mut self, frame: Bytes, time: Option<SystemTime>) -> Event {
+        // Decoded once: while bare tokens may come, to tell a token from a request.
+        let mut early = None;
         if self.sasl_tokens {
             match RequestFrame::decode(frame.clone()) {
-                Ok(_) => self.sasl_tokens = false,
+                Ok(request) => {
+                    self.sasl_tokens = false;
+                    early = Some(request);
+                }
                 Err(_) => {
                     self.tokens_unanswered += 1;
                     return Event::SaslToken { from_client: true, len: frame.len() };
@@ -99,7 +104,10 @@ impl Pairing {
             Ok(false) => {}
             Err(e) => return Event::Failed(format!("request {}: {e}", Api(head.api_key, head.api_version))),
         }
-        let decoded = RequestFrame::decode(frame).map(Box::new).map_err(|e| e.to_string());
+        let decoded = match early {
+            Some(request) => Ok(Box::new(request)),
+            None => RequestFrame::decode(frame).map(Box::new).map_err(|e| e.to_string()),
+        };
         Event::Request { head, decoded }
     }
 
