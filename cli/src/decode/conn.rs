@@ -126,6 +126,9 @@ pub struct Decoder<W: Write> {
     out: W,
     conns: Vec<Conn>,
     by_addr: HashMap<(SocketAddr, SocketAddr), usize>,
+    /// The last connection looked up, and its index: segments come in
+    /// runs of one connection, which then skip the map.
+    last: Option<((SocketAddr, SocketAddr), usize)>,
     /// Delivered bytes of the segment at hand (reused).
     scratch: Vec<u8>,
     /// The counts for the closing table.
@@ -144,6 +147,7 @@ impl<W: Write> Decoder<W> {
             out,
             conns: Vec::new(),
             by_addr: HashMap::new(),
+            last: None,
             scratch: Vec::new(),
             summary: Summary::default(),
         }
@@ -194,10 +198,13 @@ impl<W: Write> Decoder<W> {
         let key = if s.src <= s.dst { (s.src, s.dst) } else { (s.dst, s.src) };
         // A SYN on a known pair of addresses opens a new connection (the
         // client's port used again): the old one ends there.
-        let reused =
-            s.syn && !s.ack && self.by_addr.get(&key).is_some_and(|&i| self.conns[i].sides[0].tcp.offset() > 0);
-        let index = match self.by_addr.get(&key) {
-            Some(&index) if !reused => index,
+        let known = match self.last {
+            Some((last, index)) if last == key => Some(index),
+            _ => self.by_addr.get(&key).copied(),
+        };
+        let reused = s.syn && !s.ack && known.is_some_and(|i| self.conns[i].sides[0].tcp.offset() > 0);
+        let index = match known {
+            Some(index) if !reused => index,
             _ => {
                 if !s.syn && s.payload.is_empty() {
                     return; // a bare ACK or FIN of a connection not seen: nothing to learn
@@ -230,6 +237,7 @@ impl<W: Write> Decoder<W> {
                 self.conns.len() - 1
             }
         };
+        self.last = Some((key, index));
         let conn = &mut self.conns[index];
         if conn.kind == Kind::Other || !conn.shown {
             return;
