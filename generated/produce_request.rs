@@ -831,3 +831,19 @@ impl enc::ApiMessage for ProduceRequest {
 impl enc::Request for ProduceRequest {
     type Response = super::produce_response::ProduceResponse;
 }
+impl ProduceRequest {
+    /// The `Acks` of an encoded ProduceRequest body (no header) at `version`, read without decoding the rest: only the fields before it (`TransactionalId`) are stepped over, and nothing is allocated.
+    ///
+    /// # Errors
+    /// A [`DecodeError`](enc::DecodeError) naming ProduceRequest, `version` and the field whose bytes run out or are malformed, at its offset in `body`.
+    pub fn peek_acks(body: &[u8], version: i16) -> Result<i16, enc::DecodeError> {
+        const MESSAGE: &str = "ProduceRequest";
+        let mut r = enc::Reader::new(body);
+        if version >= 3 {
+            enc::peek::skip_str(&mut r, version >= 9, "transactional_id")
+                .map_err(|e| e.in_message(MESSAGE, version))?;
+        }
+        enc::peek::read_fixed::<i16>(&mut r, "acks")
+            .map_err(|e| e.in_message(MESSAGE, version))
+    }
+}

@@ -13,6 +13,7 @@ pub mod cond;
 pub mod entity;
 pub mod field;
 pub mod json;
+pub mod peek;
 mod plan;
 pub mod redact;
 pub mod sample;
@@ -42,6 +43,9 @@ pub struct EmitContext {
     /// The fields that carry secrets, as (message name, field name), Kafka's
     /// names: their `Debug` and JSON form are redacted.
     pub sensitive: std::collections::BTreeSet<(String, String)>,
+    /// The peeked fields, as (message name, field name), Kafka's names
+    /// ([`crate::Options::peeked_fields`]).
+    pub peeked: std::collections::BTreeSet<(String, String)>,
     /// The forwardable apis, by api name (`ApiInfo::forwardable`).
     pub forwardable: Vec<String>,
     /// The cluster-action apis, by api name (`ApiInfo::cluster_action`).
@@ -160,6 +164,7 @@ pub fn emit_message(
         }
     }
     out.extend(api::emit_message_impls(spec, responses));
+    out.extend(peek::emit_peeks(checked, cx));
     let mut file = encoding_import(cx);
     if codec::uses_ident(&out, "ByteString") {
         let rt = &cx.runtime;
