@@ -22,7 +22,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::cond::Cond;
-use super::field::FieldView;
+use super::field::{fixed_type, FieldView};
 use super::{EmitContext, StructView};
 use crate::check::Checked;
 use crate::model::{FieldType, SpecType};
@@ -39,11 +39,14 @@ pub fn resolve(
     let mut problems = Vec::new();
     for entry in entries {
         let entry = entry.as_ref();
-        let Some((message, field)) = entry.split_once('.').filter(|(m, f)| !m.is_empty() && !f.is_empty()) else {
-            problems.push(format!("{entry:?} is not `Message.Field`"));
-            continue;
+        let (message, field, c) = match super::message_field(entry, checked) {
+            Ok(Some(found)) => found,
+            Ok(None) => continue,
+            Err(problem) => {
+                problems.push(problem);
+                continue;
+            }
         };
-        let Some(c) = checked.iter().find(|c| c.spec.name == message) else { continue };
         let fields = &c.spec.fields;
         let Some(at) = fields.iter().position(|f| f.name == field) else {
             problems.push(format!("{message} has no top-level field {field}"));
@@ -68,22 +71,6 @@ pub fn resolve(
     } else {
         Err(problems)
     }
-}
-
-/// The Rust type of a fixed-width schema type.
-fn fixed_type(ty: &FieldType) -> Option<TokenStream> {
-    Some(match ty {
-        FieldType::Bool => quote!(bool),
-        FieldType::Int8 => quote!(i8),
-        FieldType::Int16 => quote!(i16),
-        FieldType::Uint16 => quote!(u16),
-        FieldType::Int32 => quote!(i32),
-        FieldType::Uint32 => quote!(u32),
-        FieldType::Int64 => quote!(i64),
-        FieldType::Float64 => quote!(f64),
-        FieldType::Uuid => quote!(enc::Uuid),
-        _ => return None,
-    })
 }
 
 /// True for the types a peek can step over without reading into them.
@@ -131,7 +118,7 @@ pub fn emit_peeks(checked: &Checked<'_>, cx: &EmitContext) -> TokenStream {
             if before.is_empty() { String::new() } else { format!(" ({})", before.join(", ")) }
         );
         let errors = format!(
-            " A [`DecodeError`](enc::DecodeError) naming {message}, `version` and the field whose bytes \
+            " A [`DecodeError`](kwire::error::DecodeError) naming {message}, `version` and the field whose bytes \
              run out or are malformed, at its offset in `body`."
         );
         fns.extend(quote! {
@@ -139,9 +126,10 @@ pub fn emit_peeks(checked: &Checked<'_>, cx: &EmitContext) -> TokenStream {
             ///
             /// # Errors
             #[doc = #errors]
-            pub fn #method(body: &[u8], version: i16) -> Result<#read_ty, enc::DecodeError> {
+            #[inline]
+            pub fn #method(body: &[u8], version: i16) -> Result<#read_ty, kwire::error::DecodeError> {
                 const MESSAGE: &str = #message;
-                let mut r = enc::Reader::new(body);
+                let mut r = kwire::primitives::Reader::new(body);
                 #(#skips)*
                 enc::peek::read_fixed::<#read_ty>(&mut r, #name).map_err(|e| e.in_message(MESSAGE, version))
             }
@@ -157,7 +145,7 @@ pub fn emit_peeks(checked: &Checked<'_>, cx: &EmitContext) -> TokenStream {
              the body starts. Its fields are stepped over, not decoded, and nothing is allocated."
         );
         let errors = format!(
-            " A [`DecodeError`](enc::DecodeError) naming {message}, `version` and the field whose bytes \
+            " A [`DecodeError`](kwire::error::DecodeError) naming {message}, `version` and the field whose bytes \
              run out, at its offset in `frame`."
         );
         fns.extend(quote! {
@@ -165,9 +153,10 @@ pub fn emit_peeks(checked: &Checked<'_>, cx: &EmitContext) -> TokenStream {
             ///
             /// # Errors
             #[doc = #errors]
-            pub fn peek_len(frame: &[u8], version: i16) -> Result<usize, enc::DecodeError> {
+            #[inline]
+            pub fn peek_len(frame: &[u8], version: i16) -> Result<usize, kwire::error::DecodeError> {
                 const MESSAGE: &str = #message;
-                let mut r = enc::Reader::new(frame);
+                let mut r = kwire::primitives::Reader::new(frame);
                 #(#skips)*
                 #section
                 Ok(r.offset())
