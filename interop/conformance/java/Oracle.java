@@ -276,8 +276,28 @@ public final class Oracle {
         org.apache.kafka.common.protocol.Errors error = org.apache.kafka.common.protocol.Errors.forCode(code);
         Throwable e = message.equals("-") ? error.exception()
             : error.exception(new String(unhex(message), StandardCharsets.UTF_8));
-        org.apache.kafka.common.requests.AbstractRequest parsed = org.apache.kafka.common.requests.AbstractRequest
-            .parseRequest(ApiKeys.forId(key), version, new ByteBufferAccessor(ByteBuffer.wrap(request))).request;
+        // parseRequest reads a ByteBuffer before Kafka 4.0 and a Readable from
+        // it: found by its arity, so that one source serves every release.
+        Object parsedAndSize = null;
+        for (Method m : org.apache.kafka.common.requests.AbstractRequest.class.getMethods()) {
+            if (m.getName().equals("parseRequest") && m.getParameterCount() == 3) {
+                Object input = m.getParameterTypes()[2] == ByteBuffer.class ? ByteBuffer.wrap(request)
+                    : new ByteBufferAccessor(ByteBuffer.wrap(request));
+                try {
+                    parsedAndSize = m.invoke(null, ApiKeys.forId(key), version, input);
+                } catch (InvocationTargetException ex) {
+                    throw ex.getCause() instanceof RuntimeException ? (RuntimeException) ex.getCause()
+                        : new IllegalStateException(ex.getCause());
+                } catch (IllegalAccessException ex) {
+                    throw new IllegalStateException(ex);
+                }
+            }
+        }
+        if (parsedAndSize == null) {
+            throw new IllegalStateException("no AbstractRequest.parseRequest of three parameters");
+        }
+        org.apache.kafka.common.requests.AbstractRequest parsed =
+            ((org.apache.kafka.common.requests.RequestAndSize) parsedAndSize).request;
         Message data = parsed.getErrorResponse(throttle, e).data();
         ObjectSerializationCache cache = new ObjectSerializationCache();
         ByteBuffer out = ByteBuffer.allocate(data.size(cache, version));
