@@ -848,3 +848,23 @@ impl kwire::message::ApiMessage for ProduceRequest {
 impl kwire::message::Request for ProduceRequest {
     type Response = super::produce_response::ProduceResponse;
 }
+impl ProduceRequest {
+    /// The `Acks` of an encoded ProduceRequest body (no header) at `version`, read without decoding the rest: only the fields before it (`TransactionalId`) are stepped over, and nothing is allocated.
+    ///
+    /// # Errors
+    /// A [`DecodeError`](kwire::error::DecodeError) naming ProduceRequest, `version` and the field whose bytes run out or are malformed, at its offset in `body`.
+    #[inline]
+    pub fn peek_acks(
+        body: &[u8],
+        version: i16,
+    ) -> Result<i16, kwire::error::DecodeError> {
+        const MESSAGE: &str = "ProduceRequest";
+        let mut r = kwire::primitives::Reader::new(body);
+        if version >= 3 {
+            enc::peek::skip_str(&mut r, version >= 9, "transactional_id")
+                .map_err(|e| e.in_message(MESSAGE, version))?;
+        }
+        enc::peek::read_fixed::<i16>(&mut r, "acks")
+            .map_err(|e| e.in_message(MESSAGE, version))
+    }
+}

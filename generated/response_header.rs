@@ -198,3 +198,24 @@ impl kwire::message::Message for ResponseHeader {
         1,
     );
 }
+impl ResponseHeader {
+    /// The length in bytes of the ResponseHeader at the start of `frame`, encoded at `version`: where the body starts. Its fields are stepped over, not decoded, and nothing is allocated.
+    ///
+    /// # Errors
+    /// A [`DecodeError`](kwire::error::DecodeError) naming ResponseHeader, `version` and the field whose bytes run out, at its offset in `frame`.
+    #[inline]
+    pub fn peek_len(
+        frame: &[u8],
+        version: i16,
+    ) -> Result<usize, kwire::error::DecodeError> {
+        const MESSAGE: &str = "ResponseHeader";
+        let mut r = kwire::primitives::Reader::new(frame);
+        enc::peek::skip_fixed::<i32>(&mut r, "correlation_id")
+            .map_err(|e| e.in_message(MESSAGE, version))?;
+        if version >= 1 {
+            enc::peek::skip_tagged_section(&mut r)
+                .map_err(|e| e.in_message(MESSAGE, version))?;
+        }
+        Ok(r.offset())
+    }
+}

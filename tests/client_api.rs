@@ -202,6 +202,11 @@ mod correlator {
             let f = frame::RequestFrame::decode_sized(c.bytes.clone()).expect("decodes");
             let RequestBody::Produce(mut produce) = f.body else { panic!("{}: a Produce body", c.file) };
             assert_ne!(produce.acks, 0, "{}", c.file);
+            // The generated peeks read the same acks from the frame's bytes.
+            let frame = &c.bytes[4..];
+            let header_version = kwire::api::ApiKey::Produce.info().request_header_version(c.api_version);
+            let body = kwire::messages::RequestHeader::peek_len(frame, header_version).expect("a header");
+            assert_eq!(ProduceRequest::peek_acks(&frame[body..], c.api_version).ok(), Some(produce.acks), "{}", c.file);
             let mut correlator = Correlator::new();
             assert!(correlator.track_request(&c.bytes[4..]).expect("reads"), "{}", c.file);
             produce.acks = 0;

@@ -1395,6 +1395,58 @@ fn every_cut_of_produce_request_names_its_field() {
     every_cut_fails_as_spans_say::<ProduceRequest>(9, &v9, &spans);
 }
 
+/// `ProduceRequest::peek_acks` reads `Acks` from the body at every version
+/// (bytes laid out by hand from ProduceRequest.json: the nullable
+/// `TransactionalId` from v3, compact from v9), agrees with a full decode,
+/// and names the field, message, version and offset of a body cut short.
+#[test]
+fn produce_acks_peeked_at_every_version() {
+    for version in ProduceRequest::VERSIONS.min..=ProduceRequest::VERSIONS.max {
+        // acks -1, timeout 1000, no topics; transactional id "tx" where it exists.
+        let (body, acks_at) = match version {
+            0..=2 => ("ffff 000003e8 00000000".to_owned(), 0),
+            3..=8 => ("0002 7478 ffff 000003e8 00000000".to_owned(), 4),
+            _ => ("03 7478 ffff 000003e8 01 00".to_owned(), 3),
+        };
+        let bytes = hex(&body);
+        assert_eq!(ProduceRequest::peek_acks(&bytes, version).unwrap(), -1, "v{version}");
+        let decoded = ProduceRequest::decode_exact(bytes.clone(), version).unwrap();
+        assert_eq!(decoded.acks, -1, "v{version}");
+        assert_eq!(decoded.transactional_id.as_deref(), (version >= 3).then_some("tx"), "v{version}");
+        for cut in 0..acks_at + 2 {
+            let err = ProduceRequest::peek_acks(&bytes[..cut], version).unwrap_err();
+            let field = if cut < acks_at { "transactional_id" } else { "acks" };
+            assert_eq!(err.path(), vec![PathSegment::Field(field)], "v{version} cut at {cut}");
+            assert_eq!(err.message(), Some(("ProduceRequest", version)), "v{version} cut at {cut}");
+            // A length cut short fails where it starts; a value, after its length.
+            let at = match (cut < acks_at, version >= 9) {
+                (false, _) => acks_at,
+                (true, false) => {
+                    if cut < 2 {
+                        0
+                    } else {
+                        2
+                    }
+                }
+                (true, true) => usize::from(cut > 0),
+            };
+            assert_eq!(err.offset(), at, "v{version} cut at {cut}: {err}");
+        }
+    }
+    // The golden v8 and v9 bodies of case V13 (acks 1).
+    let v8 = hex(&format!("ffff 0001 000003e8 00000001 0001 74 00000001 00000000 0000000a {TEN}"));
+    assert_eq!(ProduceRequest::peek_acks(&v8, 8).unwrap(), 1);
+    let v9 = hex(&format!("00 0001 000003e8 02 02 74 02 00000000 0b {TEN} 00 00 00"));
+    assert_eq!(ProduceRequest::peek_acks(&v9, 9).unwrap(), 1);
+    // A header's length, stepped over: v1 (client id "c") and v2 (with a tagged entry).
+    let v1 = hex("0000 0008 00000007 0001 63 ffff");
+    assert_eq!(RequestHeader::peek_len(&v1, 1).unwrap(), 11);
+    let v2 = hex("0000 0009 00000007 0001 63 01 00 02 0161 ffff");
+    assert_eq!(RequestHeader::peek_len(&v2, 2).unwrap(), 16);
+    let err = RequestHeader::peek_len(&v2[..13], 2).unwrap_err();
+    assert_eq!((err.path(), err.offset()), (vec![PathSegment::Field("tagged_fields")], 13));
+}
+
 #[test]
 fn a_run_cut_short_by_its_tagged_entry_names_the_field_inside_it() {
     // FetchResponse v12 partition whose DivergingEpoch (tag 0: epoch int32,

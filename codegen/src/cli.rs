@@ -97,7 +97,7 @@ pub struct DiffArgs {
 /// for scripts.
 #[derive(Debug, Clone, clap::Args)]
 #[command(after_help = "Keys: release, releases.NAME (a list of releases), api_groups.NAME (its apis), \
-forwardable, cluster_action, sensitive_fields, families (the internal-record directories).\n\
+forwardable, cluster_action, sensitive_fields, peeked_fields, families (the internal-record directories).\n\
 Exit status: 0 printed, 2 for bad arguments, an unreadable file or an unknown key.")]
 pub struct FactsArgs {
     /// The facts file, such as kafka-facts.json.
@@ -224,6 +224,7 @@ impl FactsArgs {
                 None if key == "forwardable" => Some(facts.forwardable.clone()),
                 None if key == "cluster_action" => Some(facts.cluster_action.clone()),
                 None if key == "sensitive_fields" => Some(facts.sensitive_fields.clone()),
+                None if key == "peeked_fields" => Some(facts.peeked_fields.clone()),
                 None if key == "families" => Some(facts.families.iter().map(|f| f.dir.clone()).collect()),
                 Some(("releases", name)) => facts.release_list(name).map(<[String]>::to_vec),
                 Some(("api_groups", name)) => group(name),

@@ -29,6 +29,7 @@ use crate::{Error, Gates};
 ///   "forwardable": ["MakeThing"],
 ///   "cluster_action": ["Halt"],
 ///   "sensitive_fields": ["LoginRequest.Password"],
+///   "peeked_fields": ["LoginRequest.Mode"],
 ///   "internal_records": { "schemas": "schemas-internal", "families": [
 ///     { "dir": "log", "module": "log", "framed": "LogRecord",
 ///       "coordinator": false, "about": "…", "records": { "ThingRecord": "…" } } ] }
@@ -56,6 +57,9 @@ pub struct Facts {
     /// The fields that carry secrets, each `Message.Field`
     /// ([`Options::sensitive_fields`](crate::Options::sensitive_fields)).
     pub sensitive_fields: Vec<String>,
+    /// The fields read from a frame without decoding it, each
+    /// `Message.Field` ([`Options::peeked_fields`](crate::Options::peeked_fields)).
+    pub peeked_fields: Vec<String>,
     /// The directory of the internal-record families, relative to [`Facts::dir`].
     pub internal_schemas: Option<String>,
     /// The families of internal records, each a directory of schemas.
@@ -150,6 +154,7 @@ impl Facts {
         facts.forwardable = strings_or_none(root.get("forwardable"), "forwardable")?;
         facts.cluster_action = strings_or_none(root.get("cluster_action"), "cluster_action")?;
         facts.sensitive_fields = strings_or_none(root.get("sensitive_fields"), "sensitive_fields")?;
+        facts.peeked_fields = strings_or_none(root.get("peeked_fields"), "peeked_fields")?;
         if let Some(internal) = root.get("internal_records") {
             facts.internal_schemas = optional_string(internal.get("schemas"), "internal_records.schemas")?;
             let families = match internal.get("families") {

@@ -135,6 +135,10 @@ pub enum Error {
     /// problem per entry.
     #[error("sensitive fields: {}", .0.join("; "))]
     SensitiveFields(Vec<String>),
+    /// Entries of [`Options::peeked_fields`] that name no field a peek can
+    /// read, one problem per entry.
+    #[error("peeked fields: {}", .0.join("; "))]
+    PeekedFields(Vec<String>),
     /// The facts file ([`Facts::read`]) is not what it should be.
     #[error("{}: {message}", .path.display())]
     Facts {
@@ -292,6 +296,15 @@ pub struct Options {
     /// fails the run with [`Error::SensitiveFields`].
     #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', value_name = "M.F,M.F..."))]
     pub sensitive_fields: Vec<String>,
+    /// The fields that get a `peek_<field>(body, version)` function on
+    /// their message, as `Message.Field` (Kafka's names): a fixed-width,
+    /// top-level field read from an encoded body by stepping over the
+    /// fields before it, without decoding ([`emit::peek`]). None by
+    /// default ([`Facts::peeked_fields`]); an entry naming a message not
+    /// among the inputs is skipped, one that cannot be peeked fails the run
+    /// with [`Error::PeekedFields`].
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub peeked_fields: Vec<String>,
     /// The apis a broker forwards to the controller inside an Envelope
     /// (KIP-590), by api name (the request's name without `Request`):
     /// `ApiInfo::forwardable` in the api-key table, and each implies
@@ -356,6 +369,7 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Optio
         json: options.json || options.gates.json.is_some(),
         partial: false,
         sensitive: Default::default(),
+        peeked: Default::default(),
         forwardable: options.forwardable.clone(),
         cluster_action: options.cluster_action.clone(),
         gates: options.gates.clone(),
@@ -401,6 +415,7 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Optio
     // A removed api (`validVersions: none`) is in no table and no dispatch.
     cx.partial = !cx.api_features.is_empty() || specs.iter().any(|s| !s.is_removed() && !options.compiles(s));
     cx.sensitive = emit::redact::resolve(&options.sensitive_fields, &checked).map_err(Error::SensitiveFields)?;
+    cx.peeked = emit::peek::resolve(&options.peeked_fields, &checked).map_err(Error::PeekedFields)?;
     let responses: BTreeMap<i16, String> = specs
         .iter()
         .filter(|s| s.spec_type == SpecType::Response && options.compiles(s) && !s.is_removed())
@@ -856,6 +871,7 @@ impl Builder {
     /// (each then compiled behind its cargo feature).
     pub fn facts(&mut self, facts: &Facts) -> &mut Self {
         self.options.sensitive_fields = facts.sensitive_fields.clone();
+        self.options.peeked_fields = facts.peeked_fields.clone();
         self.options.forwardable = facts.forwardable.clone();
         self.options.cluster_action = facts.cluster_action.clone();
         self.options.api_groups = facts.api_groups.clone();

@@ -6,7 +6,7 @@ use super::raw_request::parse_head;
 use super::CodecError;
 use crate::api::ApiKey;
 use crate::error::DecodeError;
-use crate::primitives::Reader;
+use crate::messages::{ProduceRequest, RequestHeader};
 
 #[cfg(doc)]
 use super::{FrameCodec, RawRequest};
@@ -184,32 +184,11 @@ impl Correlator {
     }
 }
 
-/// The `Acks` of a Produce request frame at `api_version`, read past the
-/// header (client id, and tagged fields in flexible versions) and the
-/// body's `TransactionalId` (v3+), without decoding anything else.
+/// The `Acks` of a Produce request frame at `api_version`: the generated
+/// peeks step over the request header and the fields before `Acks`,
+/// without decoding anything. An error's offset is in the frame.
 fn produce_acks(frame: &[u8], api_version: i16) -> Result<i16, DecodeError> {
-    let flexible = ApiKey::Produce.info().flexible_versions.contains(api_version);
-    let mut r = Reader::new(frame);
-    r.skip(8)?;
-    // ClientId: a classic nullable string in every header version.
-    let client_id = r.read_i16()?;
-    r.skip(usize::try_from(client_id).unwrap_or(0))?;
-    if flexible {
-        // Request header v2's tagged fields: count, then tag, size, value.
-        for _ in 0..r.read_uvarint()? {
-            r.read_uvarint()?;
-            let size = r.read_uvarint()?;
-            r.skip(size as usize)?;
-        }
-    }
-    if api_version >= 3 {
-        // TransactionalId: nullable string, compact in flexible versions.
-        let len = if flexible {
-            (r.read_uvarint()? as usize).saturating_sub(1)
-        } else {
-            usize::try_from(r.read_i16()?).unwrap_or(0)
-        };
-        r.skip(len)?;
-    }
-    r.read_i16()
+    let header_version = ApiKey::Produce.info().request_header_version(api_version);
+    let body = RequestHeader::peek_len(frame, header_version)?;
+    ProduceRequest::peek_acks(frame.get(body..).unwrap_or_default(), api_version).map_err(|e| e.shifted(body))
 }

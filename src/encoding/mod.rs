@@ -10,6 +10,7 @@
 //! frame types.
 
 pub mod field;
+pub mod peek;
 mod segment;
 pub mod tagged;
 

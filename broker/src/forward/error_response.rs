@@ -30,23 +30,11 @@ pub struct NotForwardable {
 }
 
 /// Builds the response to `request` (a forwardable api, at `version`) that
-/// reports `code` for everything it asked: one result per topic, ACL
-/// creation or filter, config resource, quota entry, SCRAM user, partition
-/// or feature named, each with `code`, and `code` in the top-level
-/// `ErrorCode` where the response has one at `version`. Error messages are
-/// null, throttle times 0, every other field its schema default.
-///
-/// Per api: CreateTopics, CreatePartitions, DeleteTopics (by name before v6,
-/// by name or id from v6): per topic. CreateAcls: per creation. DeleteAcls:
-/// per filter, no matching ACLs. AlterConfigs, IncrementalAlterConfigs: per
-/// resource (type and name). AlterClientQuotas: per entry (its entity).
-/// AlterUserScramCredentials: per distinct user of the deletions and
-/// upsertions, in first-named order. ElectLeaders: per partition, and the
-/// top-level code from v1 (v0 has none). AlterPartitionReassignments,
-/// DescribeQuorum: top level and per partition. UpdateFeatures: top level
-/// and per feature (v0-1; v2 has no per-feature results).
-/// ListPartitionReassignments, the delegation-token apis, UnregisterBroker, UnregisterController,
-/// AllocateProducerIds, AddRaftVoter, RemoveRaftVoter: top level only.
+/// reports `code` for everything it asked, as Kafka 4.4's
+/// `getErrorResponse` of the request answers it for the error's own
+/// exception with throttle time 0 (what a forwarding broker sends when the
+/// envelope failed). Same as [`error_response_with_message`] with no
+/// message.
 ///
 /// # Errors
 /// [`NotForwardable`] for a request of any other api.
@@ -67,10 +55,55 @@ pub struct NotForwardable {
 /// # Ok::<(), kwire_broker::forward::NotForwardable>(())
 /// ```
 pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> Result<ResponseBody, NotForwardable> {
+    error_response_with_message(request, version, code, None)
+}
+
+/// [`error_response`], with the error's own message: the text Kafka writes
+/// where its response reports the error from its code alone (Kafka's own
+/// wording for each code, which this crate does not carry).
+///
+/// Per api, as Kafka 4.4 answers: CreateTopics, CreatePartitions,
+/// DeleteTopics (by name before v6, by name or id from v6): per topic.
+/// CreateAcls: per creation. DeleteAcls: per filter, no matching ACLs.
+/// AlterConfigs, IncrementalAlterConfigs: per resource (type and name).
+/// AlterClientQuotas: per entry (its entity), with `own_message`.
+/// AlterUserScramCredentials: per distinct user of the deletions and
+/// upsertions, in string order (of UTF-16 code units, as Java compares).
+/// ElectLeaders: per partition, and the top-level code from v1 (v0 has
+/// none). AlterPartitionReassignments: top level and per partition.
+/// ListPartitionReassignments: top level, each topic and partition asked
+/// echoed with no replicas. CreateDelegationToken: top level, the owner
+/// (and from v3 the requester) `User`/`ANONYMOUS`, timestamps -1.
+/// UpdateFeatures, RenewDelegationToken, ExpireDelegationToken,
+/// AllocateProducerIds: top level only. DescribeQuorum (message from v2),
+/// UnregisterBroker, UnregisterController, AddRaftVoter, RemoveRaftVoter:
+/// top level only, with `own_message`. Every other error message is null,
+/// throttle times 0, every other field its schema default.
+///
+/// # Errors
+/// [`NotForwardable`] for a request of any other api.
+///
+/// ```
+/// use kwire::error_code::ErrorCode;
+/// use kwire_broker::forward::error_response_with_message;
+/// use kwire::messages::{AddRaftVoterRequest, ResponseBody};
+/// let request = AddRaftVoterRequest::default().into();
+/// let body = error_response_with_message(&request, 0, ErrorCode::NotController, Some("not the controller"))?;
+/// let ResponseBody::AddRaftVoter(response) = body else { unreachable!() };
+/// assert_eq!((response.error_code, response.error_message.as_deref()), (41, Some("not the controller")));
+/// # Ok::<(), kwire_broker::forward::NotForwardable>(())
+/// ```
+pub fn error_response_with_message(
+    request: &RequestBody,
+    version: i16,
+    code: ErrorCode,
+    own_message: Option<&str>,
+) -> Result<ResponseBody, NotForwardable> {
     let api_key = request.api_key();
     if !api_key.info().forwardable {
         return Err(NotForwardable { api_key });
     }
+    let own_message: Option<kwire::ByteString> = own_message.map(Into::into);
     let error_code = code.code();
     let body = match request {
         RequestBody::CreateTopics(req) => {
@@ -167,7 +200,22 @@ pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> R
             CreatePartitionsResponse { results, ..Default::default() }.into()
         }
         RequestBody::CreateDelegationToken(_) => {
-            create_delegation_token_response::CreateDelegationTokenResponse { error_code, ..Default::default() }.into()
+            // Kafka names the anonymous principal as owner (and, from v3,
+            // requester) and -1 for the three timestamps.
+            let (principal_type, anonymous) = (kwire::ByteString::from("User"), kwire::ByteString::from("ANONYMOUS"));
+            let requester = version >= 3;
+            create_delegation_token_response::CreateDelegationTokenResponse {
+                error_code,
+                principal_type: principal_type.clone(),
+                principal_name: anonymous.clone(),
+                token_requester_principal_type: if requester { principal_type } else { Default::default() },
+                token_requester_principal_name: if requester { anonymous } else { Default::default() },
+                issue_timestamp_ms: -1,
+                expiry_timestamp_ms: -1,
+                max_timestamp_ms: -1,
+                ..Default::default()
+            }
+            .into()
         }
         RequestBody::RenewDelegationToken(_) => {
             renew_delegation_token_response::RenewDelegationTokenResponse { error_code, ..Default::default() }.into()
@@ -225,13 +273,25 @@ pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> R
             AlterPartitionReassignmentsResponse { error_code, error_message: None, responses, ..Default::default() }
                 .into()
         }
-        RequestBody::ListPartitionReassignments(_) => {
-            list_partition_reassignments_response::ListPartitionReassignmentsResponse {
-                error_code,
-                error_message: None,
-                ..Default::default()
-            }
-            .into()
+        RequestBody::ListPartitionReassignments(req) => {
+            use list_partition_reassignments_response::{
+                ListPartitionReassignmentsResponse, OngoingPartitionReassignment, OngoingTopicReassignment,
+            };
+            let topics = req
+                .topics
+                .iter()
+                .flatten()
+                .map(|t| OngoingTopicReassignment {
+                    name: t.name.clone(),
+                    partitions: t
+                        .partition_indexes
+                        .iter()
+                        .map(|&partition_index| OngoingPartitionReassignment { partition_index, ..Default::default() })
+                        .collect(),
+                    ..Default::default()
+                })
+                .collect();
+            ListPartitionReassignmentsResponse { error_code, error_message: None, topics, ..Default::default() }.into()
         }
         RequestBody::AlterClientQuotas(req) => {
             use alter_client_quotas_response::{AlterClientQuotasResponse, EntityData, EntryData};
@@ -240,7 +300,7 @@ pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> R
                 .iter()
                 .map(|e| EntryData {
                     error_code,
-                    error_message: None,
+                    error_message: own_message.clone(),
                     entity: e
                         .entity
                         .iter()
@@ -259,12 +319,11 @@ pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> R
             use alter_user_scram_credentials_response::{
                 AlterUserScramCredentialsResponse, AlterUserScramCredentialsResult,
             };
-            let mut users: Vec<&kwire::ByteString> = Vec::new();
-            for user in req.deletions.iter().map(|d| &d.name).chain(req.upsertions.iter().map(|u| &u.name)) {
-                if !users.contains(&user) {
-                    users.push(user);
-                }
-            }
+            // Each user once, in Kafka's string order (of UTF-16 code units).
+            let mut users: Vec<&kwire::ByteString> =
+                req.deletions.iter().map(|d| &d.name).chain(req.upsertions.iter().map(|u| &u.name)).collect();
+            users.sort_unstable_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+            users.dedup();
             let results = users
                 .into_iter()
                 .map(|user| AlterUserScramCredentialsResult {
@@ -276,64 +335,44 @@ pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> R
                 .collect();
             AlterUserScramCredentialsResponse { results, ..Default::default() }.into()
         }
-        RequestBody::DescribeQuorum(req) => {
-            use describe_quorum_response::{DescribeQuorumResponse, PartitionData, TopicData};
-            let topics = req
-                .topics
-                .iter()
-                .map(|t| TopicData {
-                    topic_name: t.topic_name.clone(),
-                    partitions: t
-                        .partitions
-                        .iter()
-                        .map(|p| PartitionData {
-                            partition_index: p.partition_index,
-                            error_code,
-                            error_message: None,
-                            ..Default::default()
-                        })
-                        .collect(),
-                    ..Default::default()
-                })
-                .collect();
-            DescribeQuorumResponse { error_code, error_message: None, topics, ..Default::default() }.into()
+        RequestBody::DescribeQuorum(_) => {
+            // Top level only: Kafka does not answer per partition here.
+            describe_quorum_response::DescribeQuorumResponse {
+                error_code,
+                error_message: if version >= 2 { own_message.clone() } else { None },
+                ..Default::default()
+            }
+            .into()
         }
-        RequestBody::UpdateFeatures(req) => {
-            use update_features_response::{UpdatableFeatureResult, UpdateFeaturesResponse};
-            let results = req
-                .feature_updates
-                .iter()
-                .map(|f| UpdatableFeatureResult {
-                    feature: f.feature.clone(),
-                    error_code,
-                    error_message: None,
-                    ..Default::default()
-                })
-                .collect();
-            UpdateFeaturesResponse { error_code, error_message: None, results, ..Default::default() }.into()
+        RequestBody::UpdateFeatures(_) => {
+            // Top level only: Kafka lists per-feature results only without an error.
+            update_features_response::UpdateFeaturesResponse { error_code, error_message: None, ..Default::default() }
+                .into()
         }
         RequestBody::UnregisterBroker(_) => unregister_broker_response::UnregisterBrokerResponse {
             error_code,
-            error_message: None,
+            error_message: own_message.clone(),
             ..Default::default()
         }
         .into(),
         RequestBody::UnregisterController(_) => unregister_controller_response::UnregisterControllerResponse {
             error_code,
-            error_message: None,
+            error_message: own_message.clone(),
             ..Default::default()
         }
         .into(),
         RequestBody::AllocateProducerIds(_) => {
             allocate_producer_ids_response::AllocateProducerIdsResponse { error_code, ..Default::default() }.into()
         }
-        RequestBody::AddRaftVoter(_) => {
-            add_raft_voter_response::AddRaftVoterResponse { error_code, error_message: None, ..Default::default() }
-                .into()
+        RequestBody::AddRaftVoter(_) => add_raft_voter_response::AddRaftVoterResponse {
+            error_code,
+            error_message: own_message.clone(),
+            ..Default::default()
         }
+        .into(),
         RequestBody::RemoveRaftVoter(_) => remove_raft_voter_response::RemoveRaftVoterResponse {
             error_code,
-            error_message: None,
+            error_message: own_message.clone(),
             ..Default::default()
         }
         .into(),

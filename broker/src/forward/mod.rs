@@ -71,7 +71,7 @@ mod request;
 mod response;
 
 pub use error_envelope::{cluster_authorization_failed, envelope_error};
-pub use error_response::{error_response, NotForwardable};
+pub use error_response::{error_response, error_response_with_message, NotForwardable};
 pub use request::{
     client_address_to_bytes, decode_client_address, decode_principal, principal_to_bytes, unwrap_request, wrap_request,
     ForwardedRequest, UnwrapError, UnwrappedRequest, WrapError, WrappedRequest, ENVELOPE_HEADER_VERSION,

@@ -70,7 +70,7 @@ pub enum ForwardOutcome {
     RetryOnNewController,
     /// The envelope failed with any other error: answer the client with this
     /// body, the client's own response type carrying UNKNOWN_SERVER_ERROR
-    /// (-1) on every item it named ([`super::error_response`]). The
+    /// (-1) where Kafka's answer carries it ([`super::error_response`]). The
     /// envelope's own error is not for the client, which would not expect
     /// it.
     ErrorToClient(ResponseBody),

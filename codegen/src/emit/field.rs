@@ -407,6 +407,12 @@ pub fn about_lines(about: &str) -> Vec<String> {
 }
 
 /// Fixed-width schema types: one size at every version.
+/// The Rust type of a fixed-width schema type (`bool`, the integers,
+/// `float64`, `uuid`); `None` for any other.
+pub fn fixed_type(ty: &FieldType) -> Option<TokenStream> {
+    is_fixed(ty).then(|| base_type(ty, "", &TokenStream::new(), Form::Owned))
+}
+
 fn is_fixed(ty: &FieldType) -> bool {
     fixed_width(ty).is_some()
 }

@@ -13,6 +13,7 @@ pub mod cond;
 pub mod entity;
 pub mod field;
 pub mod json;
+pub mod peek;
 mod plan;
 pub mod redact;
 pub mod sample;
@@ -42,6 +43,9 @@ pub struct EmitContext {
     /// The fields that carry secrets, as (message name, field name), Kafka's
     /// names: their `Debug` and JSON form are redacted.
     pub sensitive: std::collections::BTreeSet<(String, String)>,
+    /// The peeked fields, as (message name, field name), Kafka's names
+    /// ([`crate::Options::peeked_fields`]).
+    pub peeked: std::collections::BTreeSet<(String, String)>,
     /// The forwardable apis, by api name (`ApiInfo::forwardable`).
     pub forwardable: Vec<String>,
     /// The cluster-action apis, by api name (`ApiInfo::cluster_action`).
@@ -160,6 +164,7 @@ pub fn emit_message(
         }
     }
     out.extend(api::emit_message_impls(spec, responses));
+    out.extend(peek::emit_peeks(checked, cx));
     let mut file = imports(cx, &out);
     file.extend(out);
     file
@@ -201,6 +206,20 @@ fn starts_path(tokens: &TokenStream, name: &str) -> bool {
         }
         _ => false,
     })
+}
+
+/// An option's `Message.Field` entry (Kafka's names) split, with the
+/// checked message it names; `None` when that message is not among
+/// `checked` (a message set's list names them all), the problem when the
+/// entry is not `Message.Field`.
+pub(crate) fn message_field<'e, 'c, 'a>(
+    entry: &'e str,
+    checked: &'c [Checked<'a>],
+) -> Result<Option<(&'e str, &'e str, &'c Checked<'a>)>, String> {
+    let Some((message, field)) = entry.split_once('.').filter(|(m, f)| !m.is_empty() && !f.is_empty()) else {
+        return Err(format!("{entry:?} is not `Message.Field`"));
+    };
+    Ok(checked.iter().find(|c| c.spec.name == message).map(|c| (message, field, c)))
 }
 
 /// `#[doc = "..."]` attributes for doc lines.

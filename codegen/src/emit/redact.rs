@@ -25,11 +25,14 @@ pub fn resolve(
     let mut problems = Vec::new();
     for entry in entries {
         let entry = entry.as_ref();
-        let Some((message, field)) = entry.split_once('.').filter(|(m, f)| !m.is_empty() && !f.is_empty()) else {
-            problems.push(format!("{entry:?} is not `Message.Field`"));
-            continue;
+        let (message, field, c) = match super::message_field(entry, checked) {
+            Ok(Some(found)) => found,
+            Ok(None) => continue,
+            Err(problem) => {
+                problems.push(problem);
+                continue;
+            }
         };
-        let Some(c) = checked.iter().find(|c| c.spec.name == message) else { continue };
         let types: Vec<&FieldType> =
             c.structs.iter().flat_map(|s| s.fields.iter()).filter(|f| f.name == field).map(|f| &f.ty).collect();
         if types.is_empty() {

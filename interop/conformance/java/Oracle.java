@@ -39,6 +39,13 @@
 //     field HEX (MemoryRecords, record batches v2 and legacy messages, each
 //     compressed wrapper unpacked): every record's offset, timestamp and
 //     timestamp type (CreateTime, LogAppendTime, NoTimestampType).
+//   errresp KEY VERSION THROTTLE CODE MESSAGE HEX
+//     ok HEX2 DEFAULT
+//     Kafka parses the request body HEX of api KEY at VERSION (AbstractRequest
+//     .parseRequest) and answers it with getErrorResponse(THROTTLE, e), e the
+//     exception of error CODE with MESSAGE (hex of its UTF-8; "-" for the
+//     error's own message); HEX2 is that response's body written at VERSION,
+//     DEFAULT the hex of the error's own message ("-" when it has none).
 //
 // The internal records' classes come from the release's other jars (kafka-metadata,
 // kafka-group-coordinator, ...), found beside kafka-clients and loaded when first
@@ -133,6 +140,12 @@ public final class Oracle {
             case "mframe":
                 need(w, 2, line);
                 return metadataFrame(unhex(w[1]));
+            case "errresp": {
+                String[] r = line.split(" ", 7);
+                need(r, 7, line);
+                return errorResponse(Short.parseShort(r[1]), Short.parseShort(r[2]), Integer.parseInt(r[3]),
+                    Short.parseShort(r[4]), r[5], unhex(r[6]));
+            }
             case "records":
                 need(w, 2, line);
                 return records(unhex(w[1]));
@@ -256,6 +269,42 @@ public final class Oracle {
             json = "jsonerror " + describe(t);
         }
         return "ok " + hex(out.array(), out.position()) + " " + size + " " + left + " " + json;
+    }
+
+    private static String errorResponse(short key, short version, int throttle, short code, String message,
+            byte[] request) {
+        org.apache.kafka.common.protocol.Errors error = org.apache.kafka.common.protocol.Errors.forCode(code);
+        Throwable e = message.equals("-") ? error.exception()
+            : error.exception(new String(unhex(message), StandardCharsets.UTF_8));
+        // parseRequest reads a ByteBuffer before Kafka 4.0 and a Readable from
+        // it: found by its arity, so that one source serves every release.
+        Object parsedAndSize = null;
+        for (Method m : org.apache.kafka.common.requests.AbstractRequest.class.getMethods()) {
+            if (m.getName().equals("parseRequest") && m.getParameterCount() == 3) {
+                Object input = m.getParameterTypes()[2] == ByteBuffer.class ? ByteBuffer.wrap(request)
+                    : new ByteBufferAccessor(ByteBuffer.wrap(request));
+                try {
+                    parsedAndSize = m.invoke(null, ApiKeys.forId(key), version, input);
+                } catch (InvocationTargetException ex) {
+                    throw ex.getCause() instanceof RuntimeException ? (RuntimeException) ex.getCause()
+                        : new IllegalStateException(ex.getCause());
+                } catch (IllegalAccessException ex) {
+                    throw new IllegalStateException(ex);
+                }
+            }
+        }
+        if (parsedAndSize == null) {
+            throw new IllegalStateException("no AbstractRequest.parseRequest of three parameters");
+        }
+        org.apache.kafka.common.requests.AbstractRequest parsed =
+            ((org.apache.kafka.common.requests.RequestAndSize) parsedAndSize).request;
+        Message data = parsed.getErrorResponse(throttle, e).data();
+        ObjectSerializationCache cache = new ObjectSerializationCache();
+        ByteBuffer out = ByteBuffer.allocate(data.size(cache, version));
+        data.write(new ByteBufferAccessor(out), cache, version);
+        String own = error.message();
+        byte[] ownBytes = own == null ? new byte[0] : own.getBytes(StandardCharsets.UTF_8);
+        return "ok " + hex(out.array(), out.position()) + " " + hex(ownBytes, ownBytes.length);
     }
 
     private static String encode(Message blank, short version, String json) throws Exception {
