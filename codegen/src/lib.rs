@@ -64,6 +64,10 @@ mod facts;
 mod fingerprint;
 // The dispatch enums of the internal-record families.
 mod internal;
+// A release's internal-record families copied in, without Kafka's prose.
+mod import;
+// Kafka releases' message schemas merged into a schema set.
+mod merge;
 // What an edit of a schema set does to each version's bytes.
 pub mod evolution;
 
