@@ -36,11 +36,7 @@ pub(crate) struct Imported {
 /// [`Error::Schema`] naming `file` and the line when the text is not a
 /// schema file's JSON.
 pub(crate) fn import_schema(file: &str, text: &str, about: &str) -> Result<String, Error> {
-    let json = crate::load::parse(text).map_err(|e| {
-        let mut diags = Diagnostics::default();
-        diags.error(file, &JsonPath::root(), e.to_string());
-        Error::Schema(diags)
-    })?;
+    let json = crate::load::parse(text).map_err(|e| schema_error(file, e.to_string()))?;
     Ok(format!("// {about}\n{}\n", layout(&without_about(&json), 0)))
 }
 
@@ -59,20 +55,11 @@ pub(crate) fn import_families(
     let mut out = Vec::new();
     let mut missing = Vec::new();
     for family in &facts.families {
-        let dir = release_schemas.join(&family.dir);
-        if !dir.is_dir() {
-            let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory");
-            return Err(Error::Io { path: dir, source });
-        }
-        for path in Builder::new().input_dir(&dir).schema_files()? {
+        for path in json_files(&release_schemas.join(&family.dir))? {
             let text = std::fs::read_to_string(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
             let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let shown = path.display().to_string();
-            let json = crate::load::parse(&text).map_err(|e| {
-                let mut diags = Diagnostics::default();
-                diags.error(&shown, &JsonPath::root(), e.to_string());
-                Error::Schema(diags)
-            })?;
+            let json = crate::load::parse(&text).map_err(|e| schema_error(&shown, e.to_string()))?;
             let name = json.get("name").and_then(Value::as_str).unwrap_or_default();
             match family.records.get(name) {
                 Some(about) => {
@@ -111,6 +98,25 @@ pub(crate) fn write_families(internal_dir: &Path, families: &[String], files: &[
         std::fs::write(&path, &f.text).map_err(|source| Error::Io { path, source })?;
     }
     Ok(())
+}
+
+/// The `*.json` files of a directory, sorted.
+///
+/// # Errors
+/// [`Error::Io`] naming the directory when it is not one or cannot be listed.
+pub(crate) fn json_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    if !dir.is_dir() {
+        let source = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
+        return Err(Error::Io { path: dir.to_owned(), source });
+    }
+    Builder::new().input_dir(dir).schema_files()
+}
+
+/// A schema error about a whole file.
+pub(crate) fn schema_error(file: &str, message: String) -> Error {
+    let mut diags = Diagnostics::default();
+    diags.error(file, &JsonPath::root(), message);
+    Error::Schema(diags)
 }
 
 /// `value` without any `about` key, at any depth.

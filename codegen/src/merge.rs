@@ -31,10 +31,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::diag::{Diagnostics, JsonPath};
 use crate::evolution::{Rule, Versions};
-use crate::import::inline;
-use crate::{Builder, Error};
+use crate::import::{inline, json_files, schema_error};
+use crate::Error;
 
 /// What a merge did to one schema file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -451,11 +450,7 @@ impl Merger<'_> {
                 }
             }
             let Some(newest) = newest else { continue };
-            let mut keys: Map<String, Value> = newest
-                .iter()
-                .filter(|(k, _)| *k != "fields" && *k != "about")
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
+            let mut keys = keys_of(newest);
             keys.insert("versions".into(), Value::String(version_text(&present, self.top, at, name)?));
             if nullable.is_empty() {
                 keys.shift_remove("nullableVersions");
@@ -489,11 +484,7 @@ impl Merger<'_> {
     fn verbatim(&self, f: &Map<String, Value>) -> Field {
         let name = str_of(f, "name");
         Field {
-            keys: f
-                .iter()
-                .filter(|(k, _)| *k != "fields" && *k != "about")
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
+            keys: keys_of(f),
             about: f.get("about").cloned().unwrap_or_else(|| "".into()),
             comments: self.comments.get(&name).cloned().unwrap_or_default(),
             fields: f
@@ -501,6 +492,11 @@ impl Merger<'_> {
                 .map(|_| list(f, "fields").iter().filter_map(Value::as_object).map(|sub| self.verbatim(sub)).collect()),
         }
     }
+}
+
+/// A field's keys but `about` and `fields`, in order.
+fn keys_of(f: &Map<String, Value>) -> Map<String, Value> {
+    f.iter().filter(|(k, _)| *k != "fields" && *k != "about").map(|(k, v)| (k.clone(), v.clone())).collect()
 }
 
 /// The versions a field is present at: `versions`, or its `taggedVersions`
@@ -760,14 +756,6 @@ fn render(
     out.join("\n") + "\n"
 }
 
-fn json_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
-    if !dir.is_dir() {
-        let source = std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory");
-        return Err(Error::Io { path: dir.to_owned(), source });
-    }
-    Builder::new().input_dir(dir).schema_files()
-}
-
 /// A schema file's JSON object and text, read as the release that shipped
 /// it read it (what follows the root object ignored).
 fn read(path: &Path) -> Result<(Map<String, Value>, String), Error> {
@@ -778,10 +766,4 @@ fn read(path: &Path) -> Result<(Map<String, Value>, String), Error> {
         Ok(_) => Err(schema_error(&shown, "not a JSON object".into())),
         Err(e) => Err(schema_error(&shown, e.to_string())),
     }
-}
-
-fn schema_error(file: &str, message: String) -> Error {
-    let mut diags = Diagnostics::default();
-    diags.error(file, &JsonPath::root(), message);
-    Error::Schema(diags)
 }
