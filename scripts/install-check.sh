@@ -54,6 +54,8 @@ cp "$WORK/schemas/old/"*.json "$WORK/schemas/new/"
 "$KWIRE" gen --out "$WORK/gen" "$WORK/schemas/old" | tail -n 1
 test -f "$WORK/gen/api_versions_request.rs"
 "$KWIRE" diff "$WORK/schemas/old" "$WORK/schemas/new"
+# merge: the same schemas as a release change nothing.
+"$KWIRE" merge "$WORK/schemas/new" "$WORK/schemas/old" | grep -q "no wire change"
 
 # dump, on segments Kafka wrote, against Kafka's DumpLogSegments output for them.
 (cd "$ROOT/cli/tests/data" && "$KWIRE" dump __transaction_state-2/00000000000000000000.log) >"$WORK/dump.txt"
@@ -70,4 +72,4 @@ grep -q ApiVersions "$WORK/decode.txt"
 if [ -z "${INSTALL_CHECK_WORK:-}" ]; then
     rm -rf "$WORK"
 fi
-echo "install-check: kwire installed from its packaged crate; gen, diff, dump and decode ran"
+echo "install-check: kwire installed from its packaged crate; gen, diff, merge, dump and decode ran"

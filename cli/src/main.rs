@@ -17,7 +17,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    // The compiler's commands: gen, diff and facts.
+    // The compiler's commands: gen, diff, facts, merge and import.
     #[command(flatten)]
     Compiler(kwire_codegen::cli::Command),
     /// Print Kafka's internal logs and snapshots as Kafka's DumpLogSegments does.

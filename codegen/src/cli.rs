@@ -1,7 +1,7 @@
-//! The compiler's command line (feature `cli`): the arguments of its three
+//! The compiler's command line (feature `cli`): the arguments of its
 //! commands as `clap::Args`, and each command's run, which prints its
 //! result and gives the exit status. The `kwire-codegen` binary and the
-//! `kwire` tool (`kwire gen`, `kwire diff`) both front these.
+//! `kwire` tool (`kwire gen`, `kwire diff`, …) both front these.
 //!
 //! ```
 //! use clap::Parser;
@@ -31,16 +31,23 @@ pub enum Command {
     Diff(DiffArgs),
     /// Print facts of a facts file (such as kafka-facts.json), one value a line.
     Facts(FactsArgs),
+    /// Merge Kafka releases' message schemas into a schema set, keeping its own texts and fields.
+    Merge(MergeArgs),
+    /// Import a Kafka release's internal-record families, without Kafka's prose, as the facts name them.
+    Import(ImportArgs),
 }
 
 impl Command {
-    /// Runs the command: see [`GenArgs::run`], [`DiffArgs::run`] and
-    /// [`FactsArgs::run`] for what each prints and its exit status.
+    /// Runs the command: see [`GenArgs::run`], [`DiffArgs::run`],
+    /// [`FactsArgs::run`], [`MergeArgs::run`] and [`ImportArgs::run`] for
+    /// what each prints and its exit status.
     pub fn run(&self) -> ExitCode {
         match self {
             Command::Gen(args) => args.run(),
             Command::Diff(args) => args.run(),
             Command::Facts(args) => args.run(),
+            Command::Merge(args) => args.run(),
+            Command::Import(args) => args.run(),
         }
     }
 }
@@ -105,6 +112,53 @@ pub struct FactsArgs {
     /// The facts to print, in turn.
     #[arg(required = true)]
     pub keys: Vec<String>,
+}
+
+/// Arguments of `merge`: merges Kafka releases' message schemas into a
+/// schema set.
+///
+/// Version `v` of each message takes its wire shape from the newest
+/// release that has it; versions no release has any more keep the shape
+/// the schema set gives them. The set's about texts, comments, listeners
+/// and its own fields (typed embedded messages, tagged fields no release
+/// has) are kept; a new field or message gets `"about": ""`. A file whose
+/// wire shape does not change (by the evolution checker of `diff`) is
+/// left as it is.
+#[derive(Debug, Clone, clap::Args)]
+#[command(after_help = "Prints one line per file written (added, updated, renamed), then any conflict \
+(a wire key of a field that differs between versions) on stderr.\n\
+Exit status: 0 merged, 2 for bad arguments, I/O errors or invalid schemas.")]
+pub struct MergeArgs {
+    /// The schema set to merge into: a directory of *.json, rewritten in place.
+    pub schemas: PathBuf,
+    /// Each release's message schemas (its `messages/` directory), oldest release first.
+    #[arg(value_name = "RELEASE_DIR", required = true)]
+    pub releases: Vec<PathBuf>,
+}
+
+/// Arguments of `import`: writes the internal-record families a facts
+/// file names from one Kafka release's schemas.
+///
+/// Each family's directory under the facts' internal schemas
+/// (`internal_records.schemas`) is replaced by the release's schemas with
+/// every comment and `about` text left out, each record given the
+/// description the facts hold for it as a leading comment; every other key
+/// and value is kept, in order.
+#[derive(Debug, Clone, clap::Args)]
+#[command(after_help = "The release's schemas are read from RELEASES/VERSION/schemas/FAMILY, where \
+interop/scripts/kafka-release.sh extracts them.\n\
+Exit status: 0 written, 2 for bad arguments, I/O errors, a file that is not JSON or a record without a \
+description in the facts (nothing is written then).")]
+pub struct ImportArgs {
+    /// The facts file, such as kafka-facts.json.
+    pub facts: PathBuf,
+    /// The release to import [default: the facts' release].
+    #[arg(long, value_name = "VERSION")]
+    pub release: Option<String>,
+    /// Where releases are cached [default: $KWIRE_RELEASES, else .cache/kafka; either taken from the
+    /// facts file's directory when relative].
+    #[arg(long, value_name = "DIR")]
+    pub releases: Option<PathBuf>,
 }
 
 impl GenArgs {
@@ -239,6 +293,67 @@ impl FactsArgs {
             println!("{line}");
         }
         ExitCode::SUCCESS
+    }
+}
+
+impl MergeArgs {
+    /// Merges, printing one line per file written and each conflict on
+    /// stderr.
+    ///
+    /// Exit status: 0 merged, 2 for I/O errors or invalid schemas.
+    pub fn run(&self) -> ExitCode {
+        match crate::merge::merge(&self.schemas, &self.releases) {
+            Ok(merged) => {
+                for change in &merged.changes {
+                    println!("{change}");
+                }
+                for conflict in &merged.conflicts {
+                    eprintln!("conflict: {conflict}");
+                }
+                if merged.changes.is_empty() {
+                    println!("{}: no wire change", self.schemas.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => failure(e, 2),
+        }
+    }
+}
+
+impl ImportArgs {
+    /// Imports every family the facts name, printing how many schemas
+    /// each got.
+    ///
+    /// Exit status: 0 written, 2 for bad arguments, I/O errors, a file
+    /// that is not JSON or a record without a description.
+    pub fn run(&self) -> ExitCode {
+        let facts = match Facts::read(&self.facts) {
+            Ok(facts) => facts,
+            Err(e) => return failure(e, 2),
+        };
+        let Some(internal) = facts.internal_schemas_dir() else {
+            return usage_error(&format!("{} names no internal_records.schemas", self.facts.display()));
+        };
+        let releases = match &self.releases {
+            Some(dir) => dir.clone(),
+            None => facts.dir.join(std::env::var_os("KWIRE_RELEASES").map_or(".cache/kafka".into(), PathBuf::from)),
+        };
+        let release = self.release.as_deref().unwrap_or(&facts.release);
+        let source = releases.join(release).join("schemas");
+        let result = crate::import::import_families(&facts, &self.facts, &source).and_then(|files| {
+            let dirs: Vec<String> = facts.families.iter().map(|f| f.dir.clone()).collect();
+            crate::import::write_families(&internal, &dirs, &files).map(|()| files)
+        });
+        match result {
+            Ok(files) => {
+                for family in &facts.families {
+                    let n = files.iter().filter(|f| f.family == family.dir).count();
+                    println!("{}: {n} schemas from Kafka {release}", internal.join(&family.dir).display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => failure(e, 2),
+        }
     }
 }
 

@@ -64,6 +64,12 @@ mod facts;
 mod fingerprint;
 // The dispatch enums of the internal-record families.
 mod internal;
+// A release's internal-record families copied in, without Kafka's prose (`cli`).
+#[cfg(feature = "cli")]
+mod import;
+// Kafka releases' message schemas merged into a schema set (`cli`).
+#[cfg(feature = "cli")]
+mod merge;
 // What an edit of a schema set does to each version's bytes.
 pub mod evolution;
 

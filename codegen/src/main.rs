@@ -4,8 +4,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// Compiles Kafka JSON message schemas into Rust, compares schema sets and
-/// prints the facts of a facts file.
+/// Compiles Kafka JSON message schemas into Rust, compares schema sets,
+/// prints the facts of a facts file, and brings in a Kafka release's
+/// schemas.
 #[derive(Parser)]
 #[command(name = "kwire-codegen", version, about)]
 struct Cli {

@@ -2,7 +2,7 @@
 //! `interop/scripts/kafka-release.sh 4.4.0` extracts them): the same files, each
 //! equal to the release's once comments and `about` texts are left out on
 //! both sides (ours have a one-line description of our own as a comment, no
-//! `about` of Kafka's). `interop/scripts/internal-schemas.py` writes them.
+//! `about` of Kafka's). `kwire-codegen import kafka-facts.json` writes them.
 //!
 //! Without the release's schemas the test says `skipped: ...` and passes,
 //! except under `CI`.
@@ -64,7 +64,7 @@ fn committed_schemas_are_the_releases() {
                 without_about(&mine),
                 without_about(&theirs),
                 "{family}/{name} differs from Kafka {release_name}'s (about texts and comments aside); \
-                 rewrite with `python3 interop/scripts/internal-schemas.py {release_name}`"
+                 rewrite with `cargo run -p kwire-codegen -- import kafka-facts.json --release {release_name}`"
             );
             compared += 1;
         }
