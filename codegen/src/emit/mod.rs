@@ -10,6 +10,7 @@
 pub mod api;
 pub mod codec;
 pub mod cond;
+pub mod dispatch;
 pub mod entity;
 pub mod field;
 pub mod json;
