@@ -37,6 +37,8 @@ pub enum Coverage {
     /// An enum selector that some values lack a variant for, or may (a
     /// variant behind a feature): `_`, allowed to be unreachable.
     Partial,
+    /// A number as selector: `_` for every number without a variant.
+    Open,
 }
 
 /// The form of the enum's messages.
@@ -134,6 +136,7 @@ impl Dispatch<'_> {
         match self.coverage {
             Coverage::Covers => None,
             Coverage::Partial => Some(quote!(#[allow(unreachable_patterns)] _ => #expr,)),
+            Coverage::Open => Some(quote!(_ => #expr,)),
         }
     }
 
