@@ -66,10 +66,12 @@ fn records_tokens(family: &Family, specs: &[MessageSpec], options: &crate::Optio
     if enums.is_empty() {
         return TokenStream::new();
     }
-    let mut out = quote!(use #rt::encoding as enc;);
+    let mut items = TokenStream::new();
     for (name, doc, spec_type, suffix, kind) in enums {
-        out.extend(record_enum(&name, &doc, &pick(specs, spec_type), suffix, kind, options, rt));
+        items.extend(record_enum(&name, &doc, &pick(specs, spec_type), suffix, kind, options, rt));
     }
+    let mut out = crate::emit::runtime_imports(rt, &items);
+    out.extend(items);
     out
 }
 
@@ -126,7 +128,7 @@ fn record_enum(
         selector: (format_ident!("record_type"), quote!(i16)),
         selector_code: quote!(record_type),
         coverage: Coverage::Open,
-        unknown_decode: quote!(Err(r.error(enc::DecodeErrorKind::UnknownRecordType(record_type)))),
+        unknown_decode: quote!(Err(r.error(kwire::error::DecodeErrorKind::UnknownRecordType(record_type)))),
         form: Form::Owned,
         inherent: false,
         json: extra(options.json, &options.gates.json),
@@ -137,7 +139,7 @@ fn record_enum(
         let (id, name, type_name) =
             (Literal::i16_unsuffixed(s.api_key.unwrap_or_default()), &s.name, type_name(s, suffix));
         let versions = range(s.valid_versions);
-        quote!(#rt::internal::RecordType { id: #id, name: #name, type_name: #type_name, versions: #versions },)
+        quote!(kwire::internal::RecordType { id: #id, name: #name, type_name: #type_name, versions: #versions },)
     });
     let doc = format!(" {doc}");
     let declaration = dispatch.declaration(quote!(#[doc = #doc]));
@@ -149,9 +151,9 @@ fn record_enum(
 
         #(#froms)*
 
-        impl #rt::internal::RecordData for #ident {
+        impl kwire::internal::RecordData for #ident {
             const KIND: &'static str = #kind;
-            const RECORD_TYPES: &'static [#rt::internal::RecordType] = &[
+            const RECORD_TYPES: &'static [kwire::internal::RecordType] = &[
                 #(#record_types)*
             ];
 

@@ -444,15 +444,16 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Optio
         let compiled: Vec<&MessageSpec> = specs.iter().filter(|s| options.compiles(s) && !s.is_removed()).collect();
         let compiled_key =
             |key: i16| compiled.iter().any(|s| s.api_key == Some(key) && s.spec_type == SpecType::Request);
-        let mut tokens = emit::encoding_import(&cx);
-        tokens.extend(emit::api::emit_api_table(&refs, &compiled_key, &cx));
+        let mut tokens = emit::api::emit_api_table(&refs, &compiled_key, &cx);
         // The dispatch enums, when at least one api key is compiled (with
         // none, `Builder::api_keys([])`, the table alone).
         let dispatch = compiled.iter().any(|s| s.spec_type == SpecType::Request);
         if dispatch {
             tokens.extend(emit::api::emit_dispatch(&compiled, &cx));
         }
-        let text = write::format_file(tokens, "the request schemas").map_err(Error::Internal)?;
+        let mut file = emit::imports(&cx, &tokens);
+        file.extend(tokens);
+        let text = write::format_file(file, "the request schemas").map_err(Error::Internal)?;
         out.files.push(GeneratedFile { name: "api_keys.rs".into(), text });
         let bodies = dispatch.then(|| {
             quote!(

@@ -59,13 +59,13 @@ fn shares_input(spec: &MessageSpec) -> bool {
     false
 }
 
-/// `enc::VersionRange` of `v`: `NONE` when empty.
+/// `kwire::message::VersionRange` of `v`: `NONE` when empty.
 pub(crate) fn range(v: Versions) -> TokenStream {
     if v.is_empty() {
-        quote!(enc::VersionRange::NONE)
+        quote!(kwire::message::VersionRange::NONE)
     } else {
         let (lo, hi) = (proc_macro2::Literal::i16_unsuffixed(v.lo), proc_macro2::Literal::i16_unsuffixed(v.hi));
-        quote!(enc::VersionRange::new(#lo, #hi))
+        quote!(kwire::message::VersionRange::new(#lo, #hi))
     }
 }
 
@@ -76,10 +76,10 @@ pub fn emit_message_impls(spec: &MessageSpec, responses: &BTreeMap<i16, String>)
     let valid = range(spec.valid_versions);
     let flexible = range(spec.flexible_versions.intersect(spec.valid_versions));
     let mut out = quote! {
-        impl enc::Message for #ident {
+        impl kwire::message::Message for #ident {
             const NAME: &'static str = #name;
-            const VERSIONS: enc::VersionRange = #valid;
-            const FLEXIBLE_VERSIONS: enc::VersionRange = #flexible;
+            const VERSIONS: kwire::message::VersionRange = #valid;
+            const FLEXIBLE_VERSIONS: kwire::message::VersionRange = #flexible;
         }
     };
     let Some(key) = spec.api_key.filter(|_| matches!(spec.spec_type, SpecType::Request | SpecType::Response)) else {
@@ -87,7 +87,7 @@ pub fn emit_message_impls(spec: &MessageSpec, responses: &BTreeMap<i16, String>)
     };
     let key = proc_macro2::Literal::i16_unsuffixed(key);
     out.extend(quote! {
-        impl enc::ApiMessage for #ident {
+        impl kwire::message::ApiMessage for #ident {
             const API_KEY: i16 = #key;
         }
     });
@@ -96,7 +96,7 @@ pub fn emit_message_impls(spec: &MessageSpec, responses: &BTreeMap<i16, String>)
             let module = format_ident!("{}", naming::module_name(response));
             let response = naming::type_ident(response);
             out.extend(quote! {
-                impl enc::Request for #ident {
+                impl kwire::message::Request for #ident {
                     type Response = super::#module::#response;
                 }
             });
@@ -147,15 +147,15 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         listeners.sort();
         listeners.dedup();
         let listeners = listeners.iter().map(|l| match l {
-            Listener::ZkBroker => quote!(enc::Listener::ZkBroker),
-            Listener::Broker => quote!(enc::Listener::Broker),
-            Listener::Controller => quote!(enc::Listener::Controller),
+            Listener::ZkBroker => quote!(kwire::api::Listener::ZkBroker),
+            Listener::Broker => quote!(kwire::api::Listener::Broker),
+            Listener::Controller => quote!(kwire::api::Listener::Controller),
         });
         let forwardable = cx.forwardable.iter().any(|a| a == base);
         let cluster_action = cx.cluster_action.iter().any(|a| a == base);
         let delayed_allocation = forwardable || shares_input(s);
         quote! {
-            enc::ApiInfo {
+            kwire::api::ApiInfo {
                 api_key: ApiKey::#ident,
                 name: #base,
                 request_name: #request_name,
@@ -196,13 +196,13 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         }
 
         /// Facts about each api key, in api-key order.
-        pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
+        pub static API_INFO: &[kwire::api::ApiInfo<ApiKey>] = &[
             #(#infos)*
         ];
 
         /// The facts about api key `code` (a number read from the wire, which
         /// may be one this message set lacks), if this message set has it.
-        pub fn api_info(code: i16) -> Option<&'static enc::ApiInfo<ApiKey>> {
+        pub fn api_info(code: i16) -> Option<&'static kwire::api::ApiInfo<ApiKey>> {
             match code {
                 #(#arms)*
                 _ => None,
@@ -219,7 +219,7 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
             }
 
             /// The facts about this api key: name, versions, listeners, header versions.
-            pub fn info(self) -> &'static enc::ApiInfo<ApiKey> {
+            pub fn info(self) -> &'static kwire::api::ApiInfo<ApiKey> {
                 match self {
                     #(#info_arms)*
                 }
@@ -234,12 +234,12 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         }
 
         impl TryFrom<i16> for ApiKey {
-            type Error = enc::UnknownApiKey;
+            type Error = kwire::error::UnknownApiKey;
 
             fn try_from(code: i16) -> Result<Self, Self::Error> {
                 match code {
                     #(#try_arms)*
-                    _ => Err(enc::UnknownApiKey(code)),
+                    _ => Err(kwire::error::UnknownApiKey(code)),
                 }
             }
         }
@@ -325,7 +325,7 @@ fn emit_body_enum(
             /// Bytes that [`Self::encode`] writes at `version`.
         },
         "decode_from" => quote! {
-            /// Reads the body of `api_key` at `version` from a [`Reader`](enc::Reader).
+            /// Reads the body of `api_key` at `version` from a [`Reader`](kwire::primitives::Reader).
             ///
             /// # Errors
             #[doc = #decode_errors]
@@ -379,13 +379,13 @@ fn emit_body_enum(
             #cfg
             #[doc = #try_doc]
             impl TryFrom<#name> for #ty {
-                type Error = enc::UnexpectedBody<#name>;
+                type Error = kwire::error::UnexpectedBody<#name>;
 
                 #[allow(unreachable_patterns)]
                 fn try_from(body: #name) -> Result<Self, Self::Error> {
                     match body {
                         #name::#v(m) => Ok(m),
-                        body => Err(enc::UnexpectedBody { expected: #key, found: body.api_key().code(), body }),
+                        body => Err(kwire::error::UnexpectedBody { expected: #key, found: body.api_key().code(), body }),
                     }
                 }
             }
@@ -454,7 +454,7 @@ fn body_dispatch<'a>(
         selector: (format_ident!("api_key"), quote!(ApiKey)),
         selector_code: quote!(api_key.code()),
         coverage: if covers { Coverage::Covers } else { Coverage::Partial },
-        unknown_decode: quote!(Err(r.error(enc::DecodeErrorKind::ApiKeyNotCompiled(api_key.code())))),
+        unknown_decode: quote!(Err(r.error(kwire::error::DecodeErrorKind::ApiKeyNotCompiled(api_key.code())))),
         form,
         inherent: true,
         json: extra(cx.json, &cx.gates.json),

@@ -156,17 +156,17 @@ impl Dispatch<'_> {
                 applies: owned && self.inherent,
                 feature: None,
                 attrs: TokenStream::new(),
-                signature: quote!(encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), enc::EncodeError>),
+                signature: quote!(encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), kwire::error::EncodeError>),
                 body: Body::Fixed(quote!(
-                    enc::all_or_nothing(buf, |buf| self.encode_to(&mut enc::Writer::new(buf), version))
+                    enc::all_or_nothing(buf, |buf| self.encode_to(&mut kwire::primitives::Writer::new(buf), version))
                 )),
             },
             row(
                 "encode_to",
                 owned,
-                quote!(encode_to(&self, w: &mut enc::Writer<'_>, version: i16) -> Result<(), enc::EncodeError>),
+                quote!(encode_to(&self, w: &mut kwire::primitives::Writer<'_>, version: i16) -> Result<(), kwire::error::EncodeError>),
                 On::Value,
-                Box::new(|_| quote!(enc::Message::encode_to(m, w, version))),
+                Box::new(|_| quote!(kwire::message::Message::encode_to(m, w, version))),
                 None,
             ),
             Row {
@@ -176,7 +176,7 @@ impl Dispatch<'_> {
                     owned,
                     quote!(encoded_size(&self, version: i16) -> usize),
                     On::Value,
-                    Box::new(|_| quote!(enc::Message::encoded_size(m, version))),
+                    Box::new(|_| quote!(kwire::message::Message::encoded_size(m, version))),
                     None,
                 )
             },
@@ -184,20 +184,20 @@ impl Dispatch<'_> {
                 Form::Owned => row(
                     "decode_from",
                     true,
-                    quote!(decode_from(#sel: #sel_ty, r: &mut enc::Reader, version: i16) -> Result<Self, enc::DecodeError>),
+                    quote!(decode_from(#sel: #sel_ty, r: &mut kwire::primitives::Reader, version: i16) -> Result<Self, kwire::error::DecodeError>),
                     On::Selector,
                     Box::new(
-                        |Variant { ident: v, ty, .. }| quote!(<#ty as enc::Message>::decode_from(r, version).map(Self::#v)),
+                        |Variant { ident: v, ty, .. }| quote!(<#ty as kwire::message::Message>::decode_from(r, version).map(Self::#v)),
                     ),
                     unknown_decode.clone(),
                 ),
                 Form::View(_) => row(
                     "decode_from",
                     true,
-                    quote!(decode_from(#sel: #sel_ty, r: &mut enc::Reader<&'a [u8]>, version: i16) -> Result<Self, enc::DecodeError>),
+                    quote!(decode_from(#sel: #sel_ty, r: &mut kwire::primitives::Reader<&'a [u8]>, version: i16) -> Result<Self, kwire::error::DecodeError>),
                     On::Selector,
                     Box::new(
-                        |Variant { ident: v, ty, .. }| quote!(<#ty as enc::MessageView<'a>>::decode_from(r, version).map(Self::#v)),
+                        |Variant { ident: v, ty, .. }| quote!(<#ty as kwire::message::MessageView<'a>>::decode_from(r, version).map(Self::#v)),
                     ),
                     unknown_decode.clone(),
                 ),
@@ -207,9 +207,9 @@ impl Dispatch<'_> {
                 ..row(
                     "decode_into_from",
                     owned && self.inherent,
-                    quote!(decode_into_from(&mut self, #sel: #sel_ty, r: &mut enc::Reader, version: i16) -> Result<(), enc::DecodeError>),
+                    quote!(decode_into_from(&mut self, #sel: #sel_ty, r: &mut kwire::primitives::Reader, version: i16) -> Result<(), kwire::error::DecodeError>),
                     On::ValueAndSelector,
-                    Box::new(|_| quote!(enc::Message::decode_into_from(m, r, version))),
+                    Box::new(|_| quote!(kwire::message::Message::decode_into_from(m, r, version))),
                     // A body of another selector is replaced; with one
                     // variant that covers every selector there is no other.
                     (self.variants.len() > 1 || self.coverage != Coverage::Covers).then(|| {
@@ -277,7 +277,9 @@ impl Dispatch<'_> {
                     true,
                     quote!(into_owned(self) -> #owned),
                     On::Value,
-                    Box::new(move |Variant { ident: v, .. }| quote!(#owned::#v(enc::IntoOwned::into_owned(m)))),
+                    Box::new(
+                        move |Variant { ident: v, .. }| quote!(#owned::#v(kwire::primitives::IntoOwned::into_owned(m))),
+                    ),
                     None,
                 )
             });
