@@ -43,7 +43,7 @@ fn records_tokens(family: &Family, specs: &[MessageSpec], options: &crate::Optio
     let mut enums: Vec<(String, String, SpecType, &str, &str)> = Vec::new();
     if let Some(name) = &family.framed {
         let doc = format!(
-            "A record of the `{}` family, by record type: the struct of each `metadata` schema, chosen by its `apiKey`. In the log each is framed as Kafka's metadata records are ([`ApiMessageAndVersion`](crate::internal::ApiMessageAndVersion)).",
+            "A record of the `{}` family, by record type: the struct of each `metadata` schema, chosen by its `apiKey`. In the log each is framed as Kafka's metadata records are ([`ApiMessageAndVersion`](kwire::internal::ApiMessageAndVersion)).",
             family.dir
         );
         enums.push((name.clone(), doc, SpecType::Metadata, "", "metadata record"));

@@ -91,7 +91,6 @@ fn an_internal_family_follows_the_runtime_path_and_the_facts_features() {
         std::fs::read_to_string(dir.join("out/internal/transaction_coordinator/records.rs")).expect("records written");
     assert!(records.contains("impl kwire::internal::RecordData for CoordinatorRecordKey"), "{records}");
     assert!(records.contains("use ::kwire as kwire;"), "{records}");
-    assert!(records.contains("use ::kwire::encoding as enc;"), "{records}");
     assert!(!records.contains("crate::"), "{records}");
     assert!(records.contains("#[cfg(feature = \"kafka-json\")]\n    fn from_json("), "{records}");
     assert!(records.contains("#[cfg(feature = \"random\")]\n    fn sample("), "{records}");

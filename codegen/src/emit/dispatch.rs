@@ -265,7 +265,9 @@ impl Dispatch<'_> {
                     Box::new(
                         move |Variant { ident: v, ty, .. }| quote!(<#ty as #rt::json::FromJson>::from_json(json, version).map(Self::#v)),
                     ),
-                    self.fallback(quote!(Err(enc::json::unknown_api_key(#code, version)))),
+                    self.fallback(
+                        quote!(Err(#rt::json::JsonError::new(#rt::json::JsonErrorKind::UnknownApiKey(#code), version))),
+                    ),
                 )
             },
         ];
