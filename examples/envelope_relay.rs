@@ -65,10 +65,12 @@
 //! With `--inject-envelope-errors` the relay answers some Envelopes itself,
 //! to show how the broker before it reacts to a failed envelope: an
 //! Envelope whose embedded request is a CreateTopics naming first a topic
-//! `kwire-relay-envelope-error-<CODE>-<anything>` (CODE a positive error
-//! code) is not passed on; the relay answers it with an EnvelopeResponse
+//! `kwire-relay-envelope-error-<CODE>-<anything>` (CODE an error code of 0
+//! or more) is not passed on; the relay answers it with an EnvelopeResponse
 //! carrying CODE and no response data, logged like any response with
-//! `"injected":true`. Each topic name is answered so only once (the relay
+//! `"injected":true`. CODE 0 stands for a successful envelope whose
+//! response data is no response: it carries the three bytes `ff ff ff`,
+//! too short for a response header. Each topic name is answered so only once (the relay
 //! remembers the last 4096): a broker that forwards the same request again
 //! (after NOT_CONTROLLER, 41) reaches the controller the second time. The
 //! broker sends one request at a time to its controller, so the answer
@@ -124,6 +126,7 @@ usage: envelope_relay --listen HOST:PORT --upstream HOST:PORT [--frames FILE] [-
                               connection counts as authenticated from the start
   --inject-envelope-errors    answer the Envelope of a CreateTopics for a topic
                               kwire-relay-envelope-error-<CODE>-... with error CODE, once
+                              (CODE 0: error 0 and response data that is no response)
 ";
 
 /// Command-line settings.
@@ -217,7 +220,7 @@ impl Injector {
         let RequestBody::CreateTopics(create) = &forwarded.body else { return None };
         let name = create.topics.first()?.name.to_string();
         let (code, _) = name.strip_prefix(INJECT_PREFIX)?.split_once('-')?;
-        let code: i16 = code.parse().ok().filter(|code| *code > 0)?;
+        let code: i16 = code.parse().ok().filter(|code| *code >= 0)?;
         let mut answered = answered.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if answered.contains(&name) {
             return None;
@@ -399,13 +402,14 @@ impl Pump {
 
     /// The frame (size prefix included) answering the Envelope with
     /// correlation id `correlation_id` with error `code` and no response
-    /// data, logged as a response; `None` when the relay has no side to
-    /// answer on or the answer does not encode, and the Envelope goes on.
+    /// data (for code 0, three bytes that are no response), logged as a
+    /// response; `None` when the relay has no side to answer on or the
+    /// answer does not encode, and the Envelope goes on.
     fn answer(&self, correlation_id: i32, code: i16, shared: &Shared, log: &FrameLog) -> Option<Bytes> {
         self.back.as_ref()?;
         let header = ResponseHeader { correlation_id, ..Default::default() };
-        let body =
-            ResponseBody::Envelope(EnvelopeResponse { response_data: None, error_code: code, ..Default::default() });
+        let response_data = (code == 0).then(|| Bytes::from_static(b"\xff\xff\xff").into());
+        let body = ResponseBody::Envelope(EnvelopeResponse { response_data, error_code: code, ..Default::default() });
         let mut frame = BytesMut::new();
         frame::ResponseFrame::encode_parts(&header, &body, forward::ENVELOPE_VERSION, &mut frame).ok()?;
         let frame = frame.freeze();
@@ -632,13 +636,13 @@ fn unwrap_envelope_response(envelope: &EnvelopeResponse, forwarded: &ForwardedRe
         Ok(ForwardOutcome::ErrorToClient(body)) => {
             summary.insert("unwrapped".into(), true.into());
             summary.insert("outcome".into(), "error_to_client".into());
-            // What kwire-broker would send the client, at its version.
-            let header = ResponseHeader { correlation_id: forwarded.correlation_id(), ..Default::default() };
-            let mut buf = BytesMut::new();
-            match frame::ResponseFrame::encode_parts(&header, &body, forwarded.api_version(), &mut buf) {
-                Ok(()) => summary.insert("client_response".into(), hex::encode(&buf).into()),
-                Err(e) => summary.insert("client_response_error".into(), e.to_string().into()),
-            };
+            client_response(&mut summary, forwarded, &body);
+        }
+        Ok(ForwardOutcome::UnreadableResponse { error_response, reason }) => {
+            summary.insert("unwrapped".into(), true.into());
+            summary.insert("outcome".into(), "unreadable_response".into());
+            summary.insert("error".into(), format!("unwrap_response: {reason}").into());
+            client_response(&mut summary, forwarded, &error_response);
         }
         Ok(ForwardOutcome::CloseConnection) => {
             summary.insert("unwrapped".into(), true.into());
@@ -650,6 +654,17 @@ fn unwrap_envelope_response(envelope: &EnvelopeResponse, forwarded: &ForwardedRe
         }
     }
     Value::Object(summary)
+}
+
+/// What kwire-broker would send the client in place of the controller's
+/// answer, at the client's version: `client_response`, in hex.
+fn client_response(summary: &mut Map<String, Value>, forwarded: &ForwardedRequest, body: &ResponseBody) {
+    let header = ResponseHeader { correlation_id: forwarded.correlation_id(), ..Default::default() };
+    let mut buf = BytesMut::new();
+    match frame::ResponseFrame::encode_parts(&header, body, forwarded.api_version(), &mut buf) {
+        Ok(()) => summary.insert("client_response".into(), hex::encode(&buf).into()),
+        Err(e) => summary.insert("client_response_error".into(), e.to_string().into()),
+    };
 }
 
 /// Whether encoding a decoded request again gives `original` exactly.

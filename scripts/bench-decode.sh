@@ -4,12 +4,15 @@
 #
 # Usage: bash scripts/bench-decode.sh SEED.pcap [SIZE_MIB] [PORT...]
 #   SEED.pcap  a pcap of Kafka traffic (Ethernet, IPv4), e.g. the cluster.pcap
-#              that `scripts/capture-decode.sh OUT_DIR` keeps;
+#              that `interop/scripts/capture-decode.sh OUT_DIR` keeps;
 #   SIZE_MIB   size of the capture built from it (default 1024): the seed's
 #              packets repeated, each copy's client side moved to its own
 #              10.x.y.z address so that every copy is a connection of its own;
 #   PORT...    the Kafka ports (default: the seven of the test cluster from 19700).
-# Prints farm-bench's reports and the frame rate of each.
+# The capture is built under $TMPDIR (default /tmp), which needs SIZE_MIB free,
+# and removed at the end. Prints the table's totals (the frames decoded) and
+# farm-bench's reports: --table-only, then the full output written to
+# /dev/null, each against `cat` of the capture (the ratio A/B).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -61,4 +64,5 @@ tail -n 1 "$WORK/table.txt"
 farm-bench -n 3 --timeout 1800 --vs "sh -c 'cat $WORK/big.pcap > /dev/null'" \
     -- "$KWIRE" decode --table-only "${args[@]}" "$WORK/big.pcap"
 # One line a frame: the full output, written to /dev/null.
-farm-bench -n 3 --timeout 1800 -- sh -c "exec $KWIRE decode ${args[*]} $WORK/big.pcap > /dev/null"
+farm-bench -n 3 --timeout 1800 --vs "sh -c 'cat $WORK/big.pcap > /dev/null'" \
+    -- sh -c "exec $KWIRE decode ${args[*]} $WORK/big.pcap > /dev/null"

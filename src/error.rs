@@ -215,7 +215,8 @@ pub enum DecodeErrorKind {
     InvalidLength(i64),
     /// Null in a field that is not nullable at this version.
     NullNotAllowed,
-    /// A string that is not UTF-8.
+    /// A string that is not UTF-8, in a borrowed view (owned values read
+    /// it lossily, as Kafka does).
     InvalidUtf8,
     /// A known tag appeared at a version where its field is not tagged.
     TagNotValid(u32),

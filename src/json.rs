@@ -17,10 +17,10 @@
 //!   out (Kafka's converters drop them);
 //! - integers are JSON integers, `float64` a JSON number, except NaN and the
 //!   infinities, which Jackson writes as the strings `"NaN"`, `"Infinity"`
-//!   and `"-Infinity"`; in the text, a float64 is serde_json's shortest
-//!   form (`0.00001`, `5e-324`) where Jackson writes Java's
-//!   `Double.toString` (`1.0E-5`, `4.9E-324`): the same number, the one
-//!   place where the text differs from Kafka's;
+//!   and `"-Infinity"`, and -0.0 is `-0.0`; in the text, a float64 is
+//!   serde_json's shortest form (`0.00001`, `5e-324`) where Jackson writes
+//!   Java's `Double.toString` (`1.0E-5`, `4.9E-324`): the same number, the
+//!   one place where the text differs from Kafka's;
 //! - `bytes` (and the KIP-590 `ApiMessage` and `Header` fields, bytes in
 //!   Kafka's schemas) are standard base64 with padding; a `records` field
 //!   is written as `""` whatever it holds (Kafka's `write(data, version)`
@@ -44,13 +44,14 @@
 //! is still read (and then refused on writing, as Kafka does, when it is
 //! not ignorable and not at its default); integers must be JSON integers in
 //! range, `float64` a JSON number with a fraction or exponent (Kafka refuses
-//! `1` for a float64), strings JSON strings. Two quirks of Kafka's reader
-//! are kept so that the same JSON means the same value: an `int8` of 128 to
-//! 256 is read as that minus 128, and a `uint32` above 4294967293 is
-//! refused. Deliberate differences: `"NaN"`, `"Infinity"` and
-//! `"-Infinity"` are read as float64 (so that the form round-trips; Kafka
-//! cannot read its own output there), and a struct must be a JSON object
-//! (Kafka takes any non-object as an object without fields).
+//! `1` for a float64), strings JSON strings. Kafka's reader refuses the
+//! strings `"NaN"`, `"Infinity"` and `"-Infinity"` that its writer
+//! produces, and so does this one: a float64 NaN or infinity does not come
+//! back from Kafka's JSON form. Two quirks of Kafka's reader are kept so
+//! that the same JSON means the same value: an `int8` of 128 to 256 is read
+//! as that minus 128, and a `uint32` above 4294967293 is refused. One
+//! deliberate difference: a struct must be a JSON object (Kafka takes any
+//! non-object as an object without fields).
 //!
 //! # Why not serde
 //!
@@ -444,13 +445,14 @@ impl ToJson for f64 {
     }
 }
 
+/// A JSON number with a fraction or exponent, as Kafka's reader
+/// (`MessageUtil.jsonNodeToDouble`) takes only a floating-point node: `1`
+/// and the strings `"NaN"`, `"Infinity"` and `"-Infinity"` that Kafka's own
+/// writer produces are refused, as Kafka refuses them.
 impl FromJson for f64 {
     fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
         match json {
             Value::Number(n) if n.is_f64() => Ok(n.as_f64().unwrap_or_default()),
-            Value::String(s) if s == "NaN" => Ok(f64::NAN),
-            Value::String(s) if s == "Infinity" => Ok(f64::INFINITY),
-            Value::String(s) if s == "-Infinity" => Ok(f64::NEG_INFINITY),
             _ => Err(expected("a floating point number", version)),
         }
     }
@@ -591,9 +593,19 @@ mod tests {
         assert_eq!(Bytes::from_static(b"\0\x01").to_json(0).unwrap(), "AAE=");
         assert!(Bytes::from_json(&Value::from("AAE"), 0).is_err());
         assert_eq!(f64::NAN.to_json(0).unwrap(), "NaN");
+        assert_eq!(f64::INFINITY.to_json(0).unwrap(), "Infinity");
         assert_eq!(f64::NEG_INFINITY.to_json(0).unwrap(), "-Infinity");
+        assert_eq!((-0.0f64).to_json(0).unwrap().to_string(), "-0.0");
         assert!(f64::from_json(&serde_json::json!(1), 0).is_err());
         assert_eq!(f64::from_json(&serde_json::json!(1.0), 0).unwrap(), 1.0);
+        let negative_zero = f64::from_json(&serde_json::from_str("-0.0").unwrap(), 0).unwrap();
+        assert_eq!(negative_zero.to_bits(), (-0.0f64).to_bits());
+        assert_eq!(f64::from_json(&serde_json::from_str("1e21").unwrap(), 0).unwrap(), 1e21);
+        // What Kafka writes for NaN and the infinities, Kafka's reader refuses.
+        for text in ["NaN", "Infinity", "-Infinity"] {
+            let e = f64::from_json(&Value::from(text), 0).unwrap_err();
+            assert_eq!(e.to_string(), "value v0: expected a floating point number", "{text}");
+        }
         assert_eq!(i8::from_json(&serde_json::json!(200), 0).unwrap(), 72);
         assert!(i16::from_json(&serde_json::json!(40000), 0).is_err());
         assert!(i32::from_json(&serde_json::json!("1"), 0).is_err());

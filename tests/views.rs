@@ -5,7 +5,7 @@
 #![cfg(all(feature = "borrowed", feature = "sample"))]
 
 use kwire::api::{ApiKey, API_INFO};
-use kwire::error::DecodeError;
+use kwire::error::{DecodeError, DecodeErrorKind};
 use kwire::message::{Message, MessageView};
 use kwire::messages::request_header::RequestHeaderRef;
 use kwire::messages::{RequestBody, RequestBodyRef, RequestHeader, ResponseBody, ResponseBodyRef};
@@ -75,7 +75,7 @@ proptest! {
 
 #[test]
 fn views_fail_where_and_as_owned_values_fail() {
-    let mut checked = 0;
+    let (mut checked, mut invalid_utf8) = (0, 0);
     for (api_key, version, request, bytes) in encodings(7) {
         // Every prefix, and each encoding with one byte set to 0xff.
         for cut in 0..bytes.len() {
@@ -92,16 +92,31 @@ fn views_fail_where_and_as_owned_values_fail() {
             let mutated = Bytes::from(mutated);
             let (want, want_read) = owned(api_key, version, request, &mutated);
             let (got, got_read) = viewed(api_key, version, request, &mutated);
+            checked += 2;
+            // A string byte set to 0xff is not UTF-8 (or a length set to
+            // 0xff takes in bytes that are not): the owned value reads it
+            // lossily, as Kafka does (U+FFFD), and goes on, to the end or to
+            // a later error; a view refuses it there.
+            if let Err(e) = &got {
+                if *e.kind() == DecodeErrorKind::InvalidUtf8 {
+                    match &want {
+                        Ok(value) => assert!(format!("{value:?}").contains('\u{fffd}'), "byte {cut}: {value:?}"),
+                        Err(later) => assert!(later.offset() > e.offset(), "byte {cut}: {later} after {e}"),
+                    }
+                    invalid_utf8 += 1;
+                    continue;
+                }
+            }
             assert_eq!(
                 got.map_err(|e| e.to_string()),
                 want.map_err(|e| e.to_string()),
                 "api {api_key:?} v{version}, byte {cut}"
             );
             assert_eq!(got_read, want_read);
-            checked += 2;
         }
     }
     assert!(checked > 10_000, "{checked}");
+    assert!(invalid_utf8 > 100, "{invalid_utf8} strings made invalid UTF-8");
 }
 
 #[test]

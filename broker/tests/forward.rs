@@ -341,19 +341,18 @@ fn unwrap_refusals_with_their_error_codes() {
     assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::MissingPrincipal, 97));
     // The version prefix missing (the bare DefaultPrincipalData), cut, or a
     // version that does not exist (Kafka's serde writes version 0 first).
-    for bad in [
-        "",
-        "00",
-        "05 55736572 02 61 00 00",
-        "0001 05 55736572 02 61 00 00",
-        "0000 05 5573",
-        "0000 05 ffffffff 02 61 00 00",
-    ] {
+    for bad in ["", "00", "05 55736572 02 61 00 00", "0001 05 55736572 02 61 00 00", "0000 05 5573"] {
         envelope.request_principal = Some(hex(bad));
         let err = refusal(&envelope);
         assert!(matches!(err, UnwrapError::MalformedPrincipal(_)), "{bad}: {err:?}");
         assert_eq!(err.error_code(), ErrorCode::PrincipalDeserializationFailure, "{bad}");
     }
+
+    // A type that is not UTF-8 is read lossily, as Kafka's principal serde
+    // reads every string (Readable.readString).
+    envelope.request_principal = Some(hex("0000 05 ffffffff 02 61 00 00"));
+    let unwrapped = unwrap_request(&envelope).expect("a principal type that is not UTF-8 is read");
+    assert_eq!((&*unwrapped.principal.r#type, &*unwrapped.principal.name), ("\u{fffd}".repeat(4).as_str(), "a"));
 
     // Bytes after the principal are ignored, as Kafka's controller ignores them.
     envelope.request_principal = Some(hex("0000 05 55736572 02 61 00 00 ff"));
@@ -450,22 +449,45 @@ fn a_captured_create_topics_response_unwraps() {
     assert_eq!(body.topics[0].error_message, None);
 }
 
-#[test]
-fn correlation_id_mismatch_is_refused() {
+/// What the client is told when the controller's envelope succeeds but its
+/// response data is no answer to the forwarded CreateTopics v4 (topics `a`
+/// and `b`): the client's answer in bytes, and the reason.
+fn unreadable(envelope: &EnvelopeResponse) -> (Bytes, ResponseError) {
     let wrapped = wrapped_create_topics();
-    let header = ResponseHeader { correlation_id: 12, ..Default::default() };
-    let envelope = wrap_response(&header, &CreateTopicsResponse::default().into(), 4).unwrap();
-    assert_eq!(
-        unwrap_response(&envelope, &wrapped.forwarded),
-        Err(ResponseError::CorrelationIdMismatch { expected: 11, found: 12 })
-    );
+    let outcome = unwrap_response(envelope, &wrapped.forwarded);
+    let Ok(ForwardOutcome::UnreadableResponse { error_response, reason }) = outcome else {
+        panic!("not an unreadable response: {outcome:?}")
+    };
+    let mut answer = BytesMut::new();
+    error_response.encode(&mut answer, 4).unwrap();
+    (answer.freeze(), reason)
 }
 
+/// CreateTopics v4 response, throttle 0, topics `a` and `b` each with
+/// UNKNOWN_SERVER_ERROR (ffff) and a null message (ffff): what Kafka's
+/// forwarding broker answers when it cannot read the controller's answer.
+const UNKNOWN_SERVER_ERROR_FOR_A_AND_B: &str = "00000000 00000002 0001 61 ffff ffff 0001 62 ffff ffff";
+
+/// Kafka's forwarding broker answers the client with UNKNOWN_SERVER_ERROR
+/// when the embedded response answers another correlation id (its
+/// `AbstractResponse.parseResponse` throws, and the forwarding broker
+/// catches every exception there).
 #[test]
-fn missing_or_malformed_response_data_is_refused() {
-    let wrapped = wrapped_create_topics();
+fn correlation_id_mismatch_answers_unknown_server_error() {
+    let header = ResponseHeader { correlation_id: 12, ..Default::default() };
+    let envelope = wrap_response(&header, &CreateTopicsResponse::default().into(), 4).unwrap();
+    let (answer, reason) = unreadable(&envelope);
+    assert_eq!(answer, hex(UNKNOWN_SERVER_ERROR_FOR_A_AND_B));
+    assert_eq!(reason, ResponseError::CorrelationIdMismatch { expected: 11, found: 12 });
+    assert_eq!(reason.to_string(), "the embedded response answers correlation id 12, not the forwarded 11");
+}
+
+/// Error 0 with null or malformed response data: UNKNOWN_SERVER_ERROR for
+/// the client, as Kafka's forwarding broker answers.
+#[test]
+fn missing_or_malformed_response_data_answers_unknown_server_error() {
     let empty = EnvelopeResponse { response_data: None, error_code: 0, ..Default::default() };
-    assert_eq!(unwrap_response(&empty, &wrapped.forwarded), Err(ResponseError::MissingResponseData));
+    assert_eq!(unreadable(&empty), (hex(UNKNOWN_SERVER_ERROR_FOR_A_AND_B), ResponseError::MissingResponseData));
 
     // Correlation id 11, throttle 0, then a topic count of 1 and nothing more.
     let short = EnvelopeResponse {
@@ -473,7 +495,33 @@ fn missing_or_malformed_response_data_is_refused() {
         error_code: 0,
         ..Default::default()
     };
-    assert!(matches!(unwrap_response(&short, &wrapped.forwarded), Err(ResponseError::Malformed(_))));
+    let (answer, reason) = unreadable(&short);
+    assert_eq!(answer, hex(UNKNOWN_SERVER_ERROR_FOR_A_AND_B));
+    let ResponseError::Malformed(e) = &reason else { panic!("{reason:?}") };
+    assert_eq!(e.offset(), 12, "{e}");
+    // Three bytes: not even a response header.
+    let cut = EnvelopeResponse { response_data: Some(hex("ffffff").into()), error_code: 0, ..Default::default() };
+    assert!(
+        matches!(unreadable(&cut), (answer, ResponseError::Malformed(_)) if answer == hex(UNKNOWN_SERVER_ERROR_FOR_A_AND_B))
+    );
+}
+
+/// Bytes after the embedded response's body are left unread, as Kafka's
+/// forwarding broker leaves them: the response reaches the client.
+#[test]
+fn bytes_after_the_embedded_response_are_left_unread() {
+    let wrapped = wrapped_create_topics();
+    // Correlation id 11, throttle 0, topic `a` with error 0 and a null message, then 2 more bytes.
+    let data = hex("0000000b 00000000 00000001 0001 61 0000 ffff abcd");
+    let envelope = EnvelopeResponse { response_data: Some(data.into()), error_code: 0, ..Default::default() };
+    let Ok(ForwardOutcome::Response(header, ResponseBody::CreateTopics(body))) =
+        unwrap_response(&envelope, &wrapped.forwarded)
+    else {
+        panic!("not a response")
+    };
+    assert_eq!(header.correlation_id, 11);
+    let topics: Vec<_> = body.topics.iter().map(|t| (&*t.name, t.error_code, t.error_message.clone())).collect();
+    assert_eq!(topics, [("a", 0, None)]);
 }
 
 #[test]

@@ -291,6 +291,11 @@ bad! {
     struct_versions_disjoint => [
         "struct_versions_disjoint.json: fields[0] (S).versions: Version ranges 0-1 and 5+ have no versions in common.",
     ];
+    // Within the message's versions (0-3) but not its parent's (0-1): Kafka
+    // generates each inline struct for its parent's versions.
+    struct_versions_disjoint_nested => [
+        "struct_versions_disjoint_nested.json: fields[0] (A).fields[0] (B).versions: Version ranges 0-1 and 2+ have no versions in common.",
+    ];
     // `"validVersions": "none"` (a removed api, as Kafka 4.0+ keeps
     // LeaderAndIsr and others) is accepted without flexibleVersions; the
     // other checks still run.
@@ -358,6 +363,24 @@ bad! {
     duplicate_metadata_key => [
         "SecondRecord.json: apiKey: metadata record SecondRecord has the api key 5 of metadata record FirstRecord in FirstRecord.json",
     ];
+}
+
+/// Kafka's generator refuses a field outside its parent's versions only
+/// when the field holds an inline struct (above): a field of any other type
+/// is kept, absent at every version, as in Kafka 4.4's own
+/// ShareFetchRequest (PartitionMaxBytes, versions 0, in validVersions 1-2).
+/// The same struct with an int32 in place of the inline struct compiles.
+#[test]
+fn a_field_of_another_type_outside_the_valid_versions_is_accepted() {
+    let (name, text) = sources("struct_versions_disjoint").remove(0);
+    let scalar = text.replacen(
+        r#"{"name": "S", "type": "S", "fields": [{"name": "F", "type": "int32", "versions": "0+"}], "versions": "5+"}"#,
+        r#"{"name": "S", "type": "int32", "versions": "5+"}"#,
+        1,
+    );
+    assert_ne!(scalar, text);
+    let out = generate(&[(name, scalar)], "crate").unwrap();
+    assert_eq!(out.messages.len(), 1);
 }
 
 /// Two schemas with one message name would both become `mod foo` in

@@ -10,7 +10,8 @@
 
 #[test]
 fn public_api_is_the_checked_in_list() {
-    let checked = kwire_testkit::public_api::check_package(env!("CARGO_MANIFEST_DIR").as_ref(), env!("CARGO_PKG_NAME"));
+    let checked =
+        kwire_testkit::public_api::check_package(env!("CARGO_MANIFEST_DIR").as_ref(), env!("CARGO_PKG_NAME"), &[]);
     if let Err(failure) = checked {
         panic!("{failure}");
     }

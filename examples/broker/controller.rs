@@ -36,7 +36,7 @@ use kwire::messages::{
 use kwire::ByteString;
 use kwire_broker::forward::{
     cluster_authorization_failed, envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response,
-    ForwardOutcome, ResponseError, UnwrappedRequest, WrapError,
+    ForwardOutcome, NotForwardable, UnwrappedRequest, WrapError,
 };
 use tokio::sync::{mpsc, oneshot};
 
@@ -71,9 +71,9 @@ pub enum ForwardError {
     /// The controller's answer does not decode.
     #[error("malformed envelope response: {0}")]
     Decode(#[from] DecodeError),
-    /// The envelope response makes no sense for the request.
+    /// The forwarded request's api is not forwardable.
     #[error("bad envelope response: {0}")]
-    Response(#[from] ResponseError),
+    Response(#[from] NotForwardable),
     /// The answer is not an EnvelopeResponse to our correlation id.
     #[error("the controller answered another request")]
     Mismatch,
@@ -154,7 +154,9 @@ impl Controller {
                 return Err(ForwardError::Mismatch);
             }
             match unwrap_response(&envelope, &wrapped.forwarded)? {
-                ForwardOutcome::Response(_, body) | ForwardOutcome::ErrorToClient(body) => return Ok(body),
+                ForwardOutcome::Response(_, body)
+                | ForwardOutcome::ErrorToClient(body)
+                | ForwardOutcome::UnreadableResponse { error_response: body, .. } => return Ok(body),
                 // One controller here; try again as Kafka's broker would.
                 ForwardOutcome::RetryOnNewController => continue,
                 ForwardOutcome::CloseConnection => return Err(ForwardError::CloseConnection),

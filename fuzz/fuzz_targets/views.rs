@@ -14,7 +14,9 @@
 //! ```
 //!
 //! Frames are read strictly and leniently (bytes after the body allowed and
-//! counted). Values are compared as `Debug` text: a float64 may be NaN.
+//! counted). Values are compared as `Debug` text: a float64 may be NaN. One
+//! difference is allowed: a view refuses a string that is not UTF-8, which
+//! the owned decode reads lossily.
 #![no_main]
 
 use std::fmt::Debug;
@@ -34,6 +36,12 @@ fn verdict<T: Debug>(r: Result<T, DecodeError>) -> Result<String, String> {
 }
 
 fn same(what: &str, owned: Result<String, String>, viewed: Result<String, String>) {
+    // A string that is not UTF-8: the owned decode reads it lossily, as
+    // Kafka does, where a view, whose strings are slices of the input,
+    // refuses it; whatever the owned decode makes of the rest.
+    if viewed.as_ref().is_err_and(|e| e.contains("string is not valid UTF-8")) {
+        return;
+    }
     assert_eq!(viewed, owned, "{what}: the view and the owned decode disagree");
 }
 

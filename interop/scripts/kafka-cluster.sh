@@ -319,7 +319,8 @@ start() {
     if [ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ]; then
         # --inject-envelope-errors: the relay itself answers the Envelope of a
         # CreateTopics for a topic kwire-relay-envelope-error-<CODE>-... with
-        # error CODE (once per name), for interop/tests/cluster_envelope.rs.
+        # error CODE (once per name; CODE 0: error 0 and response data that is
+        # no response), for interop/tests/cluster_envelope.rs.
         "$TARGET/debug/examples/envelope_relay" --listen "127.0.0.1:$RELAY_PORT" \
             --upstream "127.0.0.1:$CONTROLLER_PORT" --frames "$DIR/logs/relay-frames.jsonl" \
             --inject-envelope-errors --plaintext >"$DIR/logs/relay.log" 2>&1 &

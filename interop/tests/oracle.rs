@@ -140,42 +140,16 @@ struct Known {
     reason: &'static str,
 }
 
-const ANY: (i16, i16) = (0, i16::MAX);
-
 /// Every difference found, with the side believed wrong.
-const KNOWN: &[Known] = &[
-    Known {
-        releases: &[],
-        target: None,
-        versions: ANY,
-        containing: "Kafka's JSON cannot carry float64",
-        reason: "Kafka's JSON converters write NaN and the infinities as the strings \"NaN\", \"Infinity\" and \
-                 \"-Infinity\", and its own readers refuse them (MessageUtil.jsonNodeToDouble wants a floating \
-                 point node: \"expected a floating point type, but got STRING\"): Kafka cannot read its own \
-                 JSON, so no reader can agree with it; kwire reads those strings back. Kafka's JSON form only, \
-                 the bytes agree",
-    },
-    Known {
-        releases: &[],
-        target: None,
-        versions: ANY,
-        containing: "with invalid UTF-8",
-        reason: "a string that is not UTF-8, in the request header's client id or any other string field: \
-                 Kafka reads every string lossily (Readable.readString decodes with Java's UTF-8 charset, each \
-                 bad sequence becoming U+FFFD) and writes different bytes back; kwire refuses it \
-                 (DecodeErrorKind::InvalidUtf8). Agreeing would need lossy strings in owned values and an \
-                 owned copy in borrowed views, whose strings are slices of the input",
-    },
-    Known {
-        releases: &[],
-        target: Some(Target::Header(Side::Request)),
-        versions: (2, 2),
-        containing: "[malformed] tag 0 not a string",
-        reason: "KIP-590 in schemas/: RequestHeader v2 tag 0 is kwire's InitialPrincipalName (a \
+const KNOWN: &[Known] = &[Known {
+    releases: &[],
+    target: Some(Target::Header(Side::Request)),
+    versions: (2, 2),
+    containing: "[malformed] tag 0 not a string",
+    reason: "KIP-590 in schemas/: RequestHeader v2 tag 0 is kwire's InitialPrincipalName (a \
                  compact nullable string), undefined in Kafka, which keeps any bytes under it as an unknown \
                  tag. Documented in docs/apis.md (schemas/ differences)",
-    },
-];
+}];
 
 // ---------------------------------------------------------------------------
 // Messages, values and kwire's side.
@@ -273,6 +247,23 @@ impl Target {
             }
         };
         value.map(|v| (v, r.remaining())).map_err(|e| e.to_string())
+    }
+
+    /// kwire's reading of Kafka's JSON form, `json`, at `version`.
+    fn read_json(self, json: &str, version: i16) -> Result<Value, String> {
+        use kwire::json::FromJson;
+        let json: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let value = match self {
+            Target::Header(Side::Request) => RequestHeader::from_json(&json, version).map(Value::RequestHeader),
+            Target::Header(Side::Response) => ResponseHeader::from_json(&json, version).map(Value::ResponseHeader),
+            Target::Api(key, Side::Request) => {
+                RequestBody::from_json(common::api_key(key), &json, version).map(Value::Request)
+            }
+            Target::Api(key, Side::Response) => {
+                ResponseBody::from_json(common::api_key(key), &json, version).map(Value::Response)
+            }
+        };
+        value.map_err(|e| e.to_string())
     }
 }
 
@@ -822,6 +813,9 @@ struct Tally {
     kip590_header_cases: usize,
     /// Envelope values (RequestData and ResponseData typed ApiMessage in schemas/).
     envelope_cases: usize,
+    /// Kafka's JSON holding a float64 NaN or infinity as a string, which
+    /// Kafka's reader and kwire's both refuse.
+    float_strings_refused: usize,
 }
 
 /// kwire → Kafka → kwire for every case of one release.
@@ -898,7 +892,12 @@ fn run_cases(
         let theirs = match parse_encoded(answer) {
             Ok(b) => b,
             Err(e) if case.json_float_string && e.contains("but got STRING") => {
-                fail(format!("Kafka's JSON cannot carry float64 NaN or infinity: {e}"));
+                // Kafka's reader refuses the strings its writer gives NaN
+                // and the infinities; kwire's reader must refuse them too.
+                match case.target.read_json(json, case.version) {
+                    Err(ours) if ours.contains("expected a floating point number") => tally.float_strings_refused += 1,
+                    other => fail(format!("Kafka refuses its own JSON {json} ({e}), kwire reads it: {other:?}")),
+                }
                 continue;
             }
             Err(e) => {
@@ -1095,6 +1094,7 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
         Value::Response(body.into()).encode(0).expect("kwire writes any array")
     };
     let telemetry = Target::Api(71, Side::Response);
+    let sasl = Target::Api(17, Side::Request);
     let versions = Target::Api(18, Side::Response);
     let cases: Vec<(Target, i16, &str, Bytes)> = vec![
         (resp, 1, "10000 unknown tags", many_tags(10_000)),
@@ -1104,6 +1104,30 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
         (req, 1, "client id with invalid UTF-8 (c3 ff)", h("0012 0000 00000001 0002 c3ff")),
         (req, 2, "client id with invalid UTF-8 (c3 ff)", h("0012 0003 00000001 0002 c3ff 00")),
         (Target::Api(17, Side::Request), 1, "mechanism with invalid UTF-8 (c3 ff)", h("0002 c3ff")),
+        // Strings that are not UTF-8 in every way a decoder may cut them:
+        // Kafka reads each lossily (Java's UTF-8 charset), one U+FFFD per
+        // maximal invalid sequence, and kwire must cut them the same.
+        (sasl, 1, "mechanism with a cut 3-byte sequence (e2 82)", h("0002 e282")),
+        (sasl, 1, "mechanism with a surrogate (ed a0 80)", h("0003 eda080")),
+        (sasl, 1, "mechanism with a surrogate then a (ed bf bf 61)", h("0004 edbfbf61")),
+        (sasl, 1, "mechanism with a cut surrogate then a (ed a0 61)", h("0003 eda061")),
+        (sasl, 1, "mechanism ending in a cut surrogate (61 ed a0)", h("0003 61eda0")),
+        (sasl, 1, "mechanism with a cut sequence below the surrogates (ed 9f 61)", h("0003 ed9f61")),
+        (sasl, 1, "mechanism with c1 bf then a cut c2 (c1 bf c2)", h("0003 c1bfc2")),
+        (sasl, 1, "mechanism with an overlong 2-byte form (c0 af)", h("0002 c0af")),
+        (sasl, 1, "mechanism with an overlong 3-byte form (e0 80 af)", h("0003 e080af")),
+        (sasl, 1, "mechanism with a cut 4-byte sequence then a (f0 9f 98 61)", h("0004 f09f9861")),
+        (sasl, 1, "mechanism above U+10FFFF (f4 90 80 80)", h("0004 f4908080")),
+        (sasl, 1, "mechanism of lone continuation bytes (80 bf)", h("0002 80bf")),
+        (sasl, 1, "mechanism with a 5-byte form (f8 88 80 80 80)", h("0005 f888808080")),
+        (sasl, 1, "mechanism with a bad second byte (e2 28 a1)", h("0003 e228a1")),
+        (sasl, 1, "mechanism of 40 bytes ending in ff", Bytes::from([&[0, 40][..], &[b'a'; 39], &[0xff]].concat())),
+        (
+            Target::Api(19, Side::Request),
+            5,
+            "compact topic name with invalid UTF-8 (ff)",
+            h("02 02ff 00000000 0000 01 01 00 00000000 00 00"),
+        ),
         (req, 1, "client id length -2", h("0012 0000 00000001 fffe")),
         (req, 2, "tag 0 not a string (ff)", h("0012 0003 00000001 ffff 01 00 01 ff")),
         (resp, 1, "unknown tags out of order (5 then 3)", h("00000001 02 05 00 03 00")),
@@ -2440,6 +2464,11 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
          RequestHeader v2 tags 0 and 1 (InitialPrincipalName, InitialClientId; unknown tags to Kafka) in {} \
          cases, Envelope's RequestData and ResponseData (ApiMessage here, bytes in Kafka) in {} cases",
         tally.kip590_header_cases, tally.envelope_cases
+    ));
+    summary.push(format!(
+        "  float64 NaN and infinities: Kafka's JSON writes them as strings that its reader refuses, and \
+         kwire's refuses them too in {} cases",
+        tally.float_strings_refused
     ));
     table.push(format!(
         "Envelope (KIP-590) with embedded header and body, Kafka {release}: {} EnvelopeRequests, {} \

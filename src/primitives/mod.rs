@@ -11,11 +11,14 @@
 //!
 //! Generated code calls these through the traits `Encode` and `Decode` of
 //! the hidden `encoding` module; decoding shares memory with the input for
-//! `bytes` and `records`. The borrowed
+//! `bytes`, `records` and `string`. A string whose bytes are not UTF-8 is
+//! read as Kafka reads it (`Readable.readString`, Java's UTF-8 charset):
+//! each invalid sequence becomes U+FFFD, in a copy of its own. The borrowed
 //! views of the `borrowed` feature decode `string` to `&'a str`, `bytes`
 //! and `records` to `&'a [u8]` and arrays of fixed-width values to
 //! [`FixedArray`], all pointing into the input; [`IntoOwned`] turns them
-//! into the owned types.
+//! into the owned types. A view cannot hold such a copy: it refuses a
+//! string that is not UTF-8 (`DecodeErrorKind::InvalidUtf8`).
 
 pub(crate) mod array;
 mod borrowed;

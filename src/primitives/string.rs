@@ -237,15 +237,54 @@ fn str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), De
 /// At least `len` bytes remain (the caller checked).
 #[inline(never)]
 unsafe fn read_other_str_into(place: &mut ByteString, r: &mut Reader, len: usize) -> Result<(), DecodeError> {
-    // SAFETY (both blocks): `len` bytes remain, by the caller's check.
-    if !is_long_or_not_ascii_utf8(unsafe { r.next_slice_unchecked(len) }) {
-        // Past the string, as a borrowed view's reader is after the error.
-        let start = r.offset();
+    // SAFETY (all three blocks): `len` bytes remain, by the caller's check.
+    let bytes = unsafe { r.next_slice_unchecked(len) };
+    if !is_long_or_not_ascii_utf8(bytes) {
+        let text = lossy(bytes);
         r.skip(len)?;
-        return Err(invalid_utf8(start));
+        drop(std::mem::replace(place, text));
+        return Ok(());
     }
     unsafe { take_str(place, r, len) };
     Ok(())
+}
+
+/// A string whose bytes are not UTF-8, read as Kafka reads it (Java's
+/// `new String(bytes, UTF_8)` in `Readable.readString`): each invalid
+/// sequence becomes one U+FFFD, the replacement character. Java cuts the
+/// sequences as Unicode's maximal subparts (what `String::from_utf8_lossy`
+/// does) but for the UTF-16 surrogates: a lead byte `ED` followed by `A0`
+/// to `BF` takes the next byte too when it is a continuation byte, and is
+/// one sequence (`ED A0 80` is one U+FFFD, not three). The only string an
+/// owned value does not share with the input: an allocation of at most
+/// three times the bytes read, which are all present.
+#[cold]
+#[inline(never)]
+fn lossy(bytes: &[u8]) -> ByteString {
+    const REPLACEMENT: &str = "\u{fffd}";
+    let mut text = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(valid) => {
+                text.push_str(valid);
+                break;
+            }
+            Err(e) => {
+                let (valid, after) = rest.split_at(e.valid_up_to());
+                // SAFETY: `from_utf8` found these bytes valid.
+                text.push_str(unsafe { std::str::from_utf8_unchecked(valid) });
+                text.push_str(REPLACEMENT);
+                let invalid = match after {
+                    [0xed, 0xa0..=0xbf, third, ..] if third & 0xc0 == 0x80 => 3,
+                    [0xed, 0xa0..=0xbf, ..] => 2,
+                    _ => e.error_len().unwrap_or(after.len()),
+                };
+                rest = &after[invalid..];
+            }
+        }
+    }
+    ByteString::from(text)
 }
 
 /// Moves past the next `len` bytes and puts them in `place`. The old
@@ -360,8 +399,10 @@ mod tests {
                     .unwrap();
                 assert_eq!(option.as_deref(), Some(text));
             }
-            // Not UTF-8 (short, and past the 32-byte test), or cut short: an
-            // error at the string's bytes, the value kept.
+            // Not UTF-8 (short, and past the 32-byte test): read lossily,
+            // the last byte a lead byte with nothing after it becoming
+            // U+FFFD. Cut short: an error at the string's bytes, the value
+            // kept.
             for (bytes, offset) in [(&b"a\xff"[..], prefix), (&[b'a'; 40][..], prefix)] {
                 let mut input = encoded(std::str::from_utf8(&bytes[..1]).unwrap(), flexible).to_vec();
                 input.truncate(prefix);
@@ -371,27 +412,29 @@ mod tests {
                 *invalid.last_mut().unwrap() = 0xc3; // a lead byte with nothing after it
                 let mut short = input;
                 short.extend_from_slice(&bytes[1..]);
-                for (input, what) in [(invalid, "UTF-8"), (short, "bytes")] {
-                    let mut into = ByteString::from("kept");
-                    let err =
-                        into.decode_value_into(&mut Reader::new(Bytes::from(input.clone())), 0, flexible).unwrap_err();
-                    assert_eq!(err.offset(), offset, "{err}");
-                    assert!(err.to_string().contains(what), "{err}");
-                    assert_eq!(into, "kept");
-                    let mut option = Some(ByteString::from("kept"));
-                    ByteString::decode_option_into(
-                        &mut option,
-                        &mut Reader::new(Bytes::from(input.clone())),
-                        0,
-                        flexible,
-                    )
+                let lossy = format!("{}\u{fffd}", std::str::from_utf8(&bytes[..bytes.len() - 1]).unwrap());
+                let mut into = ByteString::from("kept");
+                into.decode_value_into(&mut Reader::new(Bytes::from(invalid.clone())), 0, flexible).unwrap();
+                assert_eq!(into, lossy);
+                let mut option = None;
+                ByteString::decode_option_into(&mut option, &mut Reader::new(Bytes::from(invalid)), 0, flexible)
+                    .unwrap();
+                assert_eq!(option.as_deref(), Some(&*lossy));
+                let input = short;
+                let mut into = ByteString::from("kept");
+                let err =
+                    into.decode_value_into(&mut Reader::new(Bytes::from(input.clone())), 0, flexible).unwrap_err();
+                assert_eq!(err.offset(), offset, "{err}");
+                assert!(err.to_string().contains("bytes"), "{err}");
+                assert_eq!(into, "kept");
+                let mut option = Some(ByteString::from("kept"));
+                ByteString::decode_option_into(&mut option, &mut Reader::new(Bytes::from(input.clone())), 0, flexible)
                     .unwrap_err();
-                    assert_eq!(option.as_deref(), Some("kept"));
-                    let mut none = None;
-                    ByteString::decode_option_into(&mut none, &mut Reader::new(Bytes::from(input)), 0, flexible)
-                        .unwrap_err();
-                    assert_eq!(none, None);
-                }
+                assert_eq!(option.as_deref(), Some("kept"));
+                let mut none = None;
+                ByteString::decode_option_into(&mut none, &mut Reader::new(Bytes::from(input)), 0, flexible)
+                    .unwrap_err();
+                assert_eq!(none, None);
             }
             // Null replaces a kept nullable value.
             let null = Bytes::from(if flexible { vec![0] } else { vec![0xff, 0xff] });
@@ -401,10 +444,46 @@ mod tests {
         }
     }
 
+    /// Owned strings read bytes that are not UTF-8 as Kafka does, each
+    /// invalid sequence replaced by U+FFFD (EF BF BD); borrowed views, whose
+    /// strings are slices of the input, refuse them at the string's bytes.
     #[test]
-    fn invalid_utf8_is_an_error_at_the_string_bytes() {
-        let input = Bytes::from_static(&[0x00, 0x02, b'a', 0xff]);
-        let err = ByteString::decode_value(&mut Reader::new(input), 0, false).unwrap_err();
+    fn invalid_utf8_is_read_lossily_and_refused_by_views() {
+        use super::DecodeNullable;
+        let input = Bytes::from_static(&[0x00, 0x03, b'a', 0xc3, 0xff]);
+        let mut r = Reader::new(input.clone());
+        assert_eq!(ByteString::decode_value(&mut r, 0, false).unwrap(), "a\u{fffd}\u{fffd}");
+        assert_eq!(r.remaining(), 0);
+        let mut option = Some(ByteString::from("kept"));
+        ByteString::decode_option_into(&mut option, &mut Reader::new(input.clone()), 0, false).unwrap();
+        assert_eq!(option.as_deref(), Some("a\u{fffd}\u{fffd}"));
+        // Past 32 bytes, and compact.
+        let mut long = vec![41];
+        long.extend_from_slice(&[b'z'; 39]);
+        long.push(0x80);
+        let mut r = Reader::new(Bytes::from(long));
+        let text = ByteString::decode_value(&mut r, 0, true).unwrap();
+        assert_eq!((&text[..39], &text[39..], r.remaining()), (&*"z".repeat(39), "\u{fffd}", 0));
+        // Each invalid sequence cut as Java cuts it: Unicode's maximal
+        // subparts, but a UTF-16 surrogate's bytes are one sequence.
+        for (bytes, text) in [
+            (&b"\xed\xa0\x80"[..], "\u{fffd}"),
+            (b"\xed\xbf\xbfa", "\u{fffd}a"),
+            (b"\xed\xa0a", "\u{fffd}a"),
+            (b"a\xed\xa0", "a\u{fffd}"),
+            (b"\xed\x9fa", "\u{fffd}a"),
+            (b"\xe0\x80\xaf", "\u{fffd}\u{fffd}\u{fffd}"),
+            (b"\xf0\x9f\x98a", "\u{fffd}a"),
+            (b"\xf4\x90\x80\x80", "\u{fffd}\u{fffd}\u{fffd}\u{fffd}"),
+            (b"\xe2\x82", "\u{fffd}"),
+            (b"\xe2(\xa1", "\u{fffd}(\u{fffd}"),
+            (b"\xc1\xbf\xc2", "\u{fffd}\u{fffd}\u{fffd}"),
+        ] {
+            assert_eq!(super::lossy(bytes), text, "{bytes:x?}");
+        }
+        // A view refuses them.
+        let bytes: &[u8] = &input;
+        let err = <&str as super::Decode<&[u8]>>::decode_value(&mut Reader::new(bytes), 0, false).unwrap_err();
         assert_eq!(err.offset(), 2);
         assert!(err.to_string().contains("UTF-8"), "{err}");
     }

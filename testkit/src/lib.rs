@@ -1,7 +1,7 @@
 //! What the workspace's tests share: finding the reference directory,
 //! skipping a check outside CI (failing it in CI), the switch that refreshes
 //! expected outputs ([`bless`]), the public-surface
-//! check of each crate ([`public_api::check`]), the mutations of hostile-input
+//! check of each crate ([`public_api::check_package`]), the mutations of hostile-input
 //! properties ([`mutation`]), and a directory's files to compare ([`tree`]).
 
 pub mod mutation;

@@ -24,7 +24,8 @@
 //!   so that the client asks for api versions again), or answer the client
 //!   with its own response type carrying UNKNOWN_SERVER_ERROR
 //!   ([`error_response`]) for any other envelope error, which is never
-//!   passed on as it is.
+//!   passed on as it is, and for a successful envelope whose embedded
+//!   response cannot be read ([`ForwardOutcome::UnreadableResponse`]).
 //!
 //! Which apis may be forwarded is [`ApiInfo::forwardable`] of the api-key
 //! table ([`forwardable_apis`]).

@@ -57,7 +57,7 @@ pub fn wrap_response(
 /// let forwarded = ForwardedRequest { header, body: UnregisterBrokerRequest::default().into() };
 /// let outcome = unwrap_response(&envelope_error(ErrorCode::UnsupportedVersion), &forwarded)?;
 /// assert_eq!(outcome, ForwardOutcome::CloseConnection);
-/// # Ok::<(), kwire_broker::forward::ResponseError>(())
+/// # Ok::<(), kwire_broker::forward::NotForwardable>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum ForwardOutcome {
@@ -74,6 +74,20 @@ pub enum ForwardOutcome {
     /// envelope's own error is not for the client, which would not expect
     /// it.
     ErrorToClient(ResponseBody),
+    /// The envelope succeeded (`ErrorCode` 0) but its `ResponseData` is no
+    /// answer to the forwarded request: null, not a response of the
+    /// forwarded api key and version, or one for another correlation id.
+    /// Kafka's forwarding broker then answers the client as for an envelope
+    /// error: send `error_response`, the client's own response type
+    /// carrying UNKNOWN_SERVER_ERROR (-1) on every item it named. `reason`
+    /// says what was wrong with the data, for the broker's log (Kafka logs
+    /// it as an error).
+    UnreadableResponse {
+        /// The answer for the client.
+        error_response: ResponseBody,
+        /// What was wrong with `ResponseData`.
+        reason: ResponseError,
+    },
     /// The envelope failed with UNSUPPORTED_VERSION (35): send the client no
     /// answer and close its connection, so that it reconnects and asks for
     /// the api versions again (the controller may have changed since it
@@ -81,8 +95,8 @@ pub enum ForwardOutcome {
     CloseConnection,
 }
 
-/// Why the broker cannot make sense of an EnvelopeResponse
-/// ([`unwrap_response`]).
+/// Why the `ResponseData` of a successful EnvelopeResponse is no answer to
+/// the forwarded request ([`ForwardOutcome::UnreadableResponse`]).
 ///
 /// ```
 /// use kwire_broker::forward::ResponseError;
@@ -96,7 +110,8 @@ pub enum ResponseError {
     #[error("the envelope response has neither an error nor response data")]
     MissingResponseData,
     /// The embedded response header or body does not decode at the
-    /// forwarded request's api key and version, or bytes are left over.
+    /// forwarded request's api key and version. Bytes after the body are
+    /// not an error: Kafka's forwarding broker leaves them unread.
     #[error("the embedded response is malformed: {0}")]
     Malformed(#[source] DecodeError),
     /// The embedded response answers another request.
@@ -107,10 +122,6 @@ pub enum ResponseError {
         /// The embedded response header's correlation id.
         found: i32,
     },
-    /// The forwarded request's api is not forwardable, so no error
-    /// response can be built for it.
-    #[error(transparent)]
-    NotForwardable(#[from] NotForwardable),
 }
 
 /// Reads the controller's EnvelopeResponse to `forwarded` (the request
@@ -121,19 +132,21 @@ pub enum ResponseError {
 /// - UNSUPPORTED_VERSION (35): [`ForwardOutcome::CloseConnection`];
 /// - any other non-zero code: [`ForwardOutcome::ErrorToClient`] with
 ///   UNKNOWN_SERVER_ERROR (-1), whatever the envelope's code was;
-/// - 0: the embedded response, decoded at the forwarded api key and version,
-///   its correlation id checked: [`ForwardOutcome::Response`].
+/// - 0: the embedded response, decoded at the forwarded api key and version
+///   (bytes after the body left unread, as Kafka leaves them), its
+///   correlation id checked: [`ForwardOutcome::Response`]; when the data is
+///   null, does not decode or answers another correlation id,
+///   [`ForwardOutcome::UnreadableResponse`] with UNKNOWN_SERVER_ERROR (-1)
+///   for the client and the [`ResponseError`].
 ///
 /// # Errors
-/// [`ResponseError::MissingResponseData`], [`ResponseError::Malformed`],
-/// [`ResponseError::CorrelationIdMismatch`], or
-/// [`ResponseError::NotForwardable`] when `forwarded` holds an api that is
-/// not forwardable.
+/// [`NotForwardable`] when `forwarded` holds an api that is not
+/// forwardable, for which no error response can be built.
 ///
 /// ```
 /// use kwire::error_code::ErrorCode;
-/// use kwire_broker::forward::{envelope_error, unwrap_response, ForwardOutcome, ForwardedRequest};
-/// use kwire::messages::{RequestHeader, ResponseBody, UnregisterBrokerRequest};
+/// use kwire_broker::forward::{envelope_error, unwrap_response, ForwardOutcome, ForwardedRequest, ResponseError};
+/// use kwire::messages::{EnvelopeResponse, RequestHeader, ResponseBody, UnregisterBrokerRequest};
 /// let header = RequestHeader { request_api_key: 64, correlation_id: 1, ..Default::default() };
 /// let forwarded = ForwardedRequest { header, body: UnregisterBrokerRequest::default().into() };
 /// let outcome = unwrap_response(&envelope_error(ErrorCode::NotController), &forwarded)?;
@@ -141,12 +154,19 @@ pub enum ResponseError {
 /// let outcome = unwrap_response(&envelope_error(ErrorCode::PrincipalDeserializationFailure), &forwarded)?;
 /// let ForwardOutcome::ErrorToClient(ResponseBody::UnregisterBroker(answer)) = outcome else { unreachable!() };
 /// assert_eq!(answer.error_code, -1);
-/// # Ok::<(), kwire_broker::forward::ResponseError>(())
+/// // Error 0 and no response data: the client gets UNKNOWN_SERVER_ERROR too.
+/// let outcome = unwrap_response(&EnvelopeResponse::default(), &forwarded)?;
+/// let ForwardOutcome::UnreadableResponse { error_response: ResponseBody::UnregisterBroker(answer), reason } = outcome
+/// else {
+///     unreachable!()
+/// };
+/// assert_eq!((answer.error_code, reason), (-1, ResponseError::MissingResponseData));
+/// # Ok::<(), kwire_broker::forward::NotForwardable>(())
 /// ```
 pub fn unwrap_response(
     response: &EnvelopeResponse,
     forwarded: &ForwardedRequest,
-) -> Result<ForwardOutcome, ResponseError> {
+) -> Result<ForwardOutcome, NotForwardable> {
     let version = forwarded.api_version();
     match ErrorCode::from_code(response.error_code) {
         ErrorCode::None => {}
@@ -157,14 +177,29 @@ pub fn unwrap_response(
             return Ok(ForwardOutcome::ErrorToClient(body));
         }
     }
+    match read_answer(response, forwarded) {
+        Ok(answer) => Ok(ForwardOutcome::Response(answer.header, answer.body)),
+        Err(reason) => Ok(ForwardOutcome::UnreadableResponse {
+            error_response: error_response(&forwarded.body, version, ErrorCode::UnknownServerError)?,
+            reason,
+        }),
+    }
+}
+
+/// The embedded response of a successful envelope, read as Kafka's
+/// forwarding broker reads it: header and body at the forwarded api key
+/// and version, bytes after the body left unread, the correlation id the
+/// forwarded one.
+fn read_answer(response: &EnvelopeResponse, forwarded: &ForwardedRequest) -> Result<ResponseFrame, ResponseError> {
     let data = response.response_data.as_ref().ok_or(ResponseError::MissingResponseData)?;
-    let answer = ResponseFrame::decode(data.as_bytes().clone(), forwarded.api_key(), version)
-        .map_err(ResponseError::Malformed)?;
+    let (answer, _unread) =
+        ResponseFrame::decode_lenient(data.as_bytes().clone(), forwarded.api_key(), forwarded.api_version())
+            .map_err(ResponseError::Malformed)?;
     if answer.header.correlation_id != forwarded.correlation_id() {
         return Err(ResponseError::CorrelationIdMismatch {
             expected: forwarded.correlation_id(),
             found: answer.header.correlation_id,
         });
     }
-    Ok(ForwardOutcome::Response(answer.header, answer.body))
+    Ok(answer)
 }

@@ -14,7 +14,7 @@ use tokio_util::codec::Decoder as _;
 
 use super::input::{CaptureEvent, FrameEvent, Segment};
 use super::output;
-use super::pair::{api_name, describe, Event, Pairing};
+use super::pair::{api_name, Api, Event, Pairing};
 use super::summary::Summary;
 use super::tcp::Reassembler;
 
@@ -91,6 +91,32 @@ fn starts_frame(side: usize, payload: &[u8], pairing: &Pairing, max: usize) -> b
         .unwrap_or(false)
 }
 
+/// Writes `text` and a newline to `out`, unless only the table is printed.
+fn line(out: &mut impl Write, table_only: bool, text: std::fmt::Arguments<'_>) {
+    if !table_only {
+        let _ = writeln!(out, "{text}");
+    }
+}
+
+/// Where a frame starts, as problem lines name it: a side of a connection
+/// and its stream offset, or a place in a frame file.
+#[derive(Clone, Copy)]
+enum At {
+    /// Stream offset of one side (0: client, 1: broker).
+    Side(usize, u64),
+    /// `offset N` of a frame file, or `line N` of a hex file.
+    Input(&'static str, u64),
+}
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At::Side(side, offset) => write!(f, "{} offset {offset}", SIDES[*side]),
+            At::Input(what, at) => write!(f, "{what} {at}"),
+        }
+    }
+}
+
 /// The side names in problem lines.
 const SIDES: [&str; 2] = ["client", "broker"];
 
@@ -100,6 +126,9 @@ pub struct Decoder<W: Write> {
     out: W,
     conns: Vec<Conn>,
     by_addr: HashMap<(SocketAddr, SocketAddr), usize>,
+    /// The last connection looked up, and its index: segments come in
+    /// runs of one connection, which then skip the map.
+    last: Option<((SocketAddr, SocketAddr), usize)>,
     /// Delivered bytes of the segment at hand (reused).
     scratch: Vec<u8>,
     /// The counts for the closing table.
@@ -118,6 +147,7 @@ impl<W: Write> Decoder<W> {
             out,
             conns: Vec::new(),
             by_addr: HashMap::new(),
+            last: None,
             scratch: Vec::new(),
             summary: Summary::default(),
         }
@@ -154,8 +184,7 @@ impl<W: Write> Decoder<W> {
         match event {
             FrameEvent::Frame(offset, frame) => {
                 let side = usize::from(self.conns[0].pairing.is_response(&frame));
-                let where_ = format!("{at} {offset}");
-                self.handle(0, side, &where_, frame, None);
+                self.handle(0, side, At::Input(at, offset), frame, None);
             }
             FrameEvent::Problem(offset, cause) => self.problem(0, None, format_args!("{at} {offset}: {cause}")),
         }
@@ -169,10 +198,13 @@ impl<W: Write> Decoder<W> {
         let key = if s.src <= s.dst { (s.src, s.dst) } else { (s.dst, s.src) };
         // A SYN on a known pair of addresses opens a new connection (the
         // client's port used again): the old one ends there.
-        let reused =
-            s.syn && !s.ack && self.by_addr.get(&key).is_some_and(|&i| self.conns[i].sides[0].tcp.offset() > 0);
-        let index = match self.by_addr.get(&key) {
-            Some(&index) if !reused => index,
+        let known = match self.last {
+            Some((last, index)) if last == key => Some(index),
+            _ => self.by_addr.get(&key).copied(),
+        };
+        let reused = s.syn && !s.ack && known.is_some_and(|i| self.conns[i].sides[0].tcp.offset() > 0);
+        let index = match known {
+            Some(index) if !reused => index,
             _ => {
                 if !s.syn && s.payload.is_empty() {
                     return; // a bare ACK or FIN of a connection not seen: nothing to learn
@@ -205,6 +237,7 @@ impl<W: Write> Decoder<W> {
                 self.conns.len() - 1
             }
         };
+        self.last = Some((key, index));
         let conn = &mut self.conns[index];
         if conn.kind == Kind::Other || !conn.shown {
             return;
@@ -265,8 +298,7 @@ impl<W: Write> Decoder<W> {
             match s.frames.decode(&mut s.buf) {
                 Ok(Some(frame)) => {
                     s.offset += 4 + frame.len() as u64;
-                    let where_ = format!("{} offset {offset}", SIDES[side]);
-                    self.handle(index, side, &where_, frame, time);
+                    self.handle(index, side, At::Side(side, offset), frame, time);
                     if self.conns[index].kind == Kind::Other {
                         return;
                     }
@@ -287,8 +319,10 @@ impl<W: Write> Decoder<W> {
         }
     }
 
-    /// One frame of connection `index`, from the client (`side` 0) or the broker.
-    fn handle(&mut self, index: usize, side: usize, at: &str, frame: Bytes, time: Option<SystemTime>) {
+    /// One frame of connection `index`, from the client (`side` 0) or the
+    /// broker. The lines of decoded frames are written straight to the
+    /// output; with `--table-only` no JSON is built at all.
+    fn handle(&mut self, index: usize, side: usize, at: At, frame: Bytes, time: Option<SystemTime>) {
         let conn = &mut self.conns[index];
         let event = if side == 0 { conn.pairing.request(frame, time) } else { conn.pairing.response(frame, time) };
         if conn.kind == Kind::Probing {
@@ -300,23 +334,40 @@ impl<W: Write> Decoder<W> {
                 return;
             }
         }
-        let t = output::time(time);
-        let label = self.conns[index].label.clone();
         let records = self.options.records;
+        let table_only = self.options.table_only;
+        let t = output::Time(time);
         match event {
             Event::Request { head, decoded } => {
                 if !self.wants(head.api_key) {
                     return;
                 }
-                let json = decoded.and_then(|f| output::request_json(&f, records));
-                self.summary.request(head.api_key, head.api_version, json.is_err());
-                let api = describe(head.api_key, head.api_version);
+                let api = Api(head.api_key, head.api_version);
                 let corr = head.correlation_id;
+                // A decoded message holds every field its version lacks at
+                // the default, so its JSON form cannot fail: the table alone
+                // needs only whether it decoded.
+                let json = match decoded {
+                    Ok(_) if table_only => Ok(None),
+                    Ok(frame) => output::request_json(&frame, records).map(Some),
+                    Err(cause) => Err(cause),
+                };
+                self.summary.request(head.api_key, head.api_version, json.is_err());
                 match json {
-                    Ok(json) => self.print(format_args!("{t} {label} request {api} corr {corr} {json}")),
+                    Ok(None) => {}
+                    Ok(Some(json)) => {
+                        let label = &self.conns[index].label;
+                        let _ = write!(self.out, "{t} {label} request {api} corr {corr} ");
+                        output::write_json(&mut self.out, &json);
+                    }
                     Err(cause) => {
                         self.summary.problems += 1;
-                        self.print(format_args!("{t} {label} error {at}: request {api} corr {corr}: {cause}"));
+                        let label = &self.conns[index].label;
+                        line(
+                            &mut self.out,
+                            table_only,
+                            format_args!("{t} {label} error {at}: request {api} corr {corr}: {cause}"),
+                        );
                     }
                 }
             }
@@ -325,54 +376,66 @@ impl<W: Write> Decoder<W> {
                     return;
                 }
                 let read_at = decoded.as_ref().ok().map(|f| f.version).filter(|v| *v != api_version);
-                let json = decoded.and_then(|f| output::response_json(&f, records));
-                let error = json.as_ref().is_ok_and(output::has_error);
+                let (json, error) = match decoded {
+                    Ok(frame) if table_only => (Ok(None), output::body_has_error(&frame.body)),
+                    Ok(frame) => match output::response_json(&frame, records) {
+                        Ok(json) => {
+                            let error = output::has_error(&json);
+                            (Ok(Some(json)), error)
+                        }
+                        Err(cause) => (Err(cause), false),
+                    },
+                    Err(cause) => (Err(cause), false),
+                };
                 self.summary.response(api_key, api_version, latency, error, json.is_err());
-                let mut api = describe(api_key, api_version);
-                if let Some(v) = read_at {
-                    api.push_str(&format!(" (body v{v})"));
-                }
-                let lat = output::latency(latency);
+                let api = Api(api_key, api_version);
+                let body = output::BodyVersion(read_at);
+                let lat = output::Latency(latency);
                 match json {
-                    Ok(json) => {
-                        self.print(format_args!("{t} {label} response {api} corr {correlation_id} {lat} {json}"))
+                    Ok(None) => {}
+                    Ok(Some(json)) => {
+                        let label = &self.conns[index].label;
+                        let _ = write!(self.out, "{t} {label} response {api}{body} corr {correlation_id} {lat} ");
+                        output::write_json(&mut self.out, &json);
                     }
                     Err(cause) => {
                         self.summary.problems += 1;
-                        self.print(format_args!(
-                            "{t} {label} error {at}: response {api} corr {correlation_id}: {cause}"
-                        ));
+                        let label = &self.conns[index].label;
+                        line(
+                            &mut self.out,
+                            table_only,
+                            format_args!("{t} {label} error {at}: response {api}{body} corr {correlation_id}: {cause}"),
+                        );
                     }
                 }
             }
             Event::SaslToken { from_client, len } => {
                 self.summary.sasl_tokens += 1;
                 let who = if from_client { "client" } else { "broker" };
-                self.print(format_args!("{t} {label} sasl-token {who} {len} bytes, not read"));
+                let label = &self.conns[index].label;
+                line(&mut self.out, table_only, format_args!("{t} {label} sasl-token {who} {len} bytes, not read"));
             }
-            Event::Failed(cause) => {
-                let cause = format!("{at}: {cause}");
-                self.problem(index, time, format_args!("{cause}"));
-            }
+            Event::Failed(cause) => self.problem(index, time, format_args!("{at}: {cause}")),
         }
     }
 
     fn wants(&self, api_key: i16) -> bool {
-        self.options.apis.is_empty() || self.options.apis.contains(&api_name(api_key).to_ascii_lowercase())
+        if self.options.apis.is_empty() {
+            return true;
+        }
+        let name = api_name(api_key);
+        self.options.apis.iter().any(|api| api.eq_ignore_ascii_case(&name))
     }
 
     fn problem(&mut self, index: usize, time: Option<SystemTime>, cause: std::fmt::Arguments<'_>) {
         self.summary.problems += 1;
-        let t = output::time(time);
+        let t = output::Time(time);
         let label = &self.conns[index].label;
-        let line = format!("{t} {label} error {cause}");
-        self.print(format_args!("{line}"));
+        line(&mut self.out, self.options.table_only, format_args!("{t} {label} error {cause}"));
     }
 
-    fn print(&mut self, line: std::fmt::Arguments<'_>) {
-        if !self.options.table_only {
-            let _ = writeln!(self.out, "{line}");
-        }
+    fn print(&mut self, text: std::fmt::Arguments<'_>) {
+        line(&mut self.out, self.options.table_only, text);
     }
 
     /// At the end of the input: gaps before segments still waiting, frames

@@ -14,6 +14,8 @@
 //! empty, is replaced by a summary of its batches (and with `--records`,
 //! the records themselves).
 
+use std::fmt;
+use std::io::Write;
 use std::time::{Duration, SystemTime};
 
 use base64::Engine;
@@ -24,13 +26,49 @@ use kwire::records::{Batch, Batches, DecodeOptions};
 use kwire::Bytes;
 
 /// The time column: RFC 3339 in microseconds, `-` when the input has no times.
-pub fn time(time: Option<SystemTime>) -> String {
-    time.map_or_else(|| "-".to_string(), |t| humantime::format_rfc3339_micros(t).to_string())
+#[derive(Clone, Copy)]
+pub struct Time(pub Option<SystemTime>);
+
+impl fmt::Display for Time {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(t) => write!(f, "{}", humantime::format_rfc3339_micros(t)),
+            None => f.write_str("-"),
+        }
+    }
 }
 
 /// A latency in milliseconds with microseconds, `-` when unknown.
-pub fn latency(latency: Option<Duration>) -> String {
-    latency.map_or_else(|| "-".to_string(), |d| format!("{}.{:03}ms", d.as_millis(), d.subsec_micros() % 1000))
+pub struct Latency(pub Option<Duration>);
+
+impl fmt::Display for Latency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(d) => write!(f, "{}.{:03}ms", d.as_millis(), d.subsec_micros() % 1000),
+            None => f.write_str("-"),
+        }
+    }
+}
+
+/// ` (body vN)` after the api of a response read at another version than
+/// its request's (ApiVersions' v0 fallback); nothing otherwise.
+pub struct BodyVersion(pub Option<i16>);
+
+impl fmt::Display for BodyVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(v) => write!(f, " (body v{v})"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Writes `json` as one line's end: its text, straight into `out` (no
+/// intermediate string), then a newline.
+pub fn write_json(out: &mut impl Write, json: &Value) {
+    if serde_json::to_writer(&mut *out, json).is_ok() {
+        let _ = out.write_all(b"\n");
+    }
 }
 
 /// The JSON body of a request, records summarized.
@@ -222,5 +260,123 @@ pub fn has_error(json: &Value) -> bool {
         }
         Value::Array(items) => items.iter().any(has_error),
         _ => false,
+    }
+}
+
+/// Whether any `error_code` field of a decoded response is not 0 (NONE):
+/// the same answer as [`has_error`] on its JSON form (whose `errorCode`
+/// keys are those fields), without building the JSON.
+///
+/// A derived `Debug` writes each field, nested structs and lists
+/// included, as three pieces into a [`fmt::Write`], without allocating:
+/// the name, `": "`, then the value. The body is written into a scanner
+/// that waits for the piece `error_code` then `": "`, and stops the
+/// writing at the first value that is not `0`. Quoted text cannot give
+/// those pieces: `Debug` writes a string's characters between escapes as
+/// one piece (followed by a quote or an escape, never `": "`) and a byte
+/// string's one byte at a time.
+pub fn body_has_error(body: &ResponseBody) -> bool {
+    let mut scan = ErrorScan::default();
+    let _ = fmt::write(&mut scan, format_args!("{body:?}"));
+    scan.found
+}
+
+/// A [`fmt::Write`] that tells whether the `Debug` text written into it
+/// holds an `error_code` field whose value is not `0`.
+#[derive(Default)]
+struct ErrorScan {
+    /// Pieces of `error_code: ` seen last: 1 after the name, 2 after `": "`.
+    at: u8,
+    found: bool,
+}
+
+impl fmt::Write for ErrorScan {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.at = match (self.at, s) {
+            // The value's first character: an i16 starting with `0` is 0.
+            (2, value) if !value.starts_with('0') => {
+                self.found = true;
+                return Err(fmt::Error);
+            }
+            (1, ": ") => 2,
+            (_, "error_code") => 1,
+            _ => 0,
+        };
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kwire::api::ApiKey;
+    use kwire::json::JsonOptions;
+    use kwire::primitives::Reader;
+    use kwire::sample::SampleGen;
+    use kwire::BytesMut;
+
+    /// Every response at every version, random (strings with quotes and
+    /// backslashes, error codes of all values, nested lists) and at its
+    /// defaults, read back from its bytes as the decoder reads it: the
+    /// `Debug` scan and the JSON form find the same error codes.
+    #[test]
+    fn the_error_scan_agrees_with_the_json_form_for_every_response() {
+        let mut g = SampleGen::new(35);
+        let (mut with, mut without) = (0, 0);
+        for &key in ApiKey::ALL {
+            let versions = key.info().valid_versions;
+            for version in versions.min..=versions.max {
+                for round in 0..6 {
+                    let Some(sample) = ResponseBody::sample(key, &mut g, version) else { continue };
+                    let mut buf = BytesMut::new();
+                    if sample.encode(&mut buf, version).is_err() {
+                        continue;
+                    }
+                    let body = ResponseBody::decode_from(key, &mut Reader::new(buf.freeze()), version).unwrap();
+                    let body = if round == 0 { without_errors(key, &body, version) } else { body };
+                    let expected = has_error(&body.to_json(version).unwrap());
+                    assert_eq!(body_has_error(&body), expected, "{key:?} v{version}: {body:?}");
+                    if expected {
+                        with += 1;
+                    } else {
+                        without += 1;
+                    }
+                }
+            }
+        }
+        assert!(with > 1000 && without > 300, "{with} with an error, {without} without");
+    }
+
+    /// `body` with every error code 0, through its unredacted JSON form.
+    fn without_errors(key: ApiKey, body: &ResponseBody, version: i16) -> ResponseBody {
+        fn zero(json: &mut Value) {
+            match json {
+                Value::Object(map) => {
+                    for (k, v) in map.iter_mut() {
+                        if k == "errorCode" {
+                            *v = 0.into();
+                        } else {
+                            zero(v);
+                        }
+                    }
+                }
+                Value::Array(items) => items.iter_mut().for_each(zero),
+                _ => {}
+            }
+        }
+        let mut json = body.to_json_with(version, JsonOptions::unredacted()).unwrap();
+        zero(&mut json);
+        ResponseBody::from_json(key, &json, version).unwrap()
+    }
+
+    #[test]
+    fn the_error_scan_passes_over_strings_that_look_like_the_field() {
+        let body = kwire::messages::SaslHandshakeResponse {
+            error_code: 0,
+            mechanisms: vec!["error_code".into(), "error_code: 5".into(), "\"error_code\": 7".into()],
+        };
+        assert!(!body_has_error(&ResponseBody::SaslHandshake(body.clone())));
+        let body = kwire::messages::SaslHandshakeResponse { error_code: 33, ..body };
+        assert!(body_has_error(&ResponseBody::SaslHandshake(body)));
     }
 }

@@ -81,9 +81,14 @@ impl Pairing {
 
     /// A frame from the client.
     pub fn request(&mut self, frame: Bytes, time: Option<SystemTime>) -> Event {
+        // Decoded once: while bare tokens may come, to tell a token from a request.
+        let mut early = None;
         if self.sasl_tokens {
             match RequestFrame::decode(frame.clone()) {
-                Ok(_) => self.sasl_tokens = false,
+                Ok(request) => {
+                    self.sasl_tokens = false;
+                    early = Some(request);
+                }
                 Err(_) => {
                     self.tokens_unanswered += 1;
                     return Event::SaslToken { from_client: true, len: frame.len() };
@@ -97,9 +102,12 @@ impl Pairing {
         match self.correlator.track_request(&frame) {
             Ok(true) => self.seen.push_back((head.correlation_id, time)),
             Ok(false) => {}
-            Err(e) => return Event::Failed(format!("request {}: {e}", describe(head.api_key, head.api_version))),
+            Err(e) => return Event::Failed(format!("request {}: {e}", Api(head.api_key, head.api_version))),
         }
-        let decoded = RequestFrame::decode(frame).map(Box::new).map_err(|e| e.to_string());
+        let decoded = match early {
+            Some(request) => Ok(Box::new(request)),
+            None => RequestFrame::decode(frame).map(Box::new).map_err(|e| e.to_string()),
+        };
         Event::Request { head, decoded }
     }
 
@@ -147,8 +155,17 @@ impl Pairing {
 
 /// An api key and version as the output names them: `Metadata v12`, or
 /// `api key 99 v0` for a key this build does not know.
-pub fn describe(api_key: i16, api_version: i16) -> String {
-    format!("{} v{api_version}", api_name(api_key))
+#[derive(Clone, Copy)]
+pub struct Api(pub i16, pub i16);
+
+impl std::fmt::Display for Api {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Api(api_key, api_version) = *self;
+        match kwire::api::api_info(api_key) {
+            Some(info) => write!(f, "{} v{api_version}", info.name),
+            None => write!(f, "api key {api_key} v{api_version}"),
+        }
+    }
 }
 
 /// Kafka's name of an api key, or `api key N`.
