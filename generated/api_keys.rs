@@ -6592,7 +6592,14 @@ impl RequestBody {
                     .map(Self::UnregisterController)
             }
             #[allow(unreachable_patterns)]
-            _ => Err(enc::json::unknown_api_key(api_key.code(), version)),
+            _ => {
+                Err(
+                    crate::json::JsonError::new(
+                        crate::json::JsonErrorKind::UnknownApiKey(api_key.code()),
+                        version,
+                    ),
+                )
+            }
         }
     }
 }
@@ -15432,7 +15439,14 @@ impl ResponseBody {
                     .map(Self::UnregisterController)
             }
             #[allow(unreachable_patterns)]
-            _ => Err(enc::json::unknown_api_key(api_key.code(), version)),
+            _ => {
+                Err(
+                    crate::json::JsonError::new(
+                        crate::json::JsonErrorKind::UnknownApiKey(api_key.code()),
+                        version,
+                    ),
+                )
+            }
         }
     }
 }

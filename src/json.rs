@@ -340,11 +340,6 @@ pub(crate) mod support {
         JsonError::new(JsonErrorKind::NonDefaultField, version).within(owner, key)
     }
 
-    /// The error for an api key without a message in this build.
-    pub fn unknown_api_key(api_key: i16, version: i16) -> JsonError {
-        JsonError::new(JsonErrorKind::UnknownApiKey(api_key), version)
-    }
-
     /// A `records` field as Kafka's `write(data, version)` writes it: `""`
     /// whatever the records hold.
     pub fn records(_records: &Bytes) -> Value {

@@ -1109,12 +1109,9 @@ pub fn regenerate(facts_file: &Path, options: &Options, runtime: &str, out: &Pat
         for family in &facts.families {
             let input = internal.join(&family.dir);
             let family_out = out.join("internal").join(&family.module);
-            builder(&input, &family_out).compile_keeping(&["records.rs"])?;
-            let records =
-                internal::read_schemas(&input).map_err(|message| Error::Facts { path: input.clone(), message })?;
-            let path = family_out.join("records.rs");
-            write::write_if_changed(&path, &internal::dispatch_source(family, &records))
-                .map_err(|source| Error::Io { path, source })?;
+            let family_builder = builder(&input, &family_out);
+            family_builder.compile_keeping(&["records.rs"])?;
+            internal::write_records(family, &family_builder, &family_out)?;
         }
         dirs.push(internal);
     }

@@ -1,5 +1,5 @@
 //! Rust names for Kafka names, through heck: fields in snake_case, structs
-//! in UpperCamelCase, keywords escaped.
+//! in UpperCamelCase, constants in SHOUTY_SNAKE_CASE, keywords escaped.
 //!
 //! Kafka's names are case-sensitive where Rust's cased forms are not:
 //! Kafka's generator accepts fields `myURL` and `myUrl` in one struct, and
@@ -16,7 +16,7 @@
 //! gets the same names either way: a struct `TopicRef` after a struct
 //! `Topic` becomes `TopicRef2`.
 
-use heck::{ToSnakeCase, ToUpperCamelCase};
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, Spacing, Span, TokenStream, TokenTree};
 
 /// Rust keywords that a raw identifier (`r#type`) can stand for.
@@ -49,6 +49,12 @@ pub fn type_name(kafka: &str) -> String {
     } else {
         name
     }
+}
+
+/// The SHOUTY_SNAKE_CASE name of a constant, e.g. `ZK_MIGRATION_STATE_RECORD`
+/// for `ZkMigrationStateRecord`, as Kafka names its generated enum constants.
+pub fn constant_name(kafka: &str) -> String {
+    kafka.to_shouty_snake_case()
 }
 
 /// The identifier of a struct.

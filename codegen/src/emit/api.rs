@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::dispatch::{self, Coverage, Dispatch, Variant};
 use super::field::Form;
 use super::EmitContext;
 use crate::model::{Field, FieldType, Listener, MessageSpec, SpecType};
@@ -58,7 +59,8 @@ fn shares_input(spec: &MessageSpec) -> bool {
     false
 }
 
-fn range(v: Versions) -> TokenStream {
+/// `kwire::message::VersionRange` of `v`: `NONE` when empty.
+pub(crate) fn range(v: Versions) -> TokenStream {
     if v.is_empty() {
         quote!(kwire::message::VersionRange::NONE)
     } else {
@@ -286,32 +288,93 @@ fn emit_body_enum(
 ) -> TokenStream {
     let rt = &cx.runtime;
     let entries = body_entries(bodies, api_keys, what, Form::Owned, cx);
-    let (variants, keys) = variants_and_keys(&entries);
-    let encodes = entries
-        .iter()
-        .map(|BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => kwire::message::Message::encode_to(m, w, version),));
-    let sizes = entries
-        .iter()
-        .map(|BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => kwire::message::Message::encoded_size(m, version),));
-    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, api_key, cfg, .. }| {
-        quote!(#cfg ApiKey::#api_key => <#ty as kwire::message::Message>::decode_from(r, version).map(Self::#v),)
-    });
-    let decodes_into = entries.iter().map(|BodyEntry { variant: v, api_key, cfg, .. }| {
-        quote!(#cfg (Self::#v(m), ApiKey::#api_key) => kwire::message::Message::decode_into_from(m, r, version),)
-    });
+    let variants = variants(&entries);
     let link = |path: &str| format!("{}::{path}", runtime_path(rt));
-    let froms = entries.iter().map(|BodyEntry { variant: v, ty, key, cfg, .. }| {
+    let covers = covers_table(&entries, api_keys, cx);
+    let encode_errors = format!(" As [`Message::encode`]({}).", link("message::Message::encode"));
+    let encode_to_doc =
+        format!(" Writes the body encoded at `version` to a [`Writer`]({}),", link("primitives::Writer"));
+    let decode_errors = if covers {
+        String::from(" The body's own decode error.")
+    } else {
+        format!(
+            " [`DecodeErrorKind::ApiKeyNotCompiled`]({}) for an api key whose messages were not compiled, or the body's own decode error.",
+            link("error::DecodeErrorKind::ApiKeyNotCompiled")
+        )
+    };
+    let docs = |row: &str| match row {
+        "key" => quote! {
+            /// The api key of the body.
+        },
+        "encode" => quote! {
+            /// Appends the body encoded at `version`.
+            ///
+            /// # Errors
+            #[doc = #encode_errors]
+            /// After an error `buf` holds what it held before.
+        },
+        "encode_to" => quote! {
+            #[doc = #encode_to_doc]
+            /// which may share large `bytes` and `records` values instead of copying them.
+            ///
+            /// # Errors
+            #[doc = #encode_errors]
+            /// What was written before the error stays in the writer.
+        },
+        "encoded_size" => quote! {
+            /// Bytes that [`Self::encode`] writes at `version`.
+        },
+        "decode_from" => quote! {
+            /// Reads the body of `api_key` at `version` from a [`Reader`](kwire::primitives::Reader).
+            ///
+            /// # Errors
+            #[doc = #decode_errors]
+        },
+        "decode_into_from" => quote! {
+            /// Reads the body of `api_key` at `version` into `self`: in place,
+            /// reusing the arrays and structs it holds, when `self` is
+            /// a body of that api key (a connection's requests mostly are);
+            /// otherwise `self` is replaced by a body decoded afresh. The
+            /// result equals what [`Self::decode_from`] returns.
+            ///
+            /// # Errors
+            /// As [`Self::decode_from`]; `self` then holds a valid but unspecified body.
+        },
+        "sample" => quote! {
+            /// A random body for `api_key` at `version`, for property tests;
+            /// `None` for an api key whose messages were not compiled.
+        },
+        "to_json" => quote! {
+            /// Kafka's JSON form of the body at `version` (see the runtime's
+            /// `json` module), sensitive fields redacted.
+            ///
+            /// # Errors
+            /// As the body's `ToJson::to_json`.
+        },
+        "to_json_with" => quote! {
+            /// Kafka's JSON form of the body at `version`, written as `options` say.
+            ///
+            /// # Errors
+            /// As the body's `ToJson::to_json_with`.
+        },
+        "from_json" => quote! {
+            /// Reads the body of `api_key` at `version` from Kafka's JSON form.
+            ///
+            /// # Errors
+            /// `JsonErrorKind::UnknownApiKey` for an api key whose messages were
+            /// not compiled, or the body's own error.
+        },
+        _ => TokenStream::new(),
+    };
+    let dispatch = body_dispatch(name, &variants, covers, dispatch::Form::Owned, &docs, cx);
+    let froms = entries.iter().zip(&variants).map(|(BodyEntry { variant: v, ty, key, cfg, .. }, variant)| {
         let try_doc = format!(
             " The body of api key {key}, or [`UnexpectedBody`]({}) giving back a body of another api key.",
             link("error::UnexpectedBody")
         );
+        let from = dispatch.impl_from(variant);
         quote! {
-            #cfg
-            impl From<#ty> for #name {
-                fn from(m: #ty) -> Self {
-                    Self::#v(m)
-                }
-            }
+            #from
 
             #cfg
             #[doc = #try_doc]
@@ -332,94 +395,9 @@ fn emit_body_enum(
     let non_exhaustive_doc = format!(
         " Non-exhaustive: Kafka releases and the crate's features (`admin`, `controller`) add api keys, so a `match` needs a `_` arm; `TryFrom<{name}>` on each {what} type takes out one api key's body."
     );
-    let encode_errors = format!(" As [`Message::encode`]({}).", link("message::Message::encode"));
-    let encode_to_doc =
-        format!(" Writes the body encoded at `version` to a [`Writer`]({}),", link("primitives::Writer"));
-    let covers = covers_table(&entries, api_keys, cx);
-    let decode_errors = if covers {
-        String::from(" The body's own decode error.")
-    } else {
-        format!(
-            " [`DecodeErrorKind::ApiKeyNotCompiled`]({}) for an api key whose messages were not compiled, or the body's own decode error.",
-            link("error::DecodeErrorKind::ApiKeyNotCompiled")
-        )
-    };
     let views = cx.views.then(|| {
         let entries = body_entries(bodies, api_keys, what, Form::Borrowed, cx);
-        super::gate(emit_view_enum(&entries, covers, name, what), cx.gates.views.as_deref())
-    });
-    let not_compiled = not_compiled_arm(covers);
-    // A body of another api key is replaced; with one body that covers the
-    // table there is no other.
-    let decode_afresh = (entries.len() > 1 || !covers).then(|| {
-        quote! {
-            #[allow(unreachable_patterns)]
-            _ => {
-                *self = Self::decode_from(api_key, r, version)?;
-                Ok(())
-            }
-        }
-    });
-    let no_sample = (!covers).then(|| quote!(#[allow(unreachable_patterns)] _ => None,));
-    let no_json = (!covers)
-        .then(|| quote!(#[allow(unreachable_patterns)] _ => Err(enc::json::unknown_api_key(api_key.code(), version)),));
-    let samples = cx.samples.then(|| {
-        let arms = entries.iter().map(|BodyEntry { variant: v, ty, api_key, cfg, .. }| {
-            quote!(#cfg ApiKey::#api_key => Some(Self::#v(<#ty as #rt::sample::Sample>::sample(g, version))),)
-        });
-        super::gate(
-            quote! {
-                /// A random body for `api_key` at `version`, for property tests;
-                /// `None` for an api key whose messages were not compiled.
-                pub fn sample(api_key: ApiKey, g: &mut #rt::sample::SampleGen, version: i16) -> Option<Self> {
-                    match api_key {
-                        #(#arms)*
-                        #no_sample
-                    }
-                }
-            },
-            cx.gates.samples.as_deref(),
-        )
-    });
-    let json = cx.json.then(|| {
-        let to = entries.iter().map(|BodyEntry { variant: v, cfg, .. }| {
-            quote!(#cfg Self::#v(m) => #rt::json::ToJson::to_json_with(m, version, options),)
-        });
-        let from = entries.iter().map(|BodyEntry { variant: v, ty, api_key, cfg, .. }| {
-            quote!(#cfg ApiKey::#api_key => <#ty as #rt::json::FromJson>::from_json(json, version).map(Self::#v),)
-        });
-        super::gate(quote! {
-            /// Kafka's JSON form of the body at `version` (see the runtime's
-            /// `json` module), sensitive fields redacted.
-            ///
-            /// # Errors
-            /// As the body's `ToJson::to_json`.
-            pub fn to_json(&self, version: i16) -> Result<#rt::json::Value, #rt::json::JsonError> {
-                self.to_json_with(version, #rt::json::JsonOptions::default())
-            }
-
-            /// Kafka's JSON form of the body at `version`, written as `options` say.
-            ///
-            /// # Errors
-            /// As the body's `ToJson::to_json_with`.
-            pub fn to_json_with(&self, version: i16, options: #rt::json::JsonOptions) -> Result<#rt::json::Value, #rt::json::JsonError> {
-                match self {
-                    #(#to)*
-                }
-            }
-
-            /// Reads the body of `api_key` at `version` from Kafka's JSON form.
-            ///
-            /// # Errors
-            /// `JsonErrorKind::UnknownApiKey` for an api key whose messages were
-            /// not compiled, or the body's own error.
-            pub fn from_json(api_key: ApiKey, json: &#rt::json::Value, version: i16) -> Result<Self, #rt::json::JsonError> {
-                match api_key {
-                    #(#from)*
-                    #no_json
-                }
-            }
-        }, cx.gates.json.as_deref())
+        super::gate(emit_view_enum(&entries, covers, name, what, cx), cx.gates.views.as_deref())
     });
     let default = entries.iter().find(|e| e.cfg.is_empty()).map(|BodyEntry { variant: v, ty, key, .. }| {
         let doc = format!(
@@ -434,90 +412,54 @@ fn emit_body_enum(
             }
         }
     });
-    quote! {
+    let declaration = dispatch.declaration(quote! {
         #[doc = #doc]
         ///
         #[doc = #non_exhaustive_doc]
-        #[derive(Debug, Clone, PartialEq)]
-        #[non_exhaustive]
-        pub enum #name {
-            #(#variants)*
-        }
+    });
+    let methods = dispatch.methods();
+    quote! {
+        #declaration
 
         #default
 
         impl #name {
-            /// The api key of the body.
-            pub fn api_key(&self) -> ApiKey {
-                match self {
-                    #(#keys)*
-                }
-            }
-
-            /// Appends the body encoded at `version`.
-            ///
-            /// # Errors
-            #[doc = #encode_errors]
-            /// After an error `buf` holds what it held before.
-            pub fn encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), kwire::error::EncodeError> {
-                enc::all_or_nothing(buf, |buf| self.encode_to(&mut kwire::primitives::Writer::new(buf), version))
-            }
-
-            #[doc = #encode_to_doc]
-            /// which may share large `bytes` and `records` values instead of copying them.
-            ///
-            /// # Errors
-            #[doc = #encode_errors]
-            /// What was written before the error stays in the writer.
-            pub fn encode_to(&self, w: &mut kwire::primitives::Writer<'_>, version: i16) -> Result<(), kwire::error::EncodeError> {
-                match self {
-                    #(#encodes)*
-                }
-            }
-
-            /// Bytes that [`Self::encode`] writes at `version`.
-            #[inline]
-            pub fn encoded_size(&self, version: i16) -> usize {
-                match self {
-                    #(#sizes)*
-                }
-            }
-
-            /// Reads the body of `api_key` at `version` from a [`Reader`](kwire::primitives::Reader).
-            ///
-            /// # Errors
-            #[doc = #decode_errors]
-            pub fn decode_from(api_key: ApiKey, r: &mut kwire::primitives::Reader, version: i16) -> Result<Self, kwire::error::DecodeError> {
-                match api_key {
-                    #(#decodes)*
-                    #not_compiled
-                }
-            }
-
-            /// Reads the body of `api_key` at `version` into `self`: in place,
-            /// reusing the arrays and structs it holds, when `self` is
-            /// a body of that api key (a connection's requests mostly are);
-            /// otherwise `self` is replaced by a body decoded afresh. The
-            /// result equals what [`Self::decode_from`] returns.
-            ///
-            /// # Errors
-            /// As [`Self::decode_from`]; `self` then holds a valid but unspecified body.
-            #[inline]
-            pub fn decode_into_from(&mut self, api_key: ApiKey, r: &mut kwire::primitives::Reader, version: i16) -> Result<(), kwire::error::DecodeError> {
-                match (&mut *self, api_key) {
-                    #(#decodes_into)*
-                    #decode_afresh
-                }
-            }
-
-            #samples
-
-            #json
+            #methods
         }
 
         #(#froms)*
 
         #views
+    }
+}
+
+/// The dispatch of a body enum over `variants`, selected by `ApiKey`.
+fn body_dispatch<'a>(
+    name: &proc_macro2::Ident,
+    variants: &'a [Variant],
+    covers: bool,
+    form: dispatch::Form,
+    docs: &'a dyn Fn(&str) -> TokenStream,
+    cx: &'a EmitContext,
+) -> Dispatch<'a> {
+    let name = match &form {
+        dispatch::Form::Owned => name.clone(),
+        dispatch::Form::View(_) => format_ident!("{name}Ref"),
+    };
+    let extra = |on: bool, gate: &Option<String>| on.then(|| gate.clone());
+    Dispatch {
+        name,
+        variants,
+        rt: &cx.runtime,
+        selector: (format_ident!("api_key"), quote!(ApiKey)),
+        selector_code: quote!(api_key.code()),
+        coverage: if covers { Coverage::Covers } else { Coverage::Partial },
+        unknown_decode: quote!(Err(r.error(kwire::error::DecodeErrorKind::ApiKeyNotCompiled(api_key.code())))),
+        form,
+        inherent: true,
+        json: extra(cx.json, &cx.gates.json),
+        samples: extra(cx.samples, &cx.gates.samples),
+        docs,
     }
 }
 
@@ -561,74 +503,59 @@ fn body_entries(
         .collect()
 }
 
-/// An enum's variants (one per body, with its api key as doc) and the arms
-/// of its `api_key()`.
-fn variants_and_keys(entries: &[BodyEntry]) -> (Vec<TokenStream>, Vec<TokenStream>) {
-    let variants = entries
+/// The enum's variant of each body, its api key as doc.
+fn variants(entries: &[BodyEntry]) -> Vec<Variant> {
+    entries
         .iter()
-        .map(|BodyEntry { variant: v, ty, key, cfg, .. }| {
-            let doc = format!(" Api key {key}.");
-            quote!(#cfg #[doc = #doc] #v(#ty),)
+        .map(|BodyEntry { variant, ty, key, api_key, cfg }| Variant {
+            ident: variant.clone(),
+            ty: ty.clone(),
+            selector: quote!(ApiKey::#api_key),
+            cfg: cfg.clone(),
+            doc: format!("Api key {key}."),
         })
-        .collect();
-    let keys = entries
-        .iter()
-        .map(|BodyEntry { variant: v, api_key, cfg, .. }| quote!(#cfg Self::#v(_) => ApiKey::#api_key,))
-        .collect();
-    (variants, keys)
+        .collect()
 }
 
 /// `RequestBodyRef<'a>` or `ResponseBodyRef<'a>`: the borrowed view of a
 /// body of any api key, decoded by api key at run time.
-fn emit_view_enum(entries: &[BodyEntry], covers_table: bool, owned: &proc_macro2::Ident, what: &str) -> TokenStream {
-    let name = format_ident!("{owned}Ref");
-    let (variants, keys) = variants_and_keys(entries);
-    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, api_key, cfg, .. }| {
-        quote!(#cfg ApiKey::#api_key => <#ty as kwire::message::MessageView<'a>>::decode_from(r, version).map(Self::#v),)
-    });
-    let owns = entries.iter().map(
-        |BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => #owned::#v(kwire::primitives::IntoOwned::into_owned(m)),),
-    );
+fn emit_view_enum(
+    entries: &[BodyEntry],
+    covers_table: bool,
+    owned: &proc_macro2::Ident,
+    what: &str,
+    cx: &EmitContext,
+) -> TokenStream {
+    let variants = variants(entries);
     let doc = format!(" The borrowed view of a {what} body of any api key: see [`{owned}`].");
     let owned_doc = format!(" The owned [`{owned}`], allocating what the view borrowed.");
     let decode_errors = format!(" As [`{owned}::decode_from`].");
-    let not_compiled = not_compiled_arm(covers_table);
-    quote! {
-        #[doc = #doc]
-        ///
-        /// Non-exhaustive, as the owned enum: a `match` needs a `_` arm.
-        #[derive(Debug, Clone, PartialEq)]
-        #[non_exhaustive]
-        pub enum #name<'a> {
-            #(#variants)*
-        }
-
-        impl<'a> #name<'a> {
+    let docs = |row: &str| match row {
+        "key" => quote! {
             /// The api key of the body.
-            pub fn api_key(&self) -> ApiKey {
-                match self {
-                    #(#keys)*
-                }
-            }
-
+        },
+        "decode_from" => quote! {
             /// Reads the view of the body of `api_key` at `version`.
             ///
             /// # Errors
             #[doc = #decode_errors]
-            pub fn decode_from(api_key: ApiKey, r: &mut kwire::primitives::Reader<&'a [u8]>, version: i16) -> Result<Self, kwire::error::DecodeError> {
-                match api_key {
-                    #(#decodes)*
-                    #not_compiled
-                }
-            }
+        },
+        "into_owned" => quote!(#[doc = #owned_doc]),
+        _ => TokenStream::new(),
+    };
+    let dispatch = body_dispatch(owned, &variants, covers_table, dispatch::Form::View(owned.clone()), &docs, cx);
+    let name = &dispatch.name;
+    let declaration = dispatch.declaration(quote! {
+        #[doc = #doc]
+        ///
+        /// Non-exhaustive, as the owned enum: a `match` needs a `_` arm.
+    });
+    let methods = dispatch.methods();
+    quote! {
+        #declaration
 
-            #[doc = #owned_doc]
-            #[inline]
-            pub fn into_owned(self) -> #owned {
-                match self {
-                    #(#owns)*
-                }
-            }
+        impl<'a> #name<'a> {
+            #methods
         }
     }
 }
@@ -638,15 +565,6 @@ fn emit_view_enum(entries: &[BodyEntry], covers_table: bool, owned: &proc_macro2
 /// (which would then be unreachable). `api_keys` are the compiled ones.
 fn covers_table(entries: &[BodyEntry], api_keys: &ApiKeyIdents, cx: &EmitContext) -> bool {
     !cx.partial && entries.len() == api_keys.len()
-}
-
-/// The `_` arm of a body decode by api key, unless the match is exhaustive:
-/// the api key's messages were not compiled (the dispatch takes an
-/// `ApiKey`, so it is one of the table).
-fn not_compiled_arm(covers_table: bool) -> Option<TokenStream> {
-    (!covers_table).then(|| {
-        quote!(#[allow(unreachable_patterns)] _ => Err(r.error(kwire::error::DecodeErrorKind::ApiKeyNotCompiled(api_key.code()))),)
-    })
 }
 
 /// The api's name: the message name without its one `Request` or

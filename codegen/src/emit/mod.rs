@@ -10,6 +10,7 @@
 pub mod api;
 pub mod codec;
 pub mod cond;
+pub mod dispatch;
 pub mod entity;
 pub mod field;
 pub mod json;
@@ -178,7 +179,11 @@ pub fn emit_message(
 /// so that no schema struct can clash with an import; and `ByteString`, the
 /// type of string fields.
 pub fn imports(cx: &EmitContext, body: &TokenStream) -> TokenStream {
-    let rt = &cx.runtime;
+    runtime_imports(&cx.runtime, body)
+}
+
+/// [`imports`] for the runtime at path `rt`.
+pub fn runtime_imports(rt: &TokenStream, body: &TokenStream) -> TokenStream {
     let mut out = TokenStream::new();
     if starts_path(body, "enc") {
         out.extend(quote!(use #rt::encoding as enc;));
