@@ -213,18 +213,38 @@ fn starts_path(tokens: &TokenStream, name: &str) -> bool {
     })
 }
 
-/// An option's `Message.Field` entry (Kafka's names) split, with the
-/// checked message it names; `None` when that message is not among
-/// `checked` (a message set's list names them all), the problem when the
-/// entry is not `Message.Field`.
-pub(crate) fn message_field<'e, 'c, 'a>(
-    entry: &'e str,
-    checked: &'c [Checked<'a>],
-) -> Result<Option<(&'e str, &'e str, &'c Checked<'a>)>, String> {
-    let Some((message, field)) = entry.split_once('.').filter(|(m, f)| !m.is_empty() && !f.is_empty()) else {
-        return Err(format!("{entry:?} is not `Message.Field`"));
-    };
-    Ok(checked.iter().find(|c| c.spec.name == message).map(|c| (message, field, c)))
+/// The (message, field) pairs that `Message.Field` entries of the facts
+/// name (Kafka's names), each accepted by `accept` (given the entry, the
+/// message, the field and the message's checked schema; `Err` says why
+/// not), or one problem per entry that is not `Message.Field` or that
+/// `accept` refuses. Entries whose message is not among `checked` are
+/// skipped: a build without that message has nothing to mark.
+pub(crate) fn resolve_fields(
+    entries: &[impl AsRef<str>],
+    checked: &[Checked<'_>],
+    accept: impl Fn(&str, &str, &str, &Checked<'_>) -> Result<(), String>,
+) -> Result<std::collections::BTreeSet<(String, String)>, Vec<String>> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut problems = Vec::new();
+    for entry in entries {
+        let entry = entry.as_ref();
+        let Some((message, field)) = entry.split_once('.').filter(|(m, f)| !m.is_empty() && !f.is_empty()) else {
+            problems.push(format!("{entry:?} is not `Message.Field`"));
+            continue;
+        };
+        let Some(c) = checked.iter().find(|c| c.spec.name == message) else { continue };
+        match accept(entry, message, field, c) {
+            Ok(()) => {
+                out.insert((message.to_owned(), field.to_owned()));
+            }
+            Err(problem) => problems.push(problem),
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
 }
 
 /// `#[doc = "..."]` attributes for doc lines.

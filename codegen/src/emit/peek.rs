@@ -35,42 +35,25 @@ pub fn resolve(
     entries: &[impl AsRef<str>],
     checked: &[Checked<'_>],
 ) -> Result<BTreeSet<(String, String)>, Vec<String>> {
-    let mut out = BTreeSet::new();
-    let mut problems = Vec::new();
-    for entry in entries {
-        let entry = entry.as_ref();
-        let (message, field, c) = match super::message_field(entry, checked) {
-            Ok(Some(found)) => found,
-            Ok(None) => continue,
-            Err(problem) => {
-                problems.push(problem);
-                continue;
-            }
-        };
+    super::resolve_fields(entries, checked, |entry, message, field, c| {
         let fields = &c.spec.fields;
         let Some(at) = fields.iter().position(|f| f.name == field) else {
-            problems.push(format!("{message} has no top-level field {field}"));
-            continue;
+            return Err(format!("{message} has no top-level field {field}"));
         };
         let target = &fields[at];
         if fixed_type(&target.ty).is_none() {
-            problems.push(format!("{entry} is {}; only fixed-width fields can be peeked", target.ty));
+            Err(format!("{entry} is {}; only fixed-width fields can be peeked", target.ty))
         } else if !c.spec.valid_versions.subtract(target.versions).is_some_and(|rest| rest.is_empty())
             || !target.tagged_versions.is_empty()
         {
-            problems.push(format!("{entry} is not a positional field at every version of {message}"));
+            Err(format!("{entry} is not a positional field at every version of {message}"))
         } else if let Some(before) = fields[..at].iter().find(|f| !skippable(&f.ty) && f.tagged_versions != f.versions)
         {
-            problems.push(format!("{entry} follows {}, a {} that cannot be skipped", before.name, before.ty));
+            Err(format!("{entry} follows {}, a {} that cannot be skipped", before.name, before.ty))
         } else {
-            out.insert((message.to_owned(), field.to_owned()));
+            Ok(())
         }
-    }
-    if problems.is_empty() {
-        Ok(out)
-    } else {
-        Err(problems)
-    }
+    })
 }
 
 /// True for the types a peek can step over without reading into them.

@@ -21,33 +21,17 @@ pub fn resolve(
     entries: &[impl AsRef<str>],
     checked: &[Checked<'_>],
 ) -> Result<BTreeSet<(String, String)>, Vec<String>> {
-    let mut out = BTreeSet::new();
-    let mut problems = Vec::new();
-    for entry in entries {
-        let entry = entry.as_ref();
-        let (message, field, c) = match super::message_field(entry, checked) {
-            Ok(Some(found)) => found,
-            Ok(None) => continue,
-            Err(problem) => {
-                problems.push(problem);
-                continue;
-            }
-        };
+    super::resolve_fields(entries, checked, |entry, message, field, c| {
         let types: Vec<&FieldType> =
             c.structs.iter().flat_map(|s| s.fields.iter()).filter(|f| f.name == field).map(|f| &f.ty).collect();
         if types.is_empty() {
-            problems.push(format!("{message} has no field {field}"));
+            Err(format!("{message} has no field {field}"))
         } else if let Some(other) = types.iter().find(|t| !matches!(t, FieldType::String | FieldType::Bytes)) {
-            problems.push(format!("{entry} is {other}; only string and bytes fields can be sensitive"));
+            Err(format!("{entry} is {other}; only string and bytes fields can be sensitive"))
         } else {
-            out.insert((message.to_owned(), field.to_owned()));
+            Ok(())
         }
-    }
-    if problems.is_empty() {
-        Ok(out)
-    } else {
-        Err(problems)
-    }
+    })
 }
 
 /// True when `view` has a sensitive field: it then gets [`emit_debug`]
