@@ -305,7 +305,7 @@ pub struct Options {
     /// The fields that get a `peek_<field>(body, version)` function on
     /// their message, as `Message.Field` (Kafka's names): a fixed-width,
     /// top-level field read from an encoded body by stepping over the
-    /// fields before it, without decoding ([`emit::peek`]). None by
+    /// fields before it, without decoding. None by
     /// default ([`Facts::peeked_fields`]); an entry naming a message not
     /// among the inputs is skipped, one that cannot be peeked fails the run
     /// with [`Error::PeekedFields`].
