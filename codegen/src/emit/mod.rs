@@ -12,6 +12,7 @@ pub mod codec;
 pub mod cond;
 pub mod entity;
 pub mod field;
+pub mod index;
 pub mod json;
 mod plan;
 pub mod redact;
