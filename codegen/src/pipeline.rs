@@ -175,13 +175,13 @@ fn summary(c: &check::Checked) -> MessageSummary {
 }
 
 /// The name of the file, in the output directory of [`regenerate`], that
-/// holds the [`fingerprint`] of the sources it was generated from.
+/// holds the [`fingerprint`](fn@crate::fingerprint) of the sources it was generated from.
 pub const FINGERPRINT_FILE: &str = "FINGERPRINT";
 
 /// Compiles everything a facts file names, with `options` (the facts' own
 /// taken on top): its `schemas` into `out`, and each internal-record family
 /// into `out/internal/MODULE/` with its dispatch enums (`records.rs`); then
-/// writes the [`fingerprint`] of the facts file and those directories to
+/// writes the [`fingerprint`](fn@crate::fingerprint) of the facts file and those directories to
 /// `out/FINGERPRINT` ([`FINGERPRINT_FILE`]).
 ///
 /// # Errors

@@ -12,7 +12,7 @@ use crate::load::{self, LoadError};
 use crate::model::MessageSpec;
 use crate::{check, lines, lower, Error};
 
-/// The schema files of a [`Builder`]'s inputs, read.
+/// The schema files of a [`Builder`](crate::Builder)'s inputs, read.
 #[derive(Default)]
 pub(crate) struct Sources {
     /// File name (or path, where names collide) and text.
@@ -174,7 +174,7 @@ fn lower_sources_as(sources: &[(String, String)], reading: Reading, diags: &mut 
 }
 
 /// The schemas of `sources` as the Kafka release that shipped them read
-/// them ([`Reading::Historical`]), lowered and checked: what [`diff`] compares.
+/// them ([`Reading::Historical`]), lowered and checked: what [`diff`](crate::diff) compares.
 pub(crate) fn load_historical(sources: &[(String, String)]) -> Result<Vec<MessageSpec>, Error> {
     load_checked_as(sources, Reading::Historical)
 }
