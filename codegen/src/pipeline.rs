@@ -151,13 +151,14 @@ fn api_keys_file(specs: &[MessageSpec], options: &Options, cx: &EmitContext) -> 
     let refs: Vec<&MessageSpec> = specs.iter().filter(|s| !s.is_removed()).collect();
     let compiled: Vec<&MessageSpec> = specs.iter().filter(|s| options.compiles(s) && !s.is_removed()).collect();
     let compiled_key = |key: i16| compiled.iter().any(|s| s.api_key == Some(key) && s.spec_type == SpecType::Request);
-    let mut tokens = emit::encoding_import(cx);
-    tokens.extend(emit::api::emit_api_table(&refs, &compiled_key, cx));
+    let mut tokens = emit::api::emit_api_table(&refs, &compiled_key, cx);
     let dispatch = compiled.iter().any(|s| s.spec_type == SpecType::Request);
     if dispatch {
         tokens.extend(emit::api::emit_dispatch(&compiled, cx));
     }
-    (tokens, dispatch)
+    let mut file = emit::imports(cx, &tokens);
+    file.extend(tokens);
+    (file, dispatch)
 }
 
 /// What was generated for one checked message.

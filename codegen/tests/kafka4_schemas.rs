@@ -99,7 +99,8 @@ fn coordinator_records_compile_to_structs_with_a_codec() -> Result<(), Error> {
     assert!(key.contains("pub group_id: ByteString,"), "{key}");
     assert!(key.contains("use ::kwire::ByteString;"), "{key}");
     assert!(key.contains("use ::kwire::encoding as enc;"), "{key}");
-    for item in ["enc::EncodeStruct", "enc::Struct", "enc::Message"] {
+    assert!(key.contains("use ::kwire as kwire;"), "{key}");
+    for item in ["enc::EncodeStruct", "enc::Struct", "kwire::message::Message"] {
         assert!(key.contains(&format!("impl {item} for ConsumerGroupMetadataKey")), "{item}: {key}");
     }
     // The apiKey is the record type, not an api: no ApiMessage impl.
@@ -109,7 +110,7 @@ fn coordinator_records_compile_to_structs_with_a_codec() -> Result<(), Error> {
     assert!(value.contains("The ConsumerGroupMetadataValue coordinator record value (api key 3)"), "{value}");
     assert!(value.contains("pub metadata_hash: i64,"), "{value}");
     assert!(value.contains("Versions 0; flexible 0."), "{value}");
-    assert!(value.contains("impl enc::Message for ConsumerGroupMetadataValue"), "{value}");
+    assert!(value.contains("impl kwire::message::Message for ConsumerGroupMetadataValue"), "{value}");
 
     let index = file(&out, "mod.rs").unwrap_or_default();
     assert!(index.contains("pub use consumer_group_metadata_key::ConsumerGroupMetadataKey;"), "{index}");

@@ -557,7 +557,7 @@ fn api_versions_of(size: usize) -> Vec<u8> {
         let body = ApiVersionsRequest {
             client_software_name: "kw-soak".into(),
             client_software_version: "1".into(),
-            unknown_tagged_fields: vec![kwire::encoding::RawTaggedField::new(100, Bytes::from(vec![0u8; length]))],
+            unknown_tagged_fields: vec![kwire::tagged::RawTaggedField::new(100, Bytes::from(vec![0u8; length]))],
             ..Default::default()
         };
         request(18, 3, 1, body.into())

@@ -22,18 +22,8 @@ pub use crate::primitives::fixed::Fixed;
 pub use crate::primitives::nullable::{DecodeNullable, Nullable};
 pub use crate::primitives::structs::{EncodeStruct, Struct};
 pub use crate::primitives::varint::{put_uvarint, put_varint, put_varlong, uvarint_len};
-pub use crate::primitives::writer::{all_or_nothing, SHARE_MIN};
+pub use crate::primitives::writer::all_or_nothing;
 pub use segment::Segment;
-
-// The types generated code names, under the one prefix it uses (`enc::…`),
-// so that no generated item needs a path into the runtime's modules and no
-// schema struct name can clash with an import.
-pub use crate::api::{ApiInfo, Listener};
-pub use crate::entity::{Entities, Rewrite, Visit};
-pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, UnexpectedBody, UnknownApiKey};
-pub use crate::message::{ApiMessage, Message, MessageView, Request, VersionRange};
-pub use crate::primitives::{FixedArray, IntoOwned, Reader, Uuid, Writer};
-pub use crate::tagged::RawTaggedField;
 
 /// Kafka's JSON form: the helpers of generated `ToJson` and `FromJson` impls.
 #[cfg(feature = "json")]

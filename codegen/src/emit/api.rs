@@ -60,10 +60,10 @@ fn shares_input(spec: &MessageSpec) -> bool {
 
 fn range(v: Versions) -> TokenStream {
     if v.is_empty() {
-        quote!(enc::VersionRange::NONE)
+        quote!(kwire::message::VersionRange::NONE)
     } else {
         let (lo, hi) = (proc_macro2::Literal::i16_unsuffixed(v.lo), proc_macro2::Literal::i16_unsuffixed(v.hi));
-        quote!(enc::VersionRange::new(#lo, #hi))
+        quote!(kwire::message::VersionRange::new(#lo, #hi))
     }
 }
 
@@ -74,10 +74,10 @@ pub fn emit_message_impls(spec: &MessageSpec, responses: &BTreeMap<i16, String>)
     let valid = range(spec.valid_versions);
     let flexible = range(spec.flexible_versions.intersect(spec.valid_versions));
     let mut out = quote! {
-        impl enc::Message for #ident {
+        impl kwire::message::Message for #ident {
             const NAME: &'static str = #name;
-            const VERSIONS: enc::VersionRange = #valid;
-            const FLEXIBLE_VERSIONS: enc::VersionRange = #flexible;
+            const VERSIONS: kwire::message::VersionRange = #valid;
+            const FLEXIBLE_VERSIONS: kwire::message::VersionRange = #flexible;
         }
     };
     let Some(key) = spec.api_key.filter(|_| matches!(spec.spec_type, SpecType::Request | SpecType::Response)) else {
@@ -85,7 +85,7 @@ pub fn emit_message_impls(spec: &MessageSpec, responses: &BTreeMap<i16, String>)
     };
     let key = proc_macro2::Literal::i16_unsuffixed(key);
     out.extend(quote! {
-        impl enc::ApiMessage for #ident {
+        impl kwire::message::ApiMessage for #ident {
             const API_KEY: i16 = #key;
         }
     });
@@ -94,7 +94,7 @@ pub fn emit_message_impls(spec: &MessageSpec, responses: &BTreeMap<i16, String>)
             let module = format_ident!("{}", naming::module_name(response));
             let response = naming::type_ident(response);
             out.extend(quote! {
-                impl enc::Request for #ident {
+                impl kwire::message::Request for #ident {
                     type Response = super::#module::#response;
                 }
             });
@@ -145,15 +145,15 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         listeners.sort();
         listeners.dedup();
         let listeners = listeners.iter().map(|l| match l {
-            Listener::ZkBroker => quote!(enc::Listener::ZkBroker),
-            Listener::Broker => quote!(enc::Listener::Broker),
-            Listener::Controller => quote!(enc::Listener::Controller),
+            Listener::ZkBroker => quote!(kwire::api::Listener::ZkBroker),
+            Listener::Broker => quote!(kwire::api::Listener::Broker),
+            Listener::Controller => quote!(kwire::api::Listener::Controller),
         });
         let forwardable = cx.forwardable.iter().any(|a| a == base);
         let cluster_action = cx.cluster_action.iter().any(|a| a == base);
         let delayed_allocation = forwardable || shares_input(s);
         quote! {
-            enc::ApiInfo {
+            kwire::api::ApiInfo {
                 api_key: ApiKey::#ident,
                 name: #base,
                 request_name: #request_name,
@@ -194,13 +194,13 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         }
 
         /// Facts about each api key, in api-key order.
-        pub static API_INFO: &[enc::ApiInfo<ApiKey>] = &[
+        pub static API_INFO: &[kwire::api::ApiInfo<ApiKey>] = &[
             #(#infos)*
         ];
 
         /// The facts about api key `code` (a number read from the wire, which
         /// may be one this message set lacks), if this message set has it.
-        pub fn api_info(code: i16) -> Option<&'static enc::ApiInfo<ApiKey>> {
+        pub fn api_info(code: i16) -> Option<&'static kwire::api::ApiInfo<ApiKey>> {
             match code {
                 #(#arms)*
                 _ => None,
@@ -217,7 +217,7 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
             }
 
             /// The facts about this api key: name, versions, listeners, header versions.
-            pub fn info(self) -> &'static enc::ApiInfo<ApiKey> {
+            pub fn info(self) -> &'static kwire::api::ApiInfo<ApiKey> {
                 match self {
                     #(#info_arms)*
                 }
@@ -232,12 +232,12 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         }
 
         impl TryFrom<i16> for ApiKey {
-            type Error = enc::UnknownApiKey;
+            type Error = kwire::error::UnknownApiKey;
 
             fn try_from(code: i16) -> Result<Self, Self::Error> {
                 match code {
                     #(#try_arms)*
-                    _ => Err(enc::UnknownApiKey(code)),
+                    _ => Err(kwire::error::UnknownApiKey(code)),
                 }
             }
         }
@@ -289,15 +289,15 @@ fn emit_body_enum(
     let (variants, keys) = variants_and_keys(&entries);
     let encodes = entries
         .iter()
-        .map(|BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => enc::Message::encode_to(m, w, version),));
+        .map(|BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => kwire::message::Message::encode_to(m, w, version),));
     let sizes = entries
         .iter()
-        .map(|BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => enc::Message::encoded_size(m, version),));
+        .map(|BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => kwire::message::Message::encoded_size(m, version),));
     let decodes = entries.iter().map(|BodyEntry { variant: v, ty, api_key, cfg, .. }| {
-        quote!(#cfg ApiKey::#api_key => <#ty as enc::Message>::decode_from(r, version).map(Self::#v),)
+        quote!(#cfg ApiKey::#api_key => <#ty as kwire::message::Message>::decode_from(r, version).map(Self::#v),)
     });
     let decodes_into = entries.iter().map(|BodyEntry { variant: v, api_key, cfg, .. }| {
-        quote!(#cfg (Self::#v(m), ApiKey::#api_key) => enc::Message::decode_into_from(m, r, version),)
+        quote!(#cfg (Self::#v(m), ApiKey::#api_key) => kwire::message::Message::decode_into_from(m, r, version),)
     });
     let link = |path: &str| format!("{}::{path}", runtime_path(rt));
     let froms = entries.iter().map(|BodyEntry { variant: v, ty, key, cfg, .. }| {
@@ -316,13 +316,13 @@ fn emit_body_enum(
             #cfg
             #[doc = #try_doc]
             impl TryFrom<#name> for #ty {
-                type Error = enc::UnexpectedBody<#name>;
+                type Error = kwire::error::UnexpectedBody<#name>;
 
                 #[allow(unreachable_patterns)]
                 fn try_from(body: #name) -> Result<Self, Self::Error> {
                     match body {
                         #name::#v(m) => Ok(m),
-                        body => Err(enc::UnexpectedBody { expected: #key, found: body.api_key().code(), body }),
+                        body => Err(kwire::error::UnexpectedBody { expected: #key, found: body.api_key().code(), body }),
                     }
                 }
             }
@@ -459,8 +459,8 @@ fn emit_body_enum(
             /// # Errors
             #[doc = #encode_errors]
             /// After an error `buf` holds what it held before.
-            pub fn encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), enc::EncodeError> {
-                enc::all_or_nothing(buf, |buf| self.encode_to(&mut enc::Writer::new(buf), version))
+            pub fn encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), kwire::error::EncodeError> {
+                enc::all_or_nothing(buf, |buf| self.encode_to(&mut kwire::primitives::Writer::new(buf), version))
             }
 
             #[doc = #encode_to_doc]
@@ -469,7 +469,7 @@ fn emit_body_enum(
             /// # Errors
             #[doc = #encode_errors]
             /// What was written before the error stays in the writer.
-            pub fn encode_to(&self, w: &mut enc::Writer<'_>, version: i16) -> Result<(), enc::EncodeError> {
+            pub fn encode_to(&self, w: &mut kwire::primitives::Writer<'_>, version: i16) -> Result<(), kwire::error::EncodeError> {
                 match self {
                     #(#encodes)*
                 }
@@ -483,11 +483,11 @@ fn emit_body_enum(
                 }
             }
 
-            /// Reads the body of `api_key` at `version` from a [`Reader`](enc::Reader).
+            /// Reads the body of `api_key` at `version` from a [`Reader`](kwire::primitives::Reader).
             ///
             /// # Errors
             #[doc = #decode_errors]
-            pub fn decode_from(api_key: ApiKey, r: &mut enc::Reader, version: i16) -> Result<Self, enc::DecodeError> {
+            pub fn decode_from(api_key: ApiKey, r: &mut kwire::primitives::Reader, version: i16) -> Result<Self, kwire::error::DecodeError> {
                 match api_key {
                     #(#decodes)*
                     #not_compiled
@@ -503,7 +503,7 @@ fn emit_body_enum(
             /// # Errors
             /// As [`Self::decode_from`]; `self` then holds a valid but unspecified body.
             #[inline]
-            pub fn decode_into_from(&mut self, api_key: ApiKey, r: &mut enc::Reader, version: i16) -> Result<(), enc::DecodeError> {
+            pub fn decode_into_from(&mut self, api_key: ApiKey, r: &mut kwire::primitives::Reader, version: i16) -> Result<(), kwire::error::DecodeError> {
                 match (&mut *self, api_key) {
                     #(#decodes_into)*
                     #decode_afresh
@@ -584,10 +584,10 @@ fn emit_view_enum(entries: &[BodyEntry], covers_table: bool, owned: &proc_macro2
     let name = format_ident!("{owned}Ref");
     let (variants, keys) = variants_and_keys(entries);
     let decodes = entries.iter().map(|BodyEntry { variant: v, ty, api_key, cfg, .. }| {
-        quote!(#cfg ApiKey::#api_key => <#ty as enc::MessageView<'a>>::decode_from(r, version).map(Self::#v),)
+        quote!(#cfg ApiKey::#api_key => <#ty as kwire::message::MessageView<'a>>::decode_from(r, version).map(Self::#v),)
     });
     let owns = entries.iter().map(
-        |BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => #owned::#v(enc::IntoOwned::into_owned(m)),),
+        |BodyEntry { variant: v, cfg, .. }| quote!(#cfg Self::#v(m) => #owned::#v(kwire::primitives::IntoOwned::into_owned(m)),),
     );
     let doc = format!(" The borrowed view of a {what} body of any api key: see [`{owned}`].");
     let owned_doc = format!(" The owned [`{owned}`], allocating what the view borrowed.");
@@ -615,7 +615,7 @@ fn emit_view_enum(entries: &[BodyEntry], covers_table: bool, owned: &proc_macro2
             ///
             /// # Errors
             #[doc = #decode_errors]
-            pub fn decode_from(api_key: ApiKey, r: &mut enc::Reader<&'a [u8]>, version: i16) -> Result<Self, enc::DecodeError> {
+            pub fn decode_from(api_key: ApiKey, r: &mut kwire::primitives::Reader<&'a [u8]>, version: i16) -> Result<Self, kwire::error::DecodeError> {
                 match api_key {
                     #(#decodes)*
                     #not_compiled
@@ -645,7 +645,7 @@ fn covers_table(entries: &[BodyEntry], api_keys: &ApiKeyIdents, cx: &EmitContext
 /// `ApiKey`, so it is one of the table).
 fn not_compiled_arm(covers_table: bool) -> Option<TokenStream> {
     (!covers_table).then(|| {
-        quote!(#[allow(unreachable_patterns)] _ => Err(r.error(enc::DecodeErrorKind::ApiKeyNotCompiled(api_key.code()))),)
+        quote!(#[allow(unreachable_patterns)] _ => Err(r.error(kwire::error::DecodeErrorKind::ApiKeyNotCompiled(api_key.code()))),)
     })
 }
 

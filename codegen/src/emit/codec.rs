@@ -26,7 +26,7 @@ pub fn emit_wire_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStrea
     quote! {
         impl enc::EncodeStruct for #ident {
             #encode_inline
-            fn encode_fields(&self, #buf: &mut enc::Writer<'_>, #encode_version: i16) -> Result<(), enc::EncodeError> {
+            fn encode_fields(&self, #buf: &mut kwire::primitives::Writer<'_>, #encode_version: i16) -> Result<(), kwire::error::EncodeError> {
                 #encode
             }
 
@@ -54,12 +54,12 @@ pub fn emit_view_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStre
     let unknown = plan
         .section
         .as_ref()
-        .map(|_| quote!(unknown_tagged_fields: enc::IntoOwned::into_owned(self.unknown_tagged_fields),));
-    let message = view.def.is_message.then(|| quote!(impl<'a> enc::MessageView<'a> for #path {}));
+        .map(|_| quote!(unknown_tagged_fields: kwire::primitives::IntoOwned::into_owned(self.unknown_tagged_fields),));
+    let message = view.def.is_message.then(|| quote!(impl<'a> kwire::message::MessageView<'a> for #path {}));
     quote! {
         #decode
 
-        impl<'a> enc::IntoOwned for #path {
+        impl<'a> kwire::primitives::IntoOwned for #path {
             type Owned = #owned;
 
             #[inline]
@@ -95,7 +95,7 @@ fn emit_decode_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext, form: Form) -> 
             type Input = #input_ty;
 
             #inline
-            fn decode_fields_into(&mut self, #r: &mut enc::Reader<Self::Input>, #version: i16) -> Result<(), enc::DecodeError> {
+            fn decode_fields_into(&mut self, #r: &mut kwire::primitives::Reader<Self::Input>, #version: i16) -> Result<(), kwire::error::DecodeError> {
                 #decode
             }
 

@@ -66,7 +66,11 @@ pub fn emit_entities_impl(plan: &StructPlan<'_, '_>, spec: &MessageSpec, with: &
     let ident = naming::ident(&view.def.rust_name);
     if !with.contains(view.def.name) {
         let api = matches!(spec.spec_type, SpecType::Request | SpecType::Response);
-        return if view.def.is_message && api { quote!(impl enc::Entities for #ident {}) } else { TokenStream::new() };
+        return if view.def.is_message && api {
+            quote!(impl kwire::entity::Entities for #ident {})
+        } else {
+            TokenStream::new()
+        };
     }
     let mut visits = TokenStream::new();
     let mut rewrites = TokenStream::new();
@@ -81,18 +85,20 @@ pub fn emit_entities_impl(plan: &StructPlan<'_, '_>, spec: &MessageSpec, with: &
             rewrites.extend(present.guard(quote!(enc::#rewrite(&mut self.#field, #name, f);)));
         } else if f.view.field.ty.struct_name().is_some_and(|n| with.contains(n)) {
             versioned = true;
-            visits.extend(present.guard(quote!(enc::Entities::visit_entities(&self.#field, version, f);)));
-            rewrites.extend(present.guard(quote!(enc::Entities::rewrite_entities(&mut self.#field, version, f);)));
+            visits.extend(present.guard(quote!(kwire::entity::Entities::visit_entities(&self.#field, version, f);)));
+            rewrites.extend(
+                present.guard(quote!(kwire::entity::Entities::rewrite_entities(&mut self.#field, version, f);)),
+            );
         }
     }
     let version = if versioned { quote!(version) } else { quote!(_version) };
     quote! {
-        impl enc::Entities for #ident {
-            fn visit_entities(&self, #version: i16, f: &mut enc::Visit<'_>) {
+        impl kwire::entity::Entities for #ident {
+            fn visit_entities(&self, #version: i16, f: &mut kwire::entity::Visit<'_>) {
                 #visits
             }
 
-            fn rewrite_entities(&mut self, #version: i16, f: &mut enc::Rewrite<'_>) {
+            fn rewrite_entities(&mut self, #version: i16, f: &mut kwire::entity::Rewrite<'_>) {
                 #rewrites
             }
         }
@@ -107,23 +113,23 @@ pub fn emit_dispatch_entities(variants: &[(Ident, TokenStream, bool)], name: &Id
     if with.is_empty() {
         return quote! {
             /// No body here has entity fields: the trait's no-op methods.
-            impl enc::Entities for #name {}
+            impl kwire::entity::Entities for #name {}
         };
     }
     let rest = (with.len() < variants.len()).then(|| quote!(#[allow(unreachable_patterns)] _ => {}));
     quote! {
         /// Delegates to the body (see the runtime's `entity` module).
-        impl enc::Entities for #name {
-            fn visit_entities(&self, version: i16, f: &mut enc::Visit<'_>) {
+        impl kwire::entity::Entities for #name {
+            fn visit_entities(&self, version: i16, f: &mut kwire::entity::Visit<'_>) {
                 match self {
-                    #(#cfgs Self::#with(m) => enc::Entities::visit_entities(m, version, f),)*
+                    #(#cfgs Self::#with(m) => kwire::entity::Entities::visit_entities(m, version, f),)*
                     #rest
                 }
             }
 
-            fn rewrite_entities(&mut self, version: i16, f: &mut enc::Rewrite<'_>) {
+            fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
                 match self {
-                    #(#cfgs Self::#with(m) => enc::Entities::rewrite_entities(m, version, f),)*
+                    #(#cfgs Self::#with(m) => kwire::entity::Entities::rewrite_entities(m, version, f),)*
                     #rest
                 }
             }

@@ -139,7 +139,7 @@ impl<'a> FieldView<'a> {
         if self.is_fixed() {
             return quote!(self.#ident);
         }
-        let owned = quote!(enc::IntoOwned::into_owned(self.#ident));
+        let owned = quote!(kwire::primitives::IntoOwned::into_owned(self.#ident));
         match (&self.field.ty, self.option) {
             (FieldType::ApiMessage | FieldType::Header, false) => quote!(From::from(#owned)),
             (FieldType::ApiMessage | FieldType::Header, true) => quote!(#owned.map(From::from)),
@@ -203,7 +203,7 @@ impl<'a> FieldView<'a> {
             DefaultValue::Str(s) => quote!(ByteString::from_static(#s)),
             DefaultValue::Uuid(u) => {
                 let lit = Literal::u128_unsuffixed(*u);
-                quote!(enc::Uuid::from_u128(#lit))
+                quote!(kwire::primitives::Uuid::from_u128(#lit))
             }
         }
     }
@@ -316,7 +316,7 @@ fn base_type(ty: &FieldType, held: &str, rt: &TokenStream, form: Form) -> TokenS
             }
             FieldType::Array(inner) if is_fixed(inner) => {
                 let inner = base_type(inner, held, rt, Form::Owned);
-                return quote!(enc::FixedArray<'a, #inner>);
+                return quote!(kwire::primitives::FixedArray<'a, #inner>);
             }
             FieldType::Struct(_) => return form.type_path(held),
             _ => {}
@@ -333,7 +333,7 @@ fn base_type(ty: &FieldType, held: &str, rt: &TokenStream, form: Form) -> TokenS
         FieldType::Float64 => quote!(f64),
         FieldType::String => quote!(ByteString),
         FieldType::Bytes | FieldType::Records => quote!(#rt::Bytes),
-        FieldType::Uuid => quote!(enc::Uuid),
+        FieldType::Uuid => quote!(kwire::primitives::Uuid),
         FieldType::ApiMessage => quote!(#rt::embedded::EmbeddedMessage),
         FieldType::Header => quote!(#rt::embedded::EmbeddedHeader),
         FieldType::Array(inner) => {
@@ -353,7 +353,7 @@ fn natural(ty: &FieldType, held: &str, rt: &TokenStream, form: Form) -> TokenStr
         FieldType::Bool => quote!(false),
         FieldType::Float64 => quote!(0.0),
         t if t.is_number_or_bool() => quote!(0),
-        FieldType::Uuid => quote!(enc::Uuid::NIL),
+        FieldType::Uuid => quote!(kwire::primitives::Uuid::NIL),
         FieldType::String if form == Form::Borrowed => quote!(""),
         _ if form == Form::Borrowed => quote!(Default::default()),
         FieldType::String => quote!(ByteString::new()),

@@ -161,22 +161,47 @@ pub fn emit_message(
         }
     }
     out.extend(api::emit_message_impls(spec, responses));
-    let mut file = encoding_import(cx);
-    if codec::uses_ident(&out, "ByteString") {
-        let rt = &cx.runtime;
-        file.extend(quote!(use #rt::ByteString;));
-    }
+    let mut file = imports(cx, &out);
     file.extend(out);
     file
 }
 
-/// The one import of a generated file: the runtime's hidden `encoding`
-/// module as `enc`, the prefix of every call generated code makes into the
-/// runtime's helpers (`enc::field::put_str`, `enc::Encode`, ...); a message's file
-/// also imports `ByteString`, the type of its string fields, when it has any.
-pub fn encoding_import(cx: &EmitContext) -> TokenStream {
+/// The imports of a generated file, each only when its body uses it:
+/// `enc`, the runtime's hidden `encoding` module (the helpers generated code
+/// calls: `enc::field::put_str`, `enc::Encode`, ...); `kwire`, the runtime
+/// crate under the name its users know, the prefix of every public type
+/// generated code names (`kwire::message::Message`, `kwire::error::DecodeError`),
+/// so that no schema struct can clash with an import; and `ByteString`, the
+/// type of string fields.
+pub fn imports(cx: &EmitContext, body: &TokenStream) -> TokenStream {
     let rt = &cx.runtime;
-    quote!(use #rt::encoding as enc;)
+    let mut out = TokenStream::new();
+    if starts_path(body, "enc") {
+        out.extend(quote!(use #rt::encoding as enc;));
+    }
+    if starts_path(body, "kwire") {
+        out.extend(quote!(use #rt as kwire;));
+    }
+    if codec::uses_ident(body, "ByteString") {
+        out.extend(quote!(use #rt::ByteString;));
+    }
+    out
+}
+
+/// Whether a path in `tokens` begins with the segment `name` (`name::…`,
+/// not `…::name::…`).
+fn starts_path(tokens: &TokenStream, name: &str) -> bool {
+    let tokens: Vec<proc_macro2::TokenTree> = tokens.clone().into_iter().collect();
+    tokens.iter().enumerate().any(|(i, t)| match t {
+        proc_macro2::TokenTree::Group(g) => starts_path(&g.stream(), name),
+        proc_macro2::TokenTree::Ident(ident) => {
+            let colon = |t: Option<&proc_macro2::TokenTree>| {
+                matches!(t, Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == ':')
+            };
+            ident == name && colon(tokens.get(i + 1)) && !(i > 0 && colon(tokens.get(i - 1)))
+        }
+        _ => false,
+    })
 }
 
 /// `#[doc = "..."]` attributes for doc lines.

@@ -32,8 +32,8 @@ pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext, 
         quote!(#doc pub #name: #ty,)
     });
     let raw = match form {
-        Form::Owned => quote!(enc::RawTaggedField),
-        Form::Borrowed => quote!(enc::RawTaggedField<&'a [u8]>),
+        Form::Owned => quote!(kwire::tagged::RawTaggedField),
+        Form::Borrowed => quote!(kwire::tagged::RawTaggedField<&'a [u8]>),
     };
     let unknown = view.has_tagged_section().then(|| {
         quote! {
