@@ -5,7 +5,7 @@
 //! Inside, the flow is one private module per step:
 //!
 //! ```text
-//! schema text ─load─▶ JSON ─lower─▶ model ─check─▶ registry ─emit─▶ tokens ─write─▶ formatted Rust
+//! schema text ─load─▶ JSON ─lower─▶ model ─check─▶ registry ─plan─▶ wire plan ─emit─▶ tokens ─write─▶ formatted Rust
 //! ```
 //!
 //! The feature `format` (default) formats the output with prettyplease; without
