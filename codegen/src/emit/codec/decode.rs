@@ -56,6 +56,8 @@ fn clear_unknown() -> TokenStream {
     quote!(enc::tagged::clear(&mut self.unknown_tagged_fields);)
 }
 
+/// The body of `decode_fields_into`: every group of fields read or reset
+/// in order, then the tagged section.
 fn emit_decode(plan: &StructPlan<'_, '_>, rt: &TokenStream, form: Form) -> TokenStream {
     let mut body = TokenStream::new();
     for group in &plan.groups {

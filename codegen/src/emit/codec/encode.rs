@@ -13,6 +13,7 @@ use crate::emit::field::FieldView;
 use crate::emit::plan::{FieldPlan, Group, Run, StructPlan, TaggedField};
 use crate::model::FieldType;
 
+/// The body of `encode_fields`: the default checks, then every write.
 pub(super) fn emit_encode(plan: &StructPlan<'_, '_>, rt: &TokenStream) -> TokenStream {
     let mut body = TokenStream::new();
     // Checks that a field absent at this version holds its default come first:

@@ -8,6 +8,8 @@ use quote::quote;
 use super::common::{marked_where_nullable, tagged_flags};
 use crate::emit::plan::StructPlan;
 
+/// The body of `fields_size`: `0`, or the sum of the sizes of the fields
+/// written at the version.
 pub(super) fn emit_size(plan: &StructPlan<'_, '_>, rt: &TokenStream) -> TokenStream {
     let mut body = TokenStream::new();
     for f in plan.fields() {
