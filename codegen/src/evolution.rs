@@ -627,7 +627,7 @@ fn compare_field<'a>(
 /// # Errors
 /// [`crate::Error::Schema`] when either set has an invalid schema.
 pub fn compare_sources(old: &[(String, String)], new: &[(String, String)]) -> Result<Report, crate::Error> {
-    let mut report = compare(&crate::load_historical(old)?, &crate::load_historical(new)?);
+    let mut report = compare(&crate::sources::load_historical(old)?, &crate::sources::load_historical(new)?);
     locate(&mut report, old, new);
     Ok(report)
 }
@@ -636,7 +636,7 @@ pub fn compare_sources(old: &[(String, String)], new: &[(String, String)]) -> Re
 /// and line order.
 pub(crate) fn locate(report: &mut Report, old: &[(String, String)], new: &[(String, String)]) {
     for f in &mut report.findings {
-        f.line = crate::line_of(if f.in_old { old } else { new }, &f.file, &f.path);
+        f.line = crate::sources::line_of(if f.in_old { old } else { new }, &f.file, &f.path);
     }
     report.findings.sort_by(|a, b| {
         (&a.file, a.line, &a.path, a.versions.lo, a.rule).cmp(&(&b.file, b.line, &b.path, b.versions.lo, b.rule))

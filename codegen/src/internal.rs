@@ -13,7 +13,8 @@ use crate::emit::api::range;
 use crate::emit::dispatch::{Coverage, Dispatch, Form, Variant};
 use crate::facts::Family;
 use crate::model::{MessageSpec, SpecType};
-use crate::{naming, write, Builder, Error, Reading};
+use crate::sources::{load_checked_as, Reading};
+use crate::{naming, write, Builder, Error};
 
 /// Writes `records.rs` of `family` into `out`: the dispatch enums over the
 /// schemas `builder` compiles (the family's directory), with its options
@@ -24,7 +25,7 @@ use crate::{naming, write, Builder, Error, Reading};
 /// reading or writing fails.
 pub(crate) fn write_records(family: &Family, builder: &Builder, out: &Path) -> Result<(), Error> {
     let sources = builder.read_sources()?;
-    let specs = sources.check_utf8(crate::load_checked_as(&sources.texts, Reading::Strict))?;
+    let specs = sources.check_utf8(load_checked_as(&sources.texts, Reading::Strict))?;
     let runtime = naming::runtime_path(builder.runtime())
         .map_err(|reason| Error::RuntimePath { path: builder.runtime().to_owned(), reason })?;
     let text = write::format_file(

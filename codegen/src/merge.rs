@@ -171,8 +171,8 @@ fn changed(ours: &[Ours], candidates: &[Candidate]) -> Result<BTreeSet<String>, 
         .map(|(_, o)| (o.file.clone(), o.text.clone()))
         .collect();
     new.extend(candidates.iter().map(|c| (format!("{}.json", c.name), c.text.clone())));
-    let old_specs = crate::load_historical(&old)?;
-    let new_specs = crate::load_historical(&new)?;
+    let old_specs = crate::sources::load_historical(&old)?;
+    let new_specs = crate::sources::load_historical(&new)?;
     let report = crate::evolution::compare(&old_specs, &new_specs);
     let mut out = BTreeSet::new();
     for c in candidates {

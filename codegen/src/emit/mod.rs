@@ -5,7 +5,10 @@
 //! Rust names, types and version sets) ─▶ [`plan::StructPlan`] (where each
 //! field goes on the wire at which versions) ─▶ tokens. The declarations
 //! read the view; encode, size, decode and the other per-version emitters
-//! read the plan.
+//! read the plan. The wire impls are in [`codec`], one module per verb
+//! (encode, size, decode, the borrowed views); the files of a message set
+//! beside its messages are the api-key table ([`api`]) and the index
+//! ([`index`]).
 
 pub mod api;
 pub mod codec;
@@ -13,6 +16,7 @@ pub mod cond;
 pub mod dispatch;
 pub mod entity;
 pub mod field;
+pub mod index;
 pub mod json;
 pub mod peek;
 mod plan;
@@ -153,9 +157,7 @@ pub fn emit_message(
         out.extend(codec::emit_wire_impl(&plan, cx));
         out.extend(entity::emit_entities_impl(&plan, spec, &entity_structs));
         if cx.views {
-            let mut views = structs::emit_struct(&view, spec, cx, field::Form::Borrowed);
-            views.extend(codec::emit_view_impls(&plan, cx));
-            out.extend(gate(views, cx.gates.views.as_deref()));
+            out.extend(gate(codec::views::emit_view(&plan, spec, cx), cx.gates.views.as_deref()));
         }
         if cx.samples {
             out.extend(gate(sample::emit_sample_impl(&plan, cx), cx.gates.samples.as_deref()));
