@@ -6602,6 +6602,563 @@ impl RequestBody {
             }
         }
     }
+    /// The response that reports `error_code` (an `ErrorCode` on the
+    /// wire) for everything this request asked, as a forwarding broker
+    /// answers a client when the envelope failed (KIP-590): the
+    /// top-level `ErrorCode` where the response has one, throttle time 0,
+    /// and per item of each collection the request names (topics,
+    /// partitions, resources…) the item's key with the error code.
+    /// `message` fills the `ErrorMessage` fields of the apis whose
+    /// answer carries the error's own text; every other field holds
+    /// its default. Derived from the request's and the response's
+    /// schemas at `version` and the facts of the message set.
+    ///
+    /// `None` for a request of an api that is not forwardable.
+    #[allow(unused_variables)]
+    pub fn error_response(
+        &self,
+        version: i16,
+        error_code: i16,
+        message: Option<&str>,
+    ) -> Option<ResponseBody> {
+        match self {
+            Self::Produce(m) => None,
+            Self::Fetch(m) => None,
+            Self::ListOffsets(m) => None,
+            Self::Metadata(m) => None,
+            #[cfg(feature = "controller")]
+            Self::LeaderAndIsr(m) => None,
+            #[cfg(feature = "controller")]
+            Self::StopReplica(m) => None,
+            #[cfg(feature = "controller")]
+            Self::UpdateMetadata(m) => None,
+            #[cfg(feature = "controller")]
+            Self::ControlledShutdown(m) => None,
+            Self::OffsetCommit(m) => None,
+            Self::OffsetFetch(m) => None,
+            Self::FindCoordinator(m) => None,
+            Self::JoinGroup(m) => None,
+            Self::Heartbeat(m) => None,
+            Self::LeaveGroup(m) => None,
+            Self::SyncGroup(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DescribeGroups(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ListGroups(m) => None,
+            Self::SaslHandshake(m) => None,
+            Self::ApiVersions(m) => None,
+            #[cfg(feature = "admin")]
+            Self::CreateTopics(m) => {
+                Some(
+                    ResponseBody::CreateTopics(super::create_topics_response::CreateTopicsResponse {
+                        topics: m
+                            .topics
+                            .iter()
+                            .map(|x0| super::create_topics_response::CreatableTopicResult {
+                                name: x0.name.clone(),
+                                error_code,
+                                error_message: if version >= 1 {
+                                    None
+                                } else {
+                                    Default::default()
+                                },
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteTopics(m) => {
+                Some(
+                    ResponseBody::DeleteTopics(super::delete_topics_response::DeleteTopicsResponse {
+                        responses: m
+                            .topics
+                            .iter()
+                            .map(|x0| super::delete_topics_response::DeletableTopicResult {
+                                name: x0.name.clone(),
+                                topic_id: if version >= 6 {
+                                    x0.topic_id
+                                } else {
+                                    Default::default()
+                                },
+                                error_code,
+                                error_message: if version >= 5 {
+                                    None
+                                } else {
+                                    Default::default()
+                                },
+                                ..Default::default()
+                            })
+                            .chain(
+                                m
+                                    .topic_names
+                                    .iter()
+                                    .map(|x0| super::delete_topics_response::DeletableTopicResult {
+                                        name: Some(x0.clone()),
+                                        error_code,
+                                        error_message: if version >= 5 {
+                                            None
+                                        } else {
+                                            Default::default()
+                                        },
+                                        ..Default::default()
+                                    }),
+                            )
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteRecords(m) => None,
+            Self::InitProducerId(m) => None,
+            Self::OffsetForLeaderEpoch(m) => None,
+            Self::AddPartitionsToTxn(m) => None,
+            Self::AddOffsetsToTxn(m) => None,
+            Self::EndTxn(m) => None,
+            #[cfg(feature = "admin")]
+            Self::WriteTxnMarkers(m) => None,
+            Self::TxnOffsetCommit(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DescribeAcls(m) => None,
+            #[cfg(feature = "admin")]
+            Self::CreateAcls(m) => {
+                Some(
+                    ResponseBody::CreateAcls(super::create_acls_response::CreateAclsResponse {
+                        results: m
+                            .creations
+                            .iter()
+                            .map(|x0| super::create_acls_response::AclCreationResult {
+                                error_code,
+                                error_message: None,
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::DeleteAcls(m) => {
+                Some(
+                    ResponseBody::DeleteAcls(super::delete_acls_response::DeleteAclsResponse {
+                        filter_results: m
+                            .filters
+                            .iter()
+                            .map(|x0| super::delete_acls_response::DeleteAclsFilterResult {
+                                error_code,
+                                error_message: None,
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeConfigs(m) => None,
+            #[cfg(feature = "admin")]
+            Self::AlterConfigs(m) => {
+                Some(
+                    ResponseBody::AlterConfigs(super::alter_configs_response::AlterConfigsResponse {
+                        responses: m
+                            .resources
+                            .iter()
+                            .map(|x0| super::alter_configs_response::AlterConfigsResourceResponse {
+                                error_code,
+                                error_message: None,
+                                resource_type: x0.resource_type,
+                                resource_name: x0.resource_name.clone(),
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterReplicaLogDirs(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DescribeLogDirs(m) => None,
+            Self::SaslAuthenticate(m) => None,
+            #[cfg(feature = "admin")]
+            Self::CreatePartitions(m) => {
+                Some(
+                    ResponseBody::CreatePartitions(super::create_partitions_response::CreatePartitionsResponse {
+                        results: m
+                            .topics
+                            .iter()
+                            .map(|x0| super::create_partitions_response::CreatePartitionsTopicResult {
+                                name: x0.name.clone(),
+                                error_code,
+                                error_message: None,
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::CreateDelegationToken(m) => {
+                Some(
+                    ResponseBody::CreateDelegationToken(super::create_delegation_token_response::CreateDelegationTokenResponse {
+                        error_code,
+                        principal_type: "User".into(),
+                        principal_name: "ANONYMOUS".into(),
+                        token_requester_principal_type: if version >= 3 {
+                            "User".into()
+                        } else {
+                            Default::default()
+                        },
+                        token_requester_principal_name: if version >= 3 {
+                            "ANONYMOUS".into()
+                        } else {
+                            Default::default()
+                        },
+                        issue_timestamp_ms: -1,
+                        expiry_timestamp_ms: -1,
+                        max_timestamp_ms: -1,
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::RenewDelegationToken(m) => {
+                Some(
+                    ResponseBody::RenewDelegationToken(super::renew_delegation_token_response::RenewDelegationTokenResponse {
+                        error_code,
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::ExpireDelegationToken(m) => {
+                Some(
+                    ResponseBody::ExpireDelegationToken(super::expire_delegation_token_response::ExpireDelegationTokenResponse {
+                        error_code,
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeDelegationToken(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DeleteGroups(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ElectLeaders(m) => {
+                Some(
+                    ResponseBody::ElectLeaders(super::elect_leaders_response::ElectLeadersResponse {
+                        error_code: if version >= 1 {
+                            error_code
+                        } else {
+                            Default::default()
+                        },
+                        replica_election_results: m
+                            .topic_partitions
+                            .iter()
+                            .flatten()
+                            .map(|x0| super::elect_leaders_response::ReplicaElectionResult {
+                                topic: x0.topic.clone(),
+                                partition_result: x0
+                                    .partitions
+                                    .iter()
+                                    .map(|x1| super::elect_leaders_response::PartitionResult {
+                                        partition_id: *x1,
+                                        error_code,
+                                        error_message: None,
+                                        ..Default::default()
+                                    })
+                                    .collect(),
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::IncrementalAlterConfigs(m) => {
+                Some(
+                    ResponseBody::IncrementalAlterConfigs(super::incremental_alter_configs_response::IncrementalAlterConfigsResponse {
+                        responses: m
+                            .resources
+                            .iter()
+                            .map(|x0| super::incremental_alter_configs_response::AlterConfigsResourceResponse {
+                                error_code,
+                                error_message: None,
+                                resource_type: x0.resource_type,
+                                resource_name: x0.resource_name.clone(),
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::AlterPartitionReassignments(m) => {
+                Some(
+                    ResponseBody::AlterPartitionReassignments(super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse {
+                        error_code,
+                        error_message: None,
+                        responses: m
+                            .topics
+                            .iter()
+                            .map(|x0| super::alter_partition_reassignments_response::ReassignableTopicResponse {
+                                name: x0.name.clone(),
+                                partitions: x0
+                                    .partitions
+                                    .iter()
+                                    .map(|x1| super::alter_partition_reassignments_response::ReassignablePartitionResponse {
+                                        partition_index: x1.partition_index,
+                                        error_code,
+                                        error_message: None,
+                                        ..Default::default()
+                                    })
+                                    .collect(),
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::ListPartitionReassignments(m) => {
+                Some(
+                    ResponseBody::ListPartitionReassignments(super::list_partition_reassignments_response::ListPartitionReassignmentsResponse {
+                        error_code,
+                        error_message: None,
+                        topics: m
+                            .topics
+                            .iter()
+                            .flatten()
+                            .map(|x0| super::list_partition_reassignments_response::OngoingTopicReassignment {
+                                name: x0.name.clone(),
+                                partitions: x0
+                                    .partition_indexes
+                                    .iter()
+                                    .map(|x1| super::list_partition_reassignments_response::OngoingPartitionReassignment {
+                                        partition_index: *x1,
+                                        ..Default::default()
+                                    })
+                                    .collect(),
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::OffsetDelete(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DescribeClientQuotas(m) => None,
+            #[cfg(feature = "admin")]
+            Self::AlterClientQuotas(m) => {
+                Some(
+                    ResponseBody::AlterClientQuotas(super::alter_client_quotas_response::AlterClientQuotasResponse {
+                        entries: m
+                            .entries
+                            .iter()
+                            .map(|x0| super::alter_client_quotas_response::EntryData {
+                                error_code,
+                                error_message: message.map(Into::into),
+                                entity: x0
+                                    .entity
+                                    .iter()
+                                    .map(|x1| super::alter_client_quotas_response::EntityData {
+                                        entity_type: x1.entity_type.clone(),
+                                        entity_name: x1.entity_name.clone(),
+                                        ..Default::default()
+                                    })
+                                    .collect(),
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeUserScramCredentials(m) => None,
+            #[cfg(feature = "admin")]
+            Self::AlterUserScramCredentials(m) => {
+                Some(
+                    ResponseBody::AlterUserScramCredentials(super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse {
+                        results: {
+                            let mut keys: Vec<_> = m
+                                .deletions
+                                .iter()
+                                .map(|x| &x.name)
+                                .chain(m.upsertions.iter().map(|x| &x.name))
+                                .collect();
+                            keys.sort_unstable_by(|a, b| {
+                                a.encode_utf16().cmp(b.encode_utf16())
+                            });
+                            keys.dedup();
+                            keys.into_iter()
+                                .map(|k| super::alter_user_scram_credentials_response::AlterUserScramCredentialsResult {
+                                    user: k.clone(),
+                                    error_code,
+                                    error_message: None,
+                                    ..Default::default()
+                                })
+                                .collect()
+                        },
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "controller")]
+            Self::Vote(m) => None,
+            #[cfg(feature = "controller")]
+            Self::BeginQuorumEpoch(m) => None,
+            #[cfg(feature = "controller")]
+            Self::EndQuorumEpoch(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DescribeQuorum(m) => {
+                Some(
+                    ResponseBody::DescribeQuorum(super::describe_quorum_response::DescribeQuorumResponse {
+                        error_code,
+                        error_message: if version >= 2 {
+                            message.map(Into::into)
+                        } else {
+                            Default::default()
+                        },
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "controller")]
+            Self::AlterPartition(m) => None,
+            #[cfg(feature = "admin")]
+            Self::UpdateFeatures(m) => {
+                Some(
+                    ResponseBody::UpdateFeatures(super::update_features_response::UpdateFeaturesResponse {
+                        error_code,
+                        error_message: None,
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::Envelope(m) => None,
+            #[cfg(feature = "controller")]
+            Self::FetchSnapshot(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DescribeCluster(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DescribeProducers(m) => None,
+            #[cfg(feature = "controller")]
+            Self::BrokerRegistration(m) => None,
+            #[cfg(feature = "controller")]
+            Self::BrokerHeartbeat(m) => None,
+            #[cfg(feature = "admin")]
+            Self::UnregisterBroker(m) => {
+                Some(
+                    ResponseBody::UnregisterBroker(super::unregister_broker_response::UnregisterBrokerResponse {
+                        error_code,
+                        error_message: message.map(Into::into),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::DescribeTransactions(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ListTransactions(m) => None,
+            #[cfg(feature = "controller")]
+            Self::AllocateProducerIds(m) => {
+                Some(
+                    ResponseBody::AllocateProducerIds(super::allocate_producer_ids_response::AllocateProducerIdsResponse {
+                        error_code,
+                        ..Default::default()
+                    }),
+                )
+            }
+            Self::ConsumerGroupHeartbeat(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ConsumerGroupDescribe(m) => None,
+            #[cfg(feature = "controller")]
+            Self::ControllerRegistration(m) => None,
+            Self::GetTelemetrySubscriptions(m) => None,
+            Self::PushTelemetry(m) => None,
+            #[cfg(feature = "controller")]
+            Self::AssignReplicasToDirs(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ListConfigResources(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DescribeTopicPartitions(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ShareGroupHeartbeat(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ShareGroupDescribe(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ShareFetch(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ShareAcknowledge(m) => None,
+            #[cfg(feature = "admin")]
+            Self::AddRaftVoter(m) => {
+                Some(
+                    ResponseBody::AddRaftVoter(super::add_raft_voter_response::AddRaftVoterResponse {
+                        error_code,
+                        error_message: message.map(Into::into),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "admin")]
+            Self::RemoveRaftVoter(m) => {
+                Some(
+                    ResponseBody::RemoveRaftVoter(super::remove_raft_voter_response::RemoveRaftVoterResponse {
+                        error_code,
+                        error_message: message.map(Into::into),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[cfg(feature = "controller")]
+            Self::UpdateRaftVoter(m) => None,
+            #[cfg(feature = "admin")]
+            Self::InitializeShareGroupState(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupState(m) => None,
+            #[cfg(feature = "admin")]
+            Self::WriteShareGroupState(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupState(m) => None,
+            #[cfg(feature = "admin")]
+            Self::ReadShareGroupStateSummary(m) => None,
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupHeartbeat(m) => None,
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupDescribe(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DescribeShareGroupOffsets(m) => None,
+            #[cfg(feature = "admin")]
+            Self::AlterShareGroupOffsets(m) => None,
+            #[cfg(feature = "admin")]
+            Self::DeleteShareGroupOffsets(m) => None,
+            #[cfg(feature = "admin")]
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => None,
+            #[cfg(feature = "admin")]
+            Self::UnregisterController(m) => {
+                Some(
+                    ResponseBody::UnregisterController(super::unregister_controller_response::UnregisterControllerResponse {
+                        error_code,
+                        error_message: message.map(Into::into),
+                        ..Default::default()
+                    }),
+                )
+            }
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
 }
 impl From<super::produce_request::ProduceRequest> for RequestBody {
     fn from(m: super::produce_request::ProduceRequest) -> Self {

@@ -189,6 +189,7 @@ impl Builder {
         self.options.sensitive_fields = facts.sensitive_fields.clone();
         self.options.peeked_fields = facts.peeked_fields.clone();
         self.options.forwardable = facts.forwardable.clone();
+        self.options.error_responses = facts.error_responses.clone();
         self.options.cluster_action = facts.cluster_action.clone();
         self.options.api_groups = facts.api_groups.clone();
         self.options.gates = facts.gates.clone();

@@ -61,6 +61,11 @@ pub enum Error {
     /// read, one problem per entry.
     #[error("peeked fields: {}", .0.join("; "))]
     PeekedFields(Vec<String>),
+    /// Entries of [`Options::error_responses`](crate::Options::error_responses)
+    /// that name a field the api's messages lack or give a value its type
+    /// cannot hold, one problem per entry.
+    #[error("error responses: {}", .0.join("; "))]
+    ErrorResponses(Vec<String>),
     /// The facts file ([`Facts::read`](crate::Facts::read)) is not what it should be.
     #[error("{}: {message}", .path.display())]
     Facts {

@@ -27,6 +27,7 @@ use crate::{Error, Gates};
 ///                   "admin": { "feature": "admin", "apis": ["MakeThing"] } },
 ///   "features": { "views": "borrowed", "json": "json", "samples": "sample" },
 ///   "forwardable": ["MakeThing"],
+///   "error_responses": { "MakeThing": { "message": true } },
 ///   "cluster_action": ["Halt"],
 ///   "sensitive_fields": ["LoginRequest.Password"],
 ///   "peeked_fields": ["LoginRequest.Mode"],
@@ -51,6 +52,10 @@ pub struct Facts {
     /// The apis a broker forwards to the controller (KIP-590), by api name
     /// (`ApiInfo::forwardable` in the generated table).
     pub forwardable: Vec<String>,
+    /// Where the error response of a forwardable api departs from the one
+    /// its schemas give, by api name
+    /// ([`Options::error_responses`](crate::Options::error_responses)).
+    pub error_responses: BTreeMap<String, ErrorResponseFacts>,
     /// The apis authorized by cluster action, sent only between brokers and
     /// controllers, by api name (`ApiInfo::cluster_action`).
     pub cluster_action: Vec<String>,
@@ -81,6 +86,38 @@ pub struct ApiGroup {
     pub feature: Option<String>,
     /// Its apis, by name (the request's name without `Request`).
     pub apis: Vec<String>,
+}
+
+/// How the error response of one forwardable api departs from the one its
+/// schemas give (`RequestBody::error_response` in the generated dispatch):
+/// the key `error_responses.API` of the facts file, each key optional.
+///
+/// ```json
+/// { "top_level_only": false, "echo": false, "message": true,
+///   "renamed": { "ThingName": "Thing" }, "distinct": false,
+///   "values": { "Owner": "nobody", "CreatedMs": -1 } }
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ErrorResponseFacts {
+    /// Only the response's top-level fields are answered: its collections
+    /// stay empty (`top_level_only`).
+    pub top_level_only: bool,
+    /// Every collection of structs that a request collection mirrors is
+    /// answered, not only those whose items carry an error code (`echo`).
+    pub echo: bool,
+    /// Every `ErrorMessage` field holds the error's own message (`message`).
+    pub message: bool,
+    /// Request fields copied into response fields of another name, request
+    /// name to response name (`renamed`).
+    pub renamed: BTreeMap<String, String>,
+    /// The answered items of the top-level collection are the distinct
+    /// values of their one string key, in the order of their UTF-16 code
+    /// units (`distinct`).
+    pub distinct: bool,
+    /// Fixed values of top-level response fields, by field name: a number
+    /// or a string, as the JSON text gives it (`values`).
+    pub values: BTreeMap<String, String>,
 }
 
 /// One family of internal records: a directory of schemas compiled into
@@ -152,6 +189,12 @@ impl Facts {
             };
         }
         facts.forwardable = strings_or_none(root.get("forwardable"), "forwardable")?;
+        if let Some(answers) = root.get("error_responses") {
+            let answers = answers.as_object().ok_or("error_responses: not an object")?;
+            for (api, answer) in answers {
+                facts.error_responses.insert(api.clone(), error_response(answer, &format!("error_responses.{api}"))?);
+            }
+        }
         facts.cluster_action = strings_or_none(root.get("cluster_action"), "cluster_action")?;
         facts.sensitive_fields = strings_or_none(root.get("sensitive_fields"), "sensitive_fields")?;
         facts.peeked_fields = strings_or_none(root.get("peeked_fields"), "peeked_fields")?;
@@ -202,6 +245,40 @@ impl Facts {
         self.releases.get(name).map(Vec::as_slice)
     }
 }
+
+fn error_response(value: &Value, at: &str) -> Result<ErrorResponseFacts, String> {
+    let object = value.as_object().ok_or(format!("{at}: not an object"))?;
+    let flag = |key: &str| match object.get(key) {
+        None => Ok(false),
+        Some(v) => v.as_bool().ok_or(format!("{at}.{key}: not true or false")),
+    };
+    let map = |key: &str| -> Result<BTreeMap<String, String>, String> {
+        let Some(entries) = object.get(key) else { return Ok(BTreeMap::new()) };
+        let entries = entries.as_object().ok_or(format!("{at}.{key}: not an object"))?;
+        entries
+            .iter()
+            .map(|(name, v)| match v {
+                Value::String(s) => Ok((name.clone(), s.clone())),
+                Value::Number(n) => Ok((name.clone(), n.to_string())),
+                _ => Err(format!("{at}.{key}.{name}: not a string or number")),
+            })
+            .collect()
+    };
+    if let Some(key) = object.keys().find(|k| !ERROR_RESPONSE_KEYS.contains(&k.as_str())) {
+        return Err(format!("{at}.{key}: not one of {}", ERROR_RESPONSE_KEYS.join(", ")));
+    }
+    Ok(ErrorResponseFacts {
+        top_level_only: flag("top_level_only")?,
+        echo: flag("echo")?,
+        message: flag("message")?,
+        renamed: map("renamed")?,
+        distinct: flag("distinct")?,
+        values: map("values")?,
+    })
+}
+
+/// The keys of one api's `error_responses` entry.
+const ERROR_RESPONSE_KEYS: [&str; 6] = ["top_level_only", "echo", "message", "renamed", "distinct", "values"];
 
 fn string(value: Option<&Value>, at: &str) -> Result<String, String> {
     match value {

@@ -135,6 +135,7 @@ fn record_enum(
         json: extra(options.json, &options.gates.json),
         samples: extra(options.samples, &options.gates.samples),
         docs: &|_| TokenStream::new(),
+        error_responses: None,
     };
     let record_types = specs.iter().map(|s| {
         let (id, name, type_name) =

@@ -97,7 +97,7 @@ pub use builder::Builder;
 pub use compare::diff;
 pub use diag::{Diagnostic, Diagnostics, JsonPath};
 pub use error::Error;
-pub use facts::{ApiGroup, Facts, Family};
+pub use facts::{ApiGroup, ErrorResponseFacts, Facts, Family};
 pub use fingerprint::fingerprint;
 pub use load::LoadError;
 pub use options::{Gates, Options};

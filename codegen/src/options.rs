@@ -79,6 +79,15 @@ pub struct Options {
     /// `requires_delayed_allocation`. None by default ([`Facts::forwardable`](crate::Facts::forwardable)).
     #[cfg_attr(feature = "cli", arg(skip))]
     pub forwardable: Vec<String>,
+    /// Where the error response of a forwardable api departs from the one
+    /// its schemas give, by api name: the generated
+    /// `RequestBody::error_response` answers every forwardable api by its
+    /// schemas and these. None by default
+    /// ([`Facts::error_responses`](crate::Facts::error_responses)); an
+    /// entry naming a field its messages lack fails the run with
+    /// [`Error::ErrorResponses`](crate::Error::ErrorResponses).
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub error_responses: std::collections::BTreeMap<String, crate::ErrorResponseFacts>,
     /// The apis authorized by cluster action, sent only between brokers and
     /// controllers, by api name: `ApiInfo::cluster_action` in the api-key
     /// table. None by default ([`Facts::cluster_action`](crate::Facts::cluster_action)).

@@ -53,6 +53,10 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, options: Optio
     cx.partial = !cx.api_features.is_empty() || specs.iter().any(|s| !s.is_removed() && !options.compiles(s));
     cx.sensitive = emit::redact::resolve(&options.sensitive_fields, &checked).map_err(Error::SensitiveFields)?;
     cx.peeked = emit::peek::resolve(&options.peeked_fields, &checked).map_err(Error::PeekedFields)?;
+    cx.error_responses = emit::error_response::resolve(&options.forwardable, &options.error_responses, &checked, |c| {
+        options.compiles(c.spec)
+    })
+    .map_err(Error::ErrorResponses)?;
     let responses: BTreeMap<i16, String> = specs
         .iter()
         .filter(|s| s.spec_type == SpecType::Response && options.compiles(s) && !s.is_removed())
@@ -98,6 +102,7 @@ fn emit_context(runtime: &str, options: &Options) -> Result<EmitContext, Error> 
         peeked: Default::default(),
         forwardable: options.forwardable.clone(),
         cluster_action: options.cluster_action.clone(),
+        error_responses: Default::default(),
         gates: options.gates.clone(),
         api_features: BTreeMap::new(),
     })

@@ -97,3 +97,74 @@ fn an_internal_family_follows_the_runtime_path_and_the_facts_features() {
     assert!(records.contains("type_name: \"TRANSACTION_LOG\""), "{records}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A forwardable api's error response comes from its two schemas and its
+/// facts: the top-level `ErrorCode` at the versions that have it, one
+/// result per request item with its key copied (not an outcome field of
+/// later versions), a number collection filling each nested result's first
+/// field, the error's message where the facts say the api writes it, and a
+/// fixed value the facts give.
+#[test]
+fn an_error_response_comes_from_the_schemas_and_a_deviation() {
+    let request = r#"{ "apiKey": 500, "type": "request", "listeners": ["broker"], "name": "MakeThingRequest",
+      "validVersions": "0-1", "flexibleVersions": "1+", "fields": [
+        { "name": "Things", "type": "[]Thing", "versions": "0+", "fields": [
+          { "name": "Name", "type": "string", "versions": "0+", "mapKey": true },
+          { "name": "Count", "type": "int32", "versions": "0+" },
+          { "name": "Parts", "type": "[]int32", "versions": "0+" } ] },
+        { "name": "TimeoutMs", "type": "int32", "versions": "0+" } ] }"#;
+    let response = r#"{ "apiKey": 500, "type": "response", "name": "MakeThingResponse",
+      "validVersions": "0-1", "flexibleVersions": "1+", "fields": [
+        { "name": "ThrottleTimeMs", "type": "int32", "versions": "0+" },
+        { "name": "ErrorCode", "type": "int16", "versions": "1+" },
+        { "name": "Owner", "type": "string", "versions": "0+" },
+        { "name": "TimeoutMs", "type": "int32", "versions": "0+" },
+        { "name": "Results", "type": "[]ThingResult", "versions": "0+", "fields": [
+          { "name": "Name", "type": "string", "versions": "0+" },
+          { "name": "Count", "type": "int32", "versions": "1+" },
+          { "name": "ErrorCode", "type": "int16", "versions": "0+" },
+          { "name": "ErrorMessage", "type": "string", "versions": "0+", "nullableVersions": "0+" },
+          { "name": "Parts", "type": "[]PartResult", "versions": "0+", "fields": [
+            { "name": "Index", "type": "int32", "versions": "0+" },
+            { "name": "ErrorCode", "type": "int16", "versions": "0+" } ] } ] } ] }"#;
+    let sources =
+        [("MakeThingRequest.json".to_owned(), request.to_owned()), ("MakeThingResponse.json".into(), response.into())];
+    let generate = |deviation: serde_json::Value| {
+        let facts = serde_json::json!({
+            "release": "1.0.0", "forwardable": ["MakeThing"], "error_responses": {"MakeThing": deviation}
+        });
+        let facts = kwire_codegen::Facts::parse(&facts.to_string()).expect("facts parse");
+        let options = kwire_codegen::Options {
+            forwardable: facts.forwardable,
+            error_responses: facts.error_responses,
+            ..Default::default()
+        };
+        kwire_codegen::generate_with(&sources, "::kwire", options)
+    };
+    let generated = generate(serde_json::json!({"message": true, "values": {"Owner": "nobody"}})).expect("compiles");
+    let api_keys = &generated.files.iter().find(|f| f.name == "api_keys.rs").expect("api_keys.rs").text;
+    let method = api_keys.split("pub fn error_response(").nth(1).expect("the method").split("\n    }\n").next();
+    let method: String = method.expect("its body").split_whitespace().collect::<Vec<_>>().join(" ");
+    let expected = "Self::MakeThing(m) => { Some( ResponseBody::MakeThing(super::make_thing_response::MakeThingResponse { \
+        error_code: if version >= 1 { error_code } else { Default::default() }, \
+        owner: \"nobody\".into(), \
+        results: m .things .iter() .map(|x0| super::make_thing_response::ThingResult { \
+        name: x0.name.clone(), error_code, error_message: message.map(Into::into), \
+        parts: x0 .parts .iter() .map(|x1| super::make_thing_response::PartResult { index: *x1, error_code, ..Default::default() }) \
+        .collect(), ..Default::default() }) .collect(), ..Default::default() }), ) }";
+    assert!(method.contains(expected), "{method}");
+
+    // Without the deviation the message is null and the owner its default.
+    let plain = generate(serde_json::json!({})).expect("compiles");
+    let api_keys = &plain.files.iter().find(|f| f.name == "api_keys.rs").expect("api_keys.rs").text;
+    assert!(api_keys.contains("error_message: None,"), "{api_keys}");
+    assert!(!api_keys.contains("owner:"), "{api_keys}");
+
+    // A deviation naming a field the response lacks is refused, by name.
+    match generate(serde_json::json!({"values": {"Ownr": "nobody"}})) {
+        Err(kwire_codegen::Error::ErrorResponses(problems)) => {
+            assert_eq!(problems, ["MakeThing: values.Ownr: no such field of the response"])
+        }
+        other => panic!("expected ErrorResponses, got {other:?}"),
+    }
+}

@@ -357,6 +357,20 @@ fn emit_body_enum(
             /// # Errors
             /// As the body's `ToJson::to_json_with`.
         },
+        "error_response" => quote! {
+            /// The response that reports `error_code` (an `ErrorCode` on the
+            /// wire) for everything this request asked, as a forwarding broker
+            /// answers a client when the envelope failed (KIP-590): the
+            /// top-level `ErrorCode` where the response has one, throttle time 0,
+            /// and per item of each collection the request names (topics,
+            /// partitions, resources…) the item's key with the error code.
+            /// `message` fills the `ErrorMessage` fields of the apis whose
+            /// answer carries the error's own text; every other field holds
+            /// its default. Derived from the request's and the response's
+            /// schemas at `version` and the facts of the message set.
+            ///
+            /// `None` for a request of an api that is not forwardable.
+        },
         "from_json" => quote! {
             /// Reads the body of `api_key` at `version` from Kafka's JSON form.
             ///
@@ -447,6 +461,7 @@ fn body_dispatch<'a>(
         dispatch::Form::View(_) => format_ident!("{name}Ref"),
     };
     let extra = |on: bool, gate: &Option<String>| on.then(|| gate.clone());
+    let requests = name == "RequestBody" && !cx.error_responses.is_empty();
     Dispatch {
         name,
         variants,
@@ -460,6 +475,7 @@ fn body_dispatch<'a>(
         json: extra(cx.json, &cx.gates.json),
         samples: extra(cx.samples, &cx.gates.samples),
         docs,
+        error_responses: requests.then(|| (format_ident!("ResponseBody"), &cx.error_responses)),
     }
 }
 

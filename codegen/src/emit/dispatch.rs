@@ -80,6 +80,10 @@ pub struct Dispatch<'a> {
     pub samples: Option<Option<String>>,
     /// The doc attributes of each inherent method, by row name.
     pub docs: &'a dyn Fn(&str) -> TokenStream,
+    /// For a request enum, the response enum and the error response of each
+    /// variant that has one ([`super::error_response`]): the method
+    /// `error_response`.
+    pub error_responses: Option<(Ident, &'a super::error_response::Answers)>,
 }
 
 /// How a method's `match` reaches the variant.
@@ -271,6 +275,23 @@ impl Dispatch<'_> {
                 )
             },
         ];
+        if let Some((response, answers)) = &self.error_responses {
+            rows.push(Row {
+                // The request of an api without error response is not read.
+                attrs: quote!(#[allow(unused_variables)]),
+                ..row(
+                    "error_response",
+                    owned && self.inherent,
+                    quote!(error_response(&self, version: i16, error_code: i16, message: Option<&str>) -> Option<#response>),
+                    On::Value,
+                    Box::new(move |Variant { ident: v, .. }| match answers.get(&v.to_string()) {
+                        Some(answer) => quote!(Some(#answer)),
+                        None => quote!(None),
+                    }),
+                    self.fallback(quote!(None)),
+                )
+            });
+        }
         if let Form::View(owned) = &self.form {
             rows.push(Row {
                 attrs: quote!(#[inline]),

@@ -15,6 +15,7 @@ pub mod codec;
 pub mod cond;
 pub mod dispatch;
 pub mod entity;
+pub mod error_response;
 pub mod field;
 pub mod index;
 pub mod json;
@@ -55,6 +56,9 @@ pub struct EmitContext {
     pub forwardable: Vec<String>,
     /// The cluster-action apis, by api name (`ApiInfo::cluster_action`).
     pub cluster_action: Vec<String>,
+    /// The error response of each forwardable api, by dispatch variant
+    /// ([`error_response::resolve`]).
+    pub error_responses: error_response::Answers,
     /// The cargo feature each extra is compiled behind (`views`, `json`,
     /// `samples` then emitted, each item gated).
     pub gates: crate::Gates,
