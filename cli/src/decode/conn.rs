@@ -376,16 +376,11 @@ impl<W: Write> Decoder<W> {
                     return;
                 }
                 let read_at = decoded.as_ref().ok().map(|f| f.version).filter(|v| *v != api_version);
-                let (json, error) = match decoded {
-                    Ok(frame) if table_only => (Ok(None), output::body_has_error(&frame.body)),
-                    Ok(frame) => match output::response_json(&frame, records) {
-                        Ok(json) => {
-                            let error = output::has_error(&json);
-                            (Ok(Some(json)), error)
-                        }
-                        Err(cause) => (Err(cause), false),
-                    },
-                    Err(cause) => (Err(cause), false),
+                let error = decoded.as_ref().is_ok_and(|frame| output::body_has_error(&frame.body, frame.version));
+                let json = match decoded {
+                    Ok(_) if table_only => Ok(None),
+                    Ok(frame) => output::response_json(&frame, records).map(Some),
+                    Err(cause) => Err(cause),
                 };
                 self.summary.response(api_key, api_version, latency, error, json.is_err());
                 let api = Api(api_key, api_version);
