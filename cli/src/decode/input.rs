@@ -52,6 +52,13 @@ pub struct Opened {
     pub count: Rc<Cell<u64>>,
 }
 
+/// Bytes read ahead to tell the input's form (hex text by its first line).
+const SNIFF_BYTES: usize = 64 << 10;
+
+/// The capture reader's buffer: a whole block must fit (a packet of up to
+/// 256 KiB, tcpdump's largest snapshot length).
+const CAPTURE_BUFFER: usize = 1 << 20;
+
 const PCAP_MAGICS: [[u8; 4]; 5] = [
     [0xa1, 0xb2, 0xc3, 0xd4],
     [0xd4, 0xc3, 0xb2, 0xa1],
@@ -64,7 +71,9 @@ const PCAP_MAGICS: [[u8; 4]; 5] = [
 /// is [`Format::Auto`].
 pub fn open(reader: Box<dyn Read>, format: Format) -> io::Result<Opened> {
     let count = Rc::new(Cell::new(0));
-    let mut reader = BufReader::with_capacity(1 << 20, Counted { inner: reader, count: count.clone() });
+    // Enough to tell the form; the readers after it read in larger pieces,
+    // which then go straight from the input into their own buffers.
+    let mut reader = BufReader::with_capacity(SNIFF_BYTES, Counted { inner: reader, count: count.clone() });
     let format = match format {
         Format::Auto => {
             let head = reader.fill_buf()?;
@@ -132,7 +141,7 @@ struct Interface {
 /// # Errors
 /// An I/O error reading the input, or input that is not a capture.
 pub fn read_capture(reader: Box<dyn Read>, mut on: impl FnMut(CaptureEvent<'_>)) -> Result<(), String> {
-    let mut capture = match pcap_parser::create_reader(1 << 20, reader) {
+    let mut capture = match pcap_parser::create_reader(CAPTURE_BUFFER, reader) {
         Ok(capture) => capture,
         Err(PcapError::Eof) => return Ok(()),
         Err(e) => return Err(format!("not a pcap or pcapng capture: {e}")),
@@ -154,7 +163,7 @@ pub fn read_capture(reader: Box<dyn Read>, mut on: impl FnMut(CaptureEvent<'_>))
                             on(CaptureEvent::Problem(format!(
                                 "packet {packet_no} (byte {at}): no pcap header before it"
                             )));
-                            capture.consume(offset);
+                            capture.consume_noshift(offset);
                             continue;
                         };
                         let frac = u64::from(packet.ts_usec) * (1_000_000_000 / interface.resolution);
@@ -216,7 +225,8 @@ pub fn read_capture(reader: Box<dyn Read>, mut on: impl FnMut(CaptureEvent<'_>))
                     }
                     PcapBlockOwned::NG(_) => {}
                 }
-                capture.consume(offset);
+                // The rest is moved to the buffer's start once, when it is refilled.
+                capture.consume_noshift(offset);
             }
             Err(PcapError::Eof) => return Ok(()),
             Err(PcapError::Incomplete(_)) => {
