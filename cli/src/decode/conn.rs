@@ -226,7 +226,10 @@ impl<W: Write> Decoder<W> {
                     (s.src, Kind::Probing)
                 };
                 let server = if client == s.src { s.dst } else { s.src };
-                let label = format!("{client}>{server}");
+                // With only the table printed and no connection chosen, no
+                // line names the connection: its name is not written.
+                let named = !self.options.table_only || !self.options.connections.is_empty();
+                let label = if named { format!("{client}>{server}") } else { String::new() };
                 let shown = self.shown(&label);
                 self.conns.push(Conn {
                     label,
