@@ -196,6 +196,24 @@ impl kwire::entity::Entities for AddPartitionsToTxnResponse {
         }
     }
 }
+impl AddPartitionsToTxnResponse {
+    /// Calls `f` with the value of every error-code field of the AddPartitionsToTxnResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        if version >= 4 {
+            f(self.error_code);
+        }
+        if version >= 4 {
+            for v in &self.results_by_transaction {
+                v.visit_error_codes(version, f);
+            }
+        }
+        if version <= 3 {
+            for v in &self.results_by_topic_v3_and_below {
+                v.visit_error_codes(version, f);
+            }
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AddPartitionsToTxnResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -560,6 +578,14 @@ impl kwire::entity::Entities for AddPartitionsToTxnTopicResult {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+impl AddPartitionsToTxnTopicResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.results_by_partition {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AddPartitionsToTxnTopicResult`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -782,6 +808,12 @@ impl enc::Struct for AddPartitionsToTxnPartitionResult {
         self.partition_index = 0;
         self.partition_error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl AddPartitionsToTxnPartitionResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.partition_error_code);
     }
 }
 #[cfg(feature = "borrowed")]
@@ -1016,6 +1048,14 @@ impl kwire::entity::Entities for AddPartitionsToTxnResult {
     fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         kwire::entity::Entities::rewrite_entities(&mut self.topic_results, version, f);
+    }
+}
+impl AddPartitionsToTxnResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topic_results {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]

@@ -90,6 +90,14 @@ impl kwire::entity::Entities for AlterReplicaLogDirsResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.results, version, f);
     }
 }
+impl AlterReplicaLogDirsResponse {
+    /// Calls `f` with the value of every error-code field of the AlterReplicaLogDirsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.results {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AlterReplicaLogDirsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -330,6 +338,14 @@ impl kwire::entity::Entities for AlterReplicaLogDirTopicResult {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
+impl AlterReplicaLogDirTopicResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AlterReplicaLogDirTopicResult`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -556,6 +572,12 @@ impl enc::Struct for AlterReplicaLogDirPartitionResult {
         self.partition_index = 0;
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl AlterReplicaLogDirPartitionResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -99,6 +99,15 @@ impl kwire::entity::Entities for AlterShareGroupOffsetsResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.responses, version, f);
     }
 }
+impl AlterShareGroupOffsetsResponse {
+    /// Calls `f` with the value of every error-code field of the AlterShareGroupOffsetsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.responses {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AlterShareGroupOffsetsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -388,6 +397,14 @@ impl kwire::entity::Entities for AlterShareGroupOffsetsResponseTopic {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
+impl AlterShareGroupOffsetsResponseTopic {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AlterShareGroupOffsetsResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -641,6 +658,12 @@ impl enc::Struct for AlterShareGroupOffsetsResponsePartition {
         self.error_code = 0;
         self.error_message = None;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl AlterShareGroupOffsetsResponsePartition {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -82,6 +82,15 @@ impl enc::Struct for AssignReplicasToDirsResponse {
     }
 }
 impl kwire::entity::Entities for AssignReplicasToDirsResponse {}
+impl AssignReplicasToDirsResponse {
+    /// Calls `f` with the value of every error-code field of the AssignReplicasToDirsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.directories {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`AssignReplicasToDirsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -308,6 +317,14 @@ impl enc::Struct for DirectoryData {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+impl DirectoryData {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DirectoryData`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -469,6 +486,14 @@ impl enc::Struct for TopicData {
         self.topic_id = kwire::primitives::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl TopicData {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -651,6 +676,12 @@ impl enc::Struct for PartitionData {
         self.partition_index = 0;
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl PartitionData {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

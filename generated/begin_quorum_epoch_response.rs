@@ -135,6 +135,15 @@ impl kwire::entity::Entities for BeginQuorumEpochResponse {
         }
     }
 }
+impl BeginQuorumEpochResponse {
+    /// Calls `f` with the value of every error-code field of the BeginQuorumEpochResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`BeginQuorumEpochResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -423,6 +432,14 @@ impl kwire::entity::Entities for TopicData {
         kwire::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
+impl TopicData {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`TopicData`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -660,6 +677,12 @@ impl kwire::entity::Entities for PartitionData {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
+impl PartitionData {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -92,6 +92,14 @@ impl kwire::entity::Entities for CreateTopicsResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+impl CreateTopicsResponse {
+    /// Calls `f` with the value of every error-code field of the CreateTopicsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`CreateTopicsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -466,6 +474,15 @@ impl kwire::entity::Entities for CreatableTopicResult {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+impl CreatableTopicResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        if version >= 5 {
+            f(self.topic_config_error_code);
+        }
     }
 }
 #[cfg(feature = "borrowed")]

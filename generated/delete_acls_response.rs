@@ -94,6 +94,14 @@ impl enc::Struct for DeleteAclsResponse {
     }
 }
 impl kwire::entity::Entities for DeleteAclsResponse {}
+impl DeleteAclsResponse {
+    /// Calls `f` with the value of every error-code field of the DeleteAclsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.filter_results {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DeleteAclsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -351,6 +359,15 @@ impl enc::Struct for DeleteAclsFilterResult {
         self.error_message = Some(ByteString::new());
         self.matching_acls.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl DeleteAclsFilterResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.matching_acls {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -744,6 +761,12 @@ impl enc::Struct for DeleteAclsMatchingAcl {
         self.operation = 0;
         self.permission_type = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl DeleteAclsMatchingAcl {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

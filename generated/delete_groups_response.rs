@@ -90,6 +90,14 @@ impl kwire::entity::Entities for DeleteGroupsResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.results, version, f);
     }
 }
+impl DeleteGroupsResponse {
+    /// Calls `f` with the value of every error-code field of the DeleteGroupsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.results {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DeleteGroupsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -344,6 +352,12 @@ impl kwire::entity::Entities for DeletableGroupResult {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
+impl DeletableGroupResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -84,6 +84,14 @@ impl kwire::entity::Entities for DeleteRecordsResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+impl DeleteRecordsResponse {
+    /// Calls `f` with the value of every error-code field of the DeleteRecordsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DeleteRecordsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -312,6 +320,14 @@ impl kwire::entity::Entities for DeleteRecordsTopicResult {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+impl DeleteRecordsTopicResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DeleteRecordsTopicResult`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -534,6 +550,12 @@ impl enc::Struct for DeleteRecordsPartitionResult {
         self.low_watermark = 0;
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl DeleteRecordsPartitionResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

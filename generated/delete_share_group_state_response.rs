@@ -52,6 +52,14 @@ impl enc::Struct for DeleteShareGroupStateResponse {
     }
 }
 impl kwire::entity::Entities for DeleteShareGroupStateResponse {}
+impl DeleteShareGroupStateResponse {
+    /// Calls `f` with the value of every error-code field of the DeleteShareGroupStateResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.results {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DeleteShareGroupStateResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -208,6 +216,14 @@ impl enc::Struct for DeleteStateResult {
         self.topic_id = kwire::primitives::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl DeleteStateResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -415,6 +431,12 @@ impl enc::Struct for PartitionResult {
         self.error_code = 0;
         self.error_message = None;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl PartitionResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

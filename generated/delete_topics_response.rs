@@ -104,6 +104,14 @@ impl kwire::entity::Entities for DeleteTopicsResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.responses, version, f);
     }
 }
+impl DeleteTopicsResponse {
+    /// Calls `f` with the value of every error-code field of the DeleteTopicsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.responses {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DeleteTopicsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -409,6 +417,12 @@ impl kwire::entity::Entities for DeletableTopicResult {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
+impl DeletableTopicResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

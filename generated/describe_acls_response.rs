@@ -128,6 +128,12 @@ impl enc::Struct for DescribeAclsResponse {
     }
 }
 impl kwire::entity::Entities for DescribeAclsResponse {}
+impl DescribeAclsResponse {
+    /// Calls `f` with the value of every error-code field of the DescribeAclsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeAclsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///

@@ -83,6 +83,14 @@ impl enc::Struct for DescribeConfigsResponse {
     }
 }
 impl kwire::entity::Entities for DescribeConfigsResponse {}
+impl DescribeConfigsResponse {
+    /// Calls `f` with the value of every error-code field of the DescribeConfigsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.results {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeConfigsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -355,6 +363,12 @@ impl enc::Struct for DescribeConfigsResult {
         self.resource_name = ByteString::new();
         self.configs.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl DescribeConfigsResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

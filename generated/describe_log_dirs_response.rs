@@ -110,6 +110,17 @@ impl kwire::entity::Entities for DescribeLogDirsResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.results, version, f);
     }
 }
+impl DescribeLogDirsResponse {
+    /// Calls `f` with the value of every error-code field of the DescribeLogDirsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        if version >= 3 {
+            f(self.error_code);
+        }
+        for v in &self.results {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeLogDirsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -446,6 +457,12 @@ impl kwire::entity::Entities for DescribeLogDirsResult {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
+impl DescribeLogDirsResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -76,6 +76,14 @@ impl kwire::entity::Entities for DescribeProducersResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+impl DescribeProducersResponse {
+    /// Calls `f` with the value of every error-code field of the DescribeProducersResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeProducersResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -281,6 +289,14 @@ impl kwire::entity::Entities for TopicResponse {
     fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
         kwire::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+impl TopicResponse {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -507,6 +523,12 @@ impl kwire::entity::Entities for PartitionResponse {
             version,
             f,
         );
+    }
+}
+impl PartitionResponse {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -76,6 +76,14 @@ impl kwire::entity::Entities for DescribeShareGroupOffsetsResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
+impl DescribeShareGroupOffsetsResponse {
+    /// Calls `f` with the value of every error-code field of the DescribeShareGroupOffsetsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.groups {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeShareGroupOffsetsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -319,6 +327,15 @@ impl kwire::entity::Entities for DescribeShareGroupOffsetsResponseGroup {
     fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
+impl DescribeShareGroupOffsetsResponseGroup {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]
@@ -606,6 +623,14 @@ impl kwire::entity::Entities for DescribeShareGroupOffsetsResponseTopic {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
+impl DescribeShareGroupOffsetsResponseTopic {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -924,6 +949,12 @@ impl enc::Struct for DescribeShareGroupOffsetsResponsePartition {
         self.error_code = 0;
         self.error_message = None;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl DescribeShareGroupOffsetsResponsePartition {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -92,6 +92,14 @@ impl kwire::entity::Entities for DescribeTopicPartitionsResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.next_cursor, version, f);
     }
 }
+impl DescribeTopicPartitionsResponse {
+    /// Calls `f` with the value of every error-code field of the DescribeTopicPartitionsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeTopicPartitionsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -407,6 +415,15 @@ impl kwire::entity::Entities for DescribeTopicPartitionsResponseTopic {
     fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.name, "Name", f);
         kwire::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+impl DescribeTopicPartitionsResponseTopic {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -906,6 +923,12 @@ impl kwire::entity::Entities for DescribeTopicPartitionsResponsePartition {
         );
         enc::broker_id_mut(&mut self.last_known_elr, "LastKnownElr", f);
         enc::broker_id_mut(&mut self.offline_replicas, "OfflineReplicas", f);
+    }
+}
+impl DescribeTopicPartitionsResponsePartition {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

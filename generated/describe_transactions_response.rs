@@ -97,6 +97,14 @@ impl kwire::entity::Entities for DescribeTransactionsResponse {
         );
     }
 }
+impl DescribeTransactionsResponse {
+    /// Calls `f` with the value of every error-code field of the DescribeTransactionsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.transaction_states {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeTransactionsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -389,6 +397,12 @@ impl kwire::entity::Entities for TransactionState {
         enc::transactional_id_mut(&mut self.transactional_id, "TransactionalId", f);
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
+impl TransactionState {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -103,6 +103,15 @@ impl enc::Struct for DescribeUserScramCredentialsResponse {
     }
 }
 impl kwire::entity::Entities for DescribeUserScramCredentialsResponse {}
+impl DescribeUserScramCredentialsResponse {
+    /// Calls `f` with the value of every error-code field of the DescribeUserScramCredentialsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.results {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`DescribeUserScramCredentialsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -443,6 +452,12 @@ impl enc::Struct for DescribeUserScramCredentialsResult {
         self.error_message = Some(ByteString::new());
         self.credential_infos.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl DescribeUserScramCredentialsResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

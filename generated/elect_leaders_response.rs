@@ -137,6 +137,17 @@ impl kwire::entity::Entities for ElectLeadersResponse {
         );
     }
 }
+impl ElectLeadersResponse {
+    /// Calls `f` with the value of every error-code field of the ElectLeadersResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        if version >= 1 {
+            f(self.error_code);
+        }
+        for v in &self.replica_election_results {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ElectLeadersResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -418,6 +429,14 @@ impl kwire::entity::Entities for ReplicaElectionResult {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
+impl ReplicaElectionResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partition_result {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ReplicaElectionResult`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -664,6 +683,12 @@ impl enc::Struct for PartitionResult {
         self.error_code = 0;
         self.error_message = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl PartitionResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -193,6 +193,17 @@ impl kwire::entity::Entities for FetchResponse {
         }
     }
 }
+impl FetchResponse {
+    /// Calls `f` with the value of every error-code field of the FetchResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        if version >= 7 {
+            f(self.error_code);
+        }
+        for v in &self.responses {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`FetchResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -587,6 +598,14 @@ impl kwire::entity::Entities for FetchableTopicResponse {
             enc::topic_name_mut(&mut self.topic, "Topic", f);
         }
         kwire::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
+impl FetchableTopicResponse {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -1159,6 +1178,12 @@ impl kwire::entity::Entities for PartitionData {
                 f,
             );
         }
+    }
+}
+impl PartitionData {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -141,6 +141,15 @@ impl kwire::entity::Entities for FetchSnapshotResponse {
         }
     }
 }
+impl FetchSnapshotResponse {
+    /// Calls `f` with the value of every error-code field of the FetchSnapshotResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`FetchSnapshotResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -420,6 +429,14 @@ impl kwire::entity::Entities for TopicSnapshot {
         kwire::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
+impl TopicSnapshot {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`TopicSnapshot`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -691,6 +708,12 @@ impl kwire::entity::Entities for PartitionSnapshot {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         kwire::entity::Entities::rewrite_entities(&mut self.current_leader, version, f);
+    }
+}
+impl PartitionSnapshot {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -262,6 +262,19 @@ impl kwire::entity::Entities for FindCoordinatorResponse {
         }
     }
 }
+impl FindCoordinatorResponse {
+    /// Calls `f` with the value of every error-code field of the FindCoordinatorResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        if version <= 3 {
+            f(self.error_code);
+        }
+        if version >= 4 {
+            for v in &self.coordinators {
+                v.visit_error_codes(version, f);
+            }
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`FindCoordinatorResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -787,6 +800,12 @@ impl kwire::entity::Entities for Coordinator {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
+impl Coordinator {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

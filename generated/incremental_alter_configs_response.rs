@@ -89,6 +89,14 @@ impl enc::Struct for IncrementalAlterConfigsResponse {
     }
 }
 impl kwire::entity::Entities for IncrementalAlterConfigsResponse {}
+impl IncrementalAlterConfigsResponse {
+    /// Calls `f` with the value of every error-code field of the IncrementalAlterConfigsResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.responses {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`IncrementalAlterConfigsResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -374,6 +382,12 @@ impl enc::Struct for AlterConfigsResourceResponse {
         self.resource_type = 0;
         self.resource_name = ByteString::new();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl AlterConfigsResourceResponse {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

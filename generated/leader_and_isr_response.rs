@@ -146,6 +146,22 @@ impl kwire::entity::Entities for LeaderAndIsrResponse {
         }
     }
 }
+impl LeaderAndIsrResponse {
+    /// Calls `f` with the value of every error-code field of the LeaderAndIsrResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        if version <= 4 {
+            for v in &self.partition_errors {
+                v.visit_error_codes(version, f);
+            }
+        }
+        if version >= 5 {
+            for v in &self.topics {
+                v.visit_error_codes(version, f);
+            }
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`LeaderAndIsrResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -457,6 +473,12 @@ impl kwire::entity::Entities for LeaderAndIsrPartitionError {
         }
     }
 }
+impl LeaderAndIsrPartitionError {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`LeaderAndIsrPartitionError`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -723,6 +745,14 @@ impl kwire::entity::Entities for LeaderAndIsrTopicError {
             version,
             f,
         );
+    }
+}
+impl LeaderAndIsrTopicError {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partition_errors {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]

@@ -118,6 +118,17 @@ impl enc::Struct for LeaveGroupResponse {
     }
 }
 impl kwire::entity::Entities for LeaveGroupResponse {}
+impl LeaveGroupResponse {
+    /// Calls `f` with the value of every error-code field of the LeaveGroupResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        if version >= 3 {
+            for v in &self.members {
+                v.visit_error_codes(version, f);
+            }
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`LeaveGroupResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -419,6 +430,12 @@ impl enc::Struct for MemberResponse {
         self.group_instance_id = Some(ByteString::new());
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl MemberResponse {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -241,6 +241,17 @@ impl kwire::entity::Entities for MetadataResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+impl MetadataResponse {
+    /// Calls `f` with the value of every error-code field of the MetadataResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+        if version >= 13 {
+            f(self.error_code);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`MetadataResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -1088,6 +1099,15 @@ impl kwire::entity::Entities for MetadataResponseTopic {
         kwire::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
+impl MetadataResponseTopic {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`MetadataResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -1627,6 +1647,12 @@ impl kwire::entity::Entities for MetadataResponsePartition {
         if version >= 5 {
             enc::broker_id_mut(&mut self.offline_replicas, "OfflineReplicas", f);
         }
+    }
+}
+impl MetadataResponsePartition {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

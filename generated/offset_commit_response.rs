@@ -92,6 +92,14 @@ impl kwire::entity::Entities for OffsetCommitResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+impl OffsetCommitResponse {
+    /// Calls `f` with the value of every error-code field of the OffsetCommitResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`OffsetCommitResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -356,6 +364,14 @@ impl kwire::entity::Entities for OffsetCommitResponseTopic {
         }
     }
 }
+impl OffsetCommitResponseTopic {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`OffsetCommitResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -614,6 +630,12 @@ impl enc::Struct for OffsetCommitResponsePartition {
         self.partition_index = 0;
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl OffsetCommitResponsePartition {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -77,6 +77,15 @@ impl kwire::entity::Entities for OffsetDeleteResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+impl OffsetDeleteResponse {
+    /// Calls `f` with the value of every error-code field of the OffsetDeleteResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`OffsetDeleteResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -290,6 +299,14 @@ impl kwire::entity::Entities for OffsetDeleteResponseTopic {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+impl OffsetDeleteResponseTopic {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`OffsetDeleteResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -459,6 +476,12 @@ impl enc::Struct for OffsetDeleteResponsePartition {
     fn reset_fields(&mut self) {
         self.partition_index = 0;
         self.error_code = 0;
+    }
+}
+impl OffsetDeleteResponsePartition {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -173,6 +173,24 @@ impl kwire::entity::Entities for OffsetFetchResponse {
         }
     }
 }
+impl OffsetFetchResponse {
+    /// Calls `f` with the value of every error-code field of the OffsetFetchResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        if version <= 7 {
+            for v in &self.topics {
+                v.visit_error_codes(version, f);
+            }
+        }
+        if (2..=7).contains(&version) {
+            f(self.error_code);
+        }
+        if version >= 8 {
+            for v in &self.groups {
+                v.visit_error_codes(version, f);
+            }
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`OffsetFetchResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -503,6 +521,14 @@ impl kwire::entity::Entities for OffsetFetchResponseTopic {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+impl OffsetFetchResponseTopic {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`OffsetFetchResponseTopic`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -783,6 +809,12 @@ impl enc::Struct for OffsetFetchResponsePartition {
         self.metadata = Some(ByteString::new());
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl OffsetFetchResponsePartition {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]
@@ -1141,6 +1173,15 @@ impl kwire::entity::Entities for OffsetFetchResponseGroup {
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+impl OffsetFetchResponseGroup {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+        f(self.error_code);
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`OffsetFetchResponseGroup`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -1387,6 +1428,14 @@ impl kwire::entity::Entities for OffsetFetchResponseTopics {
     fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         if version <= 9 {
             enc::topic_name_mut(&mut self.name, "Name", f);
+        }
+    }
+}
+impl OffsetFetchResponseTopics {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
         }
     }
 }
@@ -1667,6 +1716,12 @@ impl enc::Struct for OffsetFetchResponsePartitions {
         self.metadata = Some(ByteString::new());
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl OffsetFetchResponsePartitions {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -92,6 +92,14 @@ impl kwire::entity::Entities for OffsetForLeaderEpochResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+impl OffsetForLeaderEpochResponse {
+    /// Calls `f` with the value of every error-code field of the OffsetForLeaderEpochResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`OffsetForLeaderEpochResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -332,6 +340,14 @@ impl kwire::entity::Entities for OffsetForLeaderTopicResult {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
+impl OffsetForLeaderTopicResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -596,6 +612,12 @@ impl enc::Struct for EpochEndOffset {
         self.leader_epoch = -1;
         self.end_offset = -1;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl EpochEndOffset {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

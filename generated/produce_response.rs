@@ -160,6 +160,14 @@ impl kwire::entity::Entities for ProduceResponse {
         }
     }
 }
+impl ProduceResponse {
+    /// Calls `f` with the value of every error-code field of the ProduceResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.responses {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ProduceResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -485,6 +493,14 @@ impl kwire::entity::Entities for TopicProduceResponse {
             version,
             f,
         );
+    }
+}
+impl TopicProduceResponse {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partition_responses {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -957,6 +973,12 @@ impl kwire::entity::Entities for PartitionProduceResponse {
                 f,
             );
         }
+    }
+}
+impl PartitionProduceResponse {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

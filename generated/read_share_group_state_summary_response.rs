@@ -52,6 +52,14 @@ impl enc::Struct for ReadShareGroupStateSummaryResponse {
     }
 }
 impl kwire::entity::Entities for ReadShareGroupStateSummaryResponse {}
+impl ReadShareGroupStateSummaryResponse {
+    /// Calls `f` with the value of every error-code field of the ReadShareGroupStateSummaryResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.results {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ReadShareGroupStateSummaryResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -216,6 +224,14 @@ impl enc::Struct for ReadStateSummaryResult {
         self.topic_id = kwire::primitives::Uuid::NIL;
         self.partitions.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl ReadStateSummaryResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -503,6 +519,12 @@ impl enc::Struct for PartitionResult {
         self.start_offset = 0;
         self.delivery_complete_count = -1;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl PartitionResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -135,6 +135,15 @@ impl kwire::entity::Entities for ShareAcknowledgeResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.node_endpoints, version, f);
     }
 }
+impl ShareAcknowledgeResponse {
+    /// Calls `f` with the value of every error-code field of the ShareAcknowledgeResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.responses {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ShareAcknowledgeResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -476,6 +485,14 @@ impl enc::Struct for ShareAcknowledgeTopicResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+impl ShareAcknowledgeTopicResponse {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ShareAcknowledgeTopicResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -696,6 +713,12 @@ impl enc::Struct for PartitionData {
         self.error_message = None;
         enc::Decode::reset_value(&mut self.current_leader);
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl PartitionData {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

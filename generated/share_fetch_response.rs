@@ -138,6 +138,15 @@ impl kwire::entity::Entities for ShareFetchResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.node_endpoints, version, f);
     }
 }
+impl ShareFetchResponse {
+    /// Calls `f` with the value of every error-code field of the ShareFetchResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.responses {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ShareFetchResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -484,6 +493,14 @@ impl enc::Struct for ShareFetchableTopicResponse {
         enc::tagged::clear(&mut self.unknown_tagged_fields);
     }
 }
+impl ShareFetchableTopicResponse {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ShareFetchableTopicResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -779,6 +796,13 @@ impl enc::Struct for PartitionData {
         self.records = Some(crate::Bytes::new());
         self.acquired_records.clear();
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl PartitionData {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        f(self.acknowledge_error_code);
     }
 }
 #[cfg(feature = "borrowed")]

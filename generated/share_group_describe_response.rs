@@ -76,6 +76,14 @@ impl kwire::entity::Entities for ShareGroupDescribeResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
+impl ShareGroupDescribeResponse {
+    /// Calls `f` with the value of every error-code field of the ShareGroupDescribeResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.groups {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`ShareGroupDescribeResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -796,6 +804,12 @@ impl kwire::entity::Entities for DescribedGroup {
     fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::group_id_mut(&mut self.group_id, "GroupId", f);
         kwire::entity::Entities::rewrite_entities(&mut self.members, version, f);
+    }
+}
+impl DescribedGroup {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -99,6 +99,15 @@ impl kwire::entity::Entities for StopReplicaResponse {
         );
     }
 }
+impl StopReplicaResponse {
+    /// Calls `f` with the value of every error-code field of the StopReplicaResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        for v in &self.partition_errors {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`StopReplicaResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -340,6 +349,12 @@ impl kwire::entity::Entities for StopReplicaPartitionError {
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
+impl StopReplicaPartitionError {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -76,6 +76,14 @@ impl kwire::entity::Entities for StreamsGroupDescribeResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.groups, version, f);
     }
 }
+impl StreamsGroupDescribeResponse {
+    /// Calls `f` with the value of every error-code field of the StreamsGroupDescribeResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.groups {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`StreamsGroupDescribeResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -2746,6 +2754,12 @@ impl kwire::entity::Entities for DescribedGroup {
                 f,
             );
         }
+    }
+}
+impl DescribedGroup {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -84,6 +84,14 @@ impl kwire::entity::Entities for TxnOffsetCommitResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
+impl TxnOffsetCommitResponse {
+    /// Calls `f` with the value of every error-code field of the TxnOffsetCommitResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`TxnOffsetCommitResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -337,6 +345,14 @@ impl kwire::entity::Entities for TxnOffsetCommitResponseTopic {
     fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         if version <= 5 {
             enc::topic_name_mut(&mut self.name, "Name", f);
+        }
+    }
+}
+impl TxnOffsetCommitResponseTopic {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
         }
     }
 }
@@ -600,6 +616,12 @@ impl enc::Struct for TxnOffsetCommitResponsePartition {
         self.partition_index = 0;
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl TxnOffsetCommitResponsePartition {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -113,6 +113,17 @@ impl enc::Struct for UpdateFeaturesResponse {
     }
 }
 impl kwire::entity::Entities for UpdateFeaturesResponse {}
+impl UpdateFeaturesResponse {
+    /// Calls `f` with the value of every error-code field of the UpdateFeaturesResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
+        if version <= 1 {
+            for v in &self.results {
+                v.visit_error_codes(version, f);
+            }
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`UpdateFeaturesResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -418,6 +429,12 @@ impl enc::Struct for UpdatableFeatureResult {
         self.error_code = 0;
         self.error_message = Some(ByteString::new());
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl UpdatableFeatureResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -67,6 +67,14 @@ impl kwire::entity::Entities for WriteTxnMarkersResponse {
         kwire::entity::Entities::rewrite_entities(&mut self.markers, version, f);
     }
 }
+impl WriteTxnMarkersResponse {
+    /// Calls `f` with the value of every error-code field of the WriteTxnMarkersResponse at `version`: each `int16` field named `ErrorCode` or ending in `ErrorCode`, in its nested structs and arrays too, in schema order (0 is NONE). Reads only the fields present at `version`.
+    pub fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.markers {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`WriteTxnMarkersResponse`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -251,6 +259,14 @@ impl kwire::entity::Entities for WritableTxnMarkerResult {
     fn rewrite_entities(&mut self, version: i16, f: &mut kwire::entity::Rewrite<'_>) {
         enc::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         kwire::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
+impl WritableTxnMarkerResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.topics {
+            v.visit_error_codes(version, f);
+        }
     }
 }
 #[cfg(feature = "borrowed")]
@@ -479,6 +495,14 @@ impl kwire::entity::Entities for WritableTxnMarkerTopicResult {
         enc::topic_name_mut(&mut self.name, "Name", f);
     }
 }
+impl WritableTxnMarkerTopicResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16)) {
+        for v in &self.partitions {
+            v.visit_error_codes(version, f);
+        }
+    }
+}
 #[cfg(feature = "borrowed")]
 /// A borrowed view of [`WritableTxnMarkerTopicResult`]: strings, bytes and arrays of fixed-width values borrow the input.
 ///
@@ -695,6 +719,12 @@ impl enc::Struct for WritableTxnMarkerPartitionResult {
         self.partition_index = 0;
         self.error_code = 0;
         enc::tagged::clear(&mut self.unknown_tagged_fields);
+    }
+}
+impl WritableTxnMarkerPartitionResult {
+    /// The error codes of this struct at `version`, as the response's `visit_error_codes`.
+    pub(crate) fn visit_error_codes(&self, _version: i16, f: &mut impl FnMut(i16)) {
+        f(self.error_code);
     }
 }
 #[cfg(feature = "borrowed")]

@@ -2,7 +2,8 @@
 # Throughput of `kwire decode` on a capture of 1 GiB or more, against just
 # reading the file, timed from outside with farm-bench (medians of 3 runs).
 #
-# Usage: bash scripts/bench-decode.sh SEED.pcap [SIZE_MIB] [PORT...]
+# Usage: bash scripts/bench-decode.sh [--table-only] SEED.pcap [SIZE_MIB] [PORT...]
+#   --table-only  time only `kwire decode --table-only`, not the full output;
 #   SEED.pcap  a pcap of Kafka traffic (Ethernet, IPv4), e.g. the cluster.pcap
 #              that `interop/scripts/capture-decode.sh OUT_DIR` keeps;
 #   SIZE_MIB   size of the capture built from it (default 1024): the seed's
@@ -16,7 +17,9 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-SEED="${1:?usage: bench-decode.sh SEED.pcap [SIZE_MIB] [PORT...]}"
+TABLE_ONLY=0
+if [ "${1:-}" = "--table-only" ]; then TABLE_ONLY=1; shift; fi
+SEED="${1:?usage: bench-decode.sh [--table-only] SEED.pcap [SIZE_MIB] [PORT...]}"
 SIZE_MIB="${2:-1024}"
 shift $(( $# >= 2 ? 2 : 1 ))
 PORTS=("$@")
@@ -63,6 +66,7 @@ for p in "${PORTS[@]}"; do args+=(--port "$p"); done
 tail -n 1 "$WORK/table.txt"
 farm-bench -n 3 --timeout 1800 --vs "sh -c 'cat $WORK/big.pcap > /dev/null'" \
     -- "$KWIRE" decode --table-only "${args[@]}" "$WORK/big.pcap"
+[ "$TABLE_ONLY" = 1 ] && exit 0
 # One line a frame: the full output, written to /dev/null.
 farm-bench -n 3 --timeout 1800 --vs "sh -c 'cat $WORK/big.pcap > /dev/null'" \
     -- sh -c "exec $KWIRE decode ${args[*]} $WORK/big.pcap > /dev/null"

@@ -356,3 +356,62 @@ fn connections_off_the_kafka_ports_are_kafka_when_their_first_request_decodes_an
     assert_eq!(lines[..2], ["", TABLE_HEAD]);
     assert_eq!(code, 0);
 }
+
+/// AddPartitionsToTxn before v4 has no top-level error code: a partition's
+/// `PartitionErrorCode` is the response's error, counted in the table with
+/// and without the lines; ShareFetch's `AcknowledgeErrorCode` likewise.
+#[test]
+fn error_codes_of_fields_named_other_than_error_code_count() {
+    use kwire::frame::{RequestFrame, ResponseFrame};
+    use kwire::messages::add_partitions_to_txn_response::{
+        AddPartitionsToTxnPartitionResult, AddPartitionsToTxnTopicResult,
+    };
+    use kwire::messages::share_fetch_response::{PartitionData, ShareFetchableTopicResponse};
+    use kwire::messages::{
+        AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, RequestHeader, ResponseHeader, ShareFetchRequest,
+        ShareFetchResponse,
+    };
+    let mut frames = kwire::BytesMut::new();
+    let request =
+        |frames: &mut kwire::BytesMut, api_key: i16, version: i16, corr: i32, body: kwire::messages::RequestBody| {
+            let header = RequestHeader {
+                request_api_key: api_key,
+                request_api_version: version,
+                correlation_id: corr,
+                ..Default::default()
+            };
+            RequestFrame { header, body }.encode_sized(frames).unwrap();
+        };
+    let response = |frames: &mut kwire::BytesMut, version: i16, corr: i32, body: kwire::messages::ResponseBody| {
+        let header = ResponseHeader { correlation_id: corr, ..Default::default() };
+        ResponseFrame { header, body, version }.encode_sized(frames).unwrap();
+    };
+    request(&mut frames, 24, 3, 1, AddPartitionsToTxnRequest::default().into());
+    let partitions = vec![
+        AddPartitionsToTxnPartitionResult { partition_index: 0, partition_error_code: 0, ..Default::default() },
+        AddPartitionsToTxnPartitionResult { partition_index: 1, partition_error_code: 53, ..Default::default() },
+    ];
+    let topic =
+        AddPartitionsToTxnTopicResult { name: "orders".into(), results_by_partition: partitions, ..Default::default() };
+    let body = AddPartitionsToTxnResponse { results_by_topic_v3_and_below: vec![topic], ..Default::default() };
+    response(&mut frames, 3, 1, body.into());
+    request(&mut frames, 78, 1, 2, ShareFetchRequest::default().into());
+    let partition = PartitionData {
+        partition_index: 0,
+        acknowledge_error_code: 87,
+        records: Some(kwire::Bytes::new()),
+        ..Default::default()
+    };
+    let topic = ShareFetchableTopicResponse { partitions: vec![partition], ..Default::default() };
+    let body = ShareFetchResponse { responses: vec![topic], ..Default::default() };
+    response(&mut frames, 1, 2, body.into());
+    let rows = [
+        "AddPartitionsToTxn             3         1         1      1      0          -          -          -",
+        "ShareFetch                     1         1         1      1      0          -          -          -",
+    ];
+    let expected = [TABLE_HEAD.to_string(), rows[0].into(), rows[1].into()];
+    let (lines, code) = decode(&["--format", "frames"], &frames);
+    assert_eq!((&lines[5..8], code), (&expected[..], 0), "{lines:#?}");
+    let (lines, code) = decode(&["--format", "frames", "--table-only"], &frames);
+    assert_eq!((&lines[1..4], code), (&expected[..], 0), "{lines:#?}");
+}

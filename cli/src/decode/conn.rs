@@ -14,7 +14,7 @@ use tokio_util::codec::Decoder as _;
 
 use super::input::{CaptureEvent, FrameEvent, Segment};
 use super::output;
-use super::pair::{api_name, Api, Event, Pairing};
+use super::pair::{api_name, Api, Event, Kept, Pairing};
 use super::summary::Summary;
 use super::tcp::Reassembler;
 
@@ -125,12 +125,17 @@ pub struct Decoder<W: Write> {
     options: Options,
     out: W,
     conns: Vec<Conn>,
-    by_addr: HashMap<(SocketAddr, SocketAddr), usize>,
+    /// Each connection by its pair of addresses, hashed with foldhash
+    /// (randomly seeded, several times faster than the standard SipHash
+    /// on these small keys: one look-up per segment).
+    by_addr: HashMap<(SocketAddr, SocketAddr), usize, foldhash::fast::RandomState>,
     /// The last connection looked up, and its index: segments come in
     /// runs of one connection, which then skip the map.
     last: Option<((SocketAddr, SocketAddr), usize)>,
     /// Delivered bytes of the segment at hand (reused).
     scratch: Vec<u8>,
+    /// The frames decoded last, decoded into again.
+    kept: Kept,
     /// The counts for the closing table.
     pub summary: Summary,
 }
@@ -146,9 +151,10 @@ impl<W: Write> Decoder<W> {
             options,
             out,
             conns: Vec::new(),
-            by_addr: HashMap::new(),
+            by_addr: HashMap::default(),
             last: None,
             scratch: Vec::new(),
+            kept: Kept::default(),
             summary: Summary::default(),
         }
     }
@@ -220,7 +226,10 @@ impl<W: Write> Decoder<W> {
                     (s.src, Kind::Probing)
                 };
                 let server = if client == s.src { s.dst } else { s.src };
-                let label = format!("{client}>{server}");
+                // With only the table printed and no connection chosen, no
+                // line names the connection: its name is not written.
+                let named = !self.options.table_only || !self.options.connections.is_empty();
+                let label = if named { format!("{client}>{server}") } else { String::new() };
                 let shown = self.shown(&label);
                 self.conns.push(Conn {
                     label,
@@ -323,8 +332,24 @@ impl<W: Write> Decoder<W> {
     /// broker. The lines of decoded frames are written straight to the
     /// output; with `--table-only` no JSON is built at all.
     fn handle(&mut self, index: usize, side: usize, at: At, frame: Bytes, time: Option<SystemTime>) {
+        let mut kept = std::mem::take(&mut self.kept);
+        self.handle_into(&mut kept, index, side, at, frame, time);
+        self.kept = kept;
+    }
+
+    /// [`Self::handle`], the frame decoded into `kept`.
+    fn handle_into(
+        &mut self,
+        kept: &mut Kept,
+        index: usize,
+        side: usize,
+        at: At,
+        frame: Bytes,
+        time: Option<SystemTime>,
+    ) {
         let conn = &mut self.conns[index];
-        let event = if side == 0 { conn.pairing.request(frame, time) } else { conn.pairing.response(frame, time) };
+        let event =
+            if side == 0 { conn.pairing.request(frame, time, kept) } else { conn.pairing.response(frame, time, kept) };
         if conn.kind == Kind::Probing {
             if matches!(&event, Event::Request { decoded: Ok(_), .. }) {
                 conn.kind = Kind::Kafka;
@@ -349,7 +374,7 @@ impl<W: Write> Decoder<W> {
                 // needs only whether it decoded.
                 let json = match decoded {
                     Ok(_) if table_only => Ok(None),
-                    Ok(frame) => output::request_json(&frame, records).map(Some),
+                    Ok(frame) => output::request_json(frame, records).map(Some),
                     Err(cause) => Err(cause),
                 };
                 self.summary.request(head.api_key, head.api_version, json.is_err());
@@ -376,16 +401,11 @@ impl<W: Write> Decoder<W> {
                     return;
                 }
                 let read_at = decoded.as_ref().ok().map(|f| f.version).filter(|v| *v != api_version);
-                let (json, error) = match decoded {
-                    Ok(frame) if table_only => (Ok(None), output::body_has_error(&frame.body)),
-                    Ok(frame) => match output::response_json(&frame, records) {
-                        Ok(json) => {
-                            let error = output::has_error(&json);
-                            (Ok(Some(json)), error)
-                        }
-                        Err(cause) => (Err(cause), false),
-                    },
-                    Err(cause) => (Err(cause), false),
+                let error = decoded.as_ref().is_ok_and(|frame| output::body_has_error(&frame.body, frame.version));
+                let json = match decoded {
+                    Ok(_) if table_only => Ok(None),
+                    Ok(frame) => output::response_json(frame, records).map(Some),
+                    Err(cause) => Err(cause),
                 };
                 self.summary.response(api_key, api_version, latency, error, json.is_err());
                 let api = Api(api_key, api_version);

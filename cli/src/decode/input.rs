@@ -52,6 +52,13 @@ pub struct Opened {
     pub count: Rc<Cell<u64>>,
 }
 
+/// Bytes read ahead to tell the input's form (hex text by its first line).
+const SNIFF_BYTES: usize = 64 << 10;
+
+/// The capture reader's buffer: a whole block must fit (a packet of up to
+/// 256 KiB, tcpdump's largest snapshot length).
+const CAPTURE_BUFFER: usize = 1 << 20;
+
 const PCAP_MAGICS: [[u8; 4]; 5] = [
     [0xa1, 0xb2, 0xc3, 0xd4],
     [0xd4, 0xc3, 0xb2, 0xa1],
@@ -64,7 +71,9 @@ const PCAP_MAGICS: [[u8; 4]; 5] = [
 /// is [`Format::Auto`].
 pub fn open(reader: Box<dyn Read>, format: Format) -> io::Result<Opened> {
     let count = Rc::new(Cell::new(0));
-    let mut reader = BufReader::with_capacity(1 << 20, Counted { inner: reader, count: count.clone() });
+    // Enough to tell the form; the readers after it read in larger pieces,
+    // which then go straight from the input into their own buffers.
+    let mut reader = BufReader::with_capacity(SNIFF_BYTES, Counted { inner: reader, count: count.clone() });
     let format = match format {
         Format::Auto => {
             let head = reader.fill_buf()?;
@@ -132,7 +141,7 @@ struct Interface {
 /// # Errors
 /// An I/O error reading the input, or input that is not a capture.
 pub fn read_capture(reader: Box<dyn Read>, mut on: impl FnMut(CaptureEvent<'_>)) -> Result<(), String> {
-    let mut capture = match pcap_parser::create_reader(1 << 20, reader) {
+    let mut capture = match pcap_parser::create_reader(CAPTURE_BUFFER, reader) {
         Ok(capture) => capture,
         Err(PcapError::Eof) => return Ok(()),
         Err(e) => return Err(format!("not a pcap or pcapng capture: {e}")),
@@ -154,7 +163,7 @@ pub fn read_capture(reader: Box<dyn Read>, mut on: impl FnMut(CaptureEvent<'_>))
                             on(CaptureEvent::Problem(format!(
                                 "packet {packet_no} (byte {at}): no pcap header before it"
                             )));
-                            capture.consume(offset);
+                            capture.consume_noshift(offset);
                             continue;
                         };
                         let frac = u64::from(packet.ts_usec) * (1_000_000_000 / interface.resolution);
@@ -216,7 +225,8 @@ pub fn read_capture(reader: Box<dyn Read>, mut on: impl FnMut(CaptureEvent<'_>))
                     }
                     PcapBlockOwned::NG(_) => {}
                 }
-                capture.consume(offset);
+                // The rest is moved to the buffer's start once, when it is refilled.
+                capture.consume_noshift(offset);
             }
             Err(PcapError::Eof) => return Ok(()),
             Err(PcapError::Incomplete(_)) => {
@@ -245,6 +255,12 @@ fn packet_event(
     cut: bool,
     on: &mut impl FnMut(CaptureEvent<'_>),
 ) {
+    if linktype == Linktype::ETHERNET {
+        if let Some(segment) = plain_ipv4_tcp(time, data) {
+            on(CaptureEvent::Segment(segment));
+            return;
+        }
+    }
     let sliced = match linktype {
         Linktype::ETHERNET => SlicedPacket::from_ethernet(data),
         Linktype::LINUX_SLL => SlicedPacket::from_linux_sll(data),
@@ -286,6 +302,40 @@ fn packet_event(
         ack: tcp.ack(),
         payload: tcp.payload(),
     }));
+}
+
+/// The TCP segment of the common Ethernet packet, read directly: Ethernet
+/// II without VLAN tag, IPv4 not fragmented, lengths that agree, TCP. Any
+/// other packet gives `None` and goes to etherparse, which reads and
+/// checks every form (the same segment for these; the test below compares).
+fn plain_ipv4_tcp(time: SystemTime, data: &[u8]) -> Option<Segment<'_>> {
+    let be16 = |b: &[u8], at: usize| Some(u16::from_be_bytes([*b.get(at)?, *b.get(at + 1)?]));
+    if be16(data, 12)? != 0x0800 {
+        return None;
+    }
+    let ip = data.get(14..)?;
+    let (version, ihl) = (ip.first()? >> 4, usize::from(ip.first()? & 0x0f) * 4);
+    let total = usize::from(be16(ip, 2)?);
+    // Version 4, a whole header, no fragment (more-fragments flag or offset), TCP.
+    if version != 4 || ihl < 20 || total < ihl || total > ip.len() || be16(ip, 6)? & 0x3fff != 0 || ip[9] != 6 {
+        return None;
+    }
+    let tcp = ip.get(ihl..total)?;
+    let offset = usize::from(tcp.get(12)? >> 4) * 4;
+    if offset < 20 || offset > tcp.len() {
+        return None;
+    }
+    let addr = |at: usize| Some(std::net::Ipv4Addr::from(<[u8; 4]>::try_from(ip.get(at..at + 4)?).ok()?));
+    let flags = tcp[13];
+    Some(Segment {
+        time,
+        src: SocketAddr::new(addr(12)?.into(), be16(tcp, 0)?),
+        dst: SocketAddr::new(addr(16)?.into(), be16(tcp, 2)?),
+        seq: u32::from_be_bytes(<[u8; 4]>::try_from(tcp.get(4..8)?).ok()?),
+        syn: flags & 0x02 != 0,
+        ack: flags & 0x10 != 0,
+        payload: &tcp[offset..],
+    })
 }
 
 /// One frame of a frame file, without its size prefix, and where it starts.
@@ -375,4 +425,71 @@ fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
                 .ok_or_else(|| format!("not hex at character {}", i * 2 + 1))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use etherparse::PacketBuilder;
+
+    /// The segment etherparse reads, as the fields compared.
+    fn by_etherparse(data: &[u8]) -> Option<(SocketAddr, SocketAddr, u32, bool, bool, Vec<u8>)> {
+        let packet = SlicedPacket::from_ethernet(data).ok()?;
+        let (Some(NetSlice::Ipv4(ip)), Some(TransportSlice::Tcp(tcp))) = (&packet.net, &packet.transport) else {
+            return None;
+        };
+        Some((
+            SocketAddr::new(ip.header().source_addr().into(), tcp.source_port()),
+            SocketAddr::new(ip.header().destination_addr().into(), tcp.destination_port()),
+            tcp.sequence_number(),
+            tcp.syn(),
+            tcp.ack(),
+            tcp.payload().to_vec(),
+        ))
+    }
+
+    /// Packets the direct reading takes give the segment etherparse gives;
+    /// those it leaves (fragments, VLAN tags, lengths that disagree, UDP)
+    /// it does not take.
+    #[test]
+    fn the_direct_reading_agrees_with_etherparse() {
+        let packet = |syn: bool, options: bool, payload: &[u8]| {
+            let b = PacketBuilder::ethernet2([1; 6], [2; 6])
+                .ipv4([10, 0, 0, 1], [10, 0, 0, 2], 64)
+                .tcp(50000, 9092, 0xfffffff0, 65535);
+            let b = if syn { b.syn() } else { b.ack(7) };
+            let b =
+                if options { b.options(&[etherparse::TcpOptionElement::MaximumSegmentSize(1460)]).unwrap() } else { b };
+            let mut data = Vec::new();
+            b.write(&mut data, payload).unwrap();
+            data
+        };
+        let mut taken = 0;
+        let mut cases = vec![packet(true, true, b""), packet(false, false, b"kafka"), packet(false, true, &[7; 300])];
+        let mut padded = packet(false, false, b"ab");
+        padded.extend_from_slice(&[0; 10]); // Ethernet padding after the IP packet
+        cases.push(padded);
+        let mut fragment = packet(false, false, b"abc");
+        fragment[20] |= 0x20; // more fragments
+        cases.push(fragment);
+        let mut longer = packet(false, false, b"abc");
+        longer[17] += 10; // IP total length past the data
+        cases.push(longer);
+        let mut vlan = packet(false, false, b"abc");
+        vlan.splice(12..12, [0x81, 0x00, 0x00, 0x05]);
+        cases.push(vlan);
+        let mut udp = packet(false, false, b"abc");
+        udp[23] = 17;
+        cases.push(udp);
+        cases.push(packet(false, false, b"abc")[..40].to_vec()); // cut inside the TCP header
+        for data in &cases {
+            let direct = plain_ipv4_tcp(SystemTime::UNIX_EPOCH, data)
+                .map(|s| (s.src, s.dst, s.seq, s.syn, s.ack, s.payload.to_vec()));
+            if direct.is_some() {
+                taken += 1;
+                assert_eq!(direct, by_etherparse(data), "{data:02x?}");
+            }
+        }
+        assert_eq!(taken, 4);
+    }
 }

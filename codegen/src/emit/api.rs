@@ -371,6 +371,12 @@ fn emit_body_enum(
             ///
             /// `None` for a request of an api that is not forwardable.
         },
+        "visit_error_codes" => quote! {
+            /// Calls `f` with the value of every error-code field of the body at
+            /// `version`: each `int16` field named `ErrorCode` or ending in
+            /// `ErrorCode` (Kafka's schemas), nested structs and arrays included,
+            /// in schema order; 0 is NONE (see the runtime's `error_code` module).
+        },
         "from_json" => quote! {
             /// Reads the body of `api_key` at `version` from Kafka's JSON form.
             ///

@@ -292,6 +292,15 @@ impl Dispatch<'_> {
                 )
             });
         }
+        // The response bodies' error codes (see `super::error_codes`).
+        rows.push(row(
+            "visit_error_codes",
+            owned && self.inherent && self.name == "ResponseBody",
+            quote!(visit_error_codes(&self, version: i16, f: &mut impl FnMut(i16))),
+            On::Value,
+            Box::new(|_| quote!(m.visit_error_codes(version, f))),
+            None,
+        ));
         if let Form::View(owned) = &self.form {
             rows.push(Row {
                 attrs: quote!(#[inline]),

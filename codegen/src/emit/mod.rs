@@ -15,6 +15,7 @@ pub mod codec;
 pub mod cond;
 pub mod dispatch;
 pub mod entity;
+pub mod error_codes;
 pub mod error_response;
 pub mod field;
 pub mod index;
@@ -151,6 +152,7 @@ pub fn emit_message(
     let spec = checked.spec;
     let mut out = TokenStream::new();
     let entity_structs = entity::entity_structs(checked);
+    let error_code_structs = error_codes::error_code_structs(checked);
     for def in &checked.structs {
         let mut view = StructView::new(def, spec.flexible_versions);
         for f in &mut view.fields {
@@ -160,6 +162,7 @@ pub fn emit_message(
         out.extend(structs::emit_struct(&view, spec, cx, field::Form::Owned));
         out.extend(codec::emit_wire_impl(&plan, cx));
         out.extend(entity::emit_entities_impl(&plan, spec, &entity_structs));
+        out.extend(error_codes::emit_error_codes(&plan, spec, &error_code_structs));
         if cx.views {
             out.extend(gate(codec::views::emit_view(&plan, spec, cx), cx.gates.views.as_deref()));
         }
