@@ -18,6 +18,7 @@ pub mod entity;
 pub mod field;
 pub mod index;
 pub mod json;
+pub mod json_write;
 pub mod peek;
 mod plan;
 pub mod redact;
