@@ -131,6 +131,8 @@ pub struct Decoder<W: Write> {
     last: Option<((SocketAddr, SocketAddr), usize)>,
     /// Delivered bytes of the segment at hand (reused).
     scratch: Vec<u8>,
+    /// The JSON text of the body at hand (reused).
+    body: Vec<u8>,
     /// The counts for the closing table.
     pub summary: Summary,
 }
@@ -149,6 +151,7 @@ impl<W: Write> Decoder<W> {
             by_addr: HashMap::new(),
             last: None,
             scratch: Vec::new(),
+            body: Vec::new(),
             summary: Summary::default(),
         }
     }
@@ -349,16 +352,17 @@ impl<W: Write> Decoder<W> {
                 // needs only whether it decoded.
                 let json = match decoded {
                     Ok(_) if table_only => Ok(None),
-                    Ok(frame) => output::request_json(&frame, records).map(Some),
+                    Ok(frame) => output::request_json(&frame, records, &mut self.body).map(Some),
                     Err(cause) => Err(cause),
                 };
                 self.summary.request(head.api_key, head.api_version, json.is_err());
                 match json {
                     Ok(None) => {}
-                    Ok(Some(json)) => {
+                    Ok(Some(())) => {
                         let label = &self.conns[index].label;
                         let _ = write!(self.out, "{t} {label} request {api} corr {corr} ");
-                        output::write_json(&mut self.out, &json);
+                        self.body.push(b'\n');
+                        let _ = self.out.write_all(&self.body);
                     }
                     Err(cause) => {
                         self.summary.problems += 1;
@@ -378,11 +382,8 @@ impl<W: Write> Decoder<W> {
                 let read_at = decoded.as_ref().ok().map(|f| f.version).filter(|v| *v != api_version);
                 let (json, error) = match decoded {
                     Ok(frame) if table_only => (Ok(None), output::body_has_error(&frame.body)),
-                    Ok(frame) => match output::response_json(&frame, records) {
-                        Ok(json) => {
-                            let error = output::has_error(&json);
-                            (Ok(Some(json)), error)
-                        }
+                    Ok(frame) => match output::response_json(&frame, records, &mut self.body) {
+                        Ok(()) => (Ok(Some(())), output::body_has_error(&frame.body)),
                         Err(cause) => (Err(cause), false),
                     },
                     Err(cause) => (Err(cause), false),
@@ -393,10 +394,11 @@ impl<W: Write> Decoder<W> {
                 let lat = output::Latency(latency);
                 match json {
                     Ok(None) => {}
-                    Ok(Some(json)) => {
+                    Ok(Some(())) => {
                         let label = &self.conns[index].label;
                         let _ = write!(self.out, "{t} {label} response {api}{body} corr {correlation_id} {lat} ");
-                        output::write_json(&mut self.out, &json);
+                        self.body.push(b'\n');
+                        let _ = self.out.write_all(&self.body);
                     }
                     Err(cause) => {
                         self.summary.problems += 1;
