@@ -411,12 +411,16 @@ pub(crate) mod support {
         if !options.redact_sensitive {
             return put(out, value, version, options, owner, key);
         }
-        let json = match value.redacted_len() {
+        out.insert(key.to_owned(), redacted(value));
+        Ok(())
+    }
+
+    /// A sensitive value redacted: `"<redacted N bytes>"`, `null` when null.
+    fn redacted<T: Sensitive + ?Sized>(value: &T) -> Value {
+        match value.redacted_len() {
             Some(len) => Value::String(redacted_text(len)),
             None => Value::Null,
-        };
-        out.insert(key.to_owned(), json);
-        Ok(())
+        }
     }
 
     /// A struct's JSON object being written into a [`JsonWriter`]: `{`,
@@ -477,10 +481,7 @@ pub(crate) mod support {
                 return self.field(key, text, value, version);
             }
             self.key(text);
-            match value.redacted_len() {
-                Some(len) => self.w.string(&redacted_text(len)),
-                None => self.w.out.extend_from_slice(b"null"),
-            }
+            self.w.value(&redacted(value));
             Ok(())
         }
 
@@ -711,6 +712,16 @@ impl FromJson for Bytes {
     }
 }
 
+/// The forwardable request `message` holds, with its header's version and
+/// the body's.
+fn forwarded(message: &EmbeddedMessage) -> Option<(crate::frame::RequestFrame, i16, i16)> {
+    let frame = message.forwarded_request()?;
+    let api_version = frame.header.request_api_version;
+    let header_version =
+        crate::api::api_info(frame.header.request_api_key).map_or(2, |info| info.request_header_version(api_version));
+    Some((frame, header_version, api_version))
+}
+
 /// Unredacted ([`JsonOptions::unredacted`]): base64 of the bytes, as Kafka
 /// writes an `ApiMessage` field. Redacted (the default): the forwardable
 /// request the bytes hold as `{"header": …, "body": …}` (each in its JSON
@@ -722,12 +733,9 @@ impl ToJson for EmbeddedMessage {
         if !options.redact_sensitive {
             return self.0.to_json_with(version, options);
         }
-        let Some(frame) = self.forwarded_request() else {
+        let Some((frame, header_version, api_version)) = forwarded(self) else {
             return Ok(Value::String(redacted_text(self.0.len())));
         };
-        let api_version = frame.header.request_api_version;
-        let header_version = crate::api::api_info(frame.header.request_api_key)
-            .map_or(2, |info| info.request_header_version(api_version));
         let mut out = Map::new();
         out.insert("header".into(), frame.header.to_json_with(header_version, options)?);
         out.insert("body".into(), frame.body.to_json_with(api_version, options)?);
@@ -738,13 +746,10 @@ impl ToJson for EmbeddedMessage {
         if !w.options.redact_sensitive {
             return self.0.write_json(w, version);
         }
-        let Some(frame) = self.forwarded_request() else {
+        let Some((frame, header_version, api_version)) = forwarded(self) else {
             w.string(&redacted_text(self.0.len()));
             return Ok(());
         };
-        let api_version = frame.header.request_api_version;
-        let header_version = crate::api::api_info(frame.header.request_api_key)
-            .map_or(2, |info| info.request_header_version(api_version));
         w.out.extend_from_slice(br#"{"header":"#);
         frame.header.write_json(w, header_version)?;
         w.out.extend_from_slice(br#","body":"#);
